@@ -1,0 +1,140 @@
+#include "rules/game.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace cinq {
+
+namespace {
+
+std::optional<int> parse_int(std::string_view s) {
+  if (s.empty() || s.size() > 9) return std::nullopt;
+  int v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::string describe(const OptionSpec& spec) {
+  std::string s;
+  if (!spec.choices.empty()) {
+    for (const auto& c : spec.choices) s += (s.empty() ? "" : ", ") + c;
+    return s;
+  }
+  s = std::to_string(spec.min) + (spec.max == INT_MAX ? " or more" : ".." + std::to_string(spec.max));
+  if (!spec.none_value.empty()) s += " or " + spec.none_value;
+  return s;
+}
+
+bool valid_value(const OptionSpec& spec, std::string_view v) {
+  if (!spec.choices.empty()) return std::find(spec.choices.begin(), spec.choices.end(), v) != spec.choices.end();
+  if (!spec.none_value.empty() && v == spec.none_value) return true;
+  auto n = parse_int(v);
+  return n && *n >= spec.min && *n <= spec.max && std::to_string(*n) == v;
+}
+
+}  // namespace
+
+Result<Options> Options::parse(std::span<const OptionSpec> specs,
+                               const std::vector<std::pair<std::string, std::string>>& given) {
+  Options o;
+  for (const auto& spec : specs) o.values_.emplace_back(spec.key, spec.default_value);
+  std::vector<std::string> seen;
+  for (const auto& [key, value] : given) {
+    auto it = std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& s) { return s.key == key; });
+    if (it == specs.end()) {
+      std::string known;
+      for (const auto& s : specs) known += (known.empty() ? "" : ", ") + s.key;
+      return make_error("unknown option '" + key + "'" +
+                        (known.empty() ? " (this game has no options)" : " (options: " + known + ")"));
+    }
+    if (std::find(seen.begin(), seen.end(), key) != seen.end())
+      return make_error("option '" + key + "' given twice");
+    seen.push_back(key);
+    if (!valid_value(*it, value))
+      return make_error("option " + key + "=" + value + " is not allowed (" + key + ": " + describe(*it) + ")");
+    o.values_[static_cast<std::size_t>(it - specs.begin())].second = value;
+  }
+  for (const auto& spec : specs)
+    for (const auto& [key, value] : given)
+      if (key == spec.key) o.explicit_.emplace_back(key, value);
+  return o;
+}
+
+Result<Options> Options::parse_text(std::span<const OptionSpec> specs, std::string_view text) {
+  std::vector<std::pair<std::string, std::string>> given;
+  std::string folded = fold_spaces(text);
+  std::string_view rest = folded;
+  while (!rest.empty()) {
+    auto sp = rest.find(' ');
+    std::string_view tok = rest.substr(0, sp);
+    rest = sp == std::string_view::npos ? std::string_view{} : rest.substr(sp + 1);
+    auto eq = tok.find('=');
+    if (eq == std::string_view::npos || eq == 0)
+      return make_error("option '" + std::string(tok) + "' is not of the form key=value");
+    std::string key(tok.substr(0, eq));
+    if (std::any_of(key.begin(), key.end(), [](char c) { return !(c >= 'a' && c <= 'z'); }))
+      return make_error("option key '" + key + "' must be lower-case letters");
+    given.emplace_back(key, std::string(tok.substr(eq + 1)));
+  }
+  return parse(specs, given);
+}
+
+const std::string& Options::get(std::string_view key) const {
+  for (const auto& [k, v] : values_)
+    if (k == key) return v;
+  assert(false && "unknown option key");
+  static const std::string empty;
+  return empty;
+}
+
+int Options::get_int(std::string_view key) const {
+  auto n = parse_int(get(key));
+  assert(n);
+  return n.value_or(0);
+}
+
+bool Options::is_none(std::string_view key) const { return !parse_int(get(key)).has_value(); }
+
+bool State::is_legal(Action a) const {
+  std::vector<Action> legal;
+  legal_actions(legal);
+  return std::find(legal.begin(), legal.end(), a) != legal.end();
+}
+
+std::vector<std::string> State::record_items(Action a) const {
+  if (a.is_end_turn()) return {};
+  return {action_text(a)};
+}
+
+Result<Item> State::read_item(std::string_view text, const ItemContext&) const {
+  std::string folded = fold_spaces(text);
+  std::vector<Action> legal;
+  legal_actions(legal);
+  for (Action a : legal)
+    if (!a.is_end_turn() && action_text(a) == folded) return Item{false, a};
+  return make_error("'" + folded + "' is not a legal action here");
+}
+
+Result<std::unique_ptr<State>> Game::start(std::string_view options_text) const {
+  auto options = Options::parse_text(option_specs(), options_text);
+  if (!options) return options.error();
+  return start(*options);
+}
+
+std::string fold_spaces(std::string_view text) {
+  std::string out;
+  bool space = false;
+  for (char c : text) {
+    if (c == ' ' || c == '\t') {
+      space = true;
+      continue;
+    }
+    if (space && !out.empty()) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace cinq
