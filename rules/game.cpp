@@ -116,6 +116,20 @@ Result<Item> State::read_item(std::string_view text, const ItemContext&) const {
   return make_error("'" + folded + "' is not a legal action here");
 }
 
+std::uint64_t Game::perft(const State& state, int depth) const {
+  if (depth <= 0) return 1;
+  std::vector<Action> legal;
+  state.legal_actions(legal);
+  if (depth == 1) return legal.size();
+  std::uint64_t n = 0;
+  for (Action a : legal) {
+    auto next = state.clone();
+    next->apply(a);
+    n += next->outcome().over() ? 1 : perft(*next, depth - 1);
+  }
+  return n;
+}
+
 Result<std::unique_ptr<State>> Game::start(std::string_view options_text) const {
   auto options = Options::parse_text(option_specs(), options_text);
   if (!options) return options.error();

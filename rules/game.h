@@ -242,6 +242,11 @@ class Game {
   // Options under which random play ends within a few thousand actions (the conformance suite's bound).
   virtual std::string_view bounded_options() const { return {}; }
 
+  // The number of action sequences of `depth` actions from `state` (a state whose game is over is not
+  // expanded further; actions into it still count). The default clones through this contract; a game may
+  // override it with a faster walk over its own type.
+  virtual std::uint64_t perft(const State& state, int depth) const;
+
   // The initial state under validated options.
   virtual std::unique_ptr<State> start(const Options& options) const = 0;
   // Convenience for tests and tools: `key=value ...` text, checked.
