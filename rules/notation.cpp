@@ -1,1 +1,483 @@
+// Records, step two: replaying the lines against the rules, and writing a record back (notation.md).
 #include "rules/notation.h"
+
+#include <algorithm>
+
+#include "rules/registry.h"
+
+namespace cinq {
+
+namespace {
+
+constexpr std::string_view kWinReasons[] = {"resign", "time", "abandon"};
+constexpr std::string_view kDrawReasons[] = {"agreement", "limit"};
+
+template <class Range>
+bool contains(const Range& r, std::string_view x) {
+  return std::find(std::begin(r), std::end(r), x) != std::end(r);
+}
+
+// Batik's `#- N` starts a game of a match; Bi-litaire's a round.
+std::string round_word(const Game& g) { return g.name() == "batik" ? "game" : "round"; }
+
+std::string side_list(const Game& g) {
+  auto l = g.side_letters();
+  return std::string(1, l[0]) + " or " + std::string(1, l[1]);
+}
+
+// Checks a result that is not the board's against the game: which reasons may be declared. `limit` is the
+// board's own in a game that has a turn-limit option (Baltek).
+std::optional<std::string> check_declared(const Game& g, const Outcome& o) {
+  if (o.kind == Outcome::Kind::aborted) return std::nullopt;
+  if (contains(g.board_reasons(), o.reason))
+    return "the board does not give '" + o.reason + "' here: the game is not over";
+  if (o.kind == Outcome::Kind::win) {
+    if (contains(kWinReasons, o.reason)) return std::nullopt;
+    if (contains(kDrawReasons, o.reason)) return "'" + o.reason + "' is a draw: write #= draw " + o.reason;
+  } else if (o.kind == Outcome::Kind::draw) {
+    if (contains(kDrawReasons, o.reason)) return std::nullopt;
+    if (contains(kWinReasons, o.reason)) return "'" + o.reason + "' names a winner, not a draw";
+  } else {
+    return "a game cannot be declared ongoing";
+  }
+  return "unknown result reason '" + o.reason + "'";
+}
+
+}  // namespace
+
+std::string result_text(const Game& game, const Outcome& o) {
+  switch (o.kind) {
+    case Outcome::Kind::ongoing: return {};
+    case Outcome::Kind::aborted: return "aborted";
+    case Outcome::Kind::win:
+    case Outcome::Kind::draw: {
+      std::string s = o.kind == Outcome::Kind::win ? game.winner_token(o.winner) : "draw";
+      s += " " + o.reason;
+      if (!o.detail.empty()) s += " " + o.detail;
+      return s;
+    }
+  }
+  return {};
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Record: copying, querying, appending.
+
+Record::Record(const Record& other)
+    : game_(other.game_),
+      options_(other.options_),
+      state_(other.state_ ? other.state_->clone() : nullptr),
+      entries_(other.entries_),
+      turn_count_(other.turn_count_),
+      incomplete_(other.incomplete_),
+      declared_(other.declared_),
+      written_round_results_(other.written_round_results_),
+      aborted_(other.aborted_) {}
+
+Record& Record::operator=(const Record& other) {
+  if (this != &other) {
+    Record copy(other);
+    *this = std::move(copy);
+  }
+  return *this;
+}
+
+Record::~Record() = default;
+
+Record Record::start(const Game& game, Options options) {
+  Record r;
+  r.game_ = &game;
+  r.state_ = game.start(options);
+  r.options_ = std::move(options);
+  return r;
+}
+
+std::optional<Outcome> Record::result() const {
+  if (state_ && state_->outcome().over()) return state_->outcome();
+  return declared_;
+}
+
+std::string Record::result_text() const {
+  auto r = result();
+  return r ? cinq::result_text(*game_, *r) : std::string();
+}
+
+std::string Record::player(char letter) const {
+  std::string name;
+  for (const Entry& e : entries_) {
+    if (e.kind == Entry::Kind::round) name.clear();
+    if (e.kind == Entry::Kind::players)
+      for (const auto& [l, n] : e.players)
+        if (l == letter) name = n;
+  }
+  return name;
+}
+
+void Record::add_players(std::vector<std::pair<char, std::string>> players) {
+  Entry e;
+  e.kind = Entry::Kind::players;
+  e.players = std::move(players);
+  entries_.push_back(std::move(e));
+}
+
+void Record::add_timestamp(std::string timestamp) {
+  Entry e;
+  e.kind = Entry::Kind::timestamp;
+  e.text = std::move(timestamp);
+  entries_.push_back(std::move(e));
+}
+
+void Record::add_comment(std::string text) {
+  Entry e;
+  e.kind = Entry::Kind::comment;
+  e.text = "# " + text;
+  entries_.push_back(std::move(e));
+}
+
+// Writes the result line of every finished round that has none yet (a Batik game inside a match).
+void Record::close_round_results() {
+  while (written_round_results_ + 1 < state_->round()) {
+    ++written_round_results_;
+    if (auto o = state_->round_result(written_round_results_)) {
+      Entry e;
+      e.kind = Entry::Kind::result;
+      e.number = written_round_results_;  // marks a round's result
+      e.result.winner = o->kind == Outcome::Kind::win ? game_->winner_token(o->winner) : "draw";
+      e.result.reason = o->reason;
+      e.result.detail = o->detail;
+      entries_.push_back(std::move(e));
+    }
+  }
+}
+
+namespace {
+
+int current_section(const std::vector<Entry>& entries) {
+  int section = 1;
+  for (const Entry& e : entries)
+    if (e.kind == Entry::Kind::round) section = e.number;
+  return section;
+}
+
+void append_final_result(std::vector<Entry>& entries, const Game& game, const Outcome& o) {
+  Entry e;
+  e.kind = Entry::Kind::result;
+  e.result.aborted = o.kind == Outcome::Kind::aborted;
+  if (!e.result.aborted) {
+    e.result.winner = o.kind == Outcome::Kind::win ? game.winner_token(o.winner) : "draw";
+    e.result.reason = o.reason;
+    e.result.detail = o.detail;
+  }
+  entries.push_back(std::move(e));
+}
+
+}  // namespace
+
+Result<bool> Record::play(Action a) {
+  if (finished()) return make_error("the game is over (" + result_text() + ")");
+  if (incomplete_) return make_error("the record stops at '...': turns are missing, it cannot go on");
+  if (!state_->is_legal(a)) return make_error("not a legal action here");
+  if (!state_->mid_turn()) {
+    if (state_->round() > current_section(entries_)) {
+      close_round_results();
+      Entry r;
+      r.kind = Entry::Kind::round;
+      r.number = state_->round();
+      entries_.push_back(std::move(r));
+    }
+    Entry t;
+    t.kind = Entry::Kind::turns;
+    t.turns.push_back(TurnText{game_->side_letter(state_->to_move()), {}});
+    entries_.push_back(std::move(t));
+    ++turn_count_;
+  }
+  auto it = std::find_if(entries_.rbegin(), entries_.rend(),
+                         [](const Entry& e) { return e.kind == Entry::Kind::turns; });
+  for (auto& item : state_->record_items(a)) it->turns.back().items.push_back(std::move(item));
+  state_->apply(a);
+  // The board's own result line is not stored here: write() puts it at the end (or the reader where the
+  // record had it), so that lines written after the last turn stay before it.
+  return true;
+}
+
+Result<bool> Record::declare(const Outcome& outcome) {
+  if (finished()) return make_error("the game is over (" + result_text() + ")");
+  if (auto why = check_declared(*game_, outcome)) return make_error(*why);
+  if (outcome.kind == Outcome::Kind::win && outcome.winner != 0 && outcome.winner != 1)
+    return make_error("no such winner");
+  Outcome o = outcome;
+  if (o.kind != Outcome::Kind::aborted) o.detail = state_->score();
+  declared_ = o;
+  close_round_results();
+  append_final_result(entries_, *game_, o);
+  return true;
+}
+
+Result<bool> Record::abort() { return declare(Outcome::aborted()); }
+
+// ---------------------------------------------------------------------------------------------------------
+// Replaying: the shared turn logic and the line-by-line reader.
+
+class Replayer {
+ public:
+  // Plays one turn's text on `r` (its side letter and items), appending its canonical form.
+  static Result<bool> play_turn(Record& r, const TurnText& t) {
+    const Game& g = *r.game_;
+    State& s = *r.state_;
+    auto letters = g.side_letters();
+    if (t.side != letters[0] && t.side != letters[1])
+      return make_error(std::string("'") + t.side + "' is not a side of " + std::string(g.record_name()) +
+                        " (" + side_list(g) + ")");
+    if (r.finished()) return make_error("the game is over (" + r.result_text() + "): no turn may follow");
+    char to_move = g.side_letter(s.to_move());
+    if (t.side != to_move)
+      return make_error(std::string("it is ") + to_move + "'s turn, not " + t.side + "'s");
+    const int round = s.round();
+    bool applied = false;
+    ItemContext ctx;
+    auto turn_over = [&] { return applied && (s.outcome().over() || s.round() != round || !s.mid_turn()); };
+    for (const std::string& text : t.items) {
+      if (turn_over())
+        return make_error(std::string(1, t.side) + "/" + text + "/: the turn is already over");
+      auto item = s.read_item(text, ctx);
+      if (!item) return item.error();
+      ctx.index++;
+      ctx.after_annotation = item->annotation;
+      if (item->annotation) continue;
+      auto played = r.play(item->action);
+      if (!played) return make_error("'" + text + "': " + played.error().message);
+      applied = true;
+    }
+    if (!turn_over()) {
+      if (!s.is_legal(Action::end_turn())) {
+        if (!applied) return make_error(std::string(1, t.side) + "/: this turn cannot be empty");
+        return make_error(std::string(1, t.side) + "/" + t.items.back() + "/: the turn is not complete");
+      }
+      auto played = r.play(Action::end_turn());
+      if (!played) return played.error();
+    }
+    return true;
+  }
+
+  static Result<Record> read(std::string_view text) {
+    auto lines = parse_lines(text);
+    if (!lines) return lines.error();
+    Replayer rp;
+    for (const Entry& e : *lines) {
+      if (auto err = rp.step(e)) {
+        err->line = e.line;
+        return *err;
+      }
+    }
+    if (!rp.r_.game_) {  // an empty record: a Baltek game that has not started
+      if (auto err = rp.start(nullptr, 1)) return *err;
+    }
+    return std::move(rp.r_);
+  }
+
+ private:
+  std::optional<Error> start(const Entry* header, int line) {
+    const Game* g = nullptr;
+    std::vector<std::pair<std::string, std::string>> given;
+    if (header) {
+      g = find_game(header->game);
+      std::string upper;
+      for (const Game* x : games()) upper += (upper.empty() ? "" : ", ") + std::string(x->record_name());
+      if (!g) return make_error("unknown game '" + header->game + "' (" + upper + ")", line);
+      if (!header->version.empty()) {
+        if (!g->header_optional())
+          return make_error("'" + header->version + "' is not an option (write key=value)", line);
+        if (header->version != "1.0" && header->version != "1.1")
+          return make_error("unknown rules version " + header->version + " (1.0 or 1.1)", line);
+      }
+      given = header->options;
+    } else {
+      g = find_game("baltek");
+      if (!g) return make_error("the record has no #! line naming its game", line);
+    }
+    if (!header && !g->header_optional())
+      return make_error("the record must start with a #! line naming its game", line);
+    auto options = Options::parse(g->option_specs(), given);
+    if (!options) return make_error(options.error().message, line);
+    r_ = Record::start(*g, std::move(*options));
+    return std::nullopt;
+  }
+
+  std::optional<Error> step(const Entry& e) {
+    using K = Entry::Kind;
+    if (e.kind == K::header) return start(&e, e.line);
+    if (!r_.game_)
+      if (auto err = start(nullptr, e.line)) return err;
+    const Game& g = *r_.game_;
+    const State& s = *r_.state_;
+    switch (e.kind) {
+      case K::header: break;
+      case K::comment:
+      case K::timestamp: r_.entries_.push_back(e); break;
+      case K::players:
+        if (final_result_) return make_error("a player line after the result line");
+        if (r_.incomplete_) return make_error("only comments and timestamps may follow '...'");
+        for (const auto& [letter, name] : e.players)
+          if (letter != g.side_letter(0) && letter != g.side_letter(1))
+            return make_error(std::string("'") + letter + "' is not a side of " + std::string(g.record_name()) +
+                              " (" + side_list(g) + ")");
+        r_.entries_.push_back(e);
+        break;
+      case K::round: {
+        if (!g.has_rounds())
+          return make_error("'#- N' lines are only for Batik games and Bi-litaire rounds");
+        if (r_.incomplete_) return make_error("only comments and timestamps may follow '...'");
+        if (final_result_) return make_error("the game is over: no round may follow the result line");
+        int section = current_section(r_.entries_);
+        if (e.number == 1 && section == 1 && r_.turn_count_ == 0 && !saw_round_) {
+          saw_round_ = true;
+          r_.entries_.push_back(e);
+          break;
+        }
+        if (e.number != section + 1)
+          return make_error("expected '#- " + std::to_string(section + 1) + "', found '#- " +
+                            std::to_string(e.number) + "'");
+        if (s.round() < e.number)
+          return make_error(round_word(g) + " " + std::to_string(section) + " is not over: '#- " +
+                            std::to_string(e.number) + "' cannot start yet");
+        r_.close_round_results();
+        r_.entries_.push_back(e);
+        saw_round_ = true;
+        half_line_ = false;
+        next_line_ = 1;
+        break;
+      }
+      case K::turns: {
+        if (final_result_) return make_error("the game is over: no turn may follow the result line");
+        if (r_.incomplete_) return make_error("no turn may follow '...'");
+        if (s.outcome().over())
+          return make_error("the game is over (" + r_.result_text() + "): no turn may follow");
+        int section = current_section(r_.entries_);
+        if (s.round() > section)
+          return make_error(round_word(g) + " " + std::to_string(section) + " is over: write '#- " +
+                            std::to_string(section + 1) + "' before its turns");
+        if (half_line_)
+          return make_error("line " + std::to_string(next_line_ - 1) +
+                            " stopped after the first side's turn: only the last turn line may");
+        if (e.number != next_line_)
+          return make_error("expected turn line " + std::to_string(next_line_) + ", found " +
+                            std::to_string(e.number));
+        for (std::size_t i = 0; i < e.turns.size(); ++i) {
+          if (s.round() > section)
+            return make_error(round_word(g) + " " + std::to_string(section) +
+                              " ended with the first turn of this line: the next turn starts '#- " +
+                              std::to_string(section + 1) + "'");
+          auto ok = Replayer::play_turn(r_, e.turns[i]);
+          if (!ok) return make_error(ok.error().message);
+        }
+        ++next_line_;
+        if (e.ellipsis) {
+          r_.incomplete_ = true;
+          Entry dots;
+          dots.kind = K::ellipsis;
+          r_.entries_.push_back(std::move(dots));
+        }
+        half_line_ = e.turns.size() == 1 && !s.outcome().over() && s.round() == section;
+        break;
+      }
+      case K::ellipsis:
+        if (r_.incomplete_) return make_error("a second '...'");
+        if (final_result_) return make_error("'...' after the result line");
+        r_.incomplete_ = true;
+        r_.entries_.push_back(e);
+        break;
+      case K::result: return read_result(e.result);
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Error> read_result(const ResultText& rt) {
+    const Game& g = *r_.game_;
+    const State& s = *r_.state_;
+    if (r_.incomplete_) return make_error("no result may follow '...'");
+    if (final_result_) return make_error("a second result line");
+    // A finished round's own result line (a Batik game inside a match).
+    int section = current_section(r_.entries_);
+    if (s.round() > section && r_.written_round_results_ < section) {
+      if (auto o = s.round_result(section)) {
+        std::string winner = o->kind == Outcome::Kind::win ? g.winner_token(o->winner) : "draw";
+        if (rt.aborted || rt.winner != winner || rt.reason != o->reason ||
+            (!rt.detail.empty() && rt.detail != o->detail))
+          return make_error(round_word(g) + " " + std::to_string(section) + " ended '" + result_text(g, *o) +
+                            "'");
+        r_.close_round_results();
+        return std::nullopt;
+      }
+    }
+    final_result_ = true;
+    Outcome declared;
+    if (rt.aborted) {
+      declared = Outcome::aborted();
+    } else {
+      int winner = -1;
+      for (int w = 0; w < 2; ++w)
+        if (g.winner_token(w) == rt.winner) winner = w;
+      if (rt.winner == "draw") {
+        declared = Outcome::draw(rt.reason);
+      } else if (winner < 0) {
+        return make_error("unknown winner '" + rt.winner + "' (" + g.winner_token(0) + ", " + g.winner_token(1) +
+                          " or draw)");
+      } else {
+        declared = Outcome::win(winner, rt.reason);
+      }
+    }
+    const Outcome board = s.outcome();
+    if (board.over()) {
+      std::string want = result_text(g, board);
+      if (declared.kind == Outcome::Kind::aborted || declared.reason != board.reason)
+        return make_error("the moves end the game: the result is '" + want + "'");
+      if (declared.kind != board.kind || declared.winner != board.winner)
+        return make_error("the result is '" + want + "', not '" + rt.winner + " " + rt.reason + "'");
+      if (!rt.detail.empty() && rt.detail != board.detail) {
+        if (board.detail.empty()) return make_error("a " + std::string(g.record_name()) + " result takes no detail");
+        return make_error("the score is " + board.detail + ", not " + rt.detail);
+      }
+      close_and_mark_written();
+      return std::nullopt;
+    }
+    if (auto why = check_declared(g, declared)) return make_error(*why);
+    if (!rt.detail.empty()) {
+      std::string score = s.score();
+      if (score.empty()) return make_error("no score detail may follow this result here");
+      if (score != rt.detail) return make_error("the score is " + score + ", not " + rt.detail);
+    }
+    auto ok = r_.declare(declared);
+    if (!ok) return make_error(ok.error().message);
+    return std::nullopt;
+  }
+
+  // The board's result line was read: it stands here in the canonical record.
+  void close_and_mark_written() {
+    r_.close_round_results();
+    append_final_result(r_.entries_, *r_.game_, r_.state_->outcome());
+  }
+
+  Record r_;
+  bool final_result_ = false;
+  bool saw_round_ = false;
+  bool half_line_ = false;
+  int next_line_ = 1;
+};
+
+Result<Record> Record::read(std::string_view text) { return Replayer::read(text); }
+
+Result<bool> Record::play_turn(std::string_view turn_text) {
+  std::string line = "1 " + std::string(turn_text);
+  auto entries = parse_lines(line);
+  if (!entries) return make_error(entries.error().message);
+  if (entries->size() != 1 || entries->front().turns.size() != 1 || entries->front().ellipsis)
+    return make_error("expected one turn, like B/g3 f3/");
+  if (incomplete_) return make_error("the record stops at '...': turns are missing, it cannot go on");
+  Record copy(*this);
+  auto ok = Replayer::play_turn(copy, entries->front().turns.front());
+  if (!ok) return ok.error();
+  *this = std::move(copy);
+  return true;
+}
+
+}  // namespace cinq
