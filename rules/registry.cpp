@@ -3,13 +3,13 @@
 #include <cctype>
 
 // One include and one line per game.
-// #include "rules/baltek/baltek.h"
+#include "rules/baltek/baltek.h"
 
 namespace cinq {
 
 const std::vector<const Game*>& games() {
   static const std::vector<const Game*> list = {
-      // &baltek::game(),
+      &baltek::game(),
   };
   return list;
 }

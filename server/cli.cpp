@@ -146,7 +146,7 @@ int cmd_perft(const std::vector<std::string>& args) {
   auto t0 = std::chrono::steady_clock::now();
   std::uint64_t n = game->perft(**state, depth);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::cout << n << "\n";
+  std::cout << n << std::endl;  // before the timing line on stderr
   std::fprintf(stderr, "perft %s depth %d: %llu in %.3f s (%.0f per second)\n", std::string(game->name()).c_str(),
                depth, static_cast<unsigned long long>(n), secs, secs > 0 ? double(n) / secs : 0.0);
   return 0;

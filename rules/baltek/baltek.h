@@ -42,6 +42,7 @@ class BaltekState final : public State {
   const Game& game() const override { return baltek::game(); }
   Side to_move() const override { return to_move_; }
   bool mid_turn() const override { return mid_turn_; }
+  using State::legal_actions;
   void legal_actions(std::vector<Action>& out) const override;
   std::string action_text(Action a) const override;
   Result<Item> read_item(std::string_view text, const ItemContext& ctx) const override;

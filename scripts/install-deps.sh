@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs what Cinq needs to build and test on Debian 12, as root. Used by README, .ci/run and docker/.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+$SUDO apt-get update -qq
+# Boost must be libboost1.81-dev: plain libboost-dev is 1.74 and conflicts with it.
+$SUDO apt-get install -y -qq --no-install-recommends \
+  build-essential cmake ninja-build ccache pkg-config git ca-certificates \
+  libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev sqlite3 doctest-dev libbox2d-dev \
+  >/dev/null
