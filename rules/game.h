@@ -198,7 +198,8 @@ class State {
   // end_turn()). Kopf oder Knopf adds its strike annotation here.
   virtual std::vector<std::string> record_items(Action a) const;
   // Reads one item of a turn (the text between two `/`, spaces already folded to one). By default: the
-  // legal action whose text is equal, else an error naming the item.
+  // legal action whose text is equal, else an error naming the item. It is also asked, once the game is
+  // over, about an item that follows the action that ended it: only an annotation is accepted there.
   virtual Result<Item> read_item(std::string_view text, const ItemContext& ctx) const;
   // Plays a legal action.
   virtual void apply(Action a) = 0;

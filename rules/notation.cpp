@@ -237,8 +237,19 @@ class Replayer {
     ItemContext ctx;
     auto turn_over = [&] { return applied && (s.outcome().over() || s.round() != round || !s.mid_turn()); };
     for (const std::string& text : t.items) {
-      if (turn_over())
+      if (turn_over()) {
+        // An annotation may still follow the action that ended the game (Kopf oder Knopf's `R/- e5/x c4 d7/`
+        // when the strike after the penalty reaches the target): the game checks it.
+        if (s.outcome().over()) {
+          auto late = s.read_item(text, ctx);
+          if (late.ok() && late->annotation) {
+            ctx.index++;
+            ctx.after_annotation = true;
+            continue;
+          }
+        }
         return make_error(std::string(1, t.side) + "/" + text + "/: the turn is already over");
+      }
       auto item = s.read_item(text, ctx);
       if (!item) return item.error();
       ctx.index++;
