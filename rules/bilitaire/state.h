@@ -1,0 +1,79 @@
+// Bi-litaire's state (../shared/rules/bilitaire.md): the board, the round, and where the turn stands.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rules/bilitaire/bilitaire.h"
+#include "rules/bilitaire/board.h"
+
+namespace cinq::bilitaire {
+
+constexpr Side kMarbleSide = 0;  // `M`
+constexpr Side kTraySide = 1;    // `T`
+
+// What an Action's code holds (bits 0..2), the fields above it depending on the kind.
+enum class Kind : std::uint8_t { none, remove_marble, chain, push, remove_tray, announce };
+
+struct Decoded {
+  Kind kind = Kind::none;
+  int hole = 0;           // remove_marble; chain: the start
+  std::vector<int> path;  // chain: start hole, then every landing hole
+  Push push;              // push
+  int slot = 0;           // remove_tray
+  int count = 0;          // announce: k
+};
+
+Action encode_remove_marble(int hole);
+Action encode_chain(const std::vector<int>& path);
+Action encode_push(const Push& p);
+Action encode_remove_tray(int slot);
+Action encode_announce(int k);
+Decoded decode(Action a);
+
+class BiState final : public State {
+ public:
+  BiState() = default;
+  BiState(const Board& board, const Setup& setup);
+
+  std::unique_ptr<State> clone() const override { return std::make_unique<BiState>(*this); }
+  const Game& game() const override { return bilitaire::game(); }
+  Side to_move() const override;
+  bool mid_turn() const override { return phase_ == Phase::tray_done; }
+  int round() const override { return round_; }
+
+  void legal_actions(std::vector<Action>& out) const override;
+  std::string action_text(Action a) const override;
+  Result<Item> read_item(std::string_view text, const ItemContext& ctx) const override;
+  void apply(Action a) override;
+
+  Outcome outcome() const override;
+  std::string score() const override;
+
+  Value view() const override;
+  std::string ascii() const override;
+  std::string fingerprint() const override;
+
+  const Board& board() const { return board_; }
+  Phase phase() const { return phase_; }
+  // The player (1 or 2) who holds role `side` in the current round.
+  int player_of(Side side) const { return (round_ == 1) == (side == kMarbleSide) ? 1 : 2; }
+
+ private:
+  // After the tray player's turn: the marble player jumps, or the round is over.
+  void end_tray_turn();
+  // read_item's halves, by the shape of the item.
+  Result<Item> read_marble_item(const std::vector<std::string>& tokens) const;
+  Result<Item> read_tray_item(const std::vector<std::string>& tokens) const;
+  Result<Item> read_announcement(std::string_view token) const;
+
+  Board board_ = Board::initial();
+  int round_ = 1;
+  Phase phase_ = Phase::first_removal;
+  int announced_ = 0;     // Phase::marbles: the chain length announced, 0 for a single jump
+  int longest_ = 0;       // Phase::tray_done: the longest chain on the board (what may be announced)
+  int round1_left_ = -1;  // marbles left when round 1 ended
+  int round2_left_ = -1;  // marbles left when round 2 ended
+};
+
+}  // namespace cinq::bilitaire
