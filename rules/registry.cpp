@@ -4,12 +4,20 @@
 
 // One include and one line per game.
 #include "rules/baltek/baltek.h"
+#include "rules/batik/batik.h"
+#include "rules/tablut/tablut.h"
+#include "rules/kopf/kopf.h"
+#include "rules/bilitaire/bilitaire.h"
 
 namespace cinq {
 
 const std::vector<const Game*>& games() {
   static const std::vector<const Game*> list = {
       &baltek::game(),
+      &batik::game(),
+      &tablut::game(),
+      &kopf::game(),
+      &bilitaire::game(),
   };
   return list;
 }
