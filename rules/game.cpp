@@ -151,4 +151,14 @@ std::string fold_spaces(std::string_view text) {
   return out;
 }
 
+std::vector<std::string_view> split_words(std::string_view folded) {
+  std::vector<std::string_view> out;
+  while (!folded.empty()) {
+    auto sp = folded.find(' ');
+    out.push_back(folded.substr(0, sp));
+    folded = sp == std::string_view::npos ? std::string_view{} : folded.substr(sp + 1);
+  }
+  return out;
+}
+
 }  // namespace cinq

@@ -256,5 +256,7 @@ class Game {
 
 // Folds runs of spaces and tabs into one space and trims both ends: the form items are compared in.
 std::string fold_spaces(std::string_view text);
+// The words of a folded item, split at its single spaces (views into `folded`).
+std::vector<std::string_view> split_words(std::string_view folded);
 
 }  // namespace cinq

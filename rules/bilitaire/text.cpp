@@ -10,16 +10,6 @@ namespace cinq::bilitaire {
 
 namespace {
 
-std::vector<std::string> split(std::string_view folded) {
-  std::vector<std::string> tokens;
-  while (!folded.empty()) {
-    auto sp = folded.find(' ');
-    tokens.emplace_back(folded.substr(0, sp));
-    folded = sp == std::string_view::npos ? std::string_view{} : folded.substr(sp + 1);
-  }
-  return tokens;
-}
-
 std::optional<int> parse_count(std::string_view s) {
   int v = 0;
   // Canonical digits only (no sign, no leading zero): each action has one text.
@@ -53,7 +43,8 @@ Result<Item> BiState::read_item(std::string_view text, const ItemContext&) const
   std::string folded = fold_spaces(text);
   if (folded.empty()) return make_error("an empty action");
   if (phase_ == Phase::over) return make_error("'" + folded + "': the game is over");
-  std::vector<std::string> tokens = split(folded);
+  auto words = split_words(folded);
+  std::vector<std::string> tokens(words.begin(), words.end());
   if (tokens[0][0] == '!') {
     if (tokens.size() != 1) return make_error("'" + folded + "': an announcement is one token (!3)");
     return read_announcement(tokens[0]);
@@ -298,7 +289,9 @@ Result<std::unique_ptr<State>> position(std::string_view diagram, const Setup& s
   while (start <= text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string::npos) end = text.size();
-    std::vector<std::string> tokens = split(fold_spaces(std::string_view(text).substr(start, end - start)));
+    const std::string folded_row = fold_spaces(std::string_view(text).substr(start, end - start));
+    auto words = split_words(folded_row);
+    std::vector<std::string> tokens(words.begin(), words.end());
     start = end + 1;
     if (tokens.size() < 9 || tokens[0].size() != 1 || tokens[0][0] < '1' || tokens[0][0] > '8') continue;
     int row = tokens[0][0] - '1';

@@ -11,16 +11,6 @@ namespace {
 
 const char* side_name(Side s) { return s == 0 ? "Red" : "Blue"; }
 
-std::vector<std::string_view> split(std::string_view text) {
-  std::vector<std::string_view> out;
-  while (!text.empty()) {
-    auto sp = text.find(' ');
-    out.push_back(text.substr(0, sp));
-    text = sp == std::string_view::npos ? std::string_view{} : text.substr(sp + 1);
-  }
-  return out;
-}
-
 Result<int> read_square(std::string_view item, std::string_view token) {
   if (auto sq = parse_square(token)) return *sq;
   return make_error(std::string(item) + ": '" + std::string(token) +
@@ -69,7 +59,7 @@ Result<Item> KopfState::read_strike(std::string_view text, const ItemContext& ct
     return make_error(std::string(text) +
                       ": the strike annotation comes first in the turn, or right after the penalty");
   }
-  auto tokens = split(text);
+  auto tokens = split_words(text);
   if (tokens.size() == 1) return make_error("x: a strike annotation names the struck squares (x c4 d7)");
   std::vector<int> written;
   for (std::size_t i = 1; i < tokens.size(); ++i) {
@@ -93,7 +83,7 @@ Result<Item> KopfState::read_strike(std::string_view text, const ItemContext& ct
 }
 
 Result<Item> KopfState::read_penalty(std::string_view text, const ItemContext& ctx) const {
-  auto tokens = split(text);
+  auto tokens = split_words(text);
   if (tokens.size() != 2) return make_error(std::string(text) + ": a penalty names one square (- e5)");
   if (ctx.after_annotation || (!mid_turn_ && ctx.index > 0))
     return make_error(std::string(text) + ": the penalty comes before the strike");
@@ -112,7 +102,7 @@ Result<Item> KopfState::read_penalty(std::string_view text, const ItemContext& c
 }
 
 Result<Item> KopfState::read_move(std::string_view text) const {
-  auto tokens = split(text);
+  auto tokens = split_words(text);
   if (tokens.size() != 2 || !parse_square(tokens[0]))
     return make_error("'" + std::string(text) +
                       "' is not a Kopf oder Knopf action (a penalty - e5, a strike x c4 d7, a move c3 c5, "

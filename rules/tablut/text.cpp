@@ -18,16 +18,6 @@ std::optional<int> parse_square(std::string_view text) {
 
 namespace {
 
-std::vector<std::string_view> split(std::string_view folded) {
-  std::vector<std::string_view> out;
-  while (!folded.empty()) {
-    auto sp = folded.find(' ');
-    out.push_back(folded.substr(0, sp));
-    folded = sp == std::string_view::npos ? std::string_view{} : folded.substr(sp + 1);
-  }
-  return out;
-}
-
 std::string piece_name(std::uint8_t p) {
   return p == kAttacker ? "an attacker" : p == kKing ? "the king" : "a defender";
 }
@@ -64,7 +54,7 @@ std::string TablutState::why_illegal(Move m) const {
 Result<Item> TablutState::read_item(std::string_view text, const ItemContext&) const {
   std::string folded = fold_spaces(text);
   if (ending_ != Ending::none) return make_error("'" + folded + "': the game is over");
-  auto tokens = split(folded);
+  auto tokens = split_words(folded);
   if (tokens.size() < 2)
     return make_error("'" + folded + "' is not a move: write the from and to squares, as in e2 a2");
   for (std::size_t i = 0; i < tokens.size(); ++i) {
