@@ -7,12 +7,14 @@ namespace cinq {
 
 namespace {
 
+// A non-negative decimal integer up to INT_MAX; leading zeros are allowed.
 std::optional<int> parse_int(std::string_view s) {
-  if (s.empty() || s.size() > 9) return std::nullopt;
-  int v = 0;
+  while (s.size() > 1 && s[0] == '0') s.remove_prefix(1);
+  if (s.empty() || s.size() > 10) return std::nullopt;
+  long long v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return v;
+  if (ec != std::errc() || p != s.data() + s.size() || v < 0 || v > INT_MAX) return std::nullopt;
+  return static_cast<int>(v);
 }
 
 std::string describe(const OptionSpec& spec) {
@@ -30,7 +32,7 @@ bool valid_value(const OptionSpec& spec, std::string_view v) {
   if (!spec.choices.empty()) return std::find(spec.choices.begin(), spec.choices.end(), v) != spec.choices.end();
   if (!spec.none_value.empty() && v == spec.none_value) return true;
   auto n = parse_int(v);
-  return n && *n >= spec.min && *n <= spec.max && std::to_string(*n) == v;
+  return n && *n >= spec.min && *n <= spec.max;
 }
 
 }  // namespace
@@ -53,11 +55,13 @@ Result<Options> Options::parse(std::span<const OptionSpec> specs,
     seen.push_back(key);
     if (!valid_value(*it, value))
       return make_error("option " + key + "=" + value + " is not allowed (" + key + ": " + describe(*it) + ")");
-    o.values_[static_cast<std::size_t>(it - specs.begin())].second = value;
+    // Integers are kept in their canonical form (`goals=02` is `goals=2`).
+    std::string canonical = it->choices.empty() && parse_int(value) ? std::to_string(*parse_int(value)) : value;
+    o.values_[static_cast<std::size_t>(it - specs.begin())].second = canonical;
   }
   for (const auto& spec : specs)
     for (const auto& [key, value] : given)
-      if (key == spec.key) o.explicit_.emplace_back(key, value);
+      if (key == spec.key) o.explicit_.emplace_back(key, o.get(key));
   return o;
 }
 

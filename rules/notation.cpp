@@ -72,6 +72,7 @@ Record::Record(const Record& other)
       incomplete_(other.incomplete_),
       declared_(other.declared_),
       written_round_results_(other.written_round_results_),
+      section_(other.section_),
       aborted_(other.aborted_) {}
 
 Record& Record::operator=(const Record& other) {
@@ -152,13 +153,6 @@ void Record::close_round_results() {
 
 namespace {
 
-int current_section(const std::vector<Entry>& entries) {
-  int section = 1;
-  for (const Entry& e : entries)
-    if (e.kind == Entry::Kind::round) section = e.number;
-  return section;
-}
-
 void append_final_result(std::vector<Entry>& entries, const Game& game, const Outcome& o) {
   Entry e;
   e.kind = Entry::Kind::result;
@@ -178,11 +172,11 @@ Result<bool> Record::play(Action a) {
   if (incomplete_) return make_error("the record stops at '...': turns are missing, it cannot go on");
   if (!state_->is_legal(a)) return make_error("not a legal action here");
   if (!state_->mid_turn()) {
-    if (state_->round() > current_section(entries_)) {
+    if (state_->round() > section_) {
       close_round_results();
       Entry r;
       r.kind = Entry::Kind::round;
-      r.number = state_->round();
+      r.number = section_ = state_->round();
       entries_.push_back(std::move(r));
     }
     Entry t;
@@ -339,7 +333,7 @@ class Replayer {
           return make_error("'#- N' lines are only for Batik games and Bi-litaire rounds");
         if (r_.incomplete_) return make_error("only comments and timestamps may follow '...'");
         if (final_result_) return make_error("the game is over: no round may follow the result line");
-        int section = current_section(r_.entries_);
+        int section = r_.section_;
         if (e.number == 1 && section == 1 && r_.turn_count_ == 0 && !saw_round_) {
           saw_round_ = true;
           r_.entries_.push_back(e);
@@ -353,6 +347,7 @@ class Replayer {
                             std::to_string(e.number) + "' cannot start yet");
         r_.close_round_results();
         r_.entries_.push_back(e);
+        r_.section_ = e.number;
         saw_round_ = true;
         half_line_ = false;
         next_line_ = 1;
@@ -363,7 +358,7 @@ class Replayer {
         if (r_.incomplete_) return make_error("no turn may follow '...'");
         if (s.outcome().over())
           return make_error("the game is over (" + r_.result_text() + "): no turn may follow");
-        int section = current_section(r_.entries_);
+        int section = r_.section_;
         if (s.round() > section)
           return make_error(round_word(g) + " " + std::to_string(section) + " is over: write '#- " +
                             std::to_string(section + 1) + "' before its turns");
@@ -382,6 +377,8 @@ class Replayer {
           if (!ok) return make_error(ok.error().message);
         }
         ++next_line_;
+        if (e.ellipsis && s.outcome().over())
+          return make_error("the game is over (" + r_.result_text() + "): '...' cannot stand for more turns");
         if (e.ellipsis) {
           r_.incomplete_ = true;
           Entry dots;
@@ -394,6 +391,8 @@ class Replayer {
       case K::ellipsis:
         if (r_.incomplete_) return make_error("a second '...'");
         if (final_result_) return make_error("'...' after the result line");
+        if (s.outcome().over())
+          return make_error("the game is over (" + r_.result_text() + "): '...' cannot stand for more turns");
         r_.incomplete_ = true;
         r_.entries_.push_back(e);
         break;
@@ -408,7 +407,7 @@ class Replayer {
     if (r_.incomplete_) return make_error("no result may follow '...'");
     if (final_result_) return make_error("a second result line");
     // A finished round's own result line (a Batik game inside a match).
-    int section = current_section(r_.entries_);
+    int section = r_.section_;
     if (s.round() > section && r_.written_round_results_ < section) {
       if (auto o = s.round_result(section)) {
         std::string winner = o->kind == Outcome::Kind::win ? g.winner_token(o->winner) : "draw";

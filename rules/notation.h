@@ -126,6 +126,7 @@ class Record {
   bool incomplete_ = false;
   std::optional<Outcome> declared_;
   int written_round_results_ = 0;  // round results already in entries_
+  int section_ = 1;                // the round of the last `#- N` entry (1 before any)
   bool aborted_ = false;
 };
 

@@ -1,5 +1,7 @@
 // Records, step one: the form of each line (notation.md, "Lines"), with no board.
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
 
 #include "rules/notation.h"
 
@@ -28,6 +30,38 @@ std::vector<std::string> tokens(std::string_view s) {
     i = j;
   }
   return out;
+}
+
+// True if `s` is well-formed UTF-8 (no overlong forms, no surrogates).
+bool valid_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    std::size_t n;  // continuation bytes
+    std::uint32_t cp;
+    if (c < 0x80) n = 0, cp = c;
+    else if ((c >> 5) == 0x6) n = 1, cp = c & 0x1F;
+    else if ((c >> 4) == 0xE) n = 2, cp = c & 0x0F;
+    else if ((c >> 3) == 0x1E) n = 3, cp = c & 0x07;
+    else return false;
+    if (i + n >= s.size() + (n == 0)) return false;
+    for (std::size_t k = 1; k <= n; ++k) {
+      const unsigned char d = static_cast<unsigned char>(s[i + k]);
+      if ((d >> 6) != 0x2) return false;
+      cp = (cp << 6) | (d & 0x3F);
+    }
+    static constexpr std::uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += n + 1;
+  }
+  return true;
+}
+
+// At most `max` bytes of `s`, cut on a character boundary, with "..." when cut.
+std::string excerpt(std::string_view s, std::size_t max) {
+  if (s.size() <= max) return std::string(s);
+  std::size_t end = max;
+  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
+  return std::string(s.substr(0, end)) + "...";
 }
 
 bool valid_timestamp(std::string_view t) {
@@ -90,37 +124,46 @@ Result<Entry> parse_result(std::string_view rest, int line) {
   return e;
 }
 
+// Where a player starts at `i`: a lone side letter (or player number), optional spaces, then '='. Returns the
+// position after the '=', or npos.
+std::size_t player_start(std::string_view s, std::size_t i) {
+  if (i >= s.size() || (i > 0 && !is_space(s[i - 1]))) return std::string_view::npos;
+  if (!std::isalnum(static_cast<unsigned char>(s[i]))) return std::string_view::npos;
+  std::size_t j = i + 1;
+  while (j < s.size() && is_space(s[j])) ++j;
+  if (j >= s.size() || s[j] != '=') return std::string_view::npos;
+  return j + 1;
+}
+
+// `B = bernard@bois.fr    R = robert@riviere.fr` (spaces around '=' optional).
 Result<Entry> parse_players(std::string_view s, int line) {
   Entry e;
   e.kind = Entry::Kind::players;
-  auto toks = tokens(s);
   std::size_t i = 0;
-  while (i < toks.size()) {
-    if (toks[i].size() != 1 || i + 1 >= toks.size() || toks[i + 1] != "=")
-      return make_error("a player line is 'X = name' (a side letter, '=', a name)", line);
-    char letter = toks[i][0];
-    i += 2;
-    std::string name;
-    while (i < toks.size() && !(toks[i].size() == 1 && i + 1 < toks.size() && toks[i + 1] == "="))
-      name += (name.empty() ? "" : " ") + toks[i++];
+  while (i < s.size()) {
+    const char letter = s[i];
+    std::size_t from = player_start(s, i);
+    std::size_t to = from;
+    while (to < s.size() && player_start(s, to) == std::string_view::npos) ++to;
+    std::string name = fold_spaces(s.substr(from, to - from));
     if (name.empty()) return make_error(std::string("no name after '") + letter + " ='", line);
     e.players.emplace_back(letter, name);
+    i = to;
   }
   return e;
 }
 
-bool looks_like_players(std::string_view s) {
-  auto toks = tokens(s);
-  return toks.size() >= 2 && toks[0].size() == 1 && toks[1] == "=";
-}
+bool looks_like_players(std::string_view s) { return player_start(s, 0) != std::string_view::npos; }
 
 Result<Entry> parse_turns(std::string_view s, int line) {
   Entry e;
   e.kind = Entry::Kind::turns;
   std::size_t i = 0;
+  std::size_t zeros = 0;
+  while (zeros < s.size() && s[zeros] == '0') ++zeros;
   while (i < s.size() && is_digit(s[i])) ++i;
-  if (i > 6) return make_error("turn number too large", line);
-  e.number = std::stoi(std::string(s.substr(0, i)));
+  if (i - std::min(zeros, i - 1) > 7) return make_error("turn number too large", line);
+  e.number = std::stoi(std::string(s.substr(std::min(zeros, i - 1), i - std::min(zeros, i - 1))));
   if (i == s.size() || !is_space(s[i]))
     return make_error("a turn line is a number, spaces, then turns like B/g3 f3/", line);
   const std::string num = std::to_string(e.number);
@@ -191,12 +234,13 @@ Result<std::vector<Entry>> parse_lines(std::string_view text) {
     for (char c : s)
       if (static_cast<unsigned char>(c) < 0x20 && c != '\t')
         return make_error("a control character in the line", line);
+    if (!valid_utf8(s)) return make_error("the line is not UTF-8 text", line);
     Result<Entry> e = make_error("", line);
     if (s.substr(0, 2) == "#!") {
       if (!entries.empty())
         return make_error("the #! line must be the first line of the record", line);
       e = parse_header(s.substr(2), line);
-    } else if (s.substr(0, 2) == "#-") {
+    } else if (s.substr(0, 2) == "#-" && (s.size() == 2 || is_space(s[2]) || is_digit(s[2]))) {
       Entry r;
       r.kind = Entry::Kind::round;
       auto toks = tokens(s.substr(2));
@@ -205,7 +249,7 @@ Result<std::vector<Entry>> parse_lines(std::string_view text) {
       if (!ok || std::stoi(toks[0]) < 1) return make_error("a round line is '#- N' with N a number from 1", line);
       r.number = std::stoi(toks[0]);
       e = r;
-    } else if (s.substr(0, 2) == "#=") {
+    } else if (s.substr(0, 2) == "#=" && (s.size() == 2 || is_space(s[2]) || std::isalnum(static_cast<unsigned char>(s[2])))) {
       e = parse_result(s.substr(2), line);
     } else if (s[0] == '#') {
       Entry c;
@@ -228,8 +272,7 @@ Result<std::vector<Entry>> parse_lines(std::string_view text) {
     } else if (looks_like_players(s)) {
       e = parse_players(s, line);
     } else {
-      std::string shown(s.substr(0, 40));
-      return make_error("unrecognised line '" + shown + (s.size() > 40 ? "...'" : "'") +
+      return make_error("unrecognised line '" + excerpt(s, 40) + "'" +
                             " (expected a turn line, a player line 'X = name', '> date time', '#...' or '...')",
                         line);
     }

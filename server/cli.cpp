@@ -85,7 +85,7 @@ int cmd_replay(const std::vector<std::string>& args) {
   if (!record) {
     if (json) {
       nlohmann::json j = {{"ok", false}, {"line", record.error().line}, {"error", record.error().message}};
-      std::cout << j.dump(2) << "\n";
+      std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
       std::cout << record.error().text() << "\n";
     }
@@ -112,7 +112,7 @@ int cmd_replay(const std::vector<std::string>& args) {
                         {"round", r.state().round()},
                         {"board", r.state().ascii()},
                         {"view", to_json(r.state().view())}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return 0;
   }
   std::cout << "game: " << r.game().name() << "\n"

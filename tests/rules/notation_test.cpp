@@ -232,3 +232,47 @@ TEST_CASE("notation: declaring a board result or an unknown reason is refused") 
   CHECK(r.abort().ok());
   CHECK(r.result_text() == "aborted");
 }
+
+TEST_CASE("notation: a record is UTF-8 text; an error quotes whole characters") {
+  CHECK(rejection("#! BALTEK\n# caf\xff\n") == "line 2: the line is not UTF-8 text");
+  CHECK(rejection("#! BALTEK\nB = \xc3\x28\n") == "line 2: the line is not UTF-8 text");
+  CHECK(accepted("#! BALTEK\n# Le bonus des « Rouges » a été bien joué.\nB = Hélène\n").player('B') == "Hélène");
+  // 39 ASCII bytes then 'é' (2 bytes): the 40-byte excerpt must not cut it in half.
+  std::string err = rejection("#! BALTEK\nPartie amicale au club, arbitrée par Hélène\n");
+  CHECK(err == "line 2: unrecognised line 'Partie amicale au club, arbitrée par H...' (expected a turn line, a "
+               "player line 'X = name', '> date time', '#...' or '...')");
+}
+
+TEST_CASE("notation: '...' cannot stand for turns after the moves have ended the game") {
+  std::string game = test::read_text(test::shared_path("records/baltek/sample-won-2-1.txt"));
+  std::string moves = game.substr(0, game.find("#="));
+  CHECK(rejection(moves + "...\n") == "line 82: the game is over (B score 2-1): '...' cannot stand for more turns");
+  CHECK(rejection("#! BALTEK turns=2\n1   B/   R/\n...\n") ==
+        "line 3: the game is over (draw limit 0-0): '...' cannot stand for more turns");
+  CHECK(rejection("#! BALTEK turns=1\n1   B/ ...\n") ==
+        "line 2: the game is over (draw limit 0-0): '...' cannot stand for more turns");
+}
+
+TEST_CASE("notation: integer options go up to the largest int and may have leading zeros") {
+  CHECK(accepted("#! BALTEK turns=2147483647\n").options().get("turns") == "2147483647");
+  CHECK(rejection("#! BALTEK turns=2147483648\n").rfind("line 1: option turns=2147483648 is not allowed", 0) == 0);
+  Record r = accepted("#! BALTEK goals=02\n");
+  CHECK(r.options().get("goals") == "2");
+  CHECK(r.write() == "#! BALTEK goals=2\n");
+}
+
+TEST_CASE("notation: lines starting '#-' or '#=' that are not round or result lines are comments") {
+  Record r = accepted("#! BALTEK\n#-- mi-temps --\n#==========\n" + kTwoLines);
+  CHECK(r.turn_count() == 4);
+  CHECK(r.write().find("#-- mi-temps --\n#==========\n") != std::string::npos);
+  CHECK(rejection("#! BALTEK\n#- 2\n") == "line 2: '#- N' lines are only for Batik games and Bi-litaire rounds");
+  CHECK(accepted(kTwoLines + "#=R resign\n").result_text() == "R resign 0-0");  // a result without the space
+}
+
+TEST_CASE("notation: player lines may leave out the spaces around '='; turn numbers may have many leading zeros") {
+  Record r = accepted("#! BALTEK\nB=ann    R =bob\n0000001   B/d5 c5/\n");
+  CHECK(r.player('B') == "ann");
+  CHECK(r.player('R') == "bob");
+  CHECK(r.turn_count() == 1);
+  CHECK(rejection("#! BALTEK\n12345678   B/\n") == "line 2: turn number too large");
+}
