@@ -72,8 +72,7 @@ Record::Record(const Record& other)
       incomplete_(other.incomplete_),
       declared_(other.declared_),
       written_round_results_(other.written_round_results_),
-      section_(other.section_),
-      aborted_(other.aborted_) {}
+      section_(other.section_) {}
 
 Record& Record::operator=(const Record& other) {
   if (this != &other) {
@@ -447,7 +446,7 @@ class Replayer {
         if (board.detail.empty()) return make_error("a " + std::string(g.record_name()) + " result takes no detail");
         return make_error("the score is " + board.detail + ", not " + rt.detail);
       }
-      close_and_mark_written();
+      write_board_result();
       return std::nullopt;
     }
     if (auto why = check_declared(g, declared)) return make_error(*why);
@@ -462,7 +461,7 @@ class Replayer {
   }
 
   // The board's result line was read: it stands here in the canonical record.
-  void close_and_mark_written() {
+  void write_board_result() {
     r_.close_round_results();
     append_final_result(r_.entries_, *r_.game_, r_.state_->outcome());
   }

@@ -127,7 +127,6 @@ class Record {
   std::optional<Outcome> declared_;
   int written_round_results_ = 0;  // round results already in entries_
   int section_ = 1;                // the round of the last `#- N` entry (1 before any)
-  bool aborted_ = false;
 };
 
 // The outcome a result line stands for, as the game names it (`B score 2-1`).

@@ -9,7 +9,6 @@ namespace cinq::baltek {
 namespace {
 
 constexpr const char* kTeamName[2] = {"Blue", "Red"};
-constexpr char kLetter[2] = {'B', 'R'};
 
 enum Kind : std::uint64_t { kRun = 1, kSprint = 2, kKick = 3 };
 
