@@ -178,6 +178,10 @@ class State {
   virtual bool mid_turn() const = 0;
   // The round of Bi-litaire or the game of a Batik match, from 1; 1 in the other games.
   virtual int round() const { return 1; }
+  // The seat (0 or 1: the player who started the game as side 0, or as side 1) holding side `s` now. Sides
+  // and seats are the same in every game but Bi-litaire, whose players swap roles in round 2. An Outcome's
+  // winner is a seat too.
+  virtual int seat_of(Side s) const { return s; }
   // The result of a finished round, for games that close each round with a result line (a Batik game of a
   // match): asked for every round below round().
   virtual std::optional<Outcome> round_result(int /*round*/) const { return std::nullopt; }

@@ -9,4 +9,5 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build ccache pkg-config git ca-certificates \
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev sqlite3 doctest-dev libbox2d-dev \
+  python3 python3-websockets \
   >/dev/null

@@ -13,7 +13,7 @@
 
 #include "rules/notation.h"
 #include "rules/registry.h"
-#include "server/json_value.h"
+#include "lobby/json_value.h"
 
 namespace cinq {
 
@@ -32,6 +32,11 @@ Usage:
   cinq perft GAME DEPTH [key=value ...]
       Prints the number of action sequences of DEPTH actions from the start position of GAME under
       the given options (a finished game is not expanded further). Timing goes to standard error.
+  cinq serve [--port 8080] [--data DIR] [--web DIR] [--address A] [--threads N]
+      Runs the game server: the browser client (static files from --web, default web-client), the
+      WebSocket endpoint /ws, the REST API under /api/ and /metrics (docs/protocol.md). Games are stored
+      in DIR/cinq.db (default data/cinq.db); unfinished games are reopened at start. --port 0 picks a
+      free port. Stops cleanly on SIGINT or SIGTERM.
   cinq games
       Lists the games with their options.
   cinq --help
@@ -176,6 +181,7 @@ int cli_main(int argc, char** argv) {
   if (cmd == "replay") return cmd_replay(args);
   if (cmd == "perft") return cmd_perft(args);
   if (cmd == "games") return cmd_games();
+  if (cmd == "serve") return serve_main(args);
   return usage("unknown command '" + cmd + "'");
 }
 

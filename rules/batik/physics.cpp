@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <mutex>
 
 namespace cinq::batik {
 
@@ -81,6 +82,10 @@ Pose release_pose(const Shape& shape, int angle_index, int x_eighths) {
 }
 
 Fall simulate(const Shapes& shapes, const std::vector<Body>& bodies, int max_steps) {
+  // Box2D 2.4 bumps global statistics counters (b2_gjkCalls, b2_toiCalls...) without a lock: one simulation
+  // at a time in the process, so that rooms on several threads stay free of data races.
+  static std::mutex box2d_globals;
+  std::lock_guard lock(box2d_globals);
   b2World world(b2Vec2(0.0f, -kGravity));
   world.SetAllowSleeping(true);
   world.SetContinuousPhysics(true);

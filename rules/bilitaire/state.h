@@ -58,6 +58,7 @@ class BiState final : public State {
   Phase phase() const { return phase_; }
   // The player (1 or 2) who holds role `side` in the current round.
   int player_of(Side side) const { return (round_ == 1) == (side == kMarbleSide) ? 1 : 2; }
+  int seat_of(Side side) const override { return player_of(side) - 1; }
 
  private:
   // After the tray player's turn: the marble player jumps, or the round is over.

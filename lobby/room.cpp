@@ -1,0 +1,458 @@
+// A room's commands: who may do what, when, and what it changes. JSON building is in room_json.cpp.
+#include "lobby/room.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "rules/registry.h"
+
+namespace cinq::lobby {
+
+using nlohmann::json;
+
+const char* status_name(Status s) {
+  switch (s) {
+    case Status::open: return "open";
+    case Status::live: return "live";
+    case Status::finished: return "finished";
+  }
+  return "open";
+}
+
+namespace {
+
+std::string options_text(const Options& options) {
+  std::string out;
+  for (const auto& [k, v] : options.explicit_values()) out += (out.empty() ? "" : " ") + k + "=" + v;
+  return out;
+}
+
+std::optional<Failure> check_clock(const ClockSpec& c) {
+  if (c.base_ms < 0 || c.increment_ms < 0) return Failure{"bad_clock", "clock times cannot be negative"};
+  if (c.base_ms == 0 && c.increment_ms != 0)
+    return Failure{"bad_clock", "an increment needs a base time (base_ms > 0)"};
+  if (c.base_ms > Room::kMaxClockMs || c.increment_ms > 3600 * 1000)
+    return Failure{"bad_clock", "clock too long: base up to 24 h, increment up to 1 h"};
+  if (c.base_ms > 0 && c.base_ms < 10 * 1000) return Failure{"bad_clock", "a live clock needs at least 10 s"};
+  return std::nullopt;
+}
+
+// A record has no form for a turn still in progress: a reader ends every turn it reads (and refuses one that
+// cannot end there, like a Kopf oder Knopf penalty without its move). So saved() follows the record of a
+// room saved in the middle of a turn with this line, and restore() reopens that last turn.
+constexpr std::string_view kOpenTurnLine = "# turn in progress\n";
+
+std::string turn_text(const TurnText& t) {
+  std::string s(1, t.side);
+  s += '/';
+  for (const auto& item : t.items) s += item + "/";
+  return s;
+}
+
+// Reads a record whose last turn is still open: the record without that turn, then its items played one by
+// one, as the reader plays them but without ending the turn.
+Result<Record> read_open_turn(std::string_view text) {
+  auto entries = parse_lines(text);
+  if (!entries) return entries.error();
+  auto last = std::find_if(entries->rbegin(), entries->rend(),
+                           [](const Entry& e) { return e.kind == Entry::Kind::turns; });
+  if (last == entries->rend()) return make_error("a turn in progress, but no turn");
+  std::string before;
+  int line = 0;
+  for (std::size_t start = 0; start < text.size(); ++line) {
+    std::size_t end = std::min(text.find('\n', start), text.size());
+    if (line + 1 != last->line)
+      before += std::string(text.substr(start, end - start)) + "\n";
+    else if (last->turns.size() == 2)  // keep the line's first turn
+      before += std::to_string(last->number) + "   " + turn_text(last->turns.front()) + "\n";
+    start = end + 1;
+  }
+  auto record = Record::read(before);
+  if (!record) return record.error();
+  const TurnText& open = last->turns.back();
+  const State& st = record->state();
+  if (record->finished() || st.mid_turn() || open.side != record->game().side_letter(st.to_move()))
+    return make_error(std::string("the turn in progress is not ") + open.side + "'s");
+  ItemContext ctx;
+  for (const std::string& item_text : open.items) {
+    auto item = record->state().read_item(item_text, ctx);
+    if (!item) return make_error("the turn in progress: " + item.error().message);
+    ++ctx.index;
+    ctx.after_annotation = item->annotation;
+    if (item->annotation) continue;
+    auto played = record->play(item->action);
+    if (!played) return make_error("the turn in progress: '" + item_text + "': " + played.error().message);
+  }
+  return record;
+}
+
+}  // namespace
+
+Room::Room(RoomConfig config, Record record)
+    : id_(config.id), config_(std::move(config)), record_(std::move(record)) {}
+
+Result<Room> Room::create(const RoomConfig& config, Now now) {
+  if (!config.game) return make_error("unknown game");
+  auto options = Options::parse_text(config.game->option_specs(), config.options);
+  if (!options) return make_error("bad options: " + options.error().message);
+  if (auto bad = check_clock(config.clock)) return make_error(bad->message);
+  RoomConfig c = config;
+  c.options = options_text(*options);
+  Room room(c, Record::start(*config.game, *options));
+  room.created_ms_ = now.unix_ms;
+  room.clock_ms_ = {config.clock.base_ms, config.clock.base_ms};
+  return room;
+}
+
+Result<Room> Room::restore(const Saved& saved, Now now) {
+  const Game* game = find_game(saved.game);
+  if (!game) return make_error("room " + saved.id + ": unknown game '" + saved.game + "'");
+  std::string_view text = saved.record;
+  const bool open_turn = text.ends_with(kOpenTurnLine);
+  if (open_turn) text.remove_suffix(kOpenTurnLine.size());
+  auto record = open_turn ? read_open_turn(text) : Record::read(text);
+  if (!record) return make_error("room " + saved.id + ": stored record: " + record.error().text());
+  if (&record->game() != game) return make_error("room " + saved.id + ": stored record is another game");
+  RoomConfig c{saved.id, game, saved.options, saved.clock, saved.is_private, saved.rematch_of};
+  Room room(c, std::move(*record));
+  room.status_ = room.record_.finished() ? Status::finished : saved.status;
+  room.seats_ = saved.seats;
+  room.clock_ms_ = saved.clock_ms;
+  room.version_ = saved.version;
+  room.created_ms_ = saved.created_ms;
+  if (room.status_ == Status::live && room.config_.clock.enabled()) room.restart_clock(now);
+  return room;
+}
+
+int Room::seat_of(const std::string& player_id) const {
+  for (int s = 0; s < 2; ++s)
+    if (!player_id.empty() && seats_[s].id == player_id) return s;
+  return -1;
+}
+
+int Room::seat_to_move() const {
+  if (status_ != Status::live || record_.finished()) return -1;
+  return record_.state().seat_of(record_.state().to_move());
+}
+
+Effect Room::fail(std::string code, std::string message) const {
+  Effect e;
+  e.error = Failure{std::move(code), std::move(message)};
+  return e;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Seats
+
+Effect Room::sit(const Player& player, std::optional<int> seat, Now now) {
+  if (status_ == Status::finished) return fail("game_over", "the game is over");
+  if (player.id.empty()) return fail("bad_message", "a player needs an id");  // "" marks a free seat
+  if (int mine = seat_of(player.id); mine >= 0)
+    return fail("already_seated", "you already hold seat " + std::to_string(mine));
+  if (seat && *seat != 0 && *seat != 1) return fail("bad_message", "seat must be 0 or 1");
+  int s = seat ? *seat : (seats_[0].id.empty() ? 0 : 1);
+  if (!seats_[s].id.empty()) return fail("seat_taken", "seat " + std::to_string(s) + " is taken");
+  seats_[s] = player;
+  Effect e;
+  e.save = true;
+  e.events.push_back(event({{"kind", "seated"}, {"seat", s}, {"player", {{"id", player.id}, {"name", player.name}}}}));
+  if (!seats_[0].id.empty() && !seats_[1].id.empty()) {
+    start_game(now);
+    e.events.push_back(event({{"kind", "started"}, {"position", position_json(now)}}));
+  }
+  return e;
+}
+
+void Room::start_game(Now now) {
+  status_ = Status::live;
+  auto letters = record_.game().side_letters();
+  record_.add_players({{letters[0], seats_[0].name}, {letters[1], seats_[1].name}});
+  std::time_t t = static_cast<std::time_t>(now.unix_ms / 1000);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", &tm);
+  record_.add_timestamp(stamp);
+  if (config_.clock.enabled()) restart_clock(now);
+}
+
+Effect Room::leave(const std::string& player_id, Now now) {
+  int s = seat_of(player_id);
+  if (s < 0 || status_ != Status::open) return {};  // a seat in a game that began is kept
+  seats_[s] = Player{};
+  Effect e;
+  e.save = true;
+  e.events.push_back(event({{"kind", "left"}, {"seat", s}}));
+  if (seats_[0].id.empty() && seats_[1].id.empty()) {  // nobody waits any more: the room closes
+    (void)record_.abort();
+    finish(e, now);
+  }
+  return e;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Playing
+
+Failure* Room::check_player_turn(const std::string& player_id, Failure& out) const {
+  if (status_ == Status::finished) return &(out = {"game_over", "the game is over (" + record_.result_text() + ")"});
+  int s = seat_of(player_id);
+  if (s < 0) return &(out = {"not_seated", "you do not hold a seat in this room"});
+  if (status_ == Status::open) return &(out = {"not_started", "the game has not started: a seat is free"});
+  if (s != seat_to_move()) return &(out = {"not_your_turn", "it is not your turn"});
+  return nullptr;
+}
+
+Effect Room::act(const std::string& player_id, const std::vector<std::string>& items, bool end_turn, Now now) {
+  Failure why;
+  if (check_player_turn(player_id, why)) return fail(why.code, why.message);
+  if (items.empty() && !end_turn) return fail("bad_message", "nothing to play: give actions or end_turn");
+  const int seat = seat_of(player_id);
+  if (flag_fallen(now)) {  // the move came after the flag fell, before the timer said so
+    Effect e = tick(now);
+    e.error = Failure{"game_over", "your time ran out"};
+    return e;
+  }
+
+  // Played on a copy, kept only if every item is legal: a turn is applied whole or not at all.
+  Record next = record_;
+  json played = json::array();
+  int index = 0;    // actions of this turn already played
+  ItemContext ctx;  // items of this turn already read (annotations too), as a record's reader counts them
+  for (const auto& raw : items) {
+    const State& st = next.state();
+    std::string text = fold_spaces(raw);
+    // The game reads its own text (precise errors, alternative forms); the legal texts are the fallback
+    // for an item whose place in the turn the reader judges differently when a turn comes in pieces.
+    if (st.mid_turn()) ctx.index = std::max(ctx.index, 1);
+    if (next.finished() || st.seat_of(st.to_move()) != seat || (index > 0 && !st.mid_turn())) {
+      // As in a record, an annotation may follow the action that ended the game (Kopf oder Knopf's
+      // `- e5/x c4 d7/`, when the strike after the penalty reaches the target): checked, nothing to play.
+      auto late = next.finished() ? st.read_item(text, ctx) : Result<Item>(make_error(""));
+      if (!late || !late->annotation) return fail("illegal", "'" + raw + "': your turn is already over");
+      ++ctx.index;
+      ctx.after_annotation = true;
+      continue;
+    }
+    auto item = st.read_item(text, ctx);
+    ++ctx.index;
+    ctx.after_annotation = item && item->annotation;
+    if (ctx.after_annotation) continue;  // checked, nothing to play (Kopf oder Knopf's strike)
+    std::optional<Action> found;
+    if (item && st.is_legal(item->action)) {
+      found = item->action;
+    } else {
+      std::vector<Action> legal = st.legal_actions();
+      for (Action a : legal)
+        if (!a.is_end_turn() && st.action_text(a) == text) found = a;
+    }
+    if (!found) return fail("illegal", item ? "'" + text + "' is not legal now" : item.error().message);
+    played.push_back(st.action_text(*found));
+    auto ok = next.play(*found);
+    if (!ok) return fail("illegal", ok.error().message);
+    ++index;
+  }
+  bool ended = false;
+  if (end_turn && !next.finished() && next.state().seat_of(next.state().to_move()) == seat &&
+      (next.state().mid_turn() || index == 0)) {
+    if (!next.state().is_legal(Action::end_turn()))
+      return fail("illegal", index == 0 && !next.state().mid_turn() ? "you cannot pass now"
+                                                                    : "the turn cannot end here");
+    (void)next.play(Action::end_turn());
+    ended = true;
+  }
+  // Annotations alone (a strike sent without its move) change nothing: no event, and above all no
+  // increment for a turn that did not happen.
+  if (index == 0 && !ended)
+    return fail("illegal", "nothing to play: an annotation needs the action that follows it");
+
+  record_ = std::move(next);
+  bool turn_over = record_.finished() || !record_.state().mid_turn();
+  Effect e;
+  e.save = true;
+  if (turn_over) {
+    if (draw_offer_ == 1 - seat) draw_offer_ = -1;  // answering an offer with a move declines it
+    if (config_.clock.enabled() && !record_.finished()) {
+      charge_clock(now);
+      clock_ms_[seat] += config_.clock.increment_ms;
+      restart_clock(now);
+    }
+  }
+  if (record_.finished()) {  // the board ended it: the play event already shows the finished position
+    charge_clock(now);
+    running_ = -1;
+    status_ = Status::finished;
+  }
+  e.events.push_back(event({{"kind", "play"},
+                            {"seat", seat},
+                            {"actions", played},
+                            {"end_turn", ended},
+                            {"turn_over", turn_over},
+                            {"position", position_json(now)}}));
+  if (record_.finished()) finish(e, now);
+  return e;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Outside the board
+
+Effect Room::resign(const std::string& player_id, Now now) {
+  int s = seat_of(player_id);
+  if (s < 0) return fail("not_seated", "you do not hold a seat in this room");
+  if (status_ == Status::finished) return fail("game_over", "the game is over");
+  if (status_ == Status::open) return fail("not_started", "the game has not started: leave or abort instead");
+  Effect e;
+  auto ok = record_.declare(Outcome::win(1 - s, "resign"));
+  if (!ok) return fail("game_over", ok.error().message);
+  finish(e, now);
+  return e;
+}
+
+Effect Room::offer_draw(const std::string& player_id, Now now) {
+  int s = seat_of(player_id);
+  if (s < 0) return fail("not_seated", "you do not hold a seat in this room");
+  if (status_ != Status::live) return fail(status_ == Status::open ? "not_started" : "game_over", "no game in play");
+  if (draw_offer_ == s) return fail("already_offered", "your draw offer stands");
+  Effect e;
+  if (draw_offer_ == 1 - s) {
+    auto ok = record_.declare(Outcome::draw("agreement"));
+    if (!ok) return fail("game_over", ok.error().message);
+    finish(e, now);
+    return e;
+  }
+  draw_offer_ = s;
+  e.events.push_back(event({{"kind", "draw_offer"}, {"seat", s}}));
+  return e;
+}
+
+Effect Room::decline_draw(const std::string& player_id, Now) {
+  int s = seat_of(player_id);
+  if (s < 0) return fail("not_seated", "you do not hold a seat in this room");
+  if (status_ != Status::live || draw_offer_ != 1 - s) return fail("no_draw_offer", "no draw offer to decline");
+  draw_offer_ = -1;
+  Effect e;
+  e.events.push_back(event({{"kind", "draw_declined"}, {"seat", s}}));
+  return e;
+}
+
+Effect Room::abort(const std::string& player_id, Now now) {
+  int s = seat_of(player_id);
+  if (s < 0) return fail("not_seated", "you do not hold a seat in this room");
+  if (status_ == Status::finished) return fail("game_over", "the game is over");
+  if (status_ == Status::live && record_.turn_count() >= 2)
+    return fail("cannot_abort", "both players have played: resign or offer a draw instead");
+  Effect e;
+  (void)record_.abort();
+  finish(e, now);
+  return e;
+}
+
+Effect Room::ask_rematch(const std::string& player_id, Now) {
+  int s = seat_of(player_id);
+  if (s < 0) return fail("not_seated", "you do not hold a seat in this room");
+  if (status_ != Status::finished) return fail("not_finished", "a rematch follows a finished game");
+  if (!rematch_room_.empty()) return fail("rematch_exists", "the rematch is room " + rematch_room_);
+  if (rematch_[s]) return fail("already_asked", "you already asked for a rematch");
+  rematch_[s] = true;
+  Effect e;
+  if (rematch_[1 - s]) {
+    e.rematch_ready = true;
+    return e;
+  }
+  e.events.push_back(event({{"kind", "rematch_offer"}, {"seat", s}}));
+  return e;
+}
+
+Effect Room::rematch_opened(const std::string& new_room, Now) {
+  rematch_room_ = new_room;
+  Effect e;
+  // Not `room`: every event's `room` names the room it belongs to (event() sets it), and would hide this one.
+  e.events.push_back(event({{"kind", "rematch"}, {"rematch", new_room}}));
+  return e;
+}
+
+Effect Room::tick(Now now) {
+  if (!flag_fallen(now)) return {};
+  int loser = seat_to_move();
+  Effect e;
+  auto ok = record_.declare(Outcome::win(1 - loser, "time"));
+  if (!ok) return e;
+  finish(e, now);
+  return e;
+}
+
+Effect Room::set_online(int seat, bool online, Now) {
+  if (seat < 0 || seat > 1 || online_[seat] == online) return {};
+  online_[seat] = online;
+  Effect e;
+  e.events.push_back(event({{"kind", "presence"}, {"seat", seat}, {"online", online}}));
+  return e;
+}
+
+Effect Room::set_spectators(int count, Now) {
+  if (count == spectators_) return {};
+  spectators_ = count;
+  Effect e;
+  e.events.push_back(event({{"kind", "spectators"}, {"count", count}}));
+  return e;
+}
+
+void Room::finish(Effect& e, Now now) {
+  charge_clock(now);
+  running_ = -1;
+  status_ = Status::finished;
+  draw_offer_ = -1;
+  e.save = true;
+  e.events.push_back(event({{"kind", "finished"}, {"result", result_json()}, {"position", position_json(now)}}));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Clocks
+
+void Room::charge_clock(Now now) {
+  if (running_ < 0) return;
+  clock_ms_[running_] = std::max<std::int64_t>(0, clock_ms_[running_] - (now.steady_ms - running_since_));
+  running_since_ = now.steady_ms;
+}
+
+void Room::restart_clock(Now now) {
+  running_ = config_.clock.enabled() ? seat_to_move() : -1;
+  running_since_ = now.steady_ms;
+}
+
+std::optional<std::int64_t> Room::deadline() const {
+  if (running_ < 0) return std::nullopt;
+  return running_since_ + clock_ms_[running_];
+}
+
+bool Room::flag_fallen(Now now) const {
+  auto d = deadline();
+  return d && now.steady_ms >= *d;
+}
+
+std::array<std::int64_t, 2> Room::clock_left(Now now) const {
+  auto left = clock_ms_;
+  if (running_ >= 0) left[running_] = std::max<std::int64_t>(0, left[running_] - (now.steady_ms - running_since_));
+  return left;
+}
+
+Saved Room::saved(Now) const {
+  Saved s;
+  s.id = id_;
+  s.game = std::string(record_.game().name());
+  s.options = config_.options;
+  s.clock = config_.clock;
+  s.is_private = config_.is_private;
+  s.status = status_;
+  s.result = record_.result_text();
+  s.record = record_.write();
+  if (!record_.finished() && record_.state().mid_turn()) s.record += kOpenTurnLine;
+  s.seats = seats_;
+  s.clock_ms = clock_ms_;  // the running side's time at the start of its turn
+  s.version = version_;
+  s.turns = record_.turn_count();
+  s.rematch_of = config_.rematch_of;
+  s.created_ms = created_ms_;
+  return s;
+}
+
+}  // namespace cinq::lobby

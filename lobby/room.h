@@ -1,0 +1,174 @@
+// One game room as pure logic (DESIGN.md, "Rooms, sessions and messages"): seats, the record, clocks, draw
+// offers, rematches, and a version that grows with every event. Commands go in; a command either fails (an
+// error for the sender only, nothing changed) or yields events, each numbered by the room's version and
+// built once as the JSON text every recipient gets. Time is passed in, so rooms are tested without a clock
+// or a network; the server runs each room on its own strand and saves it before announcing its events.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "rules/notation.h"
+
+namespace cinq::lobby {
+
+// The time of a command: a monotonic clock for the game clocks, wall time for records and rows.
+struct Now {
+  std::int64_t steady_ms = 0;
+  std::int64_t unix_ms = 0;
+};
+
+struct ClockSpec {
+  std::int64_t base_ms = 0;  // 0: no clock
+  std::int64_t increment_ms = 0;
+  bool enabled() const { return base_ms > 0; }
+  friend bool operator==(const ClockSpec&, const ClockSpec&) = default;
+};
+
+struct Player {
+  std::string id;
+  std::string name;
+};
+
+enum class Status { open, live, finished };
+const char* status_name(Status s);
+
+// Why a command was refused: a stable code (docs/protocol.md) and a sentence for people.
+struct Failure {
+  std::string code;
+  std::string message;
+};
+
+using Message = std::shared_ptr<const std::string>;
+
+// What a command did.
+struct Effect {
+  std::optional<Failure> error;  // for the sender only
+  std::vector<Message> events;   // for everyone in the room, in version order
+  bool save = false;             // the stored form changed: save it before sending `events`
+  bool rematch_ready = false;    // both players asked for a rematch: the server opens it (Room::rematch_opened)
+};
+
+// Everything needed to build a room again after a restart (the server maps it to its stored row).
+struct Saved {
+  std::string id;
+  std::string game;
+  std::string options;
+  ClockSpec clock;
+  bool is_private = false;
+  Status status = Status::open;
+  std::string result;  // result line text, "" while unfinished
+  std::string record;  // followed by a line `# turn in progress` while a turn is open (room.cpp)
+  std::array<Player, 2> seats;
+  std::array<std::int64_t, 2> clock_ms{0, 0};
+  std::int64_t version = 0;
+  std::int64_t turns = 0;
+  std::string rematch_of;
+  std::int64_t created_ms = 0;
+};
+
+struct RoomConfig {
+  std::string id;
+  const Game* game = nullptr;
+  std::string options;  // `key=value ...`, checked by create()
+  ClockSpec clock;
+  bool is_private = false;
+  std::string rematch_of;
+};
+
+class Room {
+ public:
+  static constexpr std::size_t kEventLog = 256;  // events kept for reconnecting clients
+  static constexpr std::int64_t kMaxClockMs = 24LL * 3600 * 1000;
+
+  // A new room with no one seated. Errors: bad options or clock.
+  static Result<Room> create(const RoomConfig& config, Now now);
+  // A room as it was saved. Live clocks resume from the time left at the last save: time spent in the turn
+  // that was interrupted, and the time the server was down, are not charged.
+  static Result<Room> restore(const Saved& saved, Now now);
+
+  // --- commands from players (by player id)
+  Effect sit(const Player& player, std::optional<int> seat, Now now);
+  Effect leave(const std::string& player_id, Now now);
+  // Plays `items` (action texts, as between the `/` of a record turn) for the player's seat, then ends the
+  // turn if `end_turn`. All of them or none.
+  Effect act(const std::string& player_id, const std::vector<std::string>& items, bool end_turn, Now now);
+  Effect resign(const std::string& player_id, Now now);
+  Effect offer_draw(const std::string& player_id, Now now);  // accepts a standing offer of the opponent
+  Effect decline_draw(const std::string& player_id, Now now);
+  Effect abort(const std::string& player_id, Now now);
+  Effect ask_rematch(const std::string& player_id, Now now);
+
+  // --- from the server
+  Effect tick(Now now);  // flag fall: call at deadline() (and any time: it does nothing early)
+  Effect set_online(int seat, bool online, Now now);
+  Effect set_spectators(int count, Now now);
+  Effect rematch_opened(const std::string& new_room, Now now);
+
+  // --- reading
+  const std::string& id() const { return id_; }
+  const Game& game() const { return record_.game(); }
+  const Record& record() const { return record_; }
+  Status status() const { return status_; }
+  std::int64_t version() const { return version_; }
+  const RoomConfig& config() const { return config_; }
+  const std::array<Player, 2>& seats() const { return seats_; }
+  int seat_of(const std::string& player_id) const;  // -1 if not seated
+  int seat_to_move() const;                         // -1 unless live
+  // When the running clock falls, on the steady clock; nullopt if no clock runs.
+  std::optional<std::int64_t> deadline() const;
+  std::array<std::int64_t, 2> clock_left(Now now) const;
+  std::int64_t created_ms() const { return created_ms_; }
+
+  // The full state as a `state` message (docs/protocol.md).
+  std::string state_message(Now now) const;
+  nlohmann::json state_json(Now now) const;
+  // One line of the lobby's list.
+  nlohmann::json summary(Now now) const;
+  // The events after `version`, if the log still holds them all (empty if up to date); nullopt otherwise.
+  std::optional<std::vector<Message>> events_since(std::int64_t version) const;
+  Saved saved(Now now) const;
+
+ private:
+  Room(RoomConfig config, Record record);
+
+  Failure* check_player_turn(const std::string& player_id, Failure& out) const;
+  Effect fail(std::string code, std::string message) const;
+  Message event(nlohmann::json body);  // numbers it, logs it
+  void start_game(Now now);
+  void charge_clock(Now now);          // the running side pays the time since the turn began
+  void restart_clock(Now now);         // the clock of the seat to move starts
+  bool flag_fallen(Now now) const;
+  void finish(Effect& effect, Now now);  // the record holds its result: close the room
+  nlohmann::json position_json(Now now) const;
+  nlohmann::json clocks_json(Now now) const;
+  nlohmann::json result_json() const;
+  nlohmann::json seats_json() const;
+
+  std::string id_;
+  RoomConfig config_;
+  Record record_;
+  Status status_ = Status::open;
+  std::array<Player, 2> seats_;
+  std::array<bool, 2> online_{false, false};
+  int spectators_ = 0;
+  std::int64_t version_ = 0;
+  std::deque<std::pair<std::int64_t, Message>> log_;
+  std::int64_t created_ms_ = 0;
+  // Clocks: time left by seat at the start of the running turn, the seat whose clock runs, and since when.
+  std::array<std::int64_t, 2> clock_ms_{0, 0};
+  int running_ = -1;
+  std::int64_t running_since_ = 0;
+  int draw_offer_ = -1;                       // the seat offering a draw, -1 if none
+  std::array<bool, 2> rematch_{false, false};  // who asked for a rematch
+  std::string rematch_room_;
+};
+
+}  // namespace cinq::lobby

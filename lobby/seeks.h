@@ -1,0 +1,39 @@
+// Quick pairing (DESIGN.md, lobby/): a seek waits for the next player who asks for the same game, options
+// and clock. Pure logic; the server guards it with a mutex.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+
+#include "lobby/room.h"
+
+namespace cinq::lobby {
+
+struct Seek {
+  Player player;
+  std::uint64_t connection = 0;  // the connection that asked: a seek dies with it
+  std::string game;
+  std::string options;  // canonical `key=value ...` (as Room::create writes them)
+  ClockSpec clock;
+  std::int64_t since_ms = 0;
+};
+
+class SeekBook {
+ public:
+  // Adds `seek`, replacing any earlier seek of the same player. If another player's seek for the same game,
+  // options and clock waits, it is taken out and returned instead (the two are paired, oldest first).
+  std::optional<Seek> add(Seek seek);
+  // Removes the seeks of a player, or of a connection; returns how many.
+  int remove_player(const std::string& player_id);
+  int remove_connection(std::uint64_t connection);
+  std::size_t size() const { return seeks_.size(); }
+  // Waiting seeks per game, for the lobby.
+  const std::deque<Seek>& seeks() const { return seeks_; }
+
+ private:
+  std::deque<Seek> seeks_;  // oldest first
+};
+
+}  // namespace cinq::lobby

@@ -1,0 +1,431 @@
+// The SQLite store: two connections (one writer, one reader) on one WAL file, each with its own mutex and
+// its own cache of prepared statements.
+#include "persistence/store.h"
+
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <mutex>
+#include <system_error>
+#include <unordered_map>
+#include <utility>
+
+namespace cinq::store {
+namespace {
+
+constexpr int kSchemaVersion = 1;
+constexpr int kBusyTimeoutMs = 5000;
+
+// CREATE ... IF NOT EXISTS everywhere: opening a database whose schema is already there changes nothing.
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS players (
+  id TEXT PRIMARY KEY NOT NULL,
+  token_hash TEXT NOT NULL,
+  name TEXT NOT NULL,
+  created_ms INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+  id TEXT PRIMARY KEY NOT NULL,
+  game TEXT NOT NULL,
+  options TEXT NOT NULL,
+  clock_base_ms INTEGER NOT NULL,
+  clock_increment_ms INTEGER NOT NULL,
+  is_private INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  status TEXT NOT NULL,
+  result TEXT NOT NULL,
+  record TEXT NOT NULL,
+  seat0_id TEXT NOT NULL,
+  seat1_id TEXT NOT NULL,
+  seat0_name TEXT NOT NULL,
+  seat1_name TEXT NOT NULL,
+  seat0_clock_ms INTEGER NOT NULL,
+  seat1_clock_ms INTEGER NOT NULL,
+  version INTEGER NOT NULL,
+  turns INTEGER NOT NULL,
+  rematch_of TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  updated_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_by_status ON games(status);
+CREATE INDEX IF NOT EXISTS games_by_updated ON games(updated_ms);
+)sql";
+
+// The column list shared by every games query, so that read_game() can read columns by position.
+#define CINQ_GAME_COLUMNS                                                                            \
+  "id, game, options, clock_base_ms, clock_increment_ms, is_private, kind, status, result, record, " \
+  "seat0_id, seat1_id, seat0_name, seat1_name, seat0_clock_ms, seat1_clock_ms, version, turns, "     \
+  "rematch_of, created_ms, updated_ms"
+
+constexpr const char* kUpsertGame =
+    "INSERT INTO games (" CINQ_GAME_COLUMNS
+    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
+    "?21)"
+    " ON CONFLICT(id) DO UPDATE SET game = excluded.game, options = excluded.options,"
+    " clock_base_ms = excluded.clock_base_ms, clock_increment_ms = excluded.clock_increment_ms,"
+    " is_private = excluded.is_private, kind = excluded.kind, status = excluded.status,"
+    " result = excluded.result, record = excluded.record, seat0_id = excluded.seat0_id,"
+    " seat1_id = excluded.seat1_id, seat0_name = excluded.seat0_name, seat1_name = excluded.seat1_name,"
+    " seat0_clock_ms = excluded.seat0_clock_ms, seat1_clock_ms = excluded.seat1_clock_ms,"
+    " version = excluded.version, turns = excluded.turns, rematch_of = excluded.rematch_of,"
+    " created_ms = excluded.created_ms, updated_ms = excluded.updated_ms";
+constexpr const char* kSelectGame = "SELECT " CINQ_GAME_COLUMNS " FROM games WHERE id = ?1";
+// The id breaks ties so that equal times still give a stable order.
+constexpr const char* kSelectUnfinished =
+    "SELECT " CINQ_GAME_COLUMNS " FROM games WHERE status <> 'finished' ORDER BY created_ms, id";
+constexpr const char* kSelectFinished =
+    "SELECT " CINQ_GAME_COLUMNS
+    " FROM games WHERE status = 'finished' AND (?2 OR is_private = 0) ORDER BY updated_ms DESC, id DESC"
+    " LIMIT ?1";
+constexpr const char* kCountGames = "SELECT count(*) FROM games";
+
+#undef CINQ_GAME_COLUMNS
+
+constexpr const char* kUpsertPlayer =
+    "INSERT INTO players (id, token_hash, name, created_ms) VALUES (?1, ?2, ?3, ?4)"
+    " ON CONFLICT(id) DO UPDATE SET token_hash = excluded.token_hash, name = excluded.name,"
+    " created_ms = excluded.created_ms";
+constexpr const char* kSelectPlayer = "SELECT id, token_hash, name, created_ms FROM players WHERE id = ?1";
+
+// Resets a cached statement and drops its bindings however the scope is left, so the next user finds it
+// clean and no bound pointer outlives the strings it points into.
+class StatementUse {
+ public:
+  explicit StatementUse(sqlite3_stmt* stmt) : stmt_(stmt) {}
+  ~StatementUse() {
+    if (stmt_ != nullptr) {
+      sqlite3_reset(stmt_);
+      sqlite3_clear_bindings(stmt_);
+    }
+  }
+  StatementUse(const StatementUse&) = delete;
+  StatementUse& operator=(const StatementUse&) = delete;
+
+ private:
+  sqlite3_stmt* stmt_;
+};
+
+// Text columns are bound SQLITE_STATIC: the strings outlive the step, and StatementUse clears the bindings.
+int bind_text(sqlite3_stmt* stmt, int index, const std::string& text) {
+  return sqlite3_bind_text(stmt, index, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
+}
+
+std::string column_text(sqlite3_stmt* stmt, int index) {
+  const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, index));
+  if (text == nullptr) return {};
+  return std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(stmt, index)));
+}
+
+GameRow read_game(sqlite3_stmt* stmt) {
+  GameRow g;
+  g.id = column_text(stmt, 0);
+  g.game = column_text(stmt, 1);
+  g.options = column_text(stmt, 2);
+  g.clock_base_ms = sqlite3_column_int64(stmt, 3);
+  g.clock_increment_ms = sqlite3_column_int64(stmt, 4);
+  g.is_private = sqlite3_column_int64(stmt, 5) != 0;
+  g.kind = column_text(stmt, 6);
+  g.status = column_text(stmt, 7);
+  g.result = column_text(stmt, 8);
+  g.record = column_text(stmt, 9);
+  g.seat_ids = {column_text(stmt, 10), column_text(stmt, 11)};
+  g.seat_names = {column_text(stmt, 12), column_text(stmt, 13)};
+  g.clock_ms = {sqlite3_column_int64(stmt, 14), sqlite3_column_int64(stmt, 15)};
+  g.version = sqlite3_column_int64(stmt, 16);
+  g.turns = sqlite3_column_int64(stmt, 17);
+  g.rematch_of = column_text(stmt, 18);
+  g.created_ms = sqlite3_column_int64(stmt, 19);
+  g.updated_ms = sqlite3_column_int64(stmt, 20);
+  return g;
+}
+
+int bind_game(sqlite3_stmt* stmt, const GameRow& g) {
+  int rc = SQLITE_OK;
+  auto text = [&](int i, const std::string& s) {
+    if (rc == SQLITE_OK) rc = bind_text(stmt, i, s);
+  };
+  auto integer = [&](int i, std::int64_t v) {
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, i, v);
+  };
+  text(1, g.id);
+  text(2, g.game);
+  text(3, g.options);
+  integer(4, g.clock_base_ms);
+  integer(5, g.clock_increment_ms);
+  integer(6, g.is_private ? 1 : 0);
+  text(7, g.kind);
+  text(8, g.status);
+  text(9, g.result);
+  text(10, g.record);
+  text(11, g.seat_ids[0]);
+  text(12, g.seat_ids[1]);
+  text(13, g.seat_names[0]);
+  text(14, g.seat_names[1]);
+  integer(15, g.clock_ms[0]);
+  integer(16, g.clock_ms[1]);
+  integer(17, g.version);
+  integer(18, g.turns);
+  text(19, g.rematch_of);
+  integer(20, g.created_ms);
+  integer(21, g.updated_ms);
+  return rc;
+}
+
+// One SQLite connection, its mutex and its prepared statements (kept for the connection's life).
+class Connection {
+ public:
+  Connection() = default;
+  ~Connection() {
+    for (auto& [sql, stmt] : statements_) sqlite3_finalize(stmt);
+    if (db_ != nullptr) sqlite3_close(db_);
+  }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Opens `path` and sets the pragmas every connection needs; false and `error` if it cannot.
+  bool open(const std::string& path, int flags, Error& error) {
+    if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+      error.message = "opening " + path + ": " + message();
+      return false;
+    }
+    sqlite3_extended_result_codes(db_, 1);
+    if (sqlite3_busy_timeout(db_, kBusyTimeoutMs) != SQLITE_OK) {
+      error.message = "setting the busy timeout on " + path + ": " + message();
+      return false;
+    }
+    // WAL lets the reader run beside the writer; only a file system that cannot share memory refuses it.
+    std::string mode;
+    if (!query_text("PRAGMA journal_mode=WAL", mode, error, "setting WAL mode on " + path)) return false;
+    if (mode != "wal") {
+      error.message = "setting WAL mode on " + path + ": SQLite answered journal_mode=" + mode;
+      return false;
+    }
+    return exec("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;", error, "setting pragmas on " + path);
+  }
+
+  sqlite3* db() const { return db_; }
+  std::mutex& mutex() { return mutex_; }
+  std::string message() const { return db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory"; }
+
+  // The cached statement for `sql`, prepared on first use; nullptr and `error` if it does not prepare.
+  sqlite3_stmt* statement(const char* sql, Error& error, const std::string& doing) {
+    if (auto it = statements_.find(sql); it != statements_.end()) return it->second;
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v3(db_, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) != SQLITE_OK) {
+      error.message = doing + ": " + message();
+      return nullptr;
+    }
+    statements_.emplace(sql, stmt);
+    return stmt;
+  }
+
+  bool exec(const char* sql, Error& error, const std::string& doing) {
+    char* text = nullptr;
+    if (sqlite3_exec(db_, sql, nullptr, nullptr, &text) == SQLITE_OK) return true;
+    error.message = doing + ": " + (text != nullptr ? text : message());
+    sqlite3_free(text);
+    return false;
+  }
+
+  // Runs a one-row, one-column query (a pragma) and gives its value as text.
+  bool query_text(const char* sql, std::string& value, Error& error, const std::string& doing) {
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(db_, sql, -1, &stmt, nullptr) != SQLITE_OK) {
+      error.message = doing + ": " + message();
+      return false;
+    }
+    int rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW) value = column_text(stmt, 0);
+    sqlite3_finalize(stmt);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+      error.message = doing + ": " + message();
+      return false;
+    }
+    return true;
+  }
+
+  // Runs `write` (which binds and steps its statements) inside BEGIN IMMEDIATE / COMMIT. IMMEDIATE takes the
+  // write lock up front, so a busy database waits in BEGIN (busy_timeout) rather than failing mid-way.
+  template <typename Write>
+  bool transaction(Error& error, const std::string& doing, Write&& write) {
+    std::lock_guard lock(mutex_);
+    if (!exec("BEGIN IMMEDIATE", error, doing)) return false;
+    if (write(error) && exec("COMMIT", error, doing)) return true;
+    // A failed COMMIT (SQLITE_BUSY, I/O error) may leave the transaction open: end it so nothing is half
+    // written and the next write starts clean.
+    if (sqlite3_get_autocommit(db_) == 0) {
+      Error ignored;
+      exec("ROLLBACK", ignored, doing);
+    }
+    return false;
+  }
+
+ private:
+  sqlite3* db_ = nullptr;
+  std::mutex mutex_;
+  std::unordered_map<std::string, sqlite3_stmt*> statements_;
+};
+
+// Creates the schema once and records its version; refuses a file written by a newer schema.
+bool create_schema(Connection& db, const std::string& path, Error& error) {
+  const std::string doing = "creating the schema in " + path;
+  std::string version;
+  if (!db.query_text("PRAGMA user_version", version, error, doing)) return false;
+  if (std::stoi(version) == kSchemaVersion) return true;
+  if (std::stoi(version) > kSchemaVersion) {
+    error.message = path + " has schema version " + version + ", newer than this server's " +
+                    std::to_string(kSchemaVersion);
+    return false;
+  }
+  const std::string set_version = "PRAGMA user_version=" + std::to_string(kSchemaVersion);
+  return db.transaction(error, doing, [&](Error& e) {
+    return db.exec(kSchema, e, doing) && db.exec(set_version.c_str(), e, doing);
+  });
+}
+
+// Reads run without a transaction of their own: each statement sees one consistent snapshot (WAL).
+void report_read_error(const std::string& doing, const std::string& message) {
+  std::fprintf(stderr, "cinq store: %s: %s\n", doing.c_str(), message.c_str());
+}
+
+}  // namespace
+
+struct Store::Impl {
+  std::string path;
+  Connection writer;
+  Connection reader;
+
+  // Steps a read statement to the end, handing each row to `row`; false if SQLite failed (reported).
+  template <typename Row>
+  bool read_rows(const char* sql, const std::string& doing, const std::function<int(sqlite3_stmt*)>& bind,
+                 Row&& row) {
+    std::lock_guard lock(reader.mutex());
+    Error error;
+    sqlite3_stmt* stmt = reader.statement(sql, error, doing);
+    if (stmt == nullptr) {
+      report_read_error(doing, error.message);
+      return false;
+    }
+    StatementUse use(stmt);
+    if (bind && bind(stmt) != SQLITE_OK) {
+      report_read_error(doing, reader.message());
+      return false;
+    }
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) row(stmt);
+    if (rc != SQLITE_DONE) {
+      report_read_error(doing, reader.message());
+      return false;
+    }
+    return true;
+  }
+
+  // Binds and steps one write statement on the writer (inside its transaction).
+  bool write_one(const char* sql, const std::string& doing, Error& error,
+                 const std::function<int(sqlite3_stmt*)>& bind) {
+    sqlite3_stmt* stmt = writer.statement(sql, error, doing);
+    if (stmt == nullptr) return false;
+    StatementUse use(stmt);
+    if (bind(stmt) != SQLITE_OK || sqlite3_step(stmt) != SQLITE_DONE) {
+      error.message = doing + ": " + writer.message();
+      return false;
+    }
+    return true;
+  }
+};
+
+std::unique_ptr<Store> Store::open(const std::string& path, Error& error) {
+  std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(parent, ec);
+    if (ec) {
+      error.message = "creating the directory " + parent.string() + " for " + path + ": " + ec.message();
+      return nullptr;
+    }
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->path = path;
+  if (!impl->writer.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, error)) {
+    return nullptr;
+  }
+  if (!create_schema(impl->writer, path, error)) return nullptr;
+  // The reader opens after the schema exists; query_only guards against a write slipping onto it.
+  if (!impl->reader.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, error)) return nullptr;
+  if (!impl->reader.exec("PRAGMA query_only=ON", error, "opening the reader on " + path)) return nullptr;
+  return std::unique_ptr<Store>(new Store(std::move(impl)));
+}
+
+Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Store::~Store() = default;
+
+bool Store::put_player(const PlayerRow& player, Error& error) {
+  const std::string doing = "saving player " + player.id;
+  return impl_->writer.transaction(error, doing, [&](Error& e) {
+    return impl_->write_one(kUpsertPlayer, doing, e, [&](sqlite3_stmt* stmt) {
+      int rc = bind_text(stmt, 1, player.id);
+      if (rc == SQLITE_OK) rc = bind_text(stmt, 2, player.token_hash);
+      if (rc == SQLITE_OK) rc = bind_text(stmt, 3, player.name);
+      if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 4, player.created_ms);
+      return rc;
+    });
+  });
+}
+
+bool Store::save_game(const GameRow& game, Error& error) {
+  const std::string doing = "saving game " + game.id;
+  return impl_->writer.transaction(error, doing, [&](Error& e) {
+    return impl_->write_one(kUpsertGame, doing, e, [&](sqlite3_stmt* stmt) { return bind_game(stmt, game); });
+  });
+}
+
+std::optional<PlayerRow> Store::player(const std::string& id) {
+  std::optional<PlayerRow> found;
+  impl_->read_rows(
+      kSelectPlayer, "reading player " + id, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, id); },
+      [&](sqlite3_stmt* stmt) {
+        found = PlayerRow{column_text(stmt, 0), column_text(stmt, 1), column_text(stmt, 2),
+                          sqlite3_column_int64(stmt, 3)};
+      });
+  return found;
+}
+
+std::optional<GameRow> Store::game(const std::string& id) {
+  std::optional<GameRow> found;
+  impl_->read_rows(
+      kSelectGame, "reading game " + id, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, id); },
+      [&](sqlite3_stmt* stmt) { found = read_game(stmt); });
+  return found;
+}
+
+std::vector<GameRow> Store::unfinished_games() {
+  std::vector<GameRow> games;
+  impl_->read_rows(kSelectUnfinished, "reading the unfinished games", nullptr,
+                   [&](sqlite3_stmt* stmt) { games.push_back(read_game(stmt)); });
+  return games;
+}
+
+std::vector<GameRow> Store::finished_games(int limit, bool include_private) {
+  std::vector<GameRow> games;
+  // SQLite reads a negative LIMIT as "no limit"; here it means no rows, like 0.
+  if (limit <= 0) return games;
+  impl_->read_rows(
+      kSelectFinished, "reading the finished games",
+      [&](sqlite3_stmt* stmt) {
+        int rc = sqlite3_bind_int(stmt, 1, limit);
+        return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, include_private ? 1 : 0) : rc;
+      },
+      [&](sqlite3_stmt* stmt) { games.push_back(read_game(stmt)); });
+  return games;
+}
+
+std::int64_t Store::count_games() {
+  std::int64_t count = 0;
+  impl_->read_rows(kCountGames, "counting the games", nullptr,
+                   [&](sqlite3_stmt* stmt) { count = sqlite3_column_int64(stmt, 0); });
+  return count;
+}
+
+}  // namespace cinq::store

@@ -1,0 +1,46 @@
+// Counters and latency histograms for GET /metrics, in the Prometheus text format. Lock-free on the hot path
+// (atomics); the per-code error counts take a small mutex.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace cinq::server {
+
+// A latency histogram with fixed buckets (seconds), as Prometheus expects: cumulative on output.
+class Histogram {
+ public:
+  static constexpr std::array<double, 12> kBounds{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+                                                  0.05,   0.1,   0.25,   0.5,   1.0,  2.5};
+  void observe(double seconds);
+  std::string text(const std::string& name, const std::string& help) const;
+
+ private:
+  std::array<std::atomic<std::uint64_t>, kBounds.size() + 1> counts_{};
+  std::atomic<std::uint64_t> sum_us_{0};
+  std::atomic<std::uint64_t> count_{0};
+};
+
+struct Metrics {
+  std::atomic<std::int64_t> turns_accepted{0};   // `act` messages applied
+  std::atomic<std::int64_t> turns_rejected{0};   // `act` messages refused (illegal, out of turn, ...)
+  std::atomic<std::int64_t> games_finished{0};
+  std::atomic<std::int64_t> store_failures{0};
+  std::atomic<std::int64_t> players_created{0};
+  std::atomic<std::int64_t> rate_limited{0};
+  Histogram act_latency;     // from an `act` message's arrival to its event leaving for the room
+  Histogram commit_latency;  // one save, on the store's thread
+
+  void count_error(const std::string& code);
+  std::string errors_text() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, std::int64_t> errors_;
+};
+
+}  // namespace cinq::server

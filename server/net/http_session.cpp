@@ -1,0 +1,180 @@
+#include "server/net/http_session.h"
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/beast/core/bind_handler.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/field.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
+#include <chrono>
+#include <exception>
+#include <string_view>
+
+#include "server/net/static_files.h"
+#include "server/net/ws_session.h"
+
+namespace cinq::net {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+
+namespace {
+constexpr auto kTimeout = std::chrono::seconds(30);  // to send a request, or to take our response
+constexpr std::uint32_t kMaxHeaderBytes = 8 * 1024;
+constexpr std::string_view kTextPlain = "text/plain; charset=utf-8";
+
+bool is_http_error(const beast::error_code& ec) {
+  return ec.category() == make_error_code(http::error::bad_method).category();
+}
+}  // namespace
+
+HttpSession::HttpSession(asio::ip::tcp::socket&& socket, std::shared_ptr<SharedState> state)
+    : stream_(std::move(socket)), state_(std::move(state)), id_(state_->next_id()) {
+  beast::error_code ec;
+  const auto endpoint = stream_.socket().remote_endpoint(ec);
+  address_ = ec ? std::string("unknown") : endpoint.address().to_string();
+}
+
+HttpSession::~HttpSession() { state_->leave(id_); }
+
+void HttpSession::run() {
+  // Onto the strand first: shut_down() may already be posting there from another thread.
+  asio::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+    if (self->state_->join(self->id_, self->weak_from_this())) self->do_read();
+  });
+}
+
+void HttpSession::shut_down() {
+  asio::post(stream_.get_executor(), [self = shared_from_this()] {
+    self->shutting_down_ = true;
+    // An idle keep-alive connection loses nothing; one mid-request finishes its answer, then closes.
+    if (self->reading_) self->stream_.close();
+  });
+}
+
+void HttpSession::do_read() {
+  parser_.emplace();
+  parser_->body_limit(state_->config().max_http_body);
+  parser_->header_limit(kMaxHeaderBytes);
+  stream_.expires_after(kTimeout);
+  reading_ = true;
+  http::async_read(stream_, buffer_, *parser_,
+                   beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+}
+
+void HttpSession::on_read(beast::error_code ec, std::size_t) {
+  reading_ = false;
+  if (ec == http::error::end_of_stream) return do_shutdown();
+  if (ec && is_http_error(ec) && ec != http::error::partial_message) return on_parse_error(ec);
+  if (ec) return log_failure("http " + address_, "read", ec);
+
+  Request& request = parser_->get();
+  version_ = request.version();
+  keep_alive_ = request.keep_alive();
+  head_ = request.method() == http::verb::head;
+  const std::string_view target = request.target();
+  const std::string_view path = target.substr(0, target.find('?'));
+
+  if (websocket::is_upgrade(request)) {
+    if (path == "/ws") return upgrade();
+    return respond(404, std::string(kTextPlain), "not found\n");
+  }
+  state_->stats().http_requests_total.fetch_add(1);
+  if (path.starts_with("/api/") || path == "/metrics") return dispatch_api(request);
+  if (request.method() == http::verb::get || head_) return serve_static(request);
+  respond(405, std::string(kTextPlain), "method not allowed\n", {{"Allow", "GET, HEAD"}});
+}
+
+void HttpSession::on_parse_error(beast::error_code ec) {
+  // The stream is out of step with the request boundaries now: answer once and close.
+  version_ = 11;
+  keep_alive_ = false;
+  head_ = false;
+  state_->stats().http_requests_total.fetch_add(1);
+  if (ec == http::error::body_limit) return respond(413, std::string(kTextPlain), "request body too large\n");
+  if (ec == http::error::header_limit || ec == http::error::buffer_overflow) {
+    return respond(431, std::string(kTextPlain), "request header too large\n");
+  }
+  respond(400, std::string(kTextPlain), "bad request\n");
+}
+
+void HttpSession::upgrade() {
+  if (state_->stopping()) {
+    keep_alive_ = false;
+    return respond(503, std::string(kTextPlain), "server shutting down\n");
+  }
+  if (!state_->try_reserve(address_)) {
+    state_->stats().connections_refused.fetch_add(1);
+    return respond(429, std::string(kTextPlain), "too many connections from this address\n");
+  }
+  AddressSlot slot(state_, address_);
+  // The socket keeps its strand: the WebSocket session continues on the same one.
+  stream_.expires_never();
+  std::make_shared<WsSession>(stream_.release_socket(), state_, address_, std::move(slot))
+      ->run(parser_->release());
+}
+
+void HttpSession::dispatch_api(Request& request) {
+  HttpRequest api_request{std::string(request.method_string()), std::string(request.target()),
+                          std::move(request.body()), std::string(request[http::field::content_type]),
+                          address_};
+  // `respond` may come from any thread, later; it hops back onto this session's strand. The flag makes a
+  // second call harmless rather than a second response on the wire.
+  auto answered = std::make_shared<std::atomic<bool>>(false);
+  auto respond_later = [self = shared_from_this(), answered](HttpResponse response) {
+    if (answered->exchange(true)) return;
+    asio::post(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
+      self->respond(response.status, std::move(response.content_type), std::move(response.body),
+                    response.headers);
+    });
+  };
+  try {
+    state_->handler().on_http(std::move(api_request), respond_later);
+  } catch (const std::exception& e) {
+    log_failure("http " + address_, "on_http", e.what());
+    respond_later(HttpResponse{500, std::string(kTextPlain), "internal error\n", {}});
+  }
+}
+
+void HttpSession::serve_static(const Request& request) {
+  StaticFile file = read_static_file(state_->config().web_dir, request.target());
+  respond(file.status, std::move(file.content_type), std::move(file.body),
+          {{"Cache-Control", "no-cache"}, {"X-Content-Type-Options", "nosniff"}});
+}
+
+void HttpSession::respond(int status, std::string content_type, std::string body,
+                          const std::vector<std::pair<std::string, std::string>>& headers) {
+  response_ = {};
+  response_.version(version_);
+  response_.result(static_cast<unsigned>(status));
+  response_.set(http::field::server, "cinq");
+  response_.set(http::field::content_type, content_type);
+  for (const auto& [name, value] : headers) response_.set(name, value);
+  response_.keep_alive(keep_alive_ && !shutting_down_);
+  response_.body() = std::move(body);
+  response_.prepare_payload();
+  // HEAD: the Content-Length of the GET response, and no body.
+  if (head_) response_.body().clear();
+  stream_.expires_after(kTimeout);
+  http::async_write(
+      stream_, response_,
+      beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), response_.keep_alive()));
+}
+
+void HttpSession::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
+  if (ec) return log_failure("http " + address_, "write", ec);
+  if (!keep_alive || shutting_down_) return do_shutdown();
+  do_read();
+}
+
+void HttpSession::do_shutdown() {
+  // Half-close so the peer reads our last response to its end; the socket closes with this session.
+  beast::error_code ec;
+  stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ec);
+}
+
+}  // namespace cinq::net

@@ -1,0 +1,212 @@
+// Server::Impl: the io_context and its threads, the accept loop, the signal set and the stop path.
+#include <algorithm>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core/bind_handler.hpp>
+#include <condition_variable>
+#include <csignal>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "server/net/executor.h"
+#include "server/net/http_session.h"
+#include "server/net/shared_state.h"
+#include "server/net/transport.h"
+
+namespace cinq::net {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+constexpr auto kStopDeadline = std::chrono::seconds(3);
+// After a failed accept (out of file descriptors, say), wait a little instead of spinning on the error.
+constexpr auto kAcceptBackoff = std::chrono::milliseconds(100);
+
+// The accept loop (chat-multi's listener). The acceptor lives on its own strand so stop() can close it
+// from any thread.
+class Listener : public std::enable_shared_from_this<Listener> {
+ public:
+  Listener(asio::io_context& ioc, std::shared_ptr<SharedState> state)
+      : ioc_(ioc),
+        acceptor_(asio::make_strand(ioc)),
+        backoff_(acceptor_.get_executor()),
+        state_(std::move(state)) {
+    const ServerConfig& config = state_->config();
+    const std::string where = config.address + ":" + std::to_string(config.port);
+    beast::error_code ec;
+    const auto address = asio::ip::make_address(config.address, ec);
+    if (ec) throw std::runtime_error("cannot listen on " + where + ": " + ec.message());
+    const tcp::endpoint endpoint(address, config.port);
+    // Each step can fail on its own (address in use, permission denied); all say where we tried.
+    const auto check = [&where](const beast::error_code& step) {
+      if (step) throw std::runtime_error("cannot listen on " + where + ": " + step.message());
+    };
+    acceptor_.open(endpoint.protocol(), ec);
+    check(ec);
+    acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
+    check(ec);
+    acceptor_.bind(endpoint, ec);
+    check(ec);
+    acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    check(ec);
+    port_ = acceptor_.local_endpoint(ec).port();
+    check(ec);
+  }
+
+  std::uint16_t port() const { return port_; }
+
+  void run() {
+    asio::dispatch(acceptor_.get_executor(),
+                   beast::bind_front_handler(&Listener::do_accept, shared_from_this()));
+  }
+
+  void stop() {
+    asio::post(acceptor_.get_executor(), [self = shared_from_this()] {
+      beast::error_code ignored;
+      self->acceptor_.close(ignored);
+      self->backoff_.cancel();
+    });
+  }
+
+ private:
+  void do_accept() {
+    if (!acceptor_.is_open()) return;
+    // Each connection gets its own strand: its handlers never run concurrently, whatever the thread count.
+    acceptor_.async_accept(asio::make_strand(ioc_),
+                           beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
+  }
+
+  void on_accept(beast::error_code ec, tcp::socket socket) {
+    if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
+    if (ec) {
+      log_failure("listener", "accept", ec);
+      backoff_.expires_after(kAcceptBackoff);
+      backoff_.async_wait([self = shared_from_this()](beast::error_code wait_ec) {
+        if (!wait_ec) self->do_accept();
+      });
+      return;
+    }
+    std::make_shared<HttpSession>(std::move(socket), state_)->run();
+    do_accept();
+  }
+
+  asio::io_context& ioc_;
+  tcp::acceptor acceptor_;
+  asio::steady_timer backoff_;
+  std::shared_ptr<SharedState> state_;
+  std::uint16_t port_ = 0;
+};
+
+}  // namespace
+
+struct Server::Impl {
+  Impl(ServerConfig config, Handler& handler)
+      : ioc(std::max(1, config.threads)),
+        state(std::make_shared<SharedState>(std::move(config), handler)),
+        listener(std::make_shared<Listener>(ioc, state)),
+        signals(asio::make_strand(ioc)) {
+    listener->run();
+  }
+
+  ~Impl() {
+    {
+      std::lock_guard lock(watchdog_mutex);
+      run_done = true;
+    }
+    watchdog_wake.notify_all();
+    if (watchdog.joinable()) watchdog.join();
+  }
+
+  void run(std::function<void()> on_signal) {
+    // Same strand as stop()'s cancel, so a stop() racing with run() either finds the wait to cancel or
+    // makes it never start.
+    asio::post(signals.get_executor(), [this, on_signal = std::move(on_signal)]() mutable {
+      if (stopping.load()) return;
+      signals.add(SIGINT);
+      signals.add(SIGTERM);
+      signals.async_wait([this, on_signal = std::move(on_signal)](beast::error_code ec, int) {
+        if (ec) return;
+        if (on_signal) {
+          on_signal();
+        } else {
+          stop();
+        }
+      });
+    });
+    std::vector<std::thread> threads;
+    const int count = std::max(1, state->config().threads);
+    for (int i = 1; i < count; ++i) threads.emplace_back([this] { ioc.run(); });
+    ioc.run();
+    for (auto& thread : threads) thread.join();
+    // Only after a forced stop are sessions still registered: no read will complete for them any more, so
+    // they report their end now (no I/O thread is left to race with).
+    for (const auto& session : state->live_sessions()) session->abandon();
+    {
+      std::lock_guard lock(watchdog_mutex);
+      run_done = true;
+    }
+    watchdog_wake.notify_all();
+  }
+
+  void stop() {
+    if (stopping.exchange(true)) return;
+    listener->stop();
+    asio::post(signals.get_executor(), [this] {
+      beast::error_code ignored;
+      signals.cancel(ignored);
+      signals.clear(ignored);  // gives SIGINT/SIGTERM back to their default action
+    });
+    for (const auto& session : state->begin_stop()) session->shut_down();
+    // run() returns by itself once the sessions are gone; this forces it if a peer (or an application
+    // timer) keeps the io_context busy.
+    std::lock_guard lock(watchdog_mutex);
+    watchdog = std::thread([this] {
+      std::unique_lock lock(watchdog_mutex);
+      if (!watchdog_wake.wait_for(lock, kStopDeadline, [this] { return run_done; })) ioc.stop();
+    });
+  }
+
+  // Declared first, destroyed last: everything below holds I/O objects of this io_context.
+  asio::io_context ioc;
+  std::shared_ptr<SharedState> state;
+  std::shared_ptr<Listener> listener;
+  asio::signal_set signals;
+  std::atomic<bool> stopping{false};
+  std::mutex watchdog_mutex;
+  std::condition_variable watchdog_wake;
+  bool run_done = false;
+  std::thread watchdog;
+};
+
+Server::Server(ServerConfig config, Handler& handler)
+    : impl_(std::make_unique<Impl>(std::move(config), handler)) {}
+
+Server::~Server() = default;
+
+std::uint16_t Server::port() const { return impl_->listener->port(); }
+
+Stats& Server::stats() { return impl_->state->stats(); }
+
+std::shared_ptr<Strand> Server::make_strand() {
+  return std::make_shared<StrandImpl>(asio::make_strand(impl_->ioc));
+}
+
+std::unique_ptr<Timer> Server::make_timer(const std::shared_ptr<Strand>& strand) {
+  // Every Strand handed out by this transport is a StrandImpl.
+  return std::make_unique<TimerImpl>(static_cast<StrandImpl&>(*strand).executor());
+}
+
+void Server::run(std::function<void()> on_signal) { impl_->run(std::move(on_signal)); }
+
+void Server::stop() { impl_->stop(); }
+
+}  // namespace cinq::net

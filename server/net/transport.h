@@ -1,0 +1,132 @@
+// The network as the rest of the server sees it: connections that can be sent text, requests that can be
+// answered, strands to serialize work on, and timers. No Boost here on purpose: Beast/Asio translation units
+// are slow to compile, so only server/net/*.cpp include them (DESIGN.md, "Stack"; README, "Building").
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cinq::net {
+
+// One WebSocket connection. Thread-safe: `send` and `close` may be called from any thread.
+class Connection {
+ public:
+  virtual ~Connection() = default;
+  // Queues a text frame. The same buffer may be shared by many connections (a broadcast is built once).
+  // When the connection's queue is full (the client is too slow), the connection is closed instead and
+  // `Stats::send_queue_drops` counts it.
+  virtual void send(std::shared_ptr<const std::string> text) = 0;
+  void send(std::string text) { send(std::make_shared<const std::string>(std::move(text))); }
+  // Closes with a WebSocket close code (1000 normal, 1001 going away, 1008 policy) and a short reason.
+  virtual void close(int code, std::string reason) = 0;
+  // The peer's IP address, as text.
+  virtual const std::string& address() const = 0;
+  // Unique for the life of the process.
+  virtual std::uint64_t id() const = 0;
+};
+
+struct HttpRequest {
+  std::string method;  // "GET", "POST", "HEAD", ...
+  std::string target;  // path and query, as sent: "/api/games?x=1"
+  std::string body;
+  std::string content_type;
+  std::string address;  // the peer's IP address
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;  // extra headers
+};
+
+// What the application provides. The transport calls it; it never blocks the calling thread for long.
+class Handler {
+ public:
+  virtual ~Handler() = default;
+  // A WebSocket connection on `/ws` is open.
+  virtual void on_open(const std::shared_ptr<Connection>& c) = 0;
+  // One text message, in arrival order per connection (the next read starts only after this returns).
+  virtual void on_message(const std::shared_ptr<Connection>& c, std::string text) = 0;
+  // The connection is gone (closed by either side, or failed). Called once per on_open.
+  virtual void on_close(const std::shared_ptr<Connection>& c) = 0;
+  // Any HTTP request whose path starts with `/api/` or is `/metrics`. `respond` may be called later, from
+  // any thread, exactly once.
+  virtual void on_http(HttpRequest request, std::function<void(HttpResponse)> respond) = 0;
+};
+
+// Serializes work: functions posted to one strand never run concurrently, and run in posting order.
+class Strand {
+ public:
+  virtual ~Strand() = default;
+  virtual void post(std::function<void()> fn) = 0;
+};
+
+// A one-shot timer whose handler runs on a strand. Re-arming cancels the previous wait; a cancelled wait's
+// handler never runs.
+class Timer {
+ public:
+  virtual ~Timer() = default;
+  virtual void arm(std::chrono::steady_clock::duration after, std::function<void()> fn) = 0;
+  virtual void cancel() = 0;
+};
+
+// Transport counters, read by /metrics.
+struct Stats {
+  std::atomic<std::int64_t> connections_open{0};      // WebSocket connections now
+  std::atomic<std::int64_t> connections_total{0};     // WebSocket connections accepted since start
+  std::atomic<std::int64_t> connections_refused{0};   // upgrades refused (too many from one address)
+  std::atomic<std::int64_t> http_requests_total{0};
+  std::atomic<std::int64_t> messages_in_total{0};
+  std::atomic<std::int64_t> messages_out_total{0};
+  std::atomic<std::int64_t> send_queue_drops_total{0};  // connections closed because their queue was full
+  std::atomic<std::int64_t> oversize_closes_total{0};   // connections closed for a frame over the hard cap
+};
+
+struct ServerConfig {
+  std::string address = "0.0.0.0";
+  std::uint16_t port = 8080;  // 0: any free port (see Server::port())
+  std::string web_dir;        // static files; "" serves nothing but the API
+  int threads = 2;
+  // Frames above this are refused by Beast itself and the connection is closed with 1009. The application
+  // applies its own, smaller cap (a few KiB) and answers it with an error message.
+  std::size_t hard_max_message = 64 * 1024;
+  std::size_t send_queue_max = 512;        // messages queued per connection before it is dropped
+  std::size_t max_connections_per_address = 64;
+  std::size_t max_http_body = 1024 * 1024;  // POST bodies (records)
+};
+
+class Server {
+ public:
+  // Binds and listens at once (throws std::runtime_error with a clear message if it cannot).
+  Server(ServerConfig config, Handler& handler);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  std::uint16_t port() const;  // the port actually bound
+  Stats& stats();
+
+  std::shared_ptr<Strand> make_strand();
+  std::unique_ptr<Timer> make_timer(const std::shared_ptr<Strand>& strand);
+
+  // Runs the I/O threads until stop() or SIGINT/SIGTERM. On a signal, `on_signal` runs first (on an I/O
+  // thread) and is expected to call stop().
+  void run(std::function<void()> on_signal);
+  // Stops accepting, closes every WebSocket with 1001 "server shutting down", and makes run() return once
+  // the sessions are gone (or after 3 seconds). Thread-safe, idempotent.
+  void stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cinq::net

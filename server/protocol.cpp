@@ -1,0 +1,336 @@
+// The messages clients send (docs/protocol.md): parsing, checking, and handing each to its room.
+// A message that is refused gets one `error` to its sender and changes nothing.
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "rules/registry.h"
+#include "server/app.h"
+#include "server/request.h"
+
+namespace cinq::server {
+
+using nlohmann::json;
+
+
+namespace {
+
+// Game options from a message: `"k=v k=v"`, or an object {"k": "v", "n": 3}.
+std::optional<std::string> options_text(const json& body, std::string& why) {
+  auto it = body.find("options");
+  if (it == body.end() || it->is_null()) return std::string();
+  if (it->is_string()) return it->get<std::string>();
+  if (!it->is_object()) {
+    why = "field 'options' must be a string (\"key=value ...\") or an object";
+    return std::nullopt;
+  }
+  std::string out;
+  for (const auto& [k, v] : it->items()) {
+    std::string value;
+    if (v.is_string())
+      value = v.get<std::string>();
+    else if (v.is_number_integer())
+      value = std::to_string(v.get<std::int64_t>());
+    else {
+      why = "option '" + k + "' must be a string or an integer";
+      return std::nullopt;
+    }
+    out += (out.empty() ? "" : " ") + k + "=" + value;
+  }
+  return out;
+}
+
+std::optional<lobby::ClockSpec> clock_of(const json& body, std::string& why) {
+  auto it = body.find("clock");
+  if (it == body.end() || it->is_null()) return lobby::ClockSpec{};
+  if (!it->is_object()) {
+    why = "field 'clock' must be null or {\"base_ms\": N, \"increment_ms\": N}";
+    return std::nullopt;
+  }
+  lobby::ClockSpec c;
+  for (auto [key, out] : {std::pair{"base_ms", &c.base_ms}, std::pair{"increment_ms", &c.increment_ms}}) {
+    auto f = it->find(key);
+    if (f == it->end()) continue;
+    if (!f->is_number_integer()) {
+      why = std::string("clock.") + key + " must be an integer (milliseconds)";
+      return std::nullopt;
+    }
+    *out = f->get<std::int64_t>();
+  }
+  return c;
+}
+
+// Checks a game, its options and clock as Room::create would, telling which part is wrong.
+struct GameRequest {
+  const Game* game = nullptr;
+  std::string options;  // canonical
+  lobby::ClockSpec clock;
+};
+
+std::optional<GameRequest> game_request(const json& body, std::string& code, std::string& why) {
+  GameRequest g;
+  auto name = body.find("game");
+  if (name == body.end() || !name->is_string()) {
+    code = "bad_message";
+    why = "field 'game' must be a game name (" + game_names() + ")";
+    return std::nullopt;
+  }
+  g.game = find_game(name->get<std::string>());
+  if (!g.game) {
+    code = "unknown_game";
+    why = "unknown game '" + name->get<std::string>() + "' (" + game_names() + ")";
+    return std::nullopt;
+  }
+  auto text = options_text(body, why);
+  if (!text) return code = "bad_message", std::nullopt;
+  auto options = Options::parse_text(g.game->option_specs(), *text);
+  if (!options) {
+    code = "bad_options";
+    why = options.error().message;
+    return std::nullopt;
+  }
+  for (const auto& [k, v] : options->explicit_values()) g.options += (g.options.empty() ? "" : " ") + k + "=" + v;
+  auto clock = clock_of(body, why);
+  if (!clock) return code = "bad_message", std::nullopt;
+  g.clock = *clock;
+  lobby::RoomConfig probe{"probe", g.game, g.options, g.clock, false, {}};
+  auto room = lobby::Room::create(probe, {});
+  if (!room) {
+    code = "bad_clock";
+    why = room.error().message;
+    return std::nullopt;
+  }
+  return g;
+}
+
+int random_seat() {
+  static thread_local std::mt19937 rng{std::random_device{}()};
+  return static_cast<int>(rng() & 1);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------------------
+
+void App::on_message(const std::shared_ptr<net::Connection>& c, std::string text) {
+  if (!admit(c, text.size())) return;
+  Request r;
+  r.connection = c;
+  r.received = std::chrono::steady_clock::now();
+  r.body = json::parse(text, nullptr, false);
+  if (r.body.is_discarded()) return reply_error(c, "bad_json", "the message is not valid JSON");
+  if (!r.body.is_object()) return reply_error(c, "bad_json", "a message is one JSON object");
+  if (auto ref = r.body.find("ref"); ref != r.body.end() && (ref->is_string() || ref->is_number_integer()))
+    r.ref = ref->dump();
+  auto type = r.body.find("type");
+  if (type == r.body.end() || !type->is_string())
+    return reply_error(c, "bad_message", "field 'type' must be a string", r.ref);
+  r.type = type->get<std::string>();
+  r.player = player_of(c->id());
+  dispatch(c, r);
+}
+
+void App::dispatch(const std::shared_ptr<net::Connection>& c, Request& r) {
+  if (r.type == "ping") return c->send(json{{"type", "pong"}, {"ref", r.ref.empty() ? json() : json::parse(r.ref)}}.dump());
+  if (r.type == "hello") return on_hello(r);
+  static const std::set<std::string> kKnown = {"name",  "create", "join",     "sit",          "leave",
+                                                "act",   "resign", "draw",     "decline_draw", "abort",
+                                                "rematch", "seek", "unseek",   "rooms"};
+  if (!kKnown.count(r.type)) return reply_error(c, "unknown_type", "unknown message type '" + r.type + "'", r.ref);
+  if (!r.player) return reply_error(c, "hello_required", "send 'hello' first", r.ref);
+  if (r.type == "name") return on_name(r);
+  if (r.type == "create") return on_create(r);
+  if (r.type == "join") return on_join(r);
+  if (r.type == "sit") return on_sit(r);
+  if (r.type == "leave") return on_leave(r);
+  if (r.type == "act") return on_act(r);
+  if (r.type == "seek") return on_seek(r);
+  if (r.type == "unseek") return on_unseek(r);
+  if (r.type == "rooms") return on_rooms(r);
+  on_room_command(r);
+}
+
+// The room a message names, or an error to its sender.
+#define CINQ_ROOM_OR_RETURN(r, actor, room_id)                                                 \
+  std::string why;                                                                            \
+  auto room_id = (r).string_field("room", why);                                               \
+  if (!room_id) return reply_error((r).connection, "bad_message", why, (r).ref);              \
+  auto actor = find_room(*room_id);                                                           \
+  if (!actor) return reply_error((r).connection, "no_room", "no room '" + *room_id + "'", (r).ref, *room_id)
+
+void App::on_create(Request& r) {
+  std::string code, why;
+  auto g = game_request(r.body, code, why);
+  if (!g) return reply_error(r.connection, code, why, r.ref);
+  std::optional<int> seat;
+  if (auto s = r.body.find("seat"); s != r.body.end() && !s->is_null()) {
+    if (!s->is_number_integer() || (*s != 0 && *s != 1))
+      return reply_error(r.connection, "bad_message", "field 'seat' must be 0, 1 or null (random)", r.ref);
+    seat = s->get<int>();
+  }
+  bool is_private = false;
+  if (auto p = r.body.find("private"); p != r.body.end() && !p->is_null()) {
+    if (!p->is_boolean()) return reply_error(r.connection, "bad_message", "field 'private' must be true or false", r.ref);
+    is_private = p->get<bool>();
+  }
+  lobby::RoomConfig config{new_room_id(), g->game, g->options, g->clock, is_private, {}};
+  auto room = lobby::Room::create(config, Services::now());
+  if (!room) return reply_error(r.connection, "bad_options", room.error().message, r.ref);
+  auto actor = add_room(std::move(*room));
+  remember_room(r.connection->id(), actor->id());
+  actor->post([c = r.connection, player = *r.player, seat = seat.value_or(random_seat()), ref = r.ref](RoomActor& a) {
+    a.apply(a.room().sit(player, seat, Services::now()), c, ref);
+    a.subscribe(c, player.id, std::nullopt);
+  });
+}
+
+void App::on_join(Request& r) {
+  CINQ_ROOM_OR_RETURN(r, actor, room_id);
+  std::optional<std::int64_t> since;
+  if (auto s = r.body.find("since"); s != r.body.end() && !s->is_null()) {
+    if (!s->is_number_integer()) return reply_error(r.connection, "bad_message", "field 'since' must be an integer", r.ref);
+    since = s->get<std::int64_t>();
+  }
+  remember_room(r.connection->id(), actor->id());
+  actor->post([c = r.connection, pid = r.player->id, since](RoomActor& a) { a.subscribe(c, pid, since); });
+}
+
+void App::on_sit(Request& r) {
+  CINQ_ROOM_OR_RETURN(r, actor, room_id);
+  std::optional<int> seat;
+  if (auto s = r.body.find("seat"); s != r.body.end() && !s->is_null()) {
+    if (!s->is_number_integer() || (*s != 0 && *s != 1))
+      return reply_error(r.connection, "bad_message", "field 'seat' must be 0, 1 or null (any)", r.ref);
+    seat = s->get<int>();
+  }
+  remember_room(r.connection->id(), actor->id());
+  actor->post([c = r.connection, player = *r.player, seat, ref = r.ref](RoomActor& a) {
+    auto effect = a.room().sit(player, seat, Services::now());
+    bool ok = !effect.error;
+    a.apply(std::move(effect), c, ref);
+    if (!ok) return;
+    if (a.is_subscribed(c->id()))
+      a.refresh_presence();  // a spectator who sat down is now a player online
+    else
+      a.subscribe(c, player.id, std::nullopt);  // sitting is joining
+  });
+}
+
+void App::on_leave(Request& r) {
+  CINQ_ROOM_OR_RETURN(r, actor, room_id);
+  {
+    std::lock_guard lock(clients_mutex_);
+    if (auto it = clients_.find(r.connection->id()); it != clients_.end()) it->second.rooms.erase(*room_id);
+  }
+  actor->post([c = r.connection, pid = r.player->id, ref = r.ref](RoomActor& a) {
+    a.apply(a.room().leave(pid, Services::now()), c, ref);
+    a.unsubscribe(c->id());
+    c->send(json{{"type", "left"}, {"room", a.id()}}.dump());
+  });
+}
+
+void App::on_act(Request& r) {
+  CINQ_ROOM_OR_RETURN(r, actor, room_id);
+  std::vector<std::string> items;
+  auto actions = r.body.find("actions");
+  if (actions != r.body.end() && !actions->is_null()) {
+    if (!actions->is_array() || actions->size() > 16)
+      return reply_error(r.connection, "bad_message", "field 'actions' must be an array of at most 16 texts", r.ref);
+    for (const auto& a : *actions) {
+      if (!a.is_string() || a.get<std::string>().size() > 200)
+        return reply_error(r.connection, "bad_message", "each action must be a text of at most 200 bytes", r.ref);
+      items.push_back(a.get<std::string>());
+    }
+  }
+  bool end_turn = false;
+  if (auto e = r.body.find("end_turn"); e != r.body.end() && !e->is_null()) {
+    if (!e->is_boolean()) return reply_error(r.connection, "bad_message", "field 'end_turn' must be true or false", r.ref);
+    end_turn = e->get<bool>();
+  }
+  actor->post([this, c = r.connection, pid = r.player->id, items = std::move(items), end_turn, ref = r.ref,
+               received = r.received](RoomActor& a) {
+    auto effect = a.room().act(pid, items, end_turn, Services::now());
+    bool accepted = !effect.error;
+    ++(accepted ? services_.metrics.turns_accepted : services_.metrics.turns_rejected);
+    a.apply(std::move(effect), c, ref, accepted ? std::optional(received) : std::nullopt);
+  });
+}
+
+void App::on_room_command(Request& r) {
+  CINQ_ROOM_OR_RETURN(r, actor, room_id);
+  actor->post([c = r.connection, pid = r.player->id, type = r.type, ref = r.ref](RoomActor& a) {
+    lobby::Room& room = a.room();
+    lobby::Now now = Services::now();
+    lobby::Effect e = type == "resign"         ? room.resign(pid, now)
+                      : type == "draw"         ? room.offer_draw(pid, now)
+                      : type == "decline_draw" ? room.decline_draw(pid, now)
+                      : type == "abort"        ? room.abort(pid, now)
+                                               : room.ask_rematch(pid, now);
+    a.apply(std::move(e), c, ref);
+  });
+}
+
+void App::on_seek(Request& r) {
+  std::string code, why;
+  auto g = game_request(r.body, code, why);
+  if (!g) return reply_error(r.connection, code, why, r.ref);
+  lobby::Seek seek{*r.player, r.connection->id(), std::string(g->game->name()), g->options, g->clock,
+                   Services::now().unix_ms};
+  std::optional<lobby::Seek> other;
+  {
+    std::lock_guard lock(seeks_mutex_);
+    other = seeks_.add(seek);
+  }
+  json game_json = {{"game", seek.game}, {"options", seek.options},
+                    {"clock", g->clock.enabled() ? json{{"base_ms", g->clock.base_ms}, {"increment_ms", g->clock.increment_ms}}
+                                                 : json(nullptr)}};
+  if (!other) {
+    json m = game_json;
+    m["type"] = "seeking";
+    return r.connection->send(m.dump());
+  }
+  // Paired: a room with both seated (sides drawn at random); each player is told, and joins.
+  std::shared_ptr<net::Connection> other_connection;
+  {
+    std::lock_guard lock(clients_mutex_);
+    if (auto it = clients_.find(other->connection); it != clients_.end()) other_connection = it->second.connection.lock();
+  }
+  lobby::Now now = Services::now();
+  lobby::RoomConfig config{new_room_id(), g->game, g->options, g->clock, false, {}};
+  auto room = lobby::Room::create(config, now);
+  if (!room) return reply_error(r.connection, "bad_options", room.error().message, r.ref);
+  int first = random_seat();
+  (void)room->sit(other->player, first, now);
+  (void)room->sit(*r.player, 1 - first, now);
+  auto actor = add_room(std::move(*room));
+  json m = game_json;
+  m["type"] = "paired";
+  m["room"] = actor->id();
+  auto message = std::make_shared<const std::string>(m.dump());
+  actor->post([c = r.connection, other_connection, message](RoomActor& a) {
+    a.save_then([c, other_connection, message] {
+      c->send(message);
+      if (other_connection) other_connection->send(message);
+    });
+  });
+}
+
+void App::on_unseek(Request& r) {
+  int n = 0;
+  {
+    std::lock_guard lock(seeks_mutex_);
+    n = seeks_.remove_player(r.player->id);
+  }
+  r.connection->send(json{{"type", "unseeked"}, {"count", n}}.dump());
+}
+
+void App::on_rooms(Request& r) {
+  json seeks = json::array();
+  {
+    std::lock_guard lock(seeks_mutex_);
+    for (const auto& s : seeks_.seeks())
+      seeks.push_back({{"game", s.game}, {"options", s.options}, {"clock", s.clock.enabled() ? json{{"base_ms", s.clock.base_ms}, {"increment_ms", s.clock.increment_ms}} : json(nullptr)}, {"name", s.player.name}});
+  }
+  r.connection->send(json{{"type", "rooms"}, {"rooms", room_list()}, {"seeks", seeks}}.dump());
+}
+
+}  // namespace cinq::server

@@ -1,0 +1,95 @@
+// A room on its own strand (DESIGN.md, "Rooms, sessions and messages"; lila's RoundAsyncActor): every
+// command on the room runs there, one at a time. The actor adds what the pure lobby::Room leaves out: the
+// connections in the room, the clock timer, and the rule that nothing is announced before it is stored.
+//
+// Announcing after storing: a command's events wait in an outbox until their save, run on the store's
+// writer thread, has committed; then they go out in version order. Anything that shows the room (a join,
+// a reconnect, the REST state) waits for the outbox to be empty, so nobody ever sees a turn that a crash
+// could still lose.
+#pragma once
+
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lobby/room.h"
+#include "server/net/transport.h"
+
+namespace cinq::server {
+
+struct Services;
+
+class RoomActor : public std::enable_shared_from_this<RoomActor> {
+ public:
+  RoomActor(Services& services, lobby::Room room, std::shared_ptr<net::Strand> strand);
+
+  const std::string& id() const { return id_; }
+  // Runs `fn` on the room's strand with the room. Everything touching the room goes through here.
+  void post(std::function<void(RoomActor&)> fn);
+
+  // --- on the strand only
+  lobby::Room& room() { return room_; }
+  // Applies a command's effect: the error to `sender` at once, the events after their save.
+  // `received` is when the command arrived (for the latency histogram), if it was a turn.
+  void apply(lobby::Effect effect, const std::shared_ptr<net::Connection>& sender, const std::string& ref,
+             std::optional<std::chrono::steady_clock::time_point> received = {});
+  // Adds a connection (as the player `player_id`, "" for none): it gets the missed events after `since`, or
+  // the full state. Runs once the outbox is empty.
+  void subscribe(const std::shared_ptr<net::Connection>& c, const std::string& player_id,
+                 std::optional<std::int64_t> since);
+  void unsubscribe(std::uint64_t connection_id);
+  bool is_subscribed(std::uint64_t connection_id) const { return subscribers_.count(connection_id) > 0; }
+  // Runs `fn` once everything accepted so far has been stored and announced.
+  void when_settled(std::function<void()> fn);
+  // Counts spectators and the seats online again, and tells the room if that changed.
+  void refresh_presence();
+  // Saves the room now (a new room), then runs `then`.
+  void save_then(std::function<void()> then);
+
+  // --- any thread: what the lobby lists, as of the last announcement
+  struct Listing {
+    std::string summary_json;  // lobby::Room::summary
+    bool is_private = false;
+    lobby::Status status = lobby::Status::open;
+    int subscribers = 0;
+  };
+  Listing listing() const;
+
+ private:
+  struct Batch {
+    std::vector<lobby::Message> events;
+    bool stored = false;
+    std::optional<std::chrono::steady_clock::time_point> received;
+  };
+  struct Subscriber {
+    std::weak_ptr<net::Connection> connection;
+    std::string player_id;
+  };
+
+  void flush();                 // sends the stored batches at the front of the outbox
+  void broadcast(const lobby::Message& m);
+  void arm_clock();
+  void update_listing();
+  void fail_storage(const std::string& why);
+
+  Services& services_;
+  std::string id_;
+  lobby::Room room_;
+  std::shared_ptr<net::Strand> strand_;
+  std::unique_ptr<net::Timer> timer_;
+  std::map<std::uint64_t, Subscriber> subscribers_;
+  std::deque<Batch> outbox_;
+  std::vector<std::function<void()>> settled_;
+  bool broken_ = false;  // a save failed: the room is closed until it is reloaded from the store
+
+  mutable std::mutex listing_mutex_;
+  Listing listing_;
+};
+
+}  // namespace cinq::server

@@ -1,0 +1,67 @@
+#include "server/services.h"
+
+#include <nlohmann/json.hpp>
+
+namespace cinq::server {
+
+lobby::Now Services::now() {
+  using namespace std::chrono;
+  return {duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count(),
+          duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count()};
+}
+
+store::GameRow to_row(const lobby::Saved& s, std::int64_t updated_ms) {
+  store::GameRow r;
+  r.id = s.id;
+  r.game = s.game;
+  r.options = s.options;
+  r.clock_base_ms = s.clock.base_ms;
+  r.clock_increment_ms = s.clock.increment_ms;
+  r.is_private = s.is_private;
+  r.kind = "live";
+  r.status = lobby::status_name(s.status);
+  r.result = s.result;
+  r.record = s.record;
+  for (int i = 0; i < 2; ++i) {
+    r.seat_ids[i] = s.seats[i].id;
+    r.seat_names[i] = s.seats[i].name;
+  }
+  r.clock_ms = s.clock_ms;
+  r.version = s.version;
+  r.turns = s.turns;
+  r.rematch_of = s.rematch_of;
+  r.created_ms = s.created_ms;
+  r.updated_ms = updated_ms;
+  return r;
+}
+
+lobby::Saved from_row(const store::GameRow& r) {
+  lobby::Saved s;
+  s.id = r.id;
+  s.game = r.game;
+  s.options = r.options;
+  s.clock = {r.clock_base_ms, r.clock_increment_ms};
+  s.is_private = r.is_private;
+  s.status = r.status == "finished" ? lobby::Status::finished
+             : r.status == "live"   ? lobby::Status::live
+                                    : lobby::Status::open;
+  s.result = r.result;
+  s.record = r.record;
+  for (int i = 0; i < 2; ++i) s.seats[i] = {r.seat_ids[i], r.seat_names[i]};
+  s.clock_ms = r.clock_ms;
+  s.version = r.version;
+  s.turns = r.turns;
+  s.rematch_of = r.rematch_of;
+  s.created_ms = r.created_ms;
+  return s;
+}
+
+std::string error_message(const std::string& code, const std::string& message, const std::string& ref,
+                          const std::string& room) {
+  nlohmann::json j = {{"type", "error"}, {"code", code}, {"message", message}};
+  if (!ref.empty()) j["ref"] = nlohmann::json::parse(ref, nullptr, false);
+  if (!room.empty()) j["room"] = room;
+  return j.dump();
+}
+
+}  // namespace cinq::server

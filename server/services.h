@@ -1,0 +1,41 @@
+// What rooms and request handlers share: the store and its threads, the transport, the metrics, the clock.
+// Owned by App; outlives every room.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "lobby/room.h"
+#include "persistence/store.h"
+#include "persistence/worker.h"
+#include "server/metrics.h"
+#include "server/net/transport.h"
+
+namespace cinq::server {
+
+class RoomActor;
+
+struct Services {
+  store::Store* store = nullptr;
+  store::Worker* writer = nullptr;  // every save, in order, off the network threads
+  net::Server* net = nullptr;
+  Metrics metrics;
+  // Called on a room's strand when both players asked for a rematch.
+  std::function<void(const std::shared_ptr<RoomActor>&)> open_rematch;
+  // Called on a room's strand when the room may leave memory (finished, nobody in it, or broken).
+  std::function<void(const std::string& room)> forget_room;
+
+  static lobby::Now now();
+};
+
+// The stored row of a room, and back.
+store::GameRow to_row(const lobby::Saved& s, std::int64_t updated_ms);
+lobby::Saved from_row(const store::GameRow& row);
+
+// {"type":"error","code":...,"message":...} with the request's `ref` and room when known.
+std::string error_message(const std::string& code, const std::string& message, const std::string& ref = {},
+                          const std::string& room = {});
+
+}  // namespace cinq::server

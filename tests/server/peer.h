@@ -1,0 +1,83 @@
+// A player, or a spectator, of the real server in tests: our own Beast WebSocket client plus the few
+// protocol steps every test needs (hello, waiting for a message of some kind).
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/support/ws_client.h"
+
+namespace cinq::test {
+
+using nlohmann::json;
+
+class Peer {
+ public:
+  // Connects and says hello: a new guest named `name`, or the identity `id`/`token` again.
+  Peer(std::uint16_t port, const std::string& name) : ws_(port) {
+    send({{"type", "hello"}, {"name", name}});
+    json w = until_type("welcome");
+    id = w["player"]["id"];
+    token = w["token"];
+  }
+  Peer(std::uint16_t port, const std::string& id_, const std::string& token_) : ws_(port) {
+    send({{"type", "hello"}, {"id", id_}, {"token", token_}});
+    json w = until_type("welcome");
+    id = w["player"]["id"];
+    token = w["token"];
+  }
+
+  void send(const json& m) { ws_.send(m.dump()); }
+  void send_raw(const std::string& text) { ws_.send(text); }
+
+  // The next message; fails the test if none comes within `timeout`.
+  json next(std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+    auto m = ws_.receive(timeout);
+    REQUIRE_MESSAGE(m.has_value(), "no message came (connection closed: " << ws_.closed() << ")");
+    json j = json::parse(*m);
+    if (j.contains("version") && j.value("type", "") != "error") version = j["version"];
+    return j;
+  }
+  // Reads until a message satisfies `pred`, and returns it; the messages read before it are in `skipped`.
+  json until(const std::function<bool(const json&)>& pred,
+             std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+    skipped.clear();
+    auto end = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+      REQUIRE_MESSAGE(left.count() > 0, "the awaited message never came");
+      json m = next(left);
+      if (pred(m)) return m;
+      skipped.push_back(m);
+    }
+  }
+  json until_type(const std::string& type) {
+    return until([&](const json& m) { return m.value("type", "") == type; });
+  }
+  json until_event(const std::string& kind) {
+    return until([&](const json& m) { return m.value("type", "") == "event" && m.value("kind", "") == kind; });
+  }
+  // Everything that arrives within `quiet` (nothing more is expected).
+  std::vector<json> drain(std::chrono::milliseconds quiet = std::chrono::milliseconds(300)) {
+    std::vector<json> out;
+    while (auto m = ws_.receive(quiet)) out.push_back(json::parse(*m));
+    return out;
+  }
+
+  WsClient& ws() { return ws_; }
+
+  std::string id;
+  std::string token;
+  std::int64_t version = 0;  // the last room version seen
+  std::vector<json> skipped;
+
+ private:
+  WsClient ws_;
+};
+
+}  // namespace cinq::test
