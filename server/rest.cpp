@@ -2,6 +2,8 @@
 // (so a state never shows a turn not yet stored); other games come from the store.
 #include <nlohmann/json.hpp>
 
+#include "lobby/json_value.h"
+#include "rules/notation.h"
 #include "server/app.h"
 
 namespace cinq::server {
@@ -20,6 +22,53 @@ net::HttpResponse json_response(int status, const json& body) {
 
 net::HttpResponse error_response(int status, const std::string& code, const std::string& message) {
   return json_response(status, {{"error", {{"code", code}, {"message", message}}}});
+}
+
+// A record checked and laid out move by move (the import page, the replay after a game): the position after
+// each turn, or the first bad line and why.
+net::HttpResponse replay_response(const std::string& text) {
+  auto record = Record::read(text);
+  if (!record) {
+    return json_response(422, {{"error", {{"code", "bad_record"}, {"line", record.error().line},
+                                          {"message", record.error().text()}}}});
+  }
+  const Game& game = record->game();
+  Record step = Record::start(game, record->options());
+  json steps = json::array();
+  auto snapshot = [&](const json& turn) {
+    const State& st = step.state();
+    steps.push_back({{"turn", turn},
+                     {"round", st.round()},
+                     {"to_move", step.finished() ? json(nullptr) : json(st.seat_of(st.to_move()))},
+                     {"view", to_json(st.view())}});
+  };
+  snapshot(nullptr);
+  for (const Entry& e : record->entries()) {
+    if (e.kind != Entry::Kind::turns) continue;
+    for (const TurnText& t : e.turns) {
+      std::string turn_text(1, t.side);
+      turn_text += "/";
+      for (const auto& item : t.items) turn_text += item + "/";
+      if (!step.play_turn(turn_text)) break;  // cannot happen for a record that was read
+      snapshot({{"number", e.number}, {"side", std::string(1, t.side)}, {"items", t.items}, {"text", turn_text}});
+    }
+  }
+  json result = record->finished() ? json(record->result_text()) : json(nullptr);
+  auto letters = game.side_letters();
+  return json_response(200, {{"game", std::string(game.name())},
+                             {"options", record->options().explicit_values().empty() ? "" : [&] {
+                                std::string o;
+                                for (const auto& [k, v] : record->options().explicit_values())
+                                  o += (o.empty() ? "" : " ") + k + "=" + v;
+                                return o;
+                              }()},
+                             {"sides", {std::string(1, letters[0]), std::string(1, letters[1])}},
+                             {"players", {record->player(letters[0]), record->player(letters[1])}},
+                             {"finished", record->finished()},
+                             {"incomplete", record->incomplete()},
+                             {"result", result},
+                             {"record", record->write()},
+                             {"steps", steps}});
 }
 
 }  // namespace
@@ -47,6 +96,10 @@ void App::on_http(net::HttpRequest request, std::function<void(net::HttpResponse
   if (path == "/api/games") {
     if (!read) return respond(error_response(405, "method", "use GET"));
     return respond(json_response(200, {{"games", room_list()}}));
+  }
+  if (path == "/api/replay") {
+    if (request.method != "POST") return respond(error_response(405, "method", "use POST with a record as the body"));
+    return respond(replay_response(request.body));
   }
   const std::string prefix = "/api/games/";
   if (path.rfind(prefix, 0) == 0) {
