@@ -44,7 +44,7 @@ void RoomActor::apply(lobby::Effect effect, const std::shared_ptr<net::Connectio
     services_.metrics.count_error(effect.error->code);
   }
   if (effect.rematch_ready && services_.open_rematch) services_.open_rematch(shared_from_this());
-  if (effect.events.empty() && !effect.save) return;
+  if (effect.events.empty() && !effect.save) return arm_clock();
   if (room_.status() == lobby::Status::finished && effect.save) ++services_.metrics.games_finished;
 
   outbox_.push_back(Batch{std::move(effect.events), !effect.save, received});

@@ -203,6 +203,34 @@ TEST_CASE("killed with SIGKILL mid-game, the server restarts and the game goes o
   CHECK(get_json(server.port(), "/api/games/" + room)["position"]["turn"] == 5);
 }
 
+TEST_CASE("a live clock reopened after a crash still falls: the side to move loses on time") {
+  TempDir data;
+  std::string room;
+  {
+    ServerProcess server(data.path(), CINQ_WEB_DIR);
+    Peer alice(server.port(), "Alice");
+    alice.send({{"type", "create"}, {"game", "tablut"}, {"seat", 0}, {"clock", {{"base_ms", 10000}, {"increment_ms", 0}}}});
+    room = alice.until_type("state")["room"];
+    Peer bob(server.port(), "Bob");
+    bob.send({{"type", "sit"}, {"room", room}});
+    bob.until_type("state");
+    server.kill(SIGKILL);
+    server.wait(std::chrono::seconds(10));
+  }
+  // Nobody comes back: the reopened room's own timer ends the game.
+  ServerProcess server(data.path(), CINQ_WEB_DIR);
+  json state = get_json(server.port(), "/api/games/" + room);
+  CHECK(state["position"]["clocks"]["running"] == 0);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (state["position"]["status"] == "live" && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    state = get_json(server.port(), "/api/games/" + room);
+  }
+  CHECK(state["position"]["status"] == "finished");
+  CHECK(state["position"]["result"]["text"] == "D time");
+  CHECK(state["position"]["result"]["winner"] == 1);
+}
+
 TEST_CASE("bad input gets an error for its sender only and changes nothing") {
   TempDir data;
   ServerProcess server(data.path(), CINQ_WEB_DIR);
