@@ -29,6 +29,10 @@ Usage:
         --json       the same as one JSON object (with the client view of the position)
         --canonical  the record rewritten by the writer instead
       On a bad record: exit 1 and print 'line N: <reason>' for the first bad line; nothing is kept.
+  cinq play FILE TURN
+      The referee of a game played by mail: checks TURN (one turn, like 'B/g3 f3/@ c3/') for the side to move
+      against the record in FILE and appends it, rewriting FILE in canonical form; prints who is to move or
+      the result. A refused turn prints the reason, exits 1 and leaves FILE untouched.
   cinq perft GAME DEPTH [key=value ...]
       Prints the number of action sequences of DEPTH actions from the start position of GAME under
       the given options (a finished game is not expanded further). Timing goes to standard error.
@@ -68,6 +72,53 @@ std::string options_text(const Options& o) {
   std::string s;
   for (const auto& [k, v] : o.values()) s += (s.empty() ? "" : " ") + k + "=" + v;
   return s.empty() ? "(none)" : s;
+}
+
+// `cinq play FILE TURN`: the referee of a game by mail. The turn is checked against the record in FILE and
+// appended; FILE is rewritten in canonical form (through a temporary file and a rename, so an interrupted
+// write never leaves half a record). A refused turn changes nothing.
+int cmd_play(const std::vector<std::string>& args) {
+  if (args.size() != 2) return usage("play needs FILE and one TURN, like: cinq play game.txt 'B/g3 f3/'");
+  const std::string& path = args[0];
+  std::string text;
+  if (path == "-" || !read_input(path, text)) {
+    std::cerr << "cinq: cannot read '" << path << "'\n";
+    return 2;
+  }
+  auto record = Record::read(text);
+  if (!record) {
+    std::cout << path << ": " << record.error().text() << "\n";
+    return 1;
+  }
+  if (record->finished()) {
+    std::cout << "the game is over (" << record->result_text() << "): no turn may follow\n";
+    return 1;
+  }
+  auto played = record->play_turn(fold_spaces(args[1]));
+  if (!played) {
+    std::cout << args[1] << ": " << played.error().message << "\n";
+    return 1;
+  }
+  const std::string tmp = path + ".cinq-tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << record->write();
+    if (!out.flush()) {
+      std::cerr << "cinq: cannot write '" << tmp << "'\n";
+      return 2;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::cerr << "cinq: cannot replace '" << path << "'\n";
+    std::remove(tmp.c_str());
+    return 2;
+  }
+  const Record& r = *record;
+  if (r.finished())
+    std::cout << "played; the game is over: " << r.result_text() << "\n";
+  else
+    std::cout << "played; " << r.game().side_letter(r.state().to_move()) << " to move\n";
+  return 0;
 }
 
 int cmd_replay(const std::vector<std::string>& args) {
@@ -180,6 +231,7 @@ int cli_main(int argc, char** argv) {
   }
   if (cmd == "replay") return cmd_replay(args);
   if (cmd == "perft") return cmd_perft(args);
+  if (cmd == "play") return cmd_play(args);
   if (cmd == "games") return cmd_games();
   if (cmd == "serve") return serve_main(args);
   return usage("unknown command '" + cmd + "'");

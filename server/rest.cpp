@@ -43,14 +43,18 @@ net::HttpResponse replay_response(const std::string& text) {
                      {"view", to_json(st.view())}});
   };
   snapshot(nullptr);
+  int in_round = 0;  // turns played in the current round: the turn line's number is in_round / 2 + 1
+  int round = 1;
   for (const Entry& e : record->entries()) {
     if (e.kind != Entry::Kind::turns) continue;
     for (const TurnText& t : e.turns) {
+      if (step.state().round() != round) round = step.state().round(), in_round = 0;
+      int number = in_round++ / 2 + 1;
       std::string turn_text(1, t.side);
       turn_text += "/";
       for (const auto& item : t.items) turn_text += item + "/";
       if (!step.play_turn(turn_text)) break;  // cannot happen for a record that was read
-      snapshot({{"number", e.number}, {"side", std::string(1, t.side)}, {"items", t.items}, {"text", turn_text}});
+      snapshot({{"number", number}, {"side", std::string(1, t.side)}, {"items", t.items}, {"text", turn_text}});
     }
   }
   json result = record->finished() ? json(record->result_text()) : json(nullptr);

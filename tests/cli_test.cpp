@@ -1,7 +1,10 @@
 // The `cinq` command line, run as a user runs it: the real binary, its output and exit status.
 #include <doctest/doctest.h>
 
+#include <fstream>
+
 #include "tests/support.h"
+#include "tests/support/process.h"
 
 using cinq::test::run_cinq;
 using cinq::test::shared_path;
@@ -68,4 +71,32 @@ TEST_CASE("cli: cinq perft counts action sequences (Baltek depth 1 from the kick
   auto run = run_cinq("perft baltek 1");
   CHECK(run.exit_code == 0);
   CHECK(run.out.rfind("135\n", 0) == 0);
+}
+
+TEST_CASE("cli: cinq play appends a legal turn to the record file, and refuses a bad one leaving the file as it was") {
+  cinq::test::TempDir dir;
+  const std::string path = dir.path() + "/game.txt";
+  const std::string start = cinq::test::read_text(shared_path("records/tablut/example-in-progress.txt"));
+  {
+    std::ofstream(path) << start;
+  }
+  auto refused = run_cinq("play " + path + " 'D/e4 e3/'");  // e4 is empty: the defender left it on turn 2
+  CHECK(refused.exit_code == 1);
+  CHECK(refused.out == "D/e4 e3/: e4 e3: there is no piece on e4\n");
+  CHECK(cinq::test::read_text(path) == start);
+  auto wrong_side = run_cinq("play " + path + " 'A/a6 b6/'");
+  CHECK(wrong_side.exit_code == 1);
+  CHECK(wrong_side.out == "A/a6 b6/: it is D's turn, not A's\n");
+
+  auto played = run_cinq("play " + path + " 'D/e3 e4/'");
+  CHECK(played.exit_code == 0);
+  CHECK(played.out == "played; A to move\n");
+  const std::string after = cinq::test::read_text(path);
+  CHECK(after.find("3   A/d9 d7/        D/e3 e4/\n") != std::string::npos);
+  auto replay = run_cinq("replay " + path);
+  CHECK(replay.exit_code == 0);
+  CHECK(replay.out.find("turns: 6\n") != std::string::npos);
+
+  auto usage = run_cinq("play " + path);
+  CHECK(usage.exit_code == 2);
 }
