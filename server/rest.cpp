@@ -59,6 +59,8 @@ net::HttpResponse replay_response(const std::string& text) {
   }
   json result = record->finished() ? json(record->result_text()) : json(nullptr);
   auto letters = game.side_letters();
+  json players = {"", ""};  // by seat: in Bi-litaire's round 2 the letters change hands
+  for (int side = 0; side < 2; ++side) players[record->state().seat_of(side)] = record->player(letters[side]);
   return json_response(200, {{"game", std::string(game.name())},
                              {"options", record->options().explicit_values().empty() ? "" : [&] {
                                 std::string o;
@@ -67,7 +69,7 @@ net::HttpResponse replay_response(const std::string& text) {
                                 return o;
                               }()},
                              {"sides", {std::string(1, letters[0]), std::string(1, letters[1])}},
-                             {"players", {record->player(letters[0]), record->player(letters[1])}},
+                             {"players", players},
                              {"finished", record->finished()},
                              {"incomplete", record->incomplete()},
                              {"result", result},
