@@ -1,0 +1,373 @@
+// The browser tests' harness: a real `cinq serve` on a free port with a fresh data directory, Debian's
+// chromium driven by playwright-core (no browser download), and the few helpers every test needs.
+// Waits are always on conditions (a version reached, an element shown), never fixed sleeps, so the tests
+// hold on a loaded 2-core machine.
+import {spawn} from 'node:child_process';
+import {mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import net from 'node:net';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {chromium} from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const kRepo = path.resolve(here, '..', '..');
+export const kWebDir = path.join(kRepo, 'web-client');
+export const kArtifacts = process.env.CINQ_ARTIFACTS || path.join(here, 'artifacts');
+export const kChromium = process.env.CINQ_CHROMIUM || '/usr/bin/chromium';
+// Generous on purpose: a loaded 2-core machine runs the server, chromium and three pages at once.
+export const kWait = 20000;
+
+export const kDesktop = {
+  width: 1280,
+  height: 800
+};
+export const kPhone = {
+  width: 390,
+  height: 844
+};
+
+export function binaryPath() {
+  const positional = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
+  return process.env.CINQ_BINARY || positional || '/work/main/build/server/cinq';
+}
+
+// Records shipped with the repository (tests/data) or beside it (shared/records).
+export function readRecord(relative) {
+  const candidates =
+      [path.join(kRepo, 'tests', 'data', relative), path.join(kRepo, '..', 'shared', 'records', relative)];
+  for (const file of candidates) {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      // try the next place
+    }
+  }
+  throw new Error(`record not found: ${relative}`);
+}
+
+// Starts `cinq serve --port 0` and resolves once it printed the port it listens on.
+export function startServer({binary = binaryPath(), web = kWebDir} = {}) {
+  const data = mkdtempSync(path.join(tmpdir(), 'cinq-browser-'));
+  const child = spawn(binary, ['serve', '--port', '0', '--data', data, '--web', web], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const server = {
+    child,
+    data,
+    port: 0,
+    url: '',
+    log: () => log,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(data, {recursive: true, force: true});
+    },
+  };
+  liveServers.add(server);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`cinq serve did not start in time:\n${log}`)), kWait);
+    const onOutput = (chunk) => {
+      log += chunk.toString();
+      const match = /listening on http:\/\/[^:]+:(\d+)/.exec(log);
+      if (match && !server.port) {
+        server.port = Number(match[1]);
+        server.url = `http://127.0.0.1:${server.port}`;
+        clearTimeout(timer);
+        resolve(server);
+      }
+    };
+    child.stdout.on('data', onOutput);
+    child.stderr.on('data', onOutput);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`cannot run ${binary}: ${error.message}`));
+    });
+    child.once('exit', (code, signal) => {
+      liveServers.delete(server);
+      if (!server.port) {
+        clearTimeout(timer);
+        reject(new Error(`cinq serve exited (${code ?? signal}) before listening:\n${log}`));
+      }
+    });
+  });
+}
+
+// Whatever happens to the runner, no server outlives it.
+const liveServers = new Set();
+process.on('exit', () => {
+  for (const server of liveServers) server.child.kill('SIGKILL');
+});
+
+// A TCP relay in front of the server whose link can be cut and restored: a real connection drop for the
+// page (chromium's offline emulation leaves WebSockets open). While down, new connections are refused at
+// once, before any WebSocket handshake, so the page never sees a short-lived "open".
+export function startRelay(targetPort) {
+  const pairs = new Set();
+  let down = false;
+  const listener = net.createServer((client) => {
+    if (down) {
+      client.destroy();
+      return;
+    }
+    const upstream = net.connect(targetPort, '127.0.0.1');
+    const pair = {client, upstream};
+    pairs.add(pair);
+    const drop = () => {
+      pairs.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  return new Promise((resolve) => {
+    listener.listen(0, '127.0.0.1', () => {
+      const relay = {
+        url: `http://127.0.0.1:${listener.address().port}`,
+        cut() {
+          down = true;
+          for (const pair of [...pairs]) {
+            pair.client.destroy();
+            pair.upstream.destroy();
+          }
+          pairs.clear();
+        },
+        restore() { down = false; },
+        close() {
+          relay.cut();
+          return new Promise((done) => listener.close(() => done()));
+        },
+      };
+      resolve(relay);
+    });
+  });
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: kChromium,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-quic',
+    ],
+  });
+}
+
+// One test's world: its own server and its own browser contexts (fresh localStorage each).
+export class Harness {
+  constructor(browser, testName) {
+    this.browser = browser;
+    this.testName = testName;
+    this.server = null;
+    this.contexts = [];
+    this.pageErrors = [];
+    this.relays = [];
+  }
+
+  async start() {
+    this.server = await startServer();
+    return this;
+  }
+
+  get url() { return this.server.url; }
+
+  // A relay to this test's server whose connection the test can cut (startRelay).
+  async newRelay() {
+    const relay = await startRelay(this.server.port);
+    this.relays.push(relay);
+    return relay;
+  }
+
+  // A new person: a fresh browser context on the lobby, named `name` through the lobby's name form.
+  // `base` is where the page goes (the server, or a relay to it).
+  async newPlayer(name, {viewport = kDesktop, base = this.url} = {}) {
+    const context = await this.browser.newContext({viewport});
+    context.setDefaultTimeout(kWait);
+    this.contexts.push(context);
+    const page = await context.newPage();
+    const label = name || `page${this.contexts.length}`;
+    page.on('pageerror', (error) => this.pageErrors.push(`${label}: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') this.pageErrors.push(`${label} console: ${message.text()}`);
+    });
+    await page.goto(`${base}/#/`);
+    if (name) await setName(page, name);
+    return {context, page};
+  }
+
+  async screenshot(page, name) {
+    mkdirSync(kArtifacts, {recursive: true});
+    const file = path.join(kArtifacts, `${name}.png`);
+    await page.screenshot({path: file, fullPage: true});
+    return file;
+  }
+
+  async fetchJson(urlPath, init) {
+    const response = await fetch(`${this.url}${urlPath}`, init);
+    return {status: response.status, body: await response.json()};
+  }
+
+  async teardown() {
+    for (const context of this.contexts) await context.close().catch(() => {});
+    this.contexts = [];
+    for (const relay of this.relays) await relay.close();
+    this.relays = [];
+    if (this.server) await this.server.stop();
+    this.server = null;
+  }
+}
+
+// Resolves once the page's connection got its welcome (the identity with its token is stored).
+export async function waitWelcomed(page) {
+  await page.waitForFunction(
+      () => {
+        try {
+          const identity = JSON.parse(localStorage.getItem('cinq.identity') || 'null');
+          return Boolean(identity && identity.id && identity.token);
+        } catch {
+          return false;
+        }
+      },
+      null,
+      {timeout: kWait},
+  );
+}
+
+// Names the player through the lobby form and waits until the server confirmed it (localStorage identity).
+export async function setName(page, name) {
+  // The shell sends nothing while its connection is down (it says "Not connected"): name once welcomed.
+  await waitWelcomed(page);
+  await page.locator('#name-input').fill(name);
+  await page.locator('#name-save').click();
+  await page.waitForFunction(
+      (wanted) => {
+        try {
+          const identity = JSON.parse(localStorage.getItem('cinq.identity') || 'null');
+          return identity && identity.token && identity.name === wanted;
+        } catch {
+          return false;
+        }
+      },
+      name,
+      {timeout: kWait},
+  );
+}
+
+const kClockChoice = {
+  null: 'none',
+  undefined: 'none'
+};
+
+// Creates a room through the lobby form; resolves to the room id once the room page shows it.
+export async function createRoom(page, {game, options = '', clock = null, privateRoom = false}) {
+  await page.goto(page.url().replace(/#.*$/, '') + '#/');
+  await waitWelcomed(page);
+  await page.locator('#create-game').selectOption(game);
+  await page.locator('#create-options').fill(options);
+  const clockChoice = kClockChoice[clock] ?? clock;
+  await page.locator('#create-clock').selectOption(clockChoice).catch(async () => {
+    // A select whose values differ from their labels: choose by label.
+    await page.locator('#create-clock').selectOption({label: clockChoice});
+  });
+  if (privateRoom) await page.locator('#create-private').check();
+  await page.locator('#create-submit').click();
+  await page.waitForURL(/#\/room\/[A-Za-z0-9_-]+/, {timeout: kWait});
+  await page.waitForSelector('#room[data-room]', {timeout: kWait});
+  const room = await page.locator('#room').getAttribute('data-room');
+  if (!room) throw new Error('the room page has no data-room');
+  return room;
+}
+
+// Opens a room by its invitation link (#/room/ID).
+export async function openRoom(page, room) {
+  await page.goto(`${page.url().replace(/#.*$/, '')}#/room/${room}`);
+  await page.waitForSelector(`#room[data-room="${room}"][data-version]`, {timeout: kWait});
+}
+
+// Takes the free seat of `room` from the lobby's room list.
+export async function sitFromLobby(page, room) {
+  await page.goto(`${page.url().replace(/#.*$/, '')}#/`);
+  const sit = page.locator(`#rooms [data-room="${room}"] .sit`);
+  await sit.waitFor({state: 'visible', timeout: kWait});
+  await sit.click();
+  await waitSeated(page, room);
+}
+
+// Takes the free seat from the room page (#sit).
+export async function sitInRoom(page, room) {
+  await openRoom(page, room);
+  await page.locator('#sit').click();
+  await waitSeated(page, room);
+}
+
+export async function waitSeated(page, room) {
+  await page.waitForSelector(`#room[data-room="${room}"]:is([data-my-seat="0"], [data-my-seat="1"])`, {
+    timeout: kWait,
+  });
+}
+
+export async function roomAttr(page, name) { return page.locator('#room').getAttribute(`data-${name}`); }
+
+export async function version(page) { return Number((await roomAttr(page, 'version')) ?? -1); }
+
+export async function mySeat(page) {
+  const seat = await roomAttr(page, 'my-seat');
+  return seat === '' || seat === null ? null : Number(seat);
+}
+
+// Waits until the page applied version `wanted` (or a later one) of its room.
+export async function waitVersion(page, wanted, timeout = kWait) {
+  await page.waitForFunction(
+      (v) => {
+        const room = document.querySelector('#room');
+        return room && Number(room.getAttribute('data-version')) >= v;
+      },
+      wanted,
+      {timeout},
+  );
+  return version(page);
+}
+
+export async function waitStatus(page, status, timeout = kWait) {
+  await page.waitForSelector(`#room[data-status="${status}"]`, {timeout});
+}
+
+// Plays `from` -> `to` by clicking the two squares (Tablut's board; any board that moves a piece between
+// squares); resolves with the version that followed.
+export async function clickMove(page, from, to) {
+  const before = await version(page);
+  // The piece on `from` is what a person clicks (it lies over its square); a board without piece elements
+  // takes the square itself.
+  const piece = page.locator(`#board [data-piece="${from}"]`);
+  await page.locator(`#board :is([data-piece="${from}"], [data-square="${from}"])`).first().waitFor();
+  if (await piece.count())
+    await piece.first().click();
+  else
+    await page.locator(`#board [data-square="${from}"]`).first().click();
+  await page.locator(`#board [data-square="${to}"][data-legal="true"]`).first().click();
+  return waitVersion(page, before + 1);
+}
+
+export function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+export function assertEqual(actual, expected, message) {
+  if (actual !== expected) {
+    throw new Error(`${message}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  }
+}

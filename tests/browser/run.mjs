@@ -1,0 +1,121 @@
+// A tiny runner for the browser tests (no @playwright/test): runs the tests exported by every *.test.mjs
+// beside it, one after the other, each against its own fresh server, and prints PASS/FAIL per test.
+//   node run.mjs [path/to/cinq] [--filter=WORDS]      (CINQ_BINARY also names the binary)
+// Exits 1 if any test failed. Each test has 60 s; a failed test leaves screenshots of its pages in the
+// artifacts directory.
+import {mkdirSync, readdirSync, rmSync} from 'node:fs';
+import path from 'node:path';
+import {fileURLToPath, pathToFileURL} from 'node:url';
+
+import {Harness, kArtifacts, launchBrowser} from './harness.mjs';
+
+const kTestTimeoutMs = 60000;
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+const filter = (process.argv.find((arg) => arg.startsWith('--filter=')) || '').slice('--filter='.length);
+
+// A test that timed out keeps running until teardown closes its pages; what it then throws is expected.
+process.on('unhandledRejection', () => {});
+
+function slug(text) {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function collectTests() {
+  const files = readdirSync(here).filter((name) => name.endsWith('.test.mjs')).sort();
+  const tests = [];
+  for (const file of files) {
+    const module = await import(pathToFileURL(path.join(here, file)).href);
+    for (const [name, fn] of Object.entries(module.tests || {})) {
+      if (!filter || name.includes(filter) || file.includes(filter)) tests.push({file, name, fn});
+    }
+  }
+  return tests;
+}
+
+// Leaves a picture of every open page of a failed test, to see what the test saw.
+async function shootFailure(harness, name) {
+  mkdirSync(kArtifacts, {recursive: true});
+  let index = 0;
+  for (const context of harness.contexts) {
+    for (const page of context.pages()) {
+      index += 1;
+      const file = path.join(kArtifacts, `FAIL-${slug(name)}-${index}.png`);
+      await withTimeout(page.screenshot({path: file, fullPage: true}), 10000, 'screenshot').catch(() => {});
+    }
+  }
+}
+
+// Pictures of failures from an earlier run would mislead: start without them.
+function clearOldFailures() {
+  mkdirSync(kArtifacts, {recursive: true});
+  for (const name of readdirSync(kArtifacts)) {
+    if (name.startsWith('FAIL-')) rmSync(path.join(kArtifacts, name), {force: true});
+  }
+}
+
+async function main() {
+  clearOldFailures();
+  const tests = await collectTests();
+  if (tests.length === 0) {
+    console.log('no browser test found');
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+  let browser = null;
+  let passed = 0;
+  const failures = [];
+  try {
+    for (const test of tests) {
+      if (!browser || !browser.isConnected()) browser = await launchBrowser();
+      const harness = new Harness(browser, test.name);
+      const started = Date.now();
+      try {
+        await withTimeout(
+            (async () => {
+              await harness.start();
+              await test.fn(harness);
+            })(),
+            kTestTimeoutMs,
+            'the test',
+        );
+        passed += 1;
+        console.log(`PASS ${test.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      } catch (error) {
+        failures.push(test.name);
+        console.log(`FAIL ${test.name} (${test.file}, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+        console.log(`     ${String(error && error.stack ? error.stack : error).replace(/\n/g, '\n     ')}`);
+        for (const line of harness.pageErrors.slice(0, 20)) console.log(`     page: ${line}`);
+        if (harness.server) {
+          const log = harness.server.log().trim().split('\n').slice(-15);
+          for (const line of log) console.log(`     server: ${line}`);
+        }
+        await shootFailure(harness, test.name);
+      } finally {
+        await withTimeout(harness.teardown(), 20000, 'teardown').catch((error) => {
+          console.log(`     teardown: ${error.message}`);
+        });
+      }
+    }
+  } finally {
+    if (browser) await browser.close().catch(() => {});
+  }
+  console.log('');
+  for (const name of failures) console.log(`failed: ${name}`);
+  console.log(`${passed} passed, ${failures.length} failed`);
+  process.exit(failures.length ? 1 : 0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+});

@@ -1,0 +1,575 @@
+// Baltek board (rules: shared/rules/baltek.md): the field, the two goals, the footballers with their
+// strength and the ball, drawn as SVG. A turn is composed action by action: pick a footballer to run or
+// sprint, or the ball to kick (each target shows what it costs); every action is sent at once and the
+// shell's "End turn" button closes the turn. No rules here: every target comes from position.legal.
+
+const kNs = 'http://www.w3.org/2000/svg';
+const kCell = 80;                // a field square, in SVG units
+const kGoalDepth = kCell * 0.6;  // the goals are drawn shallower than a square
+const kMargin = 30;              // room for the coordinates
+const kSideName = {
+  B: 'Blue',
+  R: 'Red'
+};
+const kColumns = 'abcdefghijkl';
+
+// One SVG element with its attributes (null/undefined/false attributes are left out).
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(kNs, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== null && v !== undefined && v !== false) node.setAttribute(k, String(v));
+  }
+  for (const c of children) node.append(c);
+  return node;
+}
+
+function add_stylesheet() {
+  const href = new URL('./baltek.css', import.meta.url).href;
+  if ([...document.querySelectorAll('link[rel=stylesheet]')].some((l) => l.href === href)) return;
+  document.head.append(Object.assign(document.createElement('link'), {rel: 'stylesheet', href}));
+}
+
+// Column index 0..11 (a..l) and row index 0..4 of a square name like "f3".
+function parse_square(name) { return {c: kColumns.indexOf(name[0]), r: Number(name.slice(1)) - 1}; }
+
+// The legal texts of this moment, sorted by what they move: runs and sprints by footballer square, kicks
+// by destination (the kicker is whoever holds the ball). `side` resolves the shot's "#" to a goal square.
+export function classify_legal(legal, side) {
+  const runs = new Map();   // from -> Map(to -> {text, sprint})
+  const kicks = new Map();  // to -> {text, cost, shot}
+  for (const text of legal) {
+    let m = /^([a-l][1-5])(\*?)\s+([a-l][1-5])$/.exec(text);
+    if (m) {
+      const [, from, star, to] = m;
+      if (!runs.has(from)) runs.set(from, new Map());
+      const targets = runs.get(from);
+      // A plain run beats a sprint to the same square: the same move without spending the bonus.
+      if (!targets.has(to) || (targets.get(to).sprint && !star)) targets.set(to, {text, sprint: !!star});
+      continue;
+    }
+    m = /^@([+!]*)\s+(#|[a-l][1-5])$/.exec(text);
+    if (m) {
+      const [, marks, dest] = m;
+      const to = dest === '#' ? (side === 'B' ? 'l3' : 'a3') : dest;
+      const cost = 1 + marks.length;
+      if (!kicks.has(to) || kicks.get(to).cost > cost)
+        kicks.set(to, {text, cost, shot: to === 'a3' || to === 'l3'});
+    }
+  }
+  return {runs, kicks};
+}
+
+// Where things go on screen: landscape (a on the left) or portrait (a at the bottom) for narrow screens,
+// turned half a turn for Red so that each player defends the goal nearest to them.
+function make_layout(portrait, flipped) {
+  const long = 2 * kGoalDepth + 10 * kCell;
+  const header = portrait ? 104 : 72;
+  const width = portrait ? kMargin + 5 * kCell + 10 : kMargin + long + 10;
+  const height = header + (portrait ? long : 5 * kCell) + kMargin;
+  const along = (c) =>
+      (c === 0      ? [0, kGoalDepth] :
+           c === 11 ? [kGoalDepth + 10 * kCell, long] :
+                      [kGoalDepth + (c - 1) * kCell, kGoalDepth + c * kCell]);
+  // The rectangle of square (c, r), c 0..11, r 0..4.
+  const rect = (c0, r0) => {
+    const c = flipped ? 11 - c0 : c0;
+    const r = flipped ? 4 - r0 : r0;
+    const [a0, a1] = along(c);
+    if (portrait) return {x: kMargin + r * kCell, y: header + long - a1, w: kCell, h: a1 - a0};
+    return {x: kMargin + a0, y: header + (4 - r) * kCell, w: a1 - a0, h: kCell};
+  };
+  const field = portrait ? {x: kMargin, y: header + kGoalDepth, w: 5 * kCell, h: 10 * kCell} :
+                           {x: kMargin + kGoalDepth, y: header, w: 10 * kCell, h: 5 * kCell};
+  return {portrait, flipped, width, height, header, rect, field};
+}
+
+function square_exists(c, r) { return (c >= 1 && c <= 10) || ((c === 0 || c === 11) && r === 2); }
+
+function all_squares() {
+  const out = [];
+  for (let c = 0; c < 12; ++c)
+    for (let r = 0; r < 5; ++r)
+      if (square_exists(c, r)) out.push(kColumns[c] + (r + 1));
+  return out;
+}
+
+export function mount(root, ctx) {
+  add_stylesheet();
+  const narrow = window.matchMedia('(max-width: 600px)');
+  const state = {
+    position: null,
+    info: null,
+    selected: null,
+    prev_view: null,
+    changed: new Set(),
+    this_turn: new Set(),
+    last_turn: new Set()
+  };
+  let layout = null;
+  let el = {};  // the SVG parts kept between updates
+
+  function build() {
+    layout = make_layout(narrow.matches, state.info?.mySeat === 1);
+    const s = svg('svg', {
+      class: `board board-baltek ${layout.portrait ? 'portrait' : 'landscape'}`,
+      viewBox: `0 0 ${layout.width} ${layout.height}`,
+      role: 'group',
+      'aria-label': 'Baltek field',
+    });
+    const defs = svg('defs');
+    const net =
+        svg('pattern', {id: 'baltek-net', width: 8, height: 8, patternUnits: 'userSpaceOnUse'},
+            svg('path', {d: 'M0 0 L8 8 M8 0 L0 8', class: 'net-line'}));
+    defs.append(net);
+    s.append(defs);
+    el = {
+      svg: s,
+      header: svg('g', {class: 'header'}),
+      field: svg('g', {class: 'bk-field'}),
+      marks: svg('g', {class: 'marks', 'pointer-events': 'none'}),
+      pieces: svg('g', {class: 'pieces', 'pointer-events': 'none'}),
+      targets: svg('g', {class: 'targets', 'pointer-events': 'none'}),
+      labels: svg('g', {class: 'target-labels', 'pointer-events': 'none'}),
+      cells: svg('g', {class: 'cells'}),
+      ball: null,
+      footballers: new Map(),
+      cell: new Map()
+    };
+    draw_field();
+    s.append(el.header, el.field, el.marks, el.targets, el.pieces, el.labels, el.cells);
+    el.ball =
+        svg('g', {class: 'ball', 'data-piece': 'ball'}, svg('circle', {r: kCell * 0.15, class: 'ball-body'}),
+            svg('path', {class: 'ball-patch', d: ball_patch(kCell * 0.15)}));
+    s.append(el.ball);
+    s.addEventListener('click', on_click);
+    s.addEventListener('keydown', on_key);
+    root.replaceChildren(s);
+  }
+
+  function ball_patch(r) {
+    const p = [];
+    for (let i = 0; i < 5; ++i) {
+      const a = -Math.PI / 2 + (i * 2 * Math.PI) / 5;
+      p.push(`${(Math.cos(a) * r * 0.45).toFixed(2)} ${(Math.sin(a) * r * 0.45).toFixed(2)}`);
+    }
+    return `M${p.join(' L')} Z`;
+  }
+
+  function draw_field() {
+    const {rect, field, portrait} = layout;
+    const g = el.field;
+    // Mown stripes across the long axis, then the lines.
+    for (let c = 1; c <= 10; ++c) {
+      const a = rect(c, 0), b = rect(c, 4);
+      const x = Math.min(a.x, b.x), y = Math.min(a.y, b.y);
+      const w = portrait ? 5 * kCell : a.w, h = portrait ? a.h : 5 * kCell;
+      g.append(svg('rect', {x, y, width: w, height: h, class: c % 2 ? 'turf' : 'turf alt'}));
+    }
+    g.append(
+        svg('rect', {x: field.x, y: field.y, width: field.w, height: field.h, class: 'line', fill: 'none'}));
+    const cx = field.x + field.w / 2, cy = field.y + field.h / 2;
+    if (portrait)
+      g.append(svg('line', {x1: field.x, y1: cy, x2: field.x + field.w, y2: cy, class: 'line'}));
+    else
+      g.append(svg('line', {x1: cx, y1: field.y, x2: cx, y2: field.y + field.h, class: 'line'}));
+    g.append(svg('circle', {cx, cy, r: kCell * 0.9, class: 'line', fill: 'none'}));
+    for (const name of ['f3', 'g3']) {  // the kickoff marks
+      const {c, r} = parse_square(name);
+      const q = rect(c, r);
+      g.append(svg('circle', {cx: q.x + q.w / 2, cy: q.y + q.h / 2, r: 4, class: 'spot'}));
+    }
+    for (const name of ['a3', 'l3']) {
+      const {c, r} = parse_square(name);
+      const q = rect(c, r);
+      g.append(
+          svg('rect',
+              {x: q.x, y: q.y, width: q.w, height: q.h, class: `goal goal-${name === 'a3' ? 'B' : 'R'}`}));
+      g.append(svg(
+          'rect', {x: q.x, y: q.y, width: q.w, height: q.h, fill: 'url(#baltek-net)', class: 'goal-net'}));
+    }
+    // Coordinates: columns along the long side, rows along the short side, as notation.md names squares.
+    for (let c = 0; c < 12; ++c) {
+      const q = rect(c, 2);
+      const t =
+          portrait ? {x: kMargin / 2, y: q.y + q.h / 2} : {x: q.x + q.w / 2, y: layout.height - kMargin / 2};
+      g.append(svg('text', {x: t.x, y: t.y, class: 'coord'}, kColumns[c]));
+    }
+    for (let r = 0; r < 5; ++r) {
+      const q = rect(1, r);
+      const t =
+          portrait ? {x: q.x + q.w / 2, y: layout.height - kMargin / 2} : {x: kMargin / 2, y: q.y + q.h / 2};
+      g.append(svg('text', {x: t.x, y: t.y, class: 'coord'}, String(r + 1)));
+    }
+    // The clickable squares, on top of the drawing (the ball alone sits above them).
+    for (const name of all_squares()) {
+      const {c, r} = parse_square(name);
+      const q = rect(c, r);
+      const cell = svg('rect', {x: q.x, y: q.y, width: q.w, height: q.h, class: 'cell', 'data-square': name});
+      el.cells.append(cell);
+      el.cell.set(name, cell);
+    }
+  }
+
+  function center(name) {
+    const {c, r} = parse_square(name);
+    const q = layout.rect(c, r);
+    return {x: q.x + q.w / 2, y: q.y + q.h / 2, q};
+  }
+
+  function footballer_node(side, strength) {
+    const g = svg('g', {
+      class: `footballer side-${side}${strength === 3 ? ' captain' : ''}`,
+      'data-piece': `${side}${strength}`
+    });
+    g.append(svg('circle', {r: kCell * 0.3, class: 'body'}));
+    g.append(svg('text', {class: 'strength', y: 1}, String(strength)));
+    g.append(svg('circle', {r: kCell * 0.07, cx: kCell * 0.22, cy: -kCell * 0.22, class: 'kicked-mark'}));
+    return g;
+  }
+
+  // Footballers and the ball keep their nodes between updates, so CSS transitions make them glide.
+  function draw_pieces(view) {
+    const by_square = new Map();
+    view.footballers.forEach((f, i) => {
+      if (!by_square.has(f.square)) by_square.set(f.square, []);
+      by_square.get(f.square).push(i);
+    });
+    const my_turn_side = view.to_move;
+    view.footballers.forEach((f, i) => {
+      const key = `${f.side}${i}`;
+      let node = el.footballers.get(key);
+      if (!node) {
+        node = footballer_node(f.side, f.strength);
+        el.footballers.set(key, node);
+        el.pieces.append(node);
+      }
+      const {x, y} = center(f.square);
+      const shared = by_square.get(f.square).length > 1;
+      const dx = shared ? (f.side === 'B' ? -1 : 1) * kCell * 0.2 : 0;
+      const k = shared ? 0.75 : 1;
+      node.style.transform = `translate(${x + dx}px, ${y - (shared ? kCell * 0.06 : 0)}px) scale(${k})`;
+      node.setAttribute('data-at', f.square);
+      node.classList.toggle('ran', f.side === my_turn_side && f.ran);
+      node.classList.toggle('kicked', f.side === my_turn_side && f.kicked);
+      node.classList.toggle(
+          'selected',
+          state.selected?.kind === 'run' && state.selected.square === f.square &&
+              f.side === state.position?.side);
+    });
+    const b = center(view.ball);
+    const off = kCell * 0.27;
+    const bx = b.x + Math.min(off, b.q.w / 2 - kCell * 0.16), by = b.y + off;
+    el.ball.style.transform = `translate(${bx}px, ${by}px)`;
+    el.ball.setAttribute('data-at', view.ball);
+  }
+
+  function draw_header(view) {
+    const g = el.header;
+    g.replaceChildren();
+    const w = layout.width;
+    const names = ctx.seatNames || [];
+    const trim = (s, n) => (s && s.length > n ? s.slice(0, n - 1) + '…' : s || '');
+    const n = layout.portrait ? 12 : 22;
+    const y1 = 26;
+    // Each team's name stands on the side of the goal it defends (Red's on the left when the field is
+    // turned).
+    const order = layout.flipped ? [1, 0] : [0, 1];
+    const team = (i, x, anchor) => {
+      const star = svg('tspan', {class: 'bonus'}, view.bonus[i] ? '★' : '☆');
+      const name = trim(names[i], n) || kSideName[ctx.sides?.[i] || 'BR'[i]];
+      const t = svg('text', {x, y: y1, class: `team team-${'BR'[i]}`, 'text-anchor': anchor});
+      if (anchor === 'start')
+        t.append(star, ' ' + name);
+      else
+        t.append(name + ' ', star);
+      return t;
+    };
+    const score =
+        svg('text', {x: w / 2, y: layout.portrait ? 62 : y1, class: 'score'},
+            `${view.score[order[0]]} – ${view.score[order[1]]}`);
+    g.append(team(order[0], kMargin, 'start'), team(order[1], w - 10, 'end'), score);
+    g.append(svg('title', {}, `Blue ${view.score[0]}, Red ${view.score[1]}; first to ${view.goal_target}`));
+    // The turn line: who moves, the points left as pips, the bonus, and a hint of what a click does.
+    const y2 = layout.portrait ? 94 : 58;
+    const mover = view.to_move;
+    const status = state.position?.status;
+    const line = svg('g', {class: `turn-line side-${mover}`});
+    const live = !status || status === 'live';
+    line.append(svg(
+        'text', {x: kMargin, y: y2, class: 'status'},
+        live || state.info?.replay ? `${kSideName[mover]} to move` : `First to ${view.goal_target} goals`));
+    if (live) {
+      const startx = kMargin + 124;
+      for (let i = 0; i < Math.max(3, view.points); ++i) {
+        line.append(svg(
+            'circle', {cx: startx + i * 18, cy: y2 - 6, r: 6, class: i < view.points ? 'pip full' : 'pip'}));
+      }
+      const bonus_left = view.bonus[mover === 'B' ? 0 : 1];
+      line.append(
+          svg('text', {x: startx + 3 * 18 - 2, y: y2, class: 'status'},
+              `${view.points} pt${view.points === 1 ? '' : 's'}${bonus_left ? ' + bonus ★' : ''}`));
+      line.append(
+          svg('title', {},
+              `${view.points} action points left this turn; bonus ${bonus_left ? 'available' : 'spent'}`));
+    }
+    const hint = hint_text();
+    if (hint && !layout.portrait)
+      line.append(svg('text', {x: w - 10, y: y2, class: 'bk-hint', 'text-anchor': 'end'}, hint));
+    g.append(line);
+  }
+
+  function hint_text() {
+    if (!state.info?.canAct) return '';
+    if (state.selected?.kind === 'run') return 'Run: 1 point · ★ sprint: 1 + bonus';
+    if (state.selected?.kind === 'kick') return 'Kick: the number is its cost';
+    return 'Pick a footballer or the ball';
+  }
+
+  function legal_now() {
+    if (!state.info?.canAct || !state.position) return {runs: new Map(), kicks: new Map()};
+    return classify_legal(state.position.legal || [], state.position.side || state.position.view?.to_move);
+  }
+
+  function draw_marks(view, moves) {
+    el.marks.replaceChildren();
+    for (const name of state.changed) {
+      const {q} = center(name);
+      el.marks.append(
+          svg('rect', {x: q.x + 2, y: q.y + 2, width: q.w - 4, height: q.h - 4, class: 'last-move'}));
+    }
+    // Selectable things: my footballers that can run, the ball when it can be kicked.
+    for (const from of moves.runs.keys()) {
+      const {q} = center(from);
+      el.marks.append(svg('rect', {
+        x: q.x + 3,
+        y: q.y + 3,
+        width: q.w - 6,
+        height: q.h - 6,
+        rx: 8,
+        class: state.selected?.square === from && state.selected.kind === 'run' ? 'selectable chosen' :
+                                                                                  'selectable'
+      }));
+    }
+    el.ball.classList.toggle('selectable', moves.kicks.size > 0);
+    el.ball.classList.toggle('chosen', state.selected?.kind === 'kick');
+    el.ball.setAttribute('tabindex', moves.kicks.size > 0 ? '0' : '-1');
+    el.ball.setAttribute('role', 'button');
+    el.ball.setAttribute('aria-label', `ball on ${view.ball}`);
+  }
+
+  function targets_of_selection(moves) {
+    const out = new Map();  // square -> {text, label, kind}
+    const sel = state.selected;
+    if (!sel) return out;
+    if (sel.kind === 'run') {
+      for (const [to, t] of moves.runs.get(sel.square) || [])
+        out.set(to, {text: t.text, kind: t.sprint ? 'sprint' : 'run'});
+    } else {
+      for (const [to, k] of moves.kicks)
+        out.set(to, {text: k.text, kind: k.shot ? 'shot' : 'kick', cost: k.cost});
+    }
+    return out;
+  }
+
+  function draw_targets(targets, moves) {
+    el.targets.replaceChildren();
+    el.labels.replaceChildren();
+    for (const [name, cell] of el.cell) {
+      const t = targets.get(name);
+      if (t) {
+        cell.setAttribute('data-legal', 'true');
+        cell.setAttribute('data-action', t.text);
+        cell.setAttribute('tabindex', '0');
+        cell.setAttribute('role', 'button');
+        cell.setAttribute('aria-label', `${t.kind} to ${name}: ${t.text}`);
+      } else {
+        for (const a of ['data-legal', 'data-action', 'role', 'aria-label']) cell.removeAttribute(a);
+      }
+      // A square whose footballer can run now: where a turn's run starts (tests look for it too).
+      const selectable = moves.runs.has(name);
+      if (selectable)
+        cell.setAttribute('data-selectable', 'true');
+      else
+        cell.removeAttribute('data-selectable');
+      cell.setAttribute('tabindex', selectable || t ? '0' : '-1');
+    }
+    for (const [name, t] of targets) {
+      const {x, y, q} = center(name);
+      const g = svg('g', {class: `target target-${t.kind}`});
+      g.append(svg(
+          'rect', {x: q.x + 4, y: q.y + 4, width: q.w - 8, height: q.h - 8, rx: 10, class: 'target-area'}));
+      if (t.kind === 'run' || t.kind === 'sprint') {
+        g.append(svg('circle', {cx: x, cy: y, r: kCell * 0.12, class: 'target-dot'}));
+        if (t.kind === 'sprint')
+          el.labels.append(svg('text', {x: q.x + 14, y: q.y + 18, class: 'target-label'}, '★'));
+      } else {
+        g.append(svg('circle', {cx: x, cy: y, r: kCell * 0.14, class: 'target-dot'}));
+        el.labels.append(svg('text', {x: q.x + 14, y: q.y + 19, class: 'target-label cost'}, String(t.cost)));
+      }
+      el.targets.append(g);
+    }
+  }
+
+  function render() {
+    const position = state.position;
+    if (!position?.view) return;
+    const view = position.view;
+    const moves = legal_now();
+    // Forget a selection that no longer leads anywhere (after an action, or when the turn passed).
+    if (state.selected?.kind === 'run' && !moves.runs.has(state.selected.square)) state.selected = null;
+    if (state.selected?.kind === 'kick' && moves.kicks.size === 0) state.selected = null;
+    const targets = targets_of_selection(moves);
+    state.targets = targets;
+    draw_header(view);
+    draw_marks(view, moves);
+    draw_pieces(view);
+    draw_targets(targets, moves);
+    el.svg.classList.toggle('can-act', !!state.info?.canAct);
+    for (const [name, cell] of el.cell) {
+      if (!targets.has(name)) cell.setAttribute('aria-label', describe(view, name));
+    }
+  }
+
+  function describe(view, name) {
+    const here =
+        view.footballers.filter((f) => f.square === name).map((f) => `${kSideName[f.side]} ${f.strength}`);
+    if (view.ball === name) here.push('ball');
+    return `${name}${here.length ? ': ' + here.join(', ') : ''}`;
+  }
+
+  // The squares whose content changed since the last drawing: the last action(s), as a highlight.
+  function diff(prev, view) {
+    const out = new Set();
+    if (!prev || prev.score[0] !== view.score[0] || prev.score[1] !== view.score[1]) return out;
+    const occupants = (v) => {
+      const m = new Map();
+      v.footballers.forEach((f, i) => m.set(`${f.side}${i}`, f.square));
+      return m;
+    };
+    const a = occupants(prev), b = occupants(view);
+    for (const [k, sq] of b)
+      if (a.get(k) !== sq) out.add(a.get(k)).add(sq);
+    if (prev.ball !== view.ball) out.add(prev.ball).add(view.ball);
+    out.delete(undefined);
+    return out;
+  }
+
+  function select_at(square, prefer_ball) {
+    const moves = legal_now();
+    const view = state.position.view;
+    const can_run = moves.runs.has(square);
+    const can_kick = moves.kicks.size > 0 && view.ball === square;
+    const sel = state.selected;
+    const run_sel = sel?.kind === 'run' && sel.square === square;
+    const kick_sel = sel?.kind === 'kick';
+    // One square may hold the footballer and the ball: clicking it again switches between the two.
+    if (prefer_ball && can_kick && !kick_sel)
+      state.selected = {kind: 'kick', square};
+    else if (can_run && !run_sel)
+      state.selected = {kind: 'run', square};
+    else if (can_kick && !kick_sel)
+      state.selected = {kind: 'kick', square};
+    else
+      state.selected = null;
+    render();
+  }
+
+  function activate(square, on_ball) {
+    if (!state.info?.canAct || !state.position) return;
+    const target = state.targets?.get(square);
+    if (target && !(on_ball && !state.selected)) {
+      state.selected = null;
+      ctx.act([target.text], false);
+      return;
+    }
+    select_at(square, on_ball);
+  }
+
+  function on_click(e) {
+    const ball = e.target.closest('[data-piece="ball"]');
+    if (ball) return activate(ball.getAttribute('data-at'), true);
+    const cell = e.target.closest('[data-square]');
+    if (cell) return activate(cell.getAttribute('data-square'), false);
+    state.selected = null;
+    render();
+  }
+
+  function on_key(e) {
+    if (e.key !== 'Enter' && e.key !== ' ') {
+      if (e.key === 'Escape' && state.selected) {
+        state.selected = null;
+        render();
+      }
+      return;
+    }
+    const target = e.target.closest('[data-piece="ball"],[data-square]');
+    if (!target) return;
+    e.preventDefault();
+    if (target.getAttribute('data-piece') === 'ball')
+      activate(target.getAttribute('data-at'), true);
+    else
+      activate(target.getAttribute('data-square'), false);
+  }
+
+  function relayout() {
+    const portrait = narrow.matches;
+    const flipped = state.info?.mySeat === 1;
+    if (layout && layout.portrait === portrait && layout.flipped === flipped) return;
+    build();
+    el.svg.classList.add('no-anim');
+    render();
+    requestAnimationFrame(() => requestAnimationFrame(() => el.svg?.classList.remove('no-anim')));
+  }
+
+  // A short "Goal!" over the field when a goal is scored live (the pieces glide back to the kickoff).
+  function celebrate(seat) {
+    const {field} = layout;
+    const text =
+        svg('text', {
+          x: field.x + field.w / 2,
+          y: field.y + field.h / 2,
+          class: `goal-flash side-${'BR'[seat]}`,
+          'pointer-events': 'none'
+        },
+            `Goal! ${kSideName['BR'[seat]]}`);
+    el.svg.append(text);
+    setTimeout(() => text.remove(), 1800);
+  }
+
+  const on_media = () => relayout();
+  narrow.addEventListener('change', on_media);
+
+  return {
+    update(position, info) {
+      const view = position?.view;
+      if (view) {
+        // Highlight the whole turn, not just its last action: changes pile up while the turn number stays,
+        // and the finished turn stays marked until the next side changes something.
+        const prev = state.prev_view;
+        const changes = diff(prev, view);
+        if (prev && prev.turn === view.turn && prev.to_move === view.to_move) {
+          for (const q of changes) state.this_turn.add(q);
+        } else {
+          state.last_turn = new Set([...state.this_turn, ...changes]);
+          state.this_turn = new Set();
+        }
+        state.changed = state.this_turn.size ? state.this_turn : state.last_turn;
+        const scored = prev && view.score.findIndex((g, i) => g > prev.score[i]);
+        state.prev_view = view;
+        if (scored !== null && scored >= 0 && !info?.replay) state.goal_by = scored;
+      }
+      state.position = position;
+      state.info = info || {mySeat: null, canAct: false, event: null, replay: false};
+      if (!state.info.canAct) state.selected = null;
+      relayout();
+      render();
+      if (state.goal_by !== undefined) celebrate(state.goal_by);
+      state.goal_by = undefined;
+    },
+    destroy() {
+      narrow.removeEventListener('change', on_media);
+      el.svg?.remove();
+      el = {};
+    },
+  };
+}

@@ -1,0 +1,564 @@
+// Batik's board (/work/shared/rules/batik.md): the well, the resting pieces and both sets, and a drop
+// composer (pick, rotate by 15 degrees, flip, slide along the rim, drop). The server alone knows physics:
+// resting pieces and the fall's frames come from view; which drops exist comes from position.legal.
+const NS = 'http://www.w3.org/2000/svg';
+
+// The rules file's piece table. Only used to draw pieces that are not in the well yet (the trays and the
+// ghost); everything in the well is drawn from the server's polygons.
+const PIECES = [
+  ['SQ', [[0, 0], [2, 0], [2, 2], [0, 2]]],
+  ['TZ', [[0, 0], [4, 0], [2, 2], [0, 2]]],
+  ['NR', [[0, 0], [4, 0], [4, 2], [3, 2], [2, 1], [1, 2], [0, 2]]],
+  ['TL', [[0, 0], [4, 0], [2, 2]]],
+  ['TM', [[0, 0], [2, 0], [0, 2]]],
+  ['TS', [[0, 0], [2, 0], [1, 1]]],
+  ['PL', [[0, 0], [4, 0], [5, 1], [1, 1]]],
+  ['PM', [[0, 0], [3, 0], [4, 1], [1, 1]]],
+  ['PS', [[0, 0], [1, 0], [2, 1], [1, 1]]],
+];
+const OUTLINE = new Map(PIECES);
+
+// Layout in SVG user units; one unit of the well is one user unit. y grows downwards in SVG.
+const WIDTH = 8;
+const RIM = 8;
+const HEADROOM = 5.6;  // room above the rim for the ghost: a piece turned on its diagonal is about 5.1 tall
+const WALL = 0.25;
+const X0 = 1.0;  // left of the well's interior (room for the y labels)
+const TOP = 0.9;  // the header line
+const FLOOR_Y = TOP + HEADROOM + RIM;  // SVG y of the floor
+const BELOW_WELL = FLOOR_Y + WALL + 1.0;  // under the x coordinates
+// Two layouts of the trays: beside the well on wide screens, under it on phones (the well stays big).
+const WIDE = {
+  viewW: X0 + WIDTH + WALL + 0.7 + 7.4 + 0.2,
+  viewH: BELOW_WELL,
+  tray: (seat) => ({ x: X0 + WIDTH + WALL + 0.7, y: TOP + seat * 6.4, w: 7.4, h: 5.9 }),
+  cell: { w: 2.25, h: 1.5, gapX: 0.1, gapY: 0.1, scale: 0.42 },
+  titleSize: 0.4,
+  narrow: false,
+};
+const NARROW = {
+  viewW: X0 + WIDTH + WALL + 0.45,
+  viewH: BELOW_WELL + 4.7,
+  tray: (seat) => ({ x: 0.15 + seat * 4.7, y: BELOW_WELL + 0.1, w: 4.55, h: 4.5 }),
+  cell: { w: 1.38, h: 1.18, gapX: 0.05, gapY: 0.05, scale: 0.26 },
+  titleSize: 0.34,
+  narrow: true,
+};
+const NARROW_BELOW_PX = 600;  // the board's width under which the trays go under the well
+const sx = (x) => X0 + x;
+const sy = (y) => FLOOR_Y - y;
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function pointsAttr(polygon) {
+  return polygon.map(([x, y]) => `${sx(x).toFixed(3)},${sy(y).toFixed(3)}`).join(' ');
+}
+
+// A piece as dropped: mirrored left-right if flipped, turned counter-clockwise, then moved so that its
+// bounding box's left side is at x and its lowest point at y (the rim).
+function placed(id, flipped, angle, x, y) {
+  let pts = OUTLINE.get(id);
+  if (flipped) pts = pts.map(([a, b]) => [-a, b]).reverse();
+  const r = (angle * Math.PI) / 180;
+  const c = Math.cos(r);
+  const s = Math.sin(r);
+  const turned = pts.map(([a, b]) => [c * a - s * b, s * a + c * b]);
+  const minX = Math.min(...turned.map((p) => p[0]));
+  const minY = Math.min(...turned.map((p) => p[1]));
+  return turned.map(([a, b]) => [a - minX + x, b - minY + y]);
+}
+
+// The notation writes x without trailing zeros: 3.25, 0.125, 6.
+const dropText = (sel) => `${sel.id}${sel.flipped ? '~' : ''} ${sel.angle} ${sel.x8 / 8}`;
+const orientKey = (id, flipped, angle) => `${id}${flipped ? '~' : ''} ${angle}`;
+
+// position.legal (already expanded by the shell; range objects are expanded here too, to be safe) as the
+// set of texts plus, per piece/face/angle, the range of left positions in eighths.
+function indexLegal(legal) {
+  const texts = new Set();
+  const ranges = new Map();
+  const add = (text) => {
+    const m = /^([A-Z]{2})(~?)\s+(\d+)\s+([\d.]+)$/.exec(text.trim());
+    if (!m) return;
+    texts.add(text);
+    const key = `${m[1]}${m[2]} ${m[3]}`;
+    const x8 = Math.round(Number(m[4]) * 8);
+    const r = ranges.get(key);
+    if (!r) ranges.set(key, { lo: x8, hi: x8 });
+    else {
+      r.lo = Math.min(r.lo, x8);
+      r.hi = Math.max(r.hi, x8);
+    }
+  };
+  for (const item of legal || []) {
+    if (typeof item === 'string') add(item);
+    else if (item && typeof item.prefix === 'string') {
+      const n = Math.round((item.to - item.from) / item.step);
+      for (let k = 0; k <= n; k++) add(`${item.prefix} ${Number((item.from + k * item.step).toFixed(6))}`);
+    }
+  }
+  const pieces = new Set([...ranges.keys()].map((k) => k.slice(0, 2)));
+  return { texts, ranges, pieces };
+}
+
+export function mount(root, ctx) {
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = new URL('./batik.css', import.meta.url).href;
+  root.appendChild(link);
+
+  const svg = el('svg', {
+    class: 'board board-batik',
+    viewBox: `0 0 ${WIDE.viewW} ${WIDE.viewH}`,
+    role: 'img',
+    tabindex: '0',
+    'aria-label': 'Batik well',
+  });
+  root.appendChild(svg);
+  const defs = el('defs', {}, svg);
+  const grad = el('linearGradient', { id: 'batik-glass', x1: 0, y1: 0, x2: 0, y2: 1 }, defs);
+  el('stop', { offset: '0', style: 'stop-color: var(--batik-glass-top)' }, grad);
+  el('stop', { offset: '1', style: 'stop-color: var(--batik-glass-bottom)' }, grad);
+
+  const header = el('text', { x: X0, y: TOP - 0.3, class: 'batik-header' }, svg);
+  drawFrame(svg);
+  const guide = el('rect', { class: 'batik-guide', visibility: 'hidden' }, svg);
+  const piecesLayer = el('g', { class: 'batik-pieces' }, svg);
+  const ghost = el('polygon', { class: 'batik-ghost', visibility: 'hidden', 'data-ghost': 'true' }, svg);
+  const overlay = el('text', { class: 'batik-overlay', x: sx(WIDTH / 2), y: TOP + 1.6, visibility: 'hidden' }, svg);
+  const trays = [0, 1].map((seat) => el('g', { class: 'batik-tray', 'data-tray': seat }, svg));
+  // The well's interior and its headroom: pointer presses here slide the ghost.
+  const slideZone = el('rect', {
+    class: 'batik-slide-zone',
+    x: sx(0), y: TOP, width: WIDTH, height: HEADROOM + RIM,
+  }, svg);
+
+  const controls = document.createElement('div');
+  controls.className = 'batik-controls';
+  controls.innerHTML = `
+    <button type="button" data-control="rotate-left" title="Turn 15° counter-clockwise (Q)" aria-label="Turn 15 degrees counter-clockwise">⟲ 15°</button>
+    <button type="button" data-control="rotate-right" title="Turn 15° clockwise (E)" aria-label="Turn 15 degrees clockwise">⟳ 15°</button>
+    <button type="button" data-control="flip" title="Flip over (F)" aria-pressed="false">Flip</button>
+    <button type="button" data-control="left" title="Slide left 1/8 (←, Shift: 1 unit)" aria-label="Slide left">◀</button>
+    <button type="button" data-control="right" title="Slide right 1/8 (→, Shift: 1 unit)" aria-label="Slide right">▶</button>
+    <output class="batik-readout" aria-live="polite"></output>
+    <button type="button" data-control="drop" class="batik-drop" title="Drop (Enter)">Drop</button>`;
+  root.appendChild(controls);
+  const readout = controls.querySelector('.batik-readout');
+  const button = (name) => controls.querySelector(`[data-control="${name}"]`);
+
+  let position = null;
+  let info = { mySeat: null, canAct: false, event: null, replay: false };
+  let legal = indexLegal([]);
+  let sel = null;  // {id, flipped, angle, x8}: the drop being composed
+  let shown = null;  // the view drawn last (to tell a replay step forward from a jump)
+  let anim = null;  // the running fall animation's requestAnimationFrame id
+  let holdTimer = null;
+  let layout = WIDE;
+
+  function applyLayout() {
+    const width = root.clientWidth || svg.getBoundingClientRect().width;
+    const next = width && width < NARROW_BELOW_PX ? NARROW : WIDE;
+    if (next === layout && svg.getAttribute('viewBox')) return false;
+    layout = next;
+    svg.setAttribute('viewBox', `0 0 ${layout.viewW} ${layout.viewH}`);
+    svg.classList.toggle('batik-narrow', layout.narrow);
+    return true;
+  }
+  const resizer = typeof ResizeObserver === 'function'
+    ? new ResizeObserver(() => { if (applyLayout() && position) render(); })
+    : null;
+  if (resizer) resizer.observe(root);
+  applyLayout();
+
+  const sideName = (seat) => (seat === 0 ? 'Light' : 'Dark');
+  const seatLabel = (seat) => {
+    let name = ctx.seatNames && ctx.seatNames[seat];
+    if (name && name.length > 16) name = `${name.slice(0, 15)}…`;
+    return name ? `${sideName(seat)} · ${name}` : sideName(seat);
+  };
+  const myTurn = () => Boolean(info.canAct && !info.replay && position && position.status === 'live');
+
+  function range(s) {
+    return legal.ranges.get(orientKey(s.id, s.flipped, s.angle));
+  }
+
+  // Keeps the selection on a legal drop: x is clamped into the range of the chosen orientation.
+  function settle(s) {
+    const r = range(s);
+    if (!r) return s;
+    return { ...s, x8: Math.max(r.lo, Math.min(r.hi, s.x8)) };
+  }
+
+  function select(id) {
+    if (!myTurn() || !legal.pieces.has(id)) return;
+    if (sel && sel.id === id) return;
+    const keep = sel ? { flipped: sel.flipped, angle: sel.angle } : { flipped: false, angle: 0 };
+    const next = { id, ...keep, x8: 0 };
+    const r = range(next) || range({ id, flipped: false, angle: 0 });
+    if (!r) return;
+    if (!range(next)) Object.assign(next, { flipped: false, angle: 0 });
+    // Start centred over the well, where the player is most likely to want it.
+    next.x8 = Math.round((r.lo + r.hi) / 2);
+    sel = settle(next);
+    render();
+  }
+
+  function turn(by) {
+    if (!sel) return;
+    const angle = (((sel.angle + by) % 360) + 360) % 360;
+    sel = settle(recentre({ ...sel, angle }));
+    renderComposer();
+  }
+
+  function flip() {
+    if (!sel) return;
+    sel = settle(recentre({ ...sel, flipped: !sel.flipped }));
+    renderComposer();
+  }
+
+  // A turned or flipped piece keeps its centre where it was, as a hand would hold it.
+  function recentre(next) {
+    const before = placed(sel.id, sel.flipped, sel.angle, sel.x8 / 8, RIM);
+    const after = placed(next.id, next.flipped, next.angle, 0, RIM);
+    const mid = (p) => (Math.min(...p.map((q) => q[0])) + Math.max(...p.map((q) => q[0]))) / 2;
+    return { ...next, x8: Math.round((mid(before) - mid(after)) * 8) };
+  }
+
+  function slide(by8) {
+    if (!sel) return;
+    sel = settle({ ...sel, x8: sel.x8 + by8 });
+    renderComposer();
+  }
+
+  function slideTo(clientX) {
+    if (!sel) return;
+    const pt = svg.createSVGPoint();
+    pt.x = clientX;
+    pt.y = 0;
+    const x = pt.matrixTransform(svg.getScreenCTM().inverse()).x - X0;
+    const w = Math.max(...placed(sel.id, sel.flipped, sel.angle, 0, 0).map((p) => p[0]));
+    sel = settle({ ...sel, x8: Math.round((x - w / 2) * 8) });
+    renderComposer();
+  }
+
+  function drop() {
+    if (!sel || !myTurn()) return;
+    const text = dropText(sel);
+    if (!legal.texts.has(text)) return;
+    sel = null;
+    renderComposer();
+    ctx.act([text], false);
+  }
+
+  controls.addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-control]');
+    if (!b) return;
+    const step = e.shiftKey ? 8 : 1;
+    ({
+      'rotate-left': () => turn(15),
+      'rotate-right': () => turn(-15),
+      flip,
+      left: () => slide(-step),
+      right: () => slide(step),
+      drop,
+    })[b.dataset.control]();
+  });
+
+  let dragging = false;
+  slideZone.addEventListener('pointerdown', (e) => {
+    if (!sel) return;
+    dragging = true;
+    slideZone.setPointerCapture(e.pointerId);
+    slideTo(e.clientX);
+  });
+  slideZone.addEventListener('pointermove', (e) => {
+    if (dragging) slideTo(e.clientX);
+  });
+  const stopDrag = () => { dragging = false; };
+  slideZone.addEventListener('pointerup', stopDrag);
+  slideZone.addEventListener('pointercancel', stopDrag);
+
+  svg.addEventListener('click', (e) => {
+    const p = e.target.closest('[data-piece]');
+    if (p && p.dataset.legal === 'true') select(p.dataset.piece);
+  });
+
+  svg.addEventListener('keydown', (e) => {
+    const step = e.shiftKey ? 8 : 1;
+    const keys = {
+      ArrowLeft: () => slide(-step), ArrowRight: () => slide(step),
+      q: () => turn(15), e: () => turn(-15), ArrowUp: () => turn(15), ArrowDown: () => turn(-15),
+      f: flip, Enter: drop,
+    };
+    const k = keys[e.key.length === 1 ? e.key.toLowerCase() : e.key];
+    if (k) {
+      e.preventDefault();
+      k();
+    }
+  });
+
+  function pieceClass(side, extra = '') {
+    return `batik-piece batik-${side === 'C' || side === 0 ? 'light' : 'dark'} ${extra}`.trim();
+  }
+
+  // The resting pieces of a view, or the poses of one animation frame.
+  function drawPieces(list, atRest = true) {
+    piecesLayer.replaceChildren();
+    for (const p of list) {
+      const high = Math.max(...p.polygon.map((q) => q[1]));
+      const over = atRest && high > RIM + (shown ? shown.tolerance || 0.05 : 0.05);
+      const poly = el('polygon', {
+        class: pieceClass(p.side, over ? 'batik-over' : ''),
+        points: pointsAttr(p.polygon),
+        'data-well-piece': `${p.side}/${p.id}${p.flipped ? '~' : ''}`,
+      }, piecesLayer);
+      el('title', {}, poly).textContent = `${sideName(p.owner)} ${p.id}${p.flipped ? ' (flipped)' : ''}`;
+    }
+  }
+
+  function drawTray(seat, view) {
+    const g = trays[seat];
+    g.replaceChildren();
+    const side = view.sides[seat];
+    const box = layout.tray(seat);
+    const cellSize = layout.cell;
+    const toMove = view.to_move === side.side;
+    el('rect', {
+      class: `batik-tray-box${toMove ? ' batik-to-move' : ''}`,
+      x: box.x, y: box.y, width: box.w, height: box.h, rx: 0.25,
+    }, g);
+    const title = el('text', {
+      class: 'batik-tray-title', x: box.x + 0.25, y: box.y + 0.25 + layout.titleSize, 'font-size': layout.titleSize,
+    }, g);
+    title.textContent = `${seatLabel(seat)}${toMove && !layout.narrow ? '  — to drop' : ''}`;
+    const available = new Set(side.available);
+    const dropped = new Set(side.dropped);
+    const lost = new Set(side.lost);
+    const mine = myTurn() && info.mySeat === seat;
+    const gridW = 3 * cellSize.w + 2 * cellSize.gapX;
+    PIECES.forEach(([id], i) => {
+      const cx = box.x + (box.w - gridW) / 2 + (i % 3) * (cellSize.w + cellSize.gapX);
+      const cy = box.y + 0.45 + layout.titleSize + Math.floor(i / 3) * (cellSize.h + cellSize.gapY);
+      const state = lost.has(id) ? 'lost' : dropped.has(id) ? 'dropped' : available.has(id) ? 'available' : 'lost';
+      const pickable = mine && state === 'available' && legal.pieces.has(id);
+      const cell = el('g', {
+        class: `batik-tray-cell batik-${state}${sel && sel.id === id && mine ? ' batik-selected' : ''}`,
+        'data-piece': id,
+        'data-side': side.side,
+        'data-state': state,
+      }, g);
+      if (pickable) {
+        cell.setAttribute('data-legal', 'true');
+        cell.setAttribute('role', 'button');
+      }
+      el('rect', { class: 'batik-cell-bg', x: cx, y: cy, width: cellSize.w, height: cellSize.h, rx: 0.12 }, cell);
+      const pts = OUTLINE.get(id);
+      const k = cellSize.scale;
+      const w = Math.max(...pts.map((p) => p[0])) * k;
+      const h = Math.max(...pts.map((p) => p[1])) * k;
+      const ox = cx + (cellSize.w - w) / 2;
+      const oy = cy + 0.12 + (cellSize.h * 0.62 - h) / 2 + h;
+      el('polygon', {
+        class: pieceClass(seat),
+        points: pts.map(([a, b]) => `${(ox + a * k).toFixed(3)},${(oy - b * k).toFixed(3)}`).join(' '),
+      }, cell);
+      el('text', {
+        class: 'batik-cell-label', x: cx + cellSize.w / 2, y: cy + cellSize.h - 0.1, 'font-size': cellSize.h * 0.19,
+      }, cell).textContent = id;
+      el('title', {}, cell).textContent = `${sideName(seat)} ${id}: ${state}`;
+    });
+  }
+
+  function drawHeader(view) {
+    let text = view.match ? `Match · game ${view.round}` : 'Single game';
+    const wins = [0, 0];
+    for (const g of view.games || []) wins[g.winner === view.sides[0].side ? 0 : 1]++;
+    if (view.match && (view.games || []).length) text += ` · won: Light ${wins[0]} – ${wins[1]} Dark`;
+    header.textContent = text;
+    header.setAttribute('font-size', layout.narrow ? 0.36 : 0.42);
+  }
+
+  // Lines shown over the headroom: the outcome once the game is over, or a game's overflow in a match.
+  function setOverlay(lines) {
+    overlay.replaceChildren();
+    lines.forEach((line, i) => {
+      el('tspan', { x: sx(WIDTH / 2), dy: i ? 0.7 : 0, 'font-size': i ? 0.46 : 0.62 }, overlay).textContent = line;
+    });
+    overlay.setAttribute('visibility', lines.length ? 'visible' : 'hidden');
+  }
+
+  function outcomeLines(view) {
+    if (!view.outcome || !view.outcome.over) return [];
+    const winner = view.outcome.winner === view.sides[0].side ? 'Light' : 'Dark';
+    const why = { overflow: 'a piece sticks out', exhausted: 'no piece left to drop' }[view.outcome.reason];
+    return [`${winner} wins`, why || view.outcome.reason];
+  }
+
+  function renderComposer() {
+    const active = myTurn() && sel && legal.pieces.has(sel.id);
+    controls.classList.toggle('batik-active', Boolean(myTurn()));
+    for (const b of controls.querySelectorAll('button')) b.disabled = !active;
+    button('flip').setAttribute('aria-pressed', String(Boolean(sel && sel.flipped)));
+    for (const cell of svg.querySelectorAll('.batik-tray-cell')) {
+      cell.classList.toggle('batik-selected', Boolean(active && cell.dataset.piece === sel.id &&
+        cell.dataset.legal === 'true'));
+    }
+    if (!active) {
+      ghost.setAttribute('visibility', 'hidden');
+      guide.setAttribute('visibility', 'hidden');
+      ghost.removeAttribute('data-drop');
+      button('drop').removeAttribute('data-drop');
+      readout.textContent = myTurn() ? 'Pick one of your pieces' : '';
+      return;
+    }
+    const text = dropText(sel);
+    const poly = placed(sel.id, sel.flipped, sel.angle, sel.x8 / 8, RIM);
+    const xs = poly.map((p) => p[0]);
+    ghost.setAttribute('points', pointsAttr(poly));
+    ghost.setAttribute('class', `batik-ghost ${pieceClass(info.mySeat)}`);
+    ghost.setAttribute('visibility', 'visible');
+    ghost.setAttribute('data-drop', text);
+    guide.setAttribute('x', sx(Math.min(...xs)));
+    guide.setAttribute('width', Math.max(...xs) - Math.min(...xs));
+    guide.setAttribute('y', sy(RIM));
+    guide.setAttribute('height', RIM);
+    guide.setAttribute('visibility', 'visible');
+    const ok = legal.texts.has(text);
+    button('drop').disabled = !ok;
+    button('drop').setAttribute('data-drop', text);
+    if (ok) button('drop').setAttribute('data-legal', 'true');
+    else button('drop').removeAttribute('data-legal');
+    readout.textContent = text;
+  }
+
+  function render() {
+    const view = position.view;
+    drawHeader(view);
+    drawTray(0, view);
+    drawTray(1, view);
+    if (anim === null && holdTimer === null) setOverlay(outcomeLines(view));
+    renderComposer();
+  }
+
+  function stopAnimation() {
+    if (anim !== null) cancelAnimationFrame(anim);
+    if (holdTimer !== null) clearTimeout(holdTimer);
+    anim = null;
+    holdTimer = null;
+    setOverlay([]);
+  }
+
+  // Plays the server's frames of the last fall, then shows the resting view (which, after an overflow in a
+  // match, is already the next game's empty well: the overflow is held on screen for a moment first).
+  function animateFall(fall, view) {
+    const bodies = fall.pieces.map((p) => ({ ...p, polygon: p.start }));
+    const frames = settledFrames(fall);
+    const stepMs = Math.max(10, (fall.interval || 1 / 30) * 1000);
+    const start = performance.now();
+    const finish = () => {
+      anim = null;
+      if (fall.game !== view.round) {
+        drawPieces(fall.pieces.map((p) => ({ ...p, polygon: p.end })));
+        setOverlay(['Overflow', `${fall.side === 'C' ? 'Dark' : 'Light'} wins game ${fall.game}`]);
+        holdTimer = setTimeout(() => {
+          holdTimer = null;
+          drawPieces(view.pieces);
+          setOverlay(outcomeLines(view));
+        }, 1800);
+      } else {
+        drawPieces(view.pieces);
+        setOverlay(outcomeLines(view));
+      }
+    };
+    const tick = (now) => {
+      // rAF's timestamp is the frame's start, which may precede `start`.
+      const k = Math.max(0, Math.floor((now - start) / stepMs));
+      if (k >= frames.length) return finish();
+      frames[k].forEach((poly, j) => { bodies[fall.moving[j]].polygon = poly; });
+      drawPieces(bodies, false);
+      anim = requestAnimationFrame(tick);
+    };
+    anim = requestAnimationFrame(tick);
+  }
+
+  function shouldAnimate(view) {
+    const fall = view.last_fall;
+    if (!fall || !fall.frames || !fall.frames.length) return false;
+    if (window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches) return false;
+    if (info.event && info.event.kind === 'play') return true;
+    // A replay step forward: the well drawn before is the fall's starting well.
+    return Boolean(info.replay && shown && shown.round === fall.game &&
+      shown.pieces.length === fall.pieces.length - 1 && shown !== view);
+  }
+
+  return {
+    update(pos, inf) {
+      const wasMyTurn = myTurn();
+      position = pos;
+      info = { mySeat: null, canAct: false, event: null, replay: false, ...inf };
+      legal = indexLegal(myTurn() ? pos.legal : []);
+      if (!myTurn() || !wasMyTurn) sel = null;
+      else if (sel && !range(sel)) sel = null;
+      else if (sel) sel = settle(sel);
+      const view = pos.view;
+      if (shouldAnimate(view)) {
+        stopAnimation();
+        animateFall(view.last_fall, view);
+      } else if (anim === null && holdTimer === null) drawPieces(view.pieces);
+      shown = view;
+      svg.dataset.round = view.round;
+      svg.dataset.pieces = view.pieces.length;
+      render();
+    },
+    destroy() {
+      stopAnimation();
+      if (resizer) resizer.disconnect();
+      root.replaceChildren();
+    },
+  };
+}
+
+// The fall's frames without its tail, where pieces only creep into place by less than a pixel or so.
+function settledFrames(fall) {
+  const frames = fall.frames || [];
+  const ends = (fall.moving || []).map((i) => fall.pieces[i].end);
+  const still = (frame) => frame.every((poly, j) =>
+    poly.every(([x, y], v) => Math.abs(x - ends[j][v][0]) < 0.01 && Math.abs(y - ends[j][v][1]) < 0.01));
+  let n = frames.length;
+  while (n > 1 && still(frames[n - 1])) n--;
+  return frames.slice(0, n);
+}
+
+function drawFrame(svg) {
+  const frame = el('g', { class: 'batik-frame' }, svg);
+  el('rect', { class: 'batik-glass', x: sx(0), y: sy(RIM), width: WIDTH, height: RIM }, frame);
+  el('rect', { class: 'batik-headroom', x: sx(0), y: TOP, width: WIDTH, height: HEADROOM }, frame);
+  for (let x = 1; x < WIDTH; x++) {
+    el('line', { class: 'batik-grid', x1: sx(x), y1: sy(0), x2: sx(x), y2: sy(RIM) }, frame);
+  }
+  for (let y = 1; y < RIM; y++) {
+    el('line', { class: 'batik-grid', x1: sx(0), y1: sy(y), x2: sx(WIDTH), y2: sy(y) }, frame);
+  }
+  // Walls below the rim are the frame; above it they only keep pieces from leaving sideways.
+  el('rect', { class: 'batik-wall', x: sx(-WALL), y: sy(RIM), width: WALL, height: RIM + WALL }, frame);
+  el('rect', { class: 'batik-wall', x: sx(WIDTH), y: sy(RIM), width: WALL, height: RIM + WALL }, frame);
+  el('rect', { class: 'batik-wall', x: sx(-WALL), y: sy(0), width: WIDTH + 2 * WALL, height: WALL }, frame);
+  el('rect', { class: 'batik-wall-high', x: sx(-WALL), y: TOP, width: WALL, height: HEADROOM }, frame);
+  el('rect', { class: 'batik-wall-high', x: sx(WIDTH), y: TOP, width: WALL, height: HEADROOM }, frame);
+  el('line', { class: 'batik-rim', x1: sx(-WALL), y1: sy(RIM), x2: sx(WIDTH + WALL), y2: sy(RIM) }, frame);
+  el('text', { class: 'batik-rim-label', x: sx(WIDTH) - 0.1, y: sy(RIM) - 0.15 }, frame).textContent = 'rim';
+  for (let x = 0; x <= WIDTH; x++) {
+    el('text', { class: 'batik-coord batik-coord-x', x: sx(x), y: FLOOR_Y + WALL + 0.6, 'data-x': x }, frame)
+      .textContent = String(x);
+  }
+  for (let y = 0; y <= RIM; y += 2) {
+    el('text', { class: 'batik-coord batik-coord-y', x: X0 - WALL - 0.2, y: sy(y) + 0.15, 'data-y': y }, frame)
+      .textContent = String(y);
+  }
+}

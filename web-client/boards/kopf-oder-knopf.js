@@ -1,0 +1,431 @@
+// Kopf oder Knopf board: the 10 x 10 board with the holes of every square, the red and blue buttons, the
+// penalty choice and the strikes. It draws position.view and turns clicks into texts taken from
+// position.legal; it never computes a rule (what the strike will take comes from view.strike).
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const CELL = 40;
+const LEFT = 26;  // room for the rank numbers
+const TOP = 12;
+const SIZE = 10 * CELL;
+const WIDTH = LEFT + SIZE + 12;
+const HEIGHT = TOP + SIZE + 26;  // room for the file letters
+const COLOR_NAME = {
+  R: 'Red',
+  B: 'Blue'
+};
+const SQUARE_RE = '([a-j](?:10|[1-9]))';
+const MOVE_RE = new RegExp(`^${SQUARE_RE} ${SQUARE_RE}$`);
+const PENALTY_RE = new RegExp(`^- ${SQUARE_RE}$`);
+
+// Where the holes sit in a square, as offsets from its centre (the dice pattern of 1 to 4).
+const HOLE_OFFSETS = {
+  1: [[0, 0]],
+  2: [[-7, -7], [7, 7]],
+  3: [[-9, -9], [0, 0], [9, 9]],
+  4: [[-7, -7], [7, -7], [-7, 7], [7, 7]],
+};
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function square_name(col, row) { return 'abcdefghij'[col] + String(row + 1); }
+
+function parse_square(name) { return {col: name.charCodeAt(0) - 97, row: Number(name.slice(1)) - 1}; }
+
+function cell_of(view, name) {
+  const {col, row} = parse_square(name);
+  return view.board[row][col];
+}
+
+function add_stylesheet() {
+  if (document.getElementById('board-kopf-oder-knopf-css')) return;
+  const link = document.createElement('link');
+  link.id = 'board-kopf-oder-knopf-css';
+  link.rel = 'stylesheet';
+  link.href = new URL('./kopf-oder-knopf.css', import.meta.url).href;
+  document.head.appendChild(link);
+}
+
+// The legal texts sorted by what a click means: moves by their start square, penalties, pass.
+function sort_legal(legal) {
+  const moves = new Map();
+  const penalties = new Map();
+  let pass = null;
+  for (const text of legal || []) {
+    if (typeof text !== 'string') continue;
+    const move = MOVE_RE.exec(text);
+    const penalty = PENALTY_RE.exec(text);
+    if (move) {
+      if (!moves.has(move[1])) moves.set(move[1], new Map());
+      moves.get(move[1]).set(move[2], text);
+    } else if (penalty) {
+      penalties.set(penalty[1], text);
+    } else if (text === 'pass') {
+      pass = text;
+    }
+  }
+  return {moves, penalties, pass};
+}
+
+// What changed between two drawn positions, when it reads as one step forward: the buttons that left
+// (struck or removed by a penalty) and the move. Anything else (a resync, a replay step backwards) gives
+// null, and nothing is marked. This compares pictures only; it decides nothing about the rules.
+function diff_views(before, after) {
+  if (!before || !after || before.board.length !== after.board.length) return null;
+  const gone = [];
+  const arrived = [];
+  for (let row = 0; row < after.board.length; ++row) {
+    for (let col = 0; col < 10; ++col) {
+      const a = before.board[row][col];
+      const b = after.board[row][col];
+      if (a === b) continue;
+      if (a !== '.' && b === '.')
+        gone.push({sq: square_name(col, row), color: a});
+      else if (a === '.' && b !== '.')
+        arrived.push({sq: square_name(col, row), color: b});
+      else
+        return null;
+    }
+  }
+  const removed_before = before.removed.R + before.removed.B;
+  const removed_after = after.removed.R + after.removed.B;
+  if (arrived.length > 1) return null;
+  const move = arrived.length === 1 ? arrived[0] : null;
+  let from = null;
+  if (move) {
+    // The mover's button is the one of its colour that left; the other colour's are the struck ones.
+    const own = gone.filter((g) => g.color === move.color);
+    if (own.length !== 1) return null;
+    from = own[0].sq;
+  }
+  const struck = gone.filter((g) => g.sq !== from);
+  if (removed_after - removed_before !== struck.length) return null;
+  if (!move && struck.length === 0) return null;
+  return {from, to: move ? move.sq : null, mover: move ? move.color : null, struck};
+}
+
+export function mount(root, ctx) {
+  add_stylesheet();
+  const svg = el('svg', {
+    class: 'board board-kopf-oder-knopf',
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+    role: 'img',
+    'aria-label': 'Kopf oder Knopf board',
+  });
+  root.appendChild(svg);
+  const panel = document.createElement('div');
+  panel.className = 'kok-panel';
+  root.appendChild(panel);
+
+  let position = null;
+  let info = {mySeat: null, canAct: false, event: null, replay: false};
+  let view = null;
+  let marks = null;  // the last step's move and removed buttons, from diff_views
+  let selected = null;
+  let pending = false;
+  let pending_timer = 0;
+
+  const flipped = () => info.mySeat === 1;  // Blue sees its side of the board from the other end
+  const xy = (col, row) => {
+    const c = flipped() ? 9 - col : col;
+    const r = flipped() ? row : 9 - row;
+    return {x: LEFT + c * CELL, y: TOP + r * CELL};
+  };
+
+  function send(text) {
+    if (pending) return;
+    pending = true;
+    clearTimeout(pending_timer);
+    // If the server refuses, no update comes: let the player try again after a moment.
+    pending_timer = setTimeout(() => {
+      pending = false;
+    }, 2000);
+    selected = null;
+    draw(false);
+    ctx.act([text], false);
+  }
+
+  function click_square(sq) {
+    if (!info.canAct || info.replay || pending || !position) return;
+    const legal = sort_legal(position.legal);
+    if (selected && legal.moves.get(selected)?.has(sq)) {
+      send(legal.moves.get(selected).get(sq));
+      return;
+    }
+    if (legal.moves.has(sq)) {
+      selected = selected === sq ? null : sq;
+    } else if (!selected && legal.penalties.has(sq)) {
+      send(legal.penalties.get(sq));
+      return;
+    } else {
+      selected = null;
+    }
+    draw(false);
+  }
+
+  function draw_holes(parent, cx, cy, count, scale, cls) {
+    for (const [dx, dy] of HOLE_OFFSETS[count] || []) {
+      el('circle', {cx: cx + dx * scale, cy: cy + dy * scale, r: scale === 1 ? 3.4 : 2.3, class: cls},
+         parent);
+    }
+  }
+
+  function draw_button(parent, cx, cy, color, holes, cls) {
+    const g = el('g', {class: `kok-button kok-${color} ${cls}`, 'data-piece': color}, parent);
+    el('circle', {cx, cy: cy + 1.5, r: 15.5, class: 'kok-button-shadow'}, g);
+    el('circle', {cx, cy, r: 15.5, class: 'kok-button-body'}, g);
+    el('circle', {cx, cy, r: 12, class: 'kok-button-rim'}, g);
+    // The button shows the holes of its square: its move and its strength.
+    draw_holes(g, cx, cy, holes, 0.62, 'kok-thread-hole');
+    return g;
+  }
+
+  function draw_coordinates() {
+    for (let i = 0; i < 10; ++i) {
+      const file = xy(i, 0);
+      el('text', {x: file.x + CELL / 2, y: TOP + SIZE + 17, class: 'kok-coord', 'text-anchor': 'middle'}, svg)
+          .textContent = 'abcdefghij'[i];
+      const rank = xy(0, i);
+      el('text', {x: LEFT - 7, y: rank.y + CELL / 2 + 4, class: 'kok-coord', 'text-anchor': 'end'}, svg)
+          .textContent = String(i + 1);
+    }
+  }
+
+  function draw(animate) {
+    svg.replaceChildren();
+    svg.classList.toggle('kok-can-act', Boolean(info.canAct && !info.replay));
+    el('rect', {x: 0, y: 0, width: WIDTH, height: HEIGHT, rx: 10, class: 'kok-frame'}, svg);
+    if (!view) return;
+    draw_coordinates();
+    el('rect', {x: LEFT - 2, y: TOP - 2, width: SIZE + 4, height: SIZE + 4, rx: 3, class: 'kok-edge'}, svg);
+    const acting = info.canAct && !info.replay && !pending;
+    const legal = acting ? sort_legal(position.legal) : {moves: new Map(), penalties: new Map(), pass: null};
+    const targets = selected ? legal.moves.get(selected) || new Map() : new Map();
+    const strike = new Set(view.strike || []);
+    const struck_now = new Map((marks?.struck || []).map((g) => [g.sq, g]));
+    const overlay = el('g', {class: 'kok-overlay'});
+    let moved_button = null;
+
+    // Squares in reading order (top row first, as the player sees them), which is also the Tab order.
+    for (let shown_row = 0; shown_row < 10; ++shown_row) {
+      for (let shown_col = 0; shown_col < 10; ++shown_col) {
+        const row = flipped() ? shown_row : 9 - shown_row;
+        const col = flipped() ? 9 - shown_col : shown_col;
+        const sq = square_name(col, row);
+        const {x, y} = xy(col, row);
+        const cx = x + CELL / 2;
+        const cy = y + CELL / 2;
+        const holes = view.holes[row][col];
+        const who = view.board[row][col];
+        const g = el('g', {class: 'kok-cell', 'data-square': sq}, svg);
+        const classes = [`kok-square`, `kok-h${holes}`, (row + col) % 2 ? 'kok-light' : 'kok-dark'];
+        if (marks && (marks.from === sq || marks.to === sq)) classes.push('kok-last');
+        el('rect', {x, y, width: CELL, height: CELL, class: classes.join(' ')}, g);
+        draw_holes(g, cx, cy, holes, 1, 'kok-hole');
+        let label = `${sq}, ${holes} hole${holes > 1 ? 's' : ''}`;
+        if (who !== '.') {
+          const cls = [];
+          if (selected === sq)
+            cls.push('kok-selected');
+          else if (legal.moves.has(sq) && !selected)
+            cls.push('kok-movable');
+          if (strike.has(sq)) cls.push('kok-doomed');
+          const button = draw_button(g, cx, cy, who, holes, cls.join(' '));
+          if (animate && marks && marks.to === sq) moved_button = button;
+          label += `, ${COLOR_NAME[who]} button`;
+          if (strike.has(sq)) {
+            label += ', about to be struck';
+            const cross = el('g', {class: 'kok-strike-mark'}, overlay);
+            el('line', {x1: cx - 11, y1: cy - 11, x2: cx + 11, y2: cy + 11}, cross);
+            el('line', {x1: cx + 11, y1: cy - 11, x2: cx - 11, y2: cy + 11}, cross);
+          }
+        } else if (struck_now.has(sq)) {
+          // A button just removed (struck or taken as a penalty): a ghost, flashing when it happens.
+          const gone = struck_now.get(sq);
+          const ghost = draw_button(
+              g, cx, cy, gone.color, holes, animate && !gone.old ? 'kok-ghost kok-ghost-anim' : 'kok-ghost');
+          ghost.removeAttribute('data-piece');
+          label += `, ${COLOR_NAME[gone.color]} button just removed`;
+        }
+        let clickable = false;
+        if (targets.has(sq)) {
+          g.setAttribute('data-legal', 'true');
+          el('circle',
+             {cx, cy, r: who === '.' ? 7 : 18, class: who === '.' ? 'kok-target' : 'kok-target-ring'}, g);
+          label += ', move here';
+          clickable = true;
+        } else if (!selected && legal.penalties.has(sq)) {
+          g.setAttribute('data-legal', 'true');
+          g.setAttribute('data-penalty', 'true');
+          el('circle', {cx, cy, r: 18.5, class: 'kok-penalty-ring'}, g);
+          label += ', can be removed as a penalty';
+          clickable = true;
+        } else if (legal.moves.has(sq)) {
+          g.setAttribute('data-movable', 'true');
+          clickable = true;
+        }
+        if (clickable) {
+          g.classList.add('kok-clickable');
+          // While a button is chosen, Tab walks its destinations (and the chosen button) only.
+          g.setAttribute('tabindex', selected && selected !== sq && !targets.has(sq) ? '-1' : '0');
+          g.setAttribute('role', 'button');
+        }
+        g.setAttribute('aria-label', label);
+      }
+    }
+    svg.appendChild(overlay);
+    if (marks && marks.from && marks.to) draw_arrow(marks.from, marks.to);
+    if (moved_button) {
+      // Painted last, so that the squares it slides over do not hide it.
+      svg.insertBefore(moved_button.closest('[data-square]'), overlay);
+      slide(moved_button, marks.from, marks.to);
+    }
+    draw_panel(legal);
+  }
+
+  function draw_arrow(from, to) {
+    const a = parse_square(from);
+    const b = parse_square(to);
+    const p = xy(a.col, a.row);
+    const q = xy(b.col, b.row);
+    const x1 = p.x + CELL / 2, y1 = p.y + CELL / 2, x2 = q.x + CELL / 2, y2 = q.y + CELL / 2;
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+    el('line', {x1: x1 + ux * 6, y1: y1 + uy * 6, x2: x2 - ux * 17, y2: y2 - uy * 17, class: 'kok-arrow'},
+       svg);
+  }
+
+  function slide(button, from, to) {
+    if (!button.animate || window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return;
+    const a = parse_square(from);
+    const b = parse_square(to);
+    const p = xy(a.col, a.row);
+    const q = xy(b.col, b.row);
+    button.animate(
+        [{transform: `translate(${p.x - q.x}px, ${p.y - q.y}px)`}, {transform: 'translate(0, 0)'}],
+        {duration: 320, easing: 'ease-out', delay: marks.struck.length ? 250 : 0, fill: 'backwards'});
+  }
+
+  function draw_panel(legal) {
+    panel.replaceChildren();
+    if (!view) return;
+    const score = document.createElement('div');
+    score.className = 'kok-score';
+    const title = document.createElement('span');
+    title.textContent = 'Removed:';
+    score.appendChild(title);
+    for (const color of ['R', 'B']) {
+      const item = document.createElement('span');
+      item.className = `kok-score-item kok-score-${color}`;
+      item.setAttribute('data-side', color);
+      const dot = document.createElement('span');
+      dot.className = `kok-dot kok-dot-${color}`;
+      item.append(dot, `${COLOR_NAME[color]} ${view.removed[color]} / ${view.target}`);
+      item.title = `${COLOR_NAME[color]} has removed ${view.removed[color]} buttons; ${view.target} win`;
+      score.appendChild(item);
+    }
+    panel.appendChild(score);
+    const lines = [];
+    const mover = view.to_move;
+    const strike = view.strike || [];
+    if (marks && marks.struck.length && !view.mid_turn) {
+      const taker = COLOR_NAME[marks.struck[0].color === 'R' ? 'B' : 'R'];
+      lines.push(`${taker} removed ${marks.struck.map((g) => g.sq).join(', ')}.`);
+    }
+    if (view.over) {
+      lines.push('The game is over.');
+    } else if (info.canAct && !info.replay) {
+      if (view.mid_turn) {
+        const after = view.struck_after_penalty || [];
+        lines.push(`Penalty taken${
+            after.length ? `; your pairs struck ${after.join(', ')}` : ''}. Now move a button.`);
+      } else {
+        if (legal.penalties.size) {
+          lines.push(
+              `Penalty: you may first remove one ${COLOR_NAME[mover === 'R' ? 'B' : 'R']} button ` +
+              'of a group of three or more (ringed) — or just move.');
+        }
+        if (strike.length) {
+          const when = legal.moves.size ? 'as you move' : legal.pass ? 'as you pass' : 'now';
+          const unless = legal.penalties.size ? 'Without a penalty, your' : 'Your';
+          lines.push(`${unless} pairs strike ${strike.join(', ')} ${when}.`);
+        }
+        if (position.can_end_turn && !legal.moves.size)
+          lines.push('Your strike reaches the target: end the turn.');
+      }
+      if (legal.moves.size)
+        lines.push(selected ? `Moving ${selected}: pick a marked square.` : 'Pick a button to move.');
+      if (legal.pass) lines.push('You have no move: pass.');
+    } else {
+      if (view.opponent_passed) lines.push(`${COLOR_NAME[mover === 'R' ? 'B' : 'R']} passed.`);
+      if (strike.length)
+        lines.push(`${COLOR_NAME[mover]}'s pairs strike ${strike.join(', ')} at the start of the turn.`);
+      if (view.mid_turn) lines.push(`${COLOR_NAME[mover]} took a penalty and is moving.`);
+    }
+    if (lines.length) {
+      const hint = document.createElement('p');
+      hint.className = 'kok-hint';
+      hint.setAttribute('aria-live', 'polite');
+      hint.textContent = lines.join(' ');
+      panel.appendChild(hint);
+    }
+    if (legal.pass) {
+      const pass = document.createElement('button');
+      pass.type = 'button';
+      pass.className = 'kok-pass';
+      pass.setAttribute('data-action', 'pass');
+      pass.textContent = 'Pass';
+      pass.addEventListener('click', () => send(legal.pass));
+      panel.appendChild(pass);
+    }
+  }
+
+  svg.addEventListener('click', (e) => {
+    const cell = e.target.closest?.('[data-square]');
+    if (cell) click_square(cell.getAttribute('data-square'));
+  });
+  svg.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    const cell = e.target.closest?.('[data-square]');
+    if (!cell) return;
+    e.preventDefault();
+    const sq = cell.getAttribute('data-square');
+    click_square(sq);
+    // Having chosen a button, the keyboard goes on to its first destination.
+    const next = selected === sq ? svg.querySelector('[data-legal="true"]') : null;
+    (next || svg.querySelector(`[data-square="${sq}"]`))?.focus();
+  });
+
+  return {
+    update(next_position, next_info) {
+      const next_view = next_position?.view;
+      if (!next_view || !Array.isArray(next_view.board)) return;
+      info = {...info, ...(next_info || {})};
+      const same_board = view && view.board.join('/') === next_view.board.join('/');
+      let animate = false;
+      if (!same_board) {
+        const earlier = view && view.mid_turn && marks ? marks.struck : [];
+        marks = diff_views(view, next_view);
+        animate = Boolean(marks);
+        // A move after a penalty: the turn's removals stay shown with it.
+        if (marks && earlier.length)
+          marks.struck = [...earlier.map((g) => ({...g, old: true})), ...marks.struck];
+      }
+      position = next_position;
+      view = next_view;
+      clearTimeout(pending_timer);
+      pending = false;
+      const legal = sort_legal(position.legal);
+      if (!info.canAct || !legal.moves.has(selected)) selected = null;
+      draw(animate);
+    },
+    destroy() {
+      clearTimeout(pending_timer);
+      svg.remove();
+      panel.remove();
+    },
+  };
+}

@@ -1,0 +1,434 @@
+// Tablut board (rules: /work/shared/rules/tablut.md). Draws position.view as SVG and turns two clicks
+// (a piece, then one of its destinations) into a move text taken verbatim from position.legal.
+// It never decides what is legal: movable pieces and destinations come only from position.legal.
+
+const kSvgNs = 'http://www.w3.org/2000/svg';
+const kCell = 100;
+const kMargin = 56;  // room for the coordinates around the 9 x 9 grid
+const kSideNames = {
+  A: 'attacker',
+  D: 'defender'
+};
+
+let instance_count = 0;  // gradient ids must be unique if two boards share a page
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(kSvgNs, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+// The stylesheet sits next to this module; added once per document.
+function ensure_stylesheet() {
+  const href = new URL('./tablut.css', import.meta.url).href;
+  if (document.querySelector(`link[data-board-css="tablut"]`)) return;
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = href;
+  link.dataset.boardCss = 'tablut';
+  document.head.appendChild(link);
+}
+
+function reduced_motion() {
+  return window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+// "e2 c2 x c3" -> {from: "e2", to: "c2", captures: ["c3"]}; null for anything else.
+function parse_move(text) {
+  if (typeof text !== 'string') return null;
+  const tokens = text.trim().split(/\s+/);
+  if (tokens.length < 2 || !/^[a-z]\d+$/.test(tokens[0]) || !/^[a-z]\d+$/.test(tokens[1])) return null;
+  const captures = tokens[2] === 'x' ? tokens.slice(3) : [];
+  return {from: tokens[0], to: tokens[1], captures};
+}
+
+function piece_map(view) {
+  const map = new Map();
+  for (const p of view?.pieces ?? []) map.set(p.square, {side: p.side, king: !!p.king});
+  return map;
+}
+
+// The move that led from `before` to `after` when the shell gives no event (replay steps): exactly one
+// piece left one square and arrived on another, and only the other side's pieces vanished.
+function diff_move(before, after) {
+  if (!before || !after) return null;
+  const gone = [...before.keys()].filter((sq) => !after.has(sq));
+  const arrived = [...after.keys()].filter((sq) => !before.has(sq));
+  if (arrived.length !== 1) return null;
+  const to = arrived[0];
+  const mover = after.get(to);
+  const from = gone.filter((sq) => {
+    const p = before.get(sq);
+    return p.side === mover.side && p.king === mover.king;
+  });
+  if (from.length !== 1) return null;
+  const captures = gone.filter((sq) => sq !== from[0]);
+  if (captures.some((sq) => before.get(sq).side === mover.side)) return null;
+  return {from: from[0], to, captures};
+}
+
+export function mount(root, ctx) {
+  ensure_stylesheet();
+  const uid = `tablut-${++instance_count}`;
+  let columns = 'abcdefghi';
+  let size = 9;
+  let geometry_key = '';
+
+  let pieces = new Map();  // square -> {side, king}
+  let moves = new Map();   // from square -> Map(to square -> legal text)
+  let selected = null;
+  let interactive = false;
+  let sent = false;  // a move was sent: no second one until the next update
+  let last_move = null;
+  let fallen_king = null;  // the square where this board saw the king captured
+  let view = null;
+
+  const svg = el('svg', {class: 'board board-tablut', role: 'group'});
+  root.appendChild(svg);
+  let square_layer, mark_layer, piece_layer, target_layer, fx_layer;
+  const square_nodes = new Map();
+
+  function square_name(col, row_from_top) { return `${columns[col]}${size - row_from_top}`; }
+  function square_x_y(square) {
+    const col = columns.indexOf(square[0]);
+    const row = size - Number(square.slice(1));
+    return {x: kMargin + col * kCell, y: kMargin + row * kCell};
+  }
+
+  function build_grid(v) {
+    columns = v.columns || 'abcdefghi';
+    size = (v.rows || []).length || columns.length;
+    const key = `${columns}/${size}/${(v.corners || []).join()}/${v.throne?.square}`;
+    if (key === geometry_key) return;
+    geometry_key = key;
+    svg.replaceChildren();
+    square_nodes.clear();
+    const extent = size * kCell + 2 * kMargin;
+    svg.setAttribute('viewBox', `0 0 ${columns.length * kCell + 2 * kMargin} ${extent}`);
+    svg.setAttribute('aria-label', 'Tablut board');
+
+    const defs = el('defs', {}, svg);
+    const gradient_a = el('radialGradient', {id: `${uid}-a`, cx: '35%', cy: '30%', r: '75%'}, defs);
+    el('stop', {offset: '0%', 'stop-color': '#6b625a'}, gradient_a);
+    el('stop', {offset: '100%', 'stop-color': '#1d1916'}, gradient_a);
+    const gradient_d = el('radialGradient', {id: `${uid}-d`, cx: '35%', cy: '30%', r: '75%'}, defs);
+    el('stop', {offset: '0%', 'stop-color': '#ffffff'}, gradient_d);
+    el('stop', {offset: '100%', 'stop-color': '#e3d6bb'}, gradient_d);
+
+    el('rect',
+       {class: 'frame', x: 0, y: 0, width: columns.length * kCell + 2 * kMargin, height: extent, rx: 18},
+       svg);
+    square_layer = el('g', {class: 'squares'}, svg);
+    const coords = el('g', {class: 'coords', 'aria-hidden': 'true'}, svg);
+    mark_layer = el('g', {class: 'marks', 'aria-hidden': 'true'}, svg);
+    piece_layer = el('g', {class: 'pieces'}, svg);
+    target_layer = el('g', {class: 'targets', 'aria-hidden': 'true'}, svg);
+    fx_layer = el('g', {class: 'fx', 'aria-hidden': 'true'}, svg);
+
+    const corners = new Set(v.corners || []);
+    const throne = v.throne?.square;
+    for (let row = 0; row < size; ++row) {
+      for (let col = 0; col < columns.length; ++col) {
+        const name = square_name(col, row);
+        const x = kMargin + col * kCell;
+        const y = kMargin + row * kCell;
+        let kind = (row + col) % 2 ? 'odd' : 'even';
+        if (corners.has(name))
+          kind = 'corner';
+        else if (name === throne)
+          kind = 'throne';
+        const rect = el(
+            'rect',
+            {class: `sq ${kind}`, x, y, width: kCell, height: kCell, 'data-square': name, 'aria-label': name},
+            square_layer);
+        square_nodes.set(name, rect);
+        if (kind === 'corner' || kind === 'throne') draw_refuge(x, y, kind);
+      }
+    }
+    for (let col = 0; col < columns.length; ++col) {
+      const x = kMargin + col * kCell + kCell / 2;
+      el('text', {x, y: kMargin / 2, class: 'coord'}, coords).textContent = columns[col];
+      el('text', {x, y: kMargin + size * kCell + kMargin / 2, class: 'coord'}, coords).textContent =
+          columns[col];
+    }
+    for (let row = 0; row < size; ++row) {
+      const y = kMargin + row * kCell + kCell / 2;
+      el('text', {x: kMargin / 2, y, class: 'coord'}, coords).textContent = String(size - row);
+      el('text', {x: kMargin + columns.length * kCell + kMargin / 2, y, class: 'coord'}, coords).textContent =
+          String(size - row);
+    }
+  }
+
+  // Corners and the throne carry a carved motif so they read as special even when a piece stands there.
+  function draw_refuge(x, y, kind) {
+    const g = el('g', {class: `refuge ${kind}`}, mark_layer);
+    const c = kCell / 2;
+    el('rect', {x: x + 12, y: y + 12, width: kCell - 24, height: kCell - 24, rx: 6}, g);
+    el('path', {
+      d: `M${x + 24} ${y + 24}L${x + kCell - 24} ${y + kCell - 24}` +
+          `M${x + kCell - 24} ${y + 24}L${x + 24} ${y + kCell - 24}`
+    },
+       g);
+    if (kind === 'throne') el('circle', {cx: x + c, cy: y + c, r: 14}, g);
+  }
+
+  function draw_piece(square, piece, at) {
+    const movable = interactive && moves.has(square);
+    const side_name = kSideNames[piece.side] || piece.side;
+    const label = `${piece.king ? 'king' : side_name} on ${square}${movable ? ', can move' : ''}`;
+    const g =
+        el('g', {
+          class: `piece side-${piece.side}${piece.king ? ' king' : ''}`,
+          'data-piece': square,
+          'data-side': piece.side,
+          'aria-label': label
+        },
+           piece_layer);
+    if (piece.king) g.dataset.king = 'true';
+    if (movable) {
+      g.dataset.movable = 'true';
+      g.setAttribute('role', 'button');
+      g.setAttribute('tabindex', '0');
+    }
+    if (square === selected) g.classList.add('selected');
+    const {x, y} = square_x_y(at);
+    g.style.transform = `translate(${x}px, ${y}px)`;
+    const c = kCell / 2;
+    el('circle', {class: 'shadow', cx: c + 3, cy: c + 5, r: 36}, g);
+    el('circle', {
+      class: 'body',
+      cx: c,
+      cy: c,
+      r: piece.king ? 40 : 36,
+      fill: `url(#${uid}-${piece.side === 'A' ? 'a' : 'd'})`
+    },
+       g);
+    if (piece.king) {
+      // A small crown: three points on a band.
+      el('path', {
+        class: 'crown',
+        d: `M${c - 24} ${c + 16}L${c - 27} ${c - 14}L${c - 11} ${c}L${c} ${c - 22}` +
+            `L${c + 11} ${c}L${c + 27} ${c - 14}L${c + 24} ${c + 16}Z`
+      },
+         g);
+    } else {
+      el('circle', {class: 'inner', cx: c, cy: c, r: 22}, g);
+    }
+    return g;
+  }
+
+  function render(animate) {
+    if (!view) return;
+    for (const [name, rect] of square_nodes) {
+      rect.classList.toggle('last', !!last_move && (name === last_move.from || name === last_move.to));
+      rect.classList.toggle('from-selected', name === selected);
+      const target = selected !== null && moves.get(selected)?.has(name);
+      if (target) {
+        rect.dataset.legal = 'true';
+        rect.setAttribute('role', 'button');
+        rect.setAttribute('tabindex', '0');
+        rect.setAttribute('aria-label', `move ${selected} to ${name}`);
+      } else {
+        delete rect.dataset.legal;
+        rect.removeAttribute('role');
+        rect.removeAttribute('tabindex');
+        rect.setAttribute('aria-label', name);
+      }
+    }
+    piece_layer.replaceChildren();
+    target_layer.replaceChildren();
+    let glide = null;
+    for (const [square, piece] of pieces) {
+      const from = animate && last_move && square === last_move.to ? last_move.from : square;
+      const g = draw_piece(square, piece, from);
+      if (from !== square) glide = {g, square};
+    }
+    if (selected !== null) {
+      for (const to of moves.get(selected)?.keys() ?? []) {
+        const {x, y} = square_x_y(to);
+        el('circle', {class: 'target', cx: x + kCell / 2, cy: y + kCell / 2, r: 15}, target_layer);
+      }
+    }
+    svg.classList.toggle('interactive', interactive);
+    if (view.outcome) mark_outcome();
+    if (glide) {
+      glide.g.getBoundingClientRect();  // commit the start position so the transition runs
+      glide.g.classList.add('gliding');
+      const {x, y} = square_x_y(glide.square);
+      glide.g.style.transform = `translate(${x}px, ${y}px)`;
+    }
+  }
+
+  // The king glows on its corner after an escape, and is ringed in red when captured.
+  // A captured king has left the view: it stays drawn faded where it fell, when this board saw it fall.
+  function mark_outcome() {
+    const reason = view.outcome.reason;
+    const king = [...pieces].find(([, p]) => p.king)?.[0] ?? (reason === 'capture' ? fallen_king : null);
+    if (!king || !['escape', 'capture'].includes(reason)) return;
+    if (!pieces.has(king)) draw_piece(king, {side: 'D', king: true}, king).classList.add('fallen');
+    const {x, y} = square_x_y(king);
+    el('circle', {class: `outcome ${reason}`, cx: x + kCell / 2, cy: y + kCell / 2, r: 45}, target_layer);
+  }
+
+  function flash_captures(squares, before) {
+    fx_layer.replaceChildren();
+    if (reduced_motion()) return;
+    for (const sq of squares) {
+      const piece = before.get(sq);
+      if (!piece || !square_nodes.has(sq)) continue;
+      const {x, y} = square_x_y(sq);
+      const g = el('g', {class: `captured side-${piece.side}`}, fx_layer);
+      el('circle', {
+        cx: x + kCell / 2,
+        cy: y + kCell / 2,
+        r: 36,
+        fill: `url(#${uid}-${piece.side === 'A' ? 'a' : 'd'})`
+      },
+         g);
+      g.addEventListener('animationend', () => g.remove());
+    }
+  }
+
+  function choose(square) {
+    if (!interactive || sent || !square) return;
+    const text = selected !== null ? moves.get(selected)?.get(square) : undefined;
+    if (text !== undefined) {
+      sent = true;
+      selected = null;
+      render(false);
+      ctx.act([text], false);
+      // A refused move leaves the position as it was: let the player try again after a while.
+      setTimeout(() => {
+        sent = false;
+      }, 4000);
+      return;
+    }
+    selected = moves.has(square) && square !== selected ? square : null;
+    render(false);
+  }
+
+  function square_of(target) {
+    const node = target.closest?.('[data-piece], [data-square]');
+    if (!node || !svg.contains(node)) return null;
+    return node.dataset.piece || node.dataset.square;
+  }
+
+  // Dragging a movable piece onto a destination plays it too; a press without movement stays a click.
+  let drag = null;  // {square, node, start_x, start_y, moved}
+  let swallow_click = false;
+  function svg_point(e) {
+    const m = svg.getScreenCTM();
+    if (!m) return null;
+    return new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
+  }
+  function square_at(pt) {
+    const col = Math.floor((pt.x - kMargin) / kCell);
+    const row = Math.floor((pt.y - kMargin) / kCell);
+    if (col < 0 || row < 0 || col >= columns.length || row >= size) return null;
+    return square_name(col, row);
+  }
+  svg.addEventListener('pointerdown', (e) => {
+    const node = e.target.closest?.('[data-piece][data-movable="true"]');
+    if (!interactive || sent || !node || e.button !== 0) return;
+    drag = {square: node.dataset.piece, node, start_x: e.clientX, start_y: e.clientY, moved: false};
+  });
+  svg.addEventListener('pointermove', (e) => {
+    if (!drag) return;
+    if (!drag.moved) {
+      if (Math.hypot(e.clientX - drag.start_x, e.clientY - drag.start_y) < 6) return;
+      drag.moved = true;
+      svg.setPointerCapture?.(e.pointerId);
+      if (selected !== drag.square) {
+        selected = drag.square;
+        render(false);
+        drag.node = svg.querySelector(`[data-piece="${drag.square}"]`);
+      }
+      drag.node.classList.add('dragging');
+      piece_layer.appendChild(drag.node);  // above the other pieces
+    }
+    const pt = svg_point(e);
+    if (pt) drag.node.style.transform = `translate(${pt.x - kCell / 2}px, ${pt.y - kCell / 2}px)`;
+  });
+  function end_drag(e, cancelled) {
+    if (!drag) return;
+    const {moved} = drag;
+    drag = null;
+    if (!moved) return;
+    swallow_click = true;
+    setTimeout(() => {
+      swallow_click = false;
+    }, 0);
+    const pt = cancelled ? null : svg_point(e);
+    const target = pt ? square_at(pt) : null;
+    if (target && moves.get(selected)?.has(target))
+      choose(target);
+    else
+      render(false);  // back to its square, still selected
+  }
+  svg.addEventListener('pointerup', (e) => end_drag(e, false));
+  svg.addEventListener('pointercancel', (e) => end_drag(e, true));
+  svg.addEventListener('click', (e) => {
+    if (swallow_click) return;
+    choose(square_of(e.target));
+  });
+  svg.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && selected !== null) {
+      selected = null;
+      render(false);
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      const square = square_of(e.target);
+      if (!square) return;
+      e.preventDefault();
+      choose(square);
+      // Keep the keyboard where the player is: on the chosen piece, or on its first destination.
+      const next = svg.querySelector(`[data-square][data-legal="true"]`) ??
+          svg.querySelector(`[data-piece="${square}"]`);
+      next?.focus?.();
+    }
+  });
+
+  return {
+    update(position, info = {}) {
+      const next_view = position?.view;
+      if (!next_view) return;
+      build_grid(next_view);
+      const before = pieces;
+      const next_pieces = piece_map(next_view);
+      const event_move = info.event?.kind === 'play' ? parse_move(info.event.actions?.[0]) : null;
+      const move = event_move ?? diff_move(before, next_pieces);
+      // The shell repeats the last event with later updates (presence, clocks): only a board that
+      // really changed animates and moves its highlight.
+      const changed = view !== null && move !== null && before.has(move.from) && !before.has(move.to);
+      if (changed) {
+        const gone = [...before.keys()].filter((sq) => sq !== move.from && !next_pieces.has(sq));
+        last_move = {from: move.from, to: move.to, captures: gone};
+        fallen_king = gone.find((sq) => before.get(sq).king) ?? null;
+      } else if (move && view === null) {
+        last_move = {from: move.from, to: move.to, captures: []};
+      } else if (!move && (view === null || before.size !== next_pieces.size || info.replay)) {
+        last_move = null;  // a jump in a replay or a fresh state: no single move to show
+      }
+      if (!next_view.outcome) fallen_king = null;
+      view = next_view;
+      pieces = next_pieces;
+
+      interactive = !!info.canAct && !info.replay && position.status !== 'finished';
+      moves = new Map();
+      if (interactive) {
+        for (const text of position.legal ?? []) {
+          const m = parse_move(text);
+          if (!m) continue;
+          if (!moves.has(m.from)) moves.set(m.from, new Map());
+          if (!moves.get(m.from).has(m.to)) moves.get(m.from).set(m.to, text);
+        }
+      }
+      sent = false;
+      if (selected !== null && !moves.has(selected)) selected = null;
+      const animate = changed && !reduced_motion();
+      render(animate);
+      if (changed && last_move) flash_captures(last_move.captures, before);
+    },
+    destroy() { svg.remove(); },
+  };
+}

@@ -1,0 +1,258 @@
+// The lobby (#/): my name, a new room, quick pairing and the list of public rooms (refreshed every 3 s).
+
+import {clock_label, el, game_title, kClocks, kGames, notify, parse_clock_choice} from './ui.js';
+
+const kRefreshMs = 3000;
+
+// Correspondence clocks offered when creating a room: days per move.
+const kCorrespondenceDays = [1, 2, 3, 5, 7, 14];
+
+export function render_lobby(root, app) {
+  const {conn} = app;
+  // A seat link (`#/room/ID?seat=S&token=T`) lands here (the router knows only `#/room/ID`): the room page
+  // takes that seat with its token.
+  const link = /^#\/room\/([A-Za-z0-9_-]+)\?(.*)$/.exec(location.hash || '');
+  if (link) {
+    const query = new URLSearchParams(link[2]);
+    const seat = Number(query.get('seat'));
+    if ((seat === 0 || seat === 1) && query.get('token')) {
+      app.pending_sit = {room: link[1], seat, seat_token: query.get('token')};
+    }
+    setTimeout(() => app.navigate(`#/room/${link[1]}`));
+    return () => {};
+  }
+  const subscriptions = [];
+  let pending_create = null;  // ref of the create we are waiting on
+
+  const game_select = (id) =>
+      el('select', {id, name: id}, kGames.map((g) => el('option', {value: g.name}, g.title)));
+  const clock_select = (id) => el(
+      'select', {id, name: id},
+      kClocks.map((c) => el('option', {value: c}, c === 'none' ? 'No clock (any pace)' : `${c} (min + s)`)));
+
+  // --- name
+  const name_input = el('input', {
+    id: 'name-input',
+    type: 'text',
+    maxlength: '32',
+    autocomplete: 'nickname',
+    value: (conn.identity && conn.identity.name) || ''
+  });
+  const name_form = el('form', {class: 'row-form', id: 'name-form'}, el('label', {for: 'name-input'
+                       }, 'Your name'), name_input, el('button', {id: 'name-save', type: 'submit'}, 'Save'));
+  name_form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const name = name_input.value.trim();
+    if (!name) return;
+    if (conn.rename(name) === null) notify('Not connected: try again in a moment.');
+  });
+
+  // --- create
+  const create_game = game_select('create-game');
+  const create_options = el('input', {
+    id: 'create-options',
+    type: 'text',
+    autocomplete: 'off',
+    spellcheck: false,
+    'aria-describedby': 'create-options-hint'
+  });
+  const options_hint = el('small', {id: 'create-options-hint', class: 'hint'});
+  const create_clock = clock_select('create-clock');
+  create_clock.append(...kCorrespondenceDays.map(
+      (n) => el('option', {value: `${n}d`}, `${n} day${n > 1 ? 's' : ''} per move (correspondence)`)));
+  const create_seat =
+      el('select', {id: 'create-seat'}, el('option', {value: ''}, 'Random'),
+         el('option', {value: '0'}, 'First'), el('option', {value: '1'}, 'Second'));
+  const create_private = el('input', {id: 'create-private', type: 'checkbox'});
+  const create_form =
+      el('form', {class: 'card-form', id: 'create-form'}, field('create-game', 'Game', create_game),
+         field('create-options', 'Options', create_options, options_hint),
+         field('create-clock', 'Clock', create_clock), field('create-seat', 'Play as', create_seat),
+         el('div', {class: 'check'}, create_private,
+            el('label',
+               {for: 'create-private'
+               },
+               'Private (only people with the link can join)')),
+         el('button', {id: 'create-submit', type: 'submit', class: 'primary'}, 'Create room'));
+  const update_hint = () => {
+    const game = kGames.find((g) => g.name === create_game.value);
+    options_hint.textContent =
+        game && game.options ? `key=value … e.g. ${game.options}` : 'This game has no options.';
+    create_options.placeholder = game && game.options ? 'defaults' : 'none';
+  };
+  create_game.addEventListener('change', update_hint);
+  update_hint();
+  create_form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const message = {
+      type: 'create',
+      game: create_game.value,
+      options: create_options.value.trim(),
+      clock: /^\d+d$/.test(create_clock.value) ? {days: parseInt(create_clock.value, 10)} :
+                                                 parse_clock_choice(create_clock.value),
+      private: create_private.checked,
+    };
+    if (create_seat.value !== '') message.seat = Number(create_seat.value);
+    pending_create = conn.send(message);
+    if (pending_create === null) notify('Not connected: try again in a moment.');
+  });
+
+  // --- quick pairing
+  const seek_game = game_select('seek-game');
+  const seek_clock = clock_select('seek-clock');
+  const seek_status = el('p', {id: 'seek-status', class: 'muted', 'aria-live': 'polite'});
+  const seek_cancel = el('button', {id: 'seek-cancel', type: 'button', hidden: true}, 'Cancel');
+  const seek_list = el('ul', {class: 'seek-list'});
+  const seek_form =
+      el('form', {class: 'card-form', id: 'seek-form'}, field('seek-game', 'Game', seek_game),
+         field('seek-clock', 'Clock', seek_clock),
+         el('div', {class: 'buttons'},
+            el('button', {id: 'seek-submit', type: 'submit', class: 'primary'}, 'Find an opponent'),
+            seek_cancel),
+         seek_status, seek_list);
+  const show_seek = () => {
+    const seek = app.seek;
+    seek_status.textContent =
+        seek ? `Looking for an opponent: ${game_title(seek.game)}, ${clock_label(seek.clock)}…` : '';
+    seek_cancel.hidden = !seek;
+  };
+  seek_form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const seek =
+        {type: 'seek', game: seek_game.value, options: '', clock: parse_clock_choice(seek_clock.value)};
+    if (conn.send(seek) === null) notify('Not connected: try again in a moment.');
+  });
+  seek_cancel.addEventListener('click', () => conn.send({type: 'unseek'}));
+  subscriptions.push(conn.on('seeking', show_seek), conn.on('unseeked', show_seek));
+  show_seek();
+
+  // --- rooms
+  const rooms_list = el('ul', {id: 'rooms', class: 'rooms', 'aria-live': 'off'});
+  const rooms_empty = el('p', {class: 'muted'}, 'No public rooms yet: create one.');
+  subscriptions.push(conn.on('rooms', (message) => {
+    render_rooms(rooms_list, rooms_empty, message.rooms || [], app);
+    render_seeks(seek_list, message.seeks || []);
+  }));
+
+  // --- my games: the current identity's rooms, those where it is my turn first, with their deadlines
+  const my_games_list = el('ul', {id: 'my-games', class: 'rooms my-games'});
+  const my_games_empty = el('p', {class: 'muted'}, 'No games yet.');
+  subscriptions.push(conn.on('my_games', (message) => {
+    const games = message.games || [];
+    my_games_empty.hidden = games.length > 0;
+    my_games_list.replaceChildren(...games.map((g) => my_game_row(g, app)));
+  }));
+
+  subscriptions.push(conn.on('state', (state) => {
+    if (pending_create === null) return;
+    pending_create = null;
+    app.navigate(`#/room/${state.room}`);
+  }));
+  subscriptions.push(conn.on('error', (error) => {
+    if (error.ref === pending_create) pending_create = null;
+  }));
+  subscriptions.push(conn.on('welcome', (message) => {
+    if (document.activeElement !== name_input) name_input.value = message.player.name;
+  }));
+
+  root.append(
+      el('div', {class: 'lobby'}, el('section', {class: 'card lobby-name'}, name_form),
+         el('section', {class: 'card lobby-create', 'aria-labelledby': 'create-title'},
+            el('h2', {id: 'create-title'}, 'New room'), create_form),
+         el('section', {class: 'card lobby-seek', 'aria-labelledby': 'seek-title'},
+            el('h2', {id: 'seek-title'}, 'Quick pairing'), seek_form),
+         el('section', {class: 'card lobby-my-games', 'aria-labelledby': 'my-games-title'},
+            el('h2', {id: 'my-games-title'}, 'My games'), my_games_empty, my_games_list),
+         el('section', {class: 'card lobby-rooms', 'aria-labelledby': 'rooms-title'},
+            el('h2', {id: 'rooms-title'}, 'Rooms'), rooms_empty, rooms_list)));
+
+  const refresh = () => {
+    conn.send({type: 'rooms'});
+    conn.send({type: 'my_games'});
+  };
+  subscriptions.push(conn.on_ready(refresh));
+  const timer = setInterval(refresh, kRefreshMs);
+  document.title = 'Cinq — lobby';
+
+  return () => {
+    clearInterval(timer);
+    for (const unsubscribe of subscriptions) unsubscribe();
+  };
+}
+
+function field(id, label, control, hint) {
+  return el('div', {class: 'field'}, el('label', {for: id
+            }, label), control, hint);
+}
+
+function render_rooms(list, empty, rooms, app) {
+  empty.hidden = rooms.length > 0;
+  list.replaceChildren(...rooms.map((room) => room_row(room, app)));
+}
+
+function room_row(summary, app) {
+  const seats = summary.seats || [null, null];
+  const free = seats.findIndex((s) => !s);
+  const names = seats.map((s) => (s ? s.name : 'free'));
+  const status = summary.status === 'open' ? 'waiting' : summary.status;
+  const sit = free >= 0 &&
+      el('button', {
+                type: 'button',
+                class: 'sit primary',
+                onclick: () => {
+                  app.pending_sit = {room: summary.room, seat: free};
+                  app.navigate(`#/room/${summary.room}`);
+                }
+              },
+         'Sit');
+  const watch =
+      el('button', {type: 'button', class: 'watch', onclick: () => app.navigate(`#/room/${summary.room}`)},
+         'Watch');
+  return el(
+      'li', {class: 'room-row', 'data-room': summary.room, 'data-status': summary.status},
+      el('div', {class: 'room-main'}, el('span', {class: 'room-game'}, game_title(summary.game)),
+         summary.options ? el('span', {class: 'room-options'}, summary.options) : null,
+         el('span', {class: 'room-players'}, `${names[0]} vs ${names[1]}`)),
+      el('div', {class: 'room-meta'}, el('span', {class: 'room-clock'}, clock_label(summary.clock)),
+         el('span', {class: 'room-spectators', title: 'Spectators'}, `${summary.spectators || 0} watching`),
+         el('span', {class: `room-status status-${summary.status}`}, status)),
+      el('div', {class: 'room-row-actions'}, sit, watch));
+}
+
+function render_seeks(list, seeks) {
+  list.replaceChildren(...seeks.map(
+      (seek) =>
+          el('li', {}, `${seek.name} seeks ${game_title(seek.game)}`, ` (${clock_label(seek.clock)})`)));
+}
+
+function my_game_row(summary, app) {
+  const seats = summary.seats || [null, null];
+  const opponent = seats[1 - summary.my_seat];
+  const finished = summary.status === 'finished';
+  const clock = summary.clock && summary.clock.days ?
+      `${summary.clock.days} day${summary.clock.days > 1 ? 's' : ''} per move` :
+      clock_label(summary.clock);
+  const when = summary.deadline_ms ? `move by ${new Date(summary.deadline_ms).toLocaleString()}` : '';
+  const state = finished        ? summary.result || 'finished' :
+      summary.my_turn           ? 'your turn' :
+      summary.status === 'open' ? 'waiting' :
+                                  'their turn';
+  return el(
+      'li', {
+        class: 'room-row my-game',
+        'data-room': summary.room,
+        'data-my-turn': String(Boolean(summary.my_turn))
+      },
+      el('div', {class: 'room-main'}, el('span', {class: 'room-game'}, game_title(summary.game)),
+         el('span', {class: 'room-players'}, `vs ${opponent ? opponent.name : 'free seat'}`)),
+      el('div', {class: 'room-meta'}, el('span', {class: 'room-clock'}, clock),
+         when ? el('span', {class: 'room-deadline'}, when) : null,
+         el('span', {class: `room-status status-${summary.status}`}, state)),
+      el('div', {class: 'room-row-actions'},
+         el('button', {
+           type: 'button',
+           class: summary.my_turn ? 'primary' : '',
+           onclick: () => app.navigate(`#/room/${summary.room}`)
+         },
+            summary.my_turn ? 'Play' : 'Open')));
+}

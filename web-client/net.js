@@ -1,0 +1,160 @@
+// The one WebSocket connection of the page: identity (hello/welcome), a dispatcher by message type, and
+// reconnection with backoff. Pages never touch the socket; they subscribe with on() and on_ready().
+
+const kIdentityKey = 'cinq.identity';
+const kBackoffMs = [500, 1000, 2000, 4000, 5000];
+
+export function load_identity() {
+  try {
+    const identity = JSON.parse(localStorage.getItem(kIdentityKey) || 'null');
+    return identity && typeof identity === 'object' ? identity : null;
+  } catch {
+    return null;
+  }
+}
+
+function store_identity(identity) {
+  if (identity) {
+    localStorage.setItem(kIdentityKey, JSON.stringify(identity));
+  } else {
+    localStorage.removeItem(kIdentityKey);
+  }
+}
+
+export class Connection {
+  constructor(url) {
+    this.url_ = url;
+    this.socket_ = null;
+    this.ready_ = false;
+    this.attempt_ = 0;
+    this.handlers_ = new Map();  // type -> Set of functions; '*' receives every message
+    this.ready_handlers_ = new Set();
+    this.identity_ = load_identity();
+    this.next_ref_ = 1;
+    this.reconnect_timer_ = null;
+  }
+
+  get ready() { return this.ready_; }
+  get identity() { return this.identity_; }
+  get player_id() { return this.identity_ ? this.identity_.id : null; }
+
+  connect() {
+    clearTimeout(this.reconnect_timer_);
+    const socket = new WebSocket(this.url_);
+    this.socket_ = socket;
+    socket.addEventListener('open', () => this.hello_());
+    socket.addEventListener('message', (e) => this.on_message_(e.data));
+    // 'error' is always followed by 'close', which is where we reconnect.
+    socket.addEventListener('close', () => {
+      if (this.socket_ !== socket) return;
+      this.socket_ = null;
+      this.ready_ = false;
+      set_banner(true);
+      this.schedule_reconnect_();
+    });
+  }
+
+  // Sends a message if the connection is up; returns its ref, or null when it could not be sent (the
+  // caller tells the user: nothing is queued, so a stale move is never played after a reconnect).
+  send(message) {
+    if (!this.ready_ || !this.socket_) return null;
+    const ref = this.next_ref_++;
+    this.socket_.send(JSON.stringify({...message, ref}));
+    return ref;
+  }
+
+  // fn(message) for each message of this type ('*' for all). Returns the unsubscribe function.
+  on(type, fn) {
+    if (!this.handlers_.has(type)) this.handlers_.set(type, new Set());
+    this.handlers_.get(type).add(fn);
+    return () => this.handlers_.get(type).delete(fn);
+  }
+
+  // fn(reconnected) now if the connection is ready, and after every later welcome. Returns unsubscribe.
+  on_ready(fn) {
+    this.ready_handlers_.add(fn);
+    if (this.ready_) fn(false);
+    return () => this.ready_handlers_.delete(fn);
+  }
+
+  rename(name) { return this.send({type: 'name', name}); }
+
+  hello_() {
+    const hello = {type: 'hello'};
+    if (this.identity_ && this.identity_.id && this.identity_.token) {
+      hello.id = this.identity_.id;
+      hello.token = this.identity_.token;
+    }
+    if (this.identity_ && this.identity_.name) hello.name = this.identity_.name;
+    this.socket_.send(JSON.stringify(hello));
+  }
+
+  on_message_(data) {
+    let message;
+    try {
+      message = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (!message || typeof message !== 'object') return;
+    if (message.type === 'welcome') {
+      this.on_welcome_(message);
+      return;
+    }
+    if (message.type === 'error' && message.code === 'bad_token' && !this.ready_) {
+      // The stored identity is unknown here (a new database): start over as a new guest, keeping the name.
+      const name = this.identity_ && this.identity_.name;
+      this.identity_ = name ? {name} : null;
+      store_identity(null);
+      this.hello_();
+      return;
+    }
+    this.dispatch_(message.type, message);
+  }
+
+  on_welcome_(message) {
+    const token = message.token || (this.identity_ && this.identity_.token);
+    this.identity_ = {id: message.player.id, token, name: message.player.name};
+    store_identity(this.identity_);
+    const first = !this.ready_;
+    this.ready_ = true;
+    if (first) {
+      const reconnected = this.attempt_ > 0 || this.was_ready_;
+      this.attempt_ = 0;
+      this.was_ready_ = true;
+      set_banner(false);
+      for (const fn of [...this.ready_handlers_]) fn(reconnected);
+    }
+    this.dispatch_('welcome', message);
+  }
+
+  dispatch_(type, message) {
+    for (const key of [type, '*']) {
+      const set = this.handlers_.get(key);
+      if (!set) continue;
+      for (const fn of [...set]) {
+        try {
+          fn(message);
+        } catch (err) {
+          console.error('cinq: handler failed', err);
+        }
+      }
+    }
+  }
+
+  schedule_reconnect_() {
+    const delay = kBackoffMs[Math.min(this.attempt_, kBackoffMs.length - 1)];
+    this.attempt_ += 1;
+    this.reconnect_timer_ = setTimeout(() => this.connect(), delay);
+  }
+}
+
+function set_banner(visible) {
+  const banner = document.getElementById('banner');
+  if (banner) banner.hidden = !visible;
+}
+
+export function socket_url() {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${location.host}/ws`;
+}

@@ -1,0 +1,128 @@
+// Small DOM and formatting helpers shared by every page of the shell. No game rules live here: the only
+// per-game knowledge is display names and the option hints shown on the create form.
+
+export const kGames = [
+  {
+    name: 'tablut',
+    title: 'Tablut',
+    options: 'first=attackers|defenders  king=armed|unarmed  throne=special|plain'
+  },
+  {name: 'baltek', title: 'Baltek', options: 'goals=1..5  turns=N'},
+  {name: 'batik', title: 'Batik', options: 'match=off'},
+  {name: 'kopf-oder-knopf', title: 'Kopf oder Knopf', options: 'target=8..14'},
+  {name: 'bi-litaire', title: 'Bi-litaire', options: ''},
+];
+
+// The clocks offered on the create form: minutes + increment seconds.
+export const kClocks = ['none', '3+2', '5+3', '10+5', '15+10', '30+0'];
+
+export function game_title(name) {
+  const game = kGames.find((g) => g.name === name);
+  return game ? game.title : name;
+}
+
+// '5+3' -> {base_ms, increment_ms}; 'none' -> null (no clock: correspondence pace).
+export function parse_clock_choice(choice) {
+  const match = /^(\d+)\+(\d+)$/.exec(choice || '');
+  if (!match) return null;
+  return {base_ms: Number(match[1]) * 60000, increment_ms: Number(match[2]) * 1000};
+}
+
+export function clock_label(clock) {
+  if (!clock) return 'no clock';
+  const minutes = clock.base_ms / 60000;
+  const base = Number.isInteger(minutes) ? String(minutes) : format_clock(clock.base_ms);
+  return `${base}+${Math.round(clock.increment_ms / 1000)}`;
+}
+
+// mm:ss, or h:mm:ss from an hour up. Rounds up so a clock never shows 0:00 while time is left.
+export function format_clock(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = total % 60;
+  const pad = (n) => String(n).padStart(2, '0');
+  return hours > 0 ? `${hours}:${pad(minutes)}:${pad(seconds)}` : `${pad(minutes)}:${pad(seconds)}`;
+}
+
+// Numbers as the protocol writes them: no trailing zeros (0.125, 3.25, 7). Rounding to 9 places first
+// removes the binary noise that from + i * step accumulates.
+export function format_number(x) { return String(Number(x.toFixed(9))); }
+
+// position.legal may fold evenly spaced runs into {prefix, from, to, step}; boards get plain strings.
+export function expand_legal(legal) {
+  const out = [];
+  for (const entry of legal || []) {
+    if (typeof entry === 'string') {
+      out.push(entry);
+      continue;
+    }
+    const {prefix, from, to, step} = entry;
+    if (!(step > 0)) continue;
+    const count = Math.floor((to - from) / step + 1e-9);
+    for (let i = 0; i <= count; ++i) out.push(`${prefix} ${format_number(from + i * step)}`);
+  }
+  return out;
+}
+
+// el('button', {id: 'x', class: 'primary', onclick: fn}, 'text', child...)
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on') && typeof value === 'function') {
+      node.addEventListener(key.slice(2), value);
+    } else if (key === 'class') {
+      node.className = value;
+    } else if (key in node && typeof value !== 'string') {
+      node[key] = value;
+    } else {
+      node.setAttribute(key, value === true ? '' : value);
+    }
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function show(node, visible) {
+  if (node) node.hidden = !visible;
+}
+
+// A short-lived message in #notice (server errors answering my commands, copy confirmations).
+export function notify(text, kind = 'error') {
+  const area = document.getElementById('notice');
+  if (!area) return;
+  const item =
+      el('div', {class: `notice-item notice-${kind}`, role: kind === 'error' ? 'alert' : 'status'}, text);
+  area.append(item);
+  setTimeout(() => item.remove(), 5000);
+}
+
+export async function copy_text(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+    notify(`${what} copied`, 'info');
+  } catch {
+    // Clipboard access needs a secure context; fall back to a selectable prompt-free copy.
+    const area = el('textarea', {class: 'copy-fallback'}, text);
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand && document.execCommand('copy');
+    area.remove();
+    notify(ok ? `${what} copied` : `Could not copy the ${what.toLowerCase()}`, ok ? 'info' : 'error');
+  }
+}
+
+export function download_text(filename, text) {
+  const url = URL.createObjectURL(new Blob([text], {type: 'text/plain;charset=utf-8'}));
+  const link = el('a', {href: url, download: filename});
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function room_url(room) { return `${location.origin}${location.pathname}#/room/${room}`; }
