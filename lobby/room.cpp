@@ -12,9 +12,12 @@ using nlohmann::json;
 
 const char* status_name(Status s) {
   switch (s) {
-    case Status::open: return "open";
-    case Status::live: return "live";
-    case Status::finished: return "finished";
+    case Status::open:
+      return "open";
+    case Status::live:
+      return "live";
+    case Status::finished:
+      return "finished";
   }
   return "open";
 }
@@ -28,6 +31,13 @@ std::string options_text(const Options& options) {
 }
 
 std::optional<Failure> check_clock(const ClockSpec& c) {
+  if (c.days != 0) {
+    if (c.days != 1 && c.days != 2 && c.days != 3 && c.days != 5 && c.days != 7 && c.days != 14)
+      return Failure{"bad_clock", "a correspondence clock gives 1, 2, 3, 5, 7 or 14 days per turn"};
+    if (c.base_ms != 0 || c.increment_ms != 0)
+      return Failure{"bad_clock", "a correspondence clock (days) has no base time or increment"};
+    return std::nullopt;
+  }
   if (c.base_ms < 0 || c.increment_ms < 0) return Failure{"bad_clock", "clock times cannot be negative"};
   if (c.base_ms == 0 && c.increment_ms != 0)
     return Failure{"bad_clock", "an increment needs a base time (base_ms > 0)"};
@@ -120,7 +130,14 @@ Result<Room> Room::restore(const Saved& saved, Now now) {
   room.clock_ms_ = saved.clock_ms;
   room.version_ = saved.version;
   room.created_ms_ = saved.created_ms;
+  room.seat_token_hashes_ = saved.seat_token_hashes;
   if (room.status_ == Status::live && room.config_.clock.enabled()) room.restart_clock(now);
+  // A correspondence deadline is wall time and runs on while the server is down: it is kept as it was (one
+  // already past ends the game at the server's first tick).
+  if (room.status_ == Status::live && room.config_.clock.correspondence()) {
+    room.wall_deadline_ = saved.deadline_ms;
+    if (room.wall_deadline_ == 0) room.restart_clock(now);
+  }
   return room;
 }
 
@@ -152,10 +169,15 @@ Effect Room::sit(const Player& player, std::optional<int> seat, Now now) {
   if (seat && *seat != 0 && *seat != 1) return fail("bad_message", "seat must be 0 or 1");
   int s = seat ? *seat : (seats_[0].id.empty() ? 0 : 1);
   if (!seats_[s].id.empty()) return fail("seat_taken", "seat " + std::to_string(s) + " is taken");
+  // A game that began with a free seat (an imported correspondence game) is sat in with the seat's link.
+  if (status_ != Status::open)
+    return fail("bad_token",
+                "this game is under way: take seat " + std::to_string(s) + " with its private link");
   seats_[s] = player;
   Effect e;
   e.save = true;
-  e.events.push_back(event({{"kind", "seated"}, {"seat", s}, {"player", {{"id", player.id}, {"name", player.name}}}}));
+  e.events.push_back(
+      event({{"kind", "seated"}, {"seat", s}, {"player", {{"id", player.id}, {"name", player.name}}}}));
   if (!seats_[0].id.empty() && !seats_[1].id.empty()) {
     start_game(now);
     e.events.push_back(event({{"kind", "started"}, {"position", position_json(now)}}));
@@ -173,7 +195,7 @@ void Room::start_game(Now now) {
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", &tm);
   record_.add_timestamp(stamp);
-  if (config_.clock.enabled()) restart_clock(now);
+  restart_clock(now);
 }
 
 Effect Room::leave(const std::string& player_id, Now now) {
@@ -194,19 +216,32 @@ Effect Room::leave(const std::string& player_id, Now now) {
 // Playing
 
 Failure* Room::check_player_turn(const std::string& player_id, Failure& out) const {
-  if (status_ == Status::finished) return &(out = {"game_over", "the game is over (" + record_.result_text() + ")"});
+  if (status_ == Status::finished)
+    return &(out = {"game_over", "the game is over (" + record_.result_text() + ")"});
   int s = seat_of(player_id);
   if (s < 0) return &(out = {"not_seated", "you do not hold a seat in this room"});
+  return check_seat_turn(s, out);
+}
+
+Failure* Room::check_seat_turn(int seat, Failure& out) const {
+  if (status_ == Status::finished)
+    return &(out = {"game_over", "the game is over (" + record_.result_text() + ")"});
   if (status_ == Status::open) return &(out = {"not_started", "the game has not started: a seat is free"});
-  if (s != seat_to_move()) return &(out = {"not_your_turn", "it is not your turn"});
+  if (seat != seat_to_move()) return &(out = {"not_your_turn", "it is not your turn"});
   return nullptr;
 }
 
-Effect Room::act(const std::string& player_id, const std::vector<std::string>& items, bool end_turn, Now now) {
+Effect Room::act(const std::string& player_id, const std::vector<std::string>& items, bool end_turn,
+                 Now now) {
   Failure why;
   if (check_player_turn(player_id, why)) return fail(why.code, why.message);
+  return act_seat(seat_of(player_id), items, end_turn, now);
+}
+
+Effect Room::act_seat(int seat, const std::vector<std::string>& items, bool end_turn, Now now) {
+  Failure why;
+  if (check_seat_turn(seat, why)) return fail(why.code, why.message);
   if (items.empty() && !end_turn) return fail("bad_message", "nothing to play: give actions or end_turn");
-  const int seat = seat_of(player_id);
   if (flag_fallen(now)) {  // the move came after the flag fell, before the timer said so
     Effect e = tick(now);
     e.error = Failure{"game_over", "your time ran out"};
@@ -271,9 +306,11 @@ Effect Room::act(const std::string& player_id, const std::vector<std::string>& i
   e.save = true;
   if (turn_over) {
     if (draw_offer_ == 1 - seat) draw_offer_ = -1;  // answering an offer with a move declines it
-    if (config_.clock.enabled() && !record_.finished()) {
-      charge_clock(now);
-      clock_ms_[seat] += config_.clock.increment_ms;
+    if (!record_.finished()) {
+      if (config_.clock.enabled()) {
+        charge_clock(now);
+        clock_ms_[seat] += config_.clock.increment_ms;
+      }
       restart_clock(now);
     }
   }
@@ -310,7 +347,8 @@ Effect Room::resign(const std::string& player_id, Now now) {
 Effect Room::offer_draw(const std::string& player_id, Now now) {
   int s = seat_of(player_id);
   if (s < 0) return fail("not_seated", "you do not hold a seat in this room");
-  if (status_ != Status::live) return fail(status_ == Status::open ? "not_started" : "game_over", "no game in play");
+  if (status_ != Status::live)
+    return fail(status_ == Status::open ? "not_started" : "game_over", "no game in play");
   if (draw_offer_ == s) return fail("already_offered", "your draw offer stands");
   Effect e;
   if (draw_offer_ == 1 - s) {
@@ -327,7 +365,8 @@ Effect Room::offer_draw(const std::string& player_id, Now now) {
 Effect Room::decline_draw(const std::string& player_id, Now) {
   int s = seat_of(player_id);
   if (s < 0) return fail("not_seated", "you do not hold a seat in this room");
-  if (status_ != Status::live || draw_offer_ != 1 - s) return fail("no_draw_offer", "no draw offer to decline");
+  if (status_ != Status::live || draw_offer_ != 1 - s)
+    return fail("no_draw_offer", "no draw offer to decline");
   draw_offer_ = -1;
   Effect e;
   e.events.push_back(event({{"kind", "draw_declined"}, {"seat", s}}));
@@ -399,10 +438,12 @@ Effect Room::set_spectators(int count, Now) {
 void Room::finish(Effect& e, Now now) {
   charge_clock(now);
   running_ = -1;
+  wall_deadline_ = 0;
   status_ = Status::finished;
   draw_offer_ = -1;
   e.save = true;
-  e.events.push_back(event({{"kind", "finished"}, {"result", result_json()}, {"position", position_json(now)}}));
+  e.events.push_back(
+      event({{"kind", "finished"}, {"result", result_json()}, {"position", position_json(now)}}));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -417,6 +458,8 @@ void Room::charge_clock(Now now) {
 void Room::restart_clock(Now now) {
   running_ = config_.clock.enabled() ? seat_to_move() : -1;
   running_since_ = now.steady_ms;
+  wall_deadline_ =
+      config_.clock.correspondence() && seat_to_move() >= 0 ? now.unix_ms + config_.clock.days * kDayMs : 0;
 }
 
 std::optional<std::int64_t> Room::deadline() const {
@@ -424,14 +467,21 @@ std::optional<std::int64_t> Room::deadline() const {
   return running_since_ + clock_ms_[running_];
 }
 
+std::optional<std::int64_t> Room::wall_deadline() const {
+  if (wall_deadline_ == 0 || status_ != Status::live) return std::nullopt;
+  return wall_deadline_;
+}
+
 bool Room::flag_fallen(Now now) const {
   auto d = deadline();
-  return d && now.steady_ms >= *d;
+  auto w = wall_deadline();
+  return (d && now.steady_ms >= *d) || (w && now.unix_ms >= *w);
 }
 
 std::array<std::int64_t, 2> Room::clock_left(Now now) const {
   auto left = clock_ms_;
-  if (running_ >= 0) left[running_] = std::max<std::int64_t>(0, left[running_] - (now.steady_ms - running_since_));
+  if (running_ >= 0)
+    left[running_] = std::max<std::int64_t>(0, left[running_] - (now.steady_ms - running_since_));
   return left;
 }
 
@@ -452,6 +502,8 @@ Saved Room::saved(Now) const {
   s.turns = record_.turn_count();
   s.rematch_of = config_.rematch_of;
   s.created_ms = created_ms_;
+  s.deadline_ms = wall_deadline().value_or(0);
+  s.seat_token_hashes = seat_token_hashes_;
   return s;
 }
 

@@ -9,11 +9,11 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "rules/notation.h"
 
@@ -28,7 +28,10 @@ struct Now {
 struct ClockSpec {
   std::int64_t base_ms = 0;  // 0: no clock
   std::int64_t increment_ms = 0;
-  bool enabled() const { return base_ms > 0; }
+  // Correspondence: days per turn (1, 2, 3, 5, 7 or 14), on the wall clock; 0: not correspondence.
+  std::int64_t days = 0;
+  bool enabled() const { return base_ms > 0; }  // a live clock (steady time)
+  bool correspondence() const { return days > 0; }
   friend bool operator==(const ClockSpec&, const ClockSpec&) = default;
 };
 
@@ -44,6 +47,7 @@ const char* status_name(Status s);
 struct Failure {
   std::string code;
   std::string message;
+  int line = 0;  // the line of a mailed log the failure is about (play_log), 0 if none
 };
 
 using Message = std::shared_ptr<const std::string>;
@@ -53,7 +57,7 @@ struct Effect {
   std::optional<Failure> error;  // for the sender only
   std::vector<Message> events;   // for everyone in the room, in version order
   bool save = false;             // the stored form changed: save it before sending `events`
-  bool rematch_ready = false;    // both players asked for a rematch: the server opens it (Room::rematch_opened)
+  bool rematch_ready = false;  // both players asked for a rematch: the server opens it (Room::rematch_opened)
 };
 
 // Everything needed to build a room again after a restart (the server maps it to its stored row).
@@ -72,6 +76,8 @@ struct Saved {
   std::int64_t turns = 0;
   std::string rematch_of;
   std::int64_t created_ms = 0;
+  std::int64_t deadline_ms = 0;                  // correspondence: the wall deadline of the side to move
+  std::array<std::string, 2> seat_token_hashes;  // correspondence: token_hash() of each seat's token
 };
 
 struct RoomConfig {
@@ -87,6 +93,7 @@ class Room {
  public:
   static constexpr std::size_t kEventLog = 256;  // events kept for reconnecting clients
   static constexpr std::int64_t kMaxClockMs = 24LL * 3600 * 1000;
+  static constexpr std::int64_t kDayMs = 24LL * 3600 * 1000;
 
   // A new room with no one seated. Errors: bad options or clock.
   static Result<Room> create(const RoomConfig& config, Now now);
@@ -100,6 +107,16 @@ class Room {
   // Plays `items` (action texts, as between the `/` of a record turn) for the player's seat, then ends the
   // turn if `end_turn`. All of them or none.
   Effect act(const std::string& player_id, const std::vector<std::string>& items, bool end_turn, Now now);
+  // The same for a seat, whoever holds it (the server checked the seat's token).
+  Effect act_seat(int seat, const std::vector<std::string>& items, bool end_turn, Now now);
+  // Takes `seat` with its seat token (given as token_hash()): a free seat, or one held by another player id
+  // (a correspondence player moving to another browser). Errors: bad_token, already_seated, game_over.
+  Effect claim_seat(const Player& player, int seat, const std::string& token_hash, Now now);
+  // A correspondence move by mail (room_mail.cpp): `text` is the game's whole log with the new turn(s) of
+  // `seat` appended. Every stored turn must be in it, unchanged; the new turns are played whole, as `seat`
+  // only. All or nothing. The error's `line` is the log's line; codes: bad_record, other_game, differs,
+  // stale, not_your_turn, other_side, illegal, turn_in_progress, game_over. No new turn: no error, no event.
+  Effect play_log(int seat, std::string_view text, Now now);
   Effect resign(const std::string& player_id, Now now);
   Effect offer_draw(const std::string& player_id, Now now);  // accepts a standing offer of the opponent
   Effect decline_draw(const std::string& player_id, Now now);
@@ -107,6 +124,13 @@ class Room {
   Effect ask_rematch(const std::string& player_id, Now now);
 
   // --- from the server
+  // Correspondence rooms: the seats' token hashes (the tokens themselves are given to the players only).
+  void set_seat_token_hash(int seat, std::string hash) { seat_token_hashes_[seat] = std::move(hash); }
+  const std::string& seat_token_hash(int seat) const { return seat_token_hashes_[seat]; }
+  // A finished or unfinished game from a record (the import): no one seated; unfinished ones play on with a
+  // correspondence clock of `days`, finished ones only show. Errors: an incomplete record.
+  static Result<Room> from_record(const std::string& id, const Record& record, std::int64_t days,
+                                  bool is_private, Now now);
   Effect tick(Now now);  // flag fall: call at deadline() (and any time: it does nothing early)
   Effect set_online(int seat, bool online, Now now);
   Effect set_spectators(int count, Now now);
@@ -124,6 +148,8 @@ class Room {
   int seat_to_move() const;                         // -1 unless live
   // When the running clock falls, on the steady clock; nullopt if no clock runs.
   std::optional<std::int64_t> deadline() const;
+  // When the side to move of a correspondence game loses on time, in Unix ms (wall time); nullopt otherwise.
+  std::optional<std::int64_t> wall_deadline() const;
   std::array<std::int64_t, 2> clock_left(Now now) const;
   std::int64_t created_ms() const { return created_ms_; }
 
@@ -143,8 +169,9 @@ class Room {
   Effect fail(std::string code, std::string message) const;
   Message event(nlohmann::json body);  // numbers it, logs it
   void start_game(Now now);
-  void charge_clock(Now now);          // the running side pays the time since the turn began
-  void restart_clock(Now now);         // the clock of the seat to move starts
+  void charge_clock(Now now);   // the running side pays the time since the turn began
+  void restart_clock(Now now);  // the clock of the seat to move starts (live or correspondence)
+  Failure* check_seat_turn(int seat, Failure& out) const;
   bool flag_fallen(Now now) const;
   void finish(Effect& effect, Now now);  // the record holds its result: close the room
   nlohmann::json position_json(Now now) const;
@@ -166,9 +193,11 @@ class Room {
   std::array<std::int64_t, 2> clock_ms_{0, 0};
   int running_ = -1;
   std::int64_t running_since_ = 0;
-  int draw_offer_ = -1;                       // the seat offering a draw, -1 if none
+  int draw_offer_ = -1;                        // the seat offering a draw, -1 if none
   std::array<bool, 2> rematch_{false, false};  // who asked for a rematch
   std::string rematch_room_;
+  std::int64_t wall_deadline_ = 0;  // correspondence: Unix ms, 0 when no turn is running
+  std::array<std::string, 2> seat_token_hashes_;
 };
 
 }  // namespace cinq::lobby

@@ -75,6 +75,12 @@ json legal_json(const std::vector<std::string>& texts) {
   return out;
 }
 
+json clock_spec_json(const ClockSpec& c) {
+  if (c.correspondence()) return {{"days", c.days}};
+  if (c.enabled()) return {{"base_ms", c.base_ms}, {"increment_ms", c.increment_ms}};
+  return nullptr;
+}
+
 }  // namespace
 
 Message Room::event(json body) {
@@ -140,25 +146,25 @@ json Room::position_json(Now now) const {
     }
     legal = legal_json(texts);
   }
-  return {{"status", status_name(status_)},
-          {"turn", record_.turn_count()},
-          {"round", st.round()},
-          {"to_move", seat >= 0 ? json(seat) : json(nullptr)},
-          {"side", seat >= 0 ? json(std::string(1, record_.game().side_letter(st.to_move()))) : json(nullptr)},
-          {"mid_turn", seat >= 0 && st.mid_turn()},
-          {"legal", legal},
-          {"can_end_turn", can_end},
-          {"clocks", clocks_json(now)},
-          {"draw_offer", draw_offer_ >= 0 ? json(draw_offer_) : json(nullptr)},
-          {"result", result_json()},
-          {"view", to_json(st.view())}};
+  return {
+      {"status", status_name(status_)},
+      {"turn", record_.turn_count()},
+      {"round", st.round()},
+      {"to_move", seat >= 0 ? json(seat) : json(nullptr)},
+      {"side", seat >= 0 ? json(std::string(1, record_.game().side_letter(st.to_move()))) : json(nullptr)},
+      {"mid_turn", seat >= 0 && st.mid_turn()},
+      {"legal", legal},
+      {"can_end_turn", can_end},
+      {"clocks", clocks_json(now)},
+      {"deadline_ms", wall_deadline() ? json(*wall_deadline()) : json(nullptr)},
+      {"draw_offer", draw_offer_ >= 0 ? json(draw_offer_) : json(nullptr)},
+      {"result", result_json()},
+      {"view", to_json(st.view())}};
 }
 
 json Room::state_json(Now now) const {
   auto letters = record_.game().side_letters();
-  json clock = config_.clock.enabled()
-                   ? json{{"base_ms", config_.clock.base_ms}, {"increment_ms", config_.clock.increment_ms}}
-                   : json(nullptr);
+  json clock = clock_spec_json(config_.clock);
   return {{"type", "state"},
           {"room", id_},
           {"version", version_},
@@ -182,9 +188,7 @@ std::string Room::state_message(Now now) const { return state_json(now).dump(); 
 json Room::summary(Now now) const {
   json seats = json::array();
   for (const auto& p : seats_) seats.push_back(p.id.empty() ? json(nullptr) : json{{"name", p.name}});
-  json clock = config_.clock.enabled()
-                   ? json{{"base_ms", config_.clock.base_ms}, {"increment_ms", config_.clock.increment_ms}}
-                   : json(nullptr);
+  json clock = clock_spec_json(config_.clock);
   return {{"room", id_},
           {"game", std::string(record_.game().name())},
           {"options", config_.options},
@@ -195,7 +199,9 @@ json Room::summary(Now now) const {
           {"turn", record_.turn_count()},
           {"result", record_.finished() ? json(record_.result_text()) : json(nullptr)},
           {"created_ms", created_ms_},
-          {"clocks", status_ == Status::live ? clocks_json(now) : json(nullptr)}};
+          {"clocks", status_ == Status::live ? clocks_json(now) : json(nullptr)},
+          {"to_move", seat_to_move() >= 0 ? json(seat_to_move()) : json(nullptr)},
+          {"deadline_ms", wall_deadline() ? json(*wall_deadline()) : json(nullptr)}};
 }
 
 }  // namespace cinq::lobby

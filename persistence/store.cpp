@@ -15,7 +15,7 @@
 namespace cinq::store {
 namespace {
 
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 constexpr int kBusyTimeoutMs = 5000;
 
 // CREATE ... IF NOT EXISTS everywhere: opening a database whose schema is already there changes nothing.
@@ -47,22 +47,38 @@ CREATE TABLE IF NOT EXISTS games (
   turns INTEGER NOT NULL,
   rematch_of TEXT NOT NULL,
   created_ms INTEGER NOT NULL,
-  updated_ms INTEGER NOT NULL
+  updated_ms INTEGER NOT NULL,
+  clock_days INTEGER NOT NULL DEFAULT 0,
+  deadline_ms INTEGER NOT NULL DEFAULT 0,
+  seat0_token_hash TEXT NOT NULL DEFAULT '',
+  seat1_token_hash TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS games_by_status ON games(status);
 CREATE INDEX IF NOT EXISTS games_by_updated ON games(updated_ms);
+CREATE INDEX IF NOT EXISTS games_by_seat0 ON games(seat0_id);
+CREATE INDEX IF NOT EXISTS games_by_seat1 ON games(seat1_id);
+)sql";
+
+// From version 1 to 2: the correspondence columns (existing games are not correspondence games).
+constexpr const char* kUpgradeTo2 = R"sql(
+ALTER TABLE games ADD COLUMN clock_days INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN deadline_ms INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN seat0_token_hash TEXT NOT NULL DEFAULT '';
+ALTER TABLE games ADD COLUMN seat1_token_hash TEXT NOT NULL DEFAULT '';
+CREATE INDEX IF NOT EXISTS games_by_seat0 ON games(seat0_id);
+CREATE INDEX IF NOT EXISTS games_by_seat1 ON games(seat1_id);
 )sql";
 
 // The column list shared by every games query, so that read_game() can read columns by position.
 #define CINQ_GAME_COLUMNS                                                                            \
   "id, game, options, clock_base_ms, clock_increment_ms, is_private, kind, status, result, record, " \
   "seat0_id, seat1_id, seat0_name, seat1_name, seat0_clock_ms, seat1_clock_ms, version, turns, "     \
-  "rematch_of, created_ms, updated_ms"
+  "rematch_of, created_ms, updated_ms, clock_days, deadline_ms, seat0_token_hash, seat1_token_hash"
 
 constexpr const char* kUpsertGame =
     "INSERT INTO games (" CINQ_GAME_COLUMNS
     ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
-    "?21)"
+    "?21, ?22, ?23, ?24, ?25)"
     " ON CONFLICT(id) DO UPDATE SET game = excluded.game, options = excluded.options,"
     " clock_base_ms = excluded.clock_base_ms, clock_increment_ms = excluded.clock_increment_ms,"
     " is_private = excluded.is_private, kind = excluded.kind, status = excluded.status,"
@@ -70,7 +86,9 @@ constexpr const char* kUpsertGame =
     " seat1_id = excluded.seat1_id, seat0_name = excluded.seat0_name, seat1_name = excluded.seat1_name,"
     " seat0_clock_ms = excluded.seat0_clock_ms, seat1_clock_ms = excluded.seat1_clock_ms,"
     " version = excluded.version, turns = excluded.turns, rematch_of = excluded.rematch_of,"
-    " created_ms = excluded.created_ms, updated_ms = excluded.updated_ms";
+    " created_ms = excluded.created_ms, updated_ms = excluded.updated_ms, clock_days = excluded.clock_days,"
+    " deadline_ms = excluded.deadline_ms, seat0_token_hash = excluded.seat0_token_hash,"
+    " seat1_token_hash = excluded.seat1_token_hash";
 constexpr const char* kSelectGame = "SELECT " CINQ_GAME_COLUMNS " FROM games WHERE id = ?1";
 // The id breaks ties so that equal times still give a stable order.
 constexpr const char* kSelectUnfinished =
@@ -80,6 +98,11 @@ constexpr const char* kSelectFinished =
     " FROM games WHERE status = 'finished' AND (?2 OR is_private = 0) ORDER BY updated_ms DESC, id DESC"
     " LIMIT ?1";
 constexpr const char* kCountGames = "SELECT count(*) FROM games";
+constexpr const char* kSelectOfPlayer =
+    "SELECT " CINQ_GAME_COLUMNS
+    " FROM games WHERE seat0_id = ?1 OR seat1_id = ?1"
+    " ORDER BY status = 'finished', CASE WHEN status = 'finished' THEN -updated_ms ELSE deadline_ms END, id"
+    " LIMIT ?2";
 
 #undef CINQ_GAME_COLUMNS
 
@@ -138,6 +161,9 @@ GameRow read_game(sqlite3_stmt* stmt) {
   g.rematch_of = column_text(stmt, 18);
   g.created_ms = sqlite3_column_int64(stmt, 19);
   g.updated_ms = sqlite3_column_int64(stmt, 20);
+  g.clock_days = sqlite3_column_int64(stmt, 21);
+  g.deadline_ms = sqlite3_column_int64(stmt, 22);
+  g.seat_token_hashes = {column_text(stmt, 23), column_text(stmt, 24)};
   return g;
 }
 
@@ -170,6 +196,10 @@ int bind_game(sqlite3_stmt* stmt, const GameRow& g) {
   text(19, g.rematch_of);
   integer(20, g.created_ms);
   integer(21, g.updated_ms);
+  integer(22, g.clock_days);
+  integer(23, g.deadline_ms);
+  text(24, g.seat_token_hashes[0]);
+  text(25, g.seat_token_hashes[1]);
   return rc;
 }
 
@@ -280,8 +310,9 @@ bool create_schema(Connection& db, const std::string& path, Error& error) {
     return false;
   }
   const std::string set_version = "PRAGMA user_version=" + std::to_string(kSchemaVersion);
+  const bool upgrade = std::stoi(version) == 1;  // a file of version 1 gains the correspondence columns
   return db.transaction(error, doing, [&](Error& e) {
-    return db.exec(kSchema, e, doing) && db.exec(set_version.c_str(), e, doing);
+    return db.exec(upgrade ? kUpgradeTo2 : kSchema, e, doing) && db.exec(set_version.c_str(), e, doing);
   });
 }
 
@@ -426,6 +457,19 @@ std::int64_t Store::count_games() {
   impl_->read_rows(kCountGames, "counting the games", nullptr,
                    [&](sqlite3_stmt* stmt) { count = sqlite3_column_int64(stmt, 0); });
   return count;
+}
+
+std::vector<GameRow> Store::games_of_player(const std::string& player_id, int limit) {
+  std::vector<GameRow> games;
+  if (limit <= 0 || player_id.empty()) return games;
+  impl_->read_rows(
+      kSelectOfPlayer, "reading the games of " + player_id,
+      [&](sqlite3_stmt* stmt) {
+        int rc = bind_text(stmt, 1, player_id);
+        return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, limit) : rc;
+      },
+      [&](sqlite3_stmt* stmt) { games.push_back(read_game(stmt)); });
+  return games;
 }
 
 }  // namespace cinq::store

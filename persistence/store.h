@@ -26,24 +26,29 @@ struct PlayerRow {
 };
 
 struct GameRow {
-  std::string id;       // the room id
-  std::string game;     // "tablut", ...
-  std::string options;  // "key=value key=value", as given
+  std::string id;                  // the room id
+  std::string game;                // "tablut", ...
+  std::string options;             // "key=value key=value", as given
   std::int64_t clock_base_ms = 0;  // 0: no clock
   std::int64_t clock_increment_ms = 0;
   bool is_private = false;
-  std::string kind = "live";         // "live" or "correspondence"
-  std::string status = "open";       // "open" (waiting for players), "live", "finished"
-  std::string result;                // the result line's text ("A escape"), "" while unfinished
-  std::string record;                // the whole record, notation.md form
-  std::array<std::string, 2> seat_ids;    // player ids by seat, "" if empty
-  std::array<std::string, 2> seat_names;  // display names by seat
+  std::string kind = "live";                   // "live" or "correspondence"
+  std::string status = "open";                 // "open" (waiting for players), "live", "finished"
+  std::string result;                          // the result line's text ("A escape"), "" while unfinished
+  std::string record;                          // the whole record, notation.md form
+  std::array<std::string, 2> seat_ids;         // player ids by seat, "" if empty
+  std::array<std::string, 2> seat_names;       // display names by seat
   std::array<std::int64_t, 2> clock_ms{0, 0};  // time left by seat at the last save
-  std::int64_t version = 0;  // the room's version at the last save
-  std::int64_t turns = 0;    // turns started
-  std::string rematch_of;    // the room this one is a rematch of, "" if none
+  std::int64_t version = 0;                    // the room's version at the last save
+  std::int64_t turns = 0;                      // turns started
+  std::string rematch_of;                      // the room this one is a rematch of, "" if none
   std::int64_t created_ms = 0;
   std::int64_t updated_ms = 0;
+  // Correspondence (schema version 2): days per turn (0: not correspondence), the wall deadline of the side
+  // to move (Unix ms, 0: none), and the hashes of the seats' secret tokens ("" if none).
+  std::int64_t clock_days = 0;
+  std::int64_t deadline_ms = 0;
+  std::array<std::string, 2> seat_token_hashes;
 };
 
 struct Error {
@@ -71,6 +76,9 @@ class Store {
   // Finished games, newest first, at most `limit`; public ones only unless `include_private`.
   std::vector<GameRow> finished_games(int limit, bool include_private = false);
   std::int64_t count_games();
+  // The games where `player_id` holds a seat: unfinished ones first (the nearest deadline first), then the
+  // finished ones, most recently updated first; at most `limit`.
+  std::vector<GameRow> games_of_player(const std::string& player_id, int limit = 50);
 
  private:
   struct Impl;

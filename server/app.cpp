@@ -2,9 +2,10 @@
 // identity.cpp, HTTP in rest.cpp.
 #include "server/app.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <nlohmann/json.hpp>
-#include <spdlog/spdlog.h>
 
 #include "rules/registry.h"
 
@@ -41,7 +42,8 @@ int App::attach(net::Server& server) {
       continue;
     }
     auto actor = add_room(std::move(*room));
-    actor->post([](RoomActor& a) { a.apply({}, nullptr, {}); });  // arms a live clock
+    // Arms the clock; a correspondence deadline that passed while the server was down ends the game now.
+    actor->post([](RoomActor& a) { a.apply(a.room().tick(Services::now()), nullptr, {}); });
     ++reopened;
   }
   return reopened;
@@ -115,15 +117,16 @@ bool App::admit(const std::shared_ptr<net::Connection>& c, std::size_t size) {
     return false;
   }
   if (size > limits_.max_message) {
-    reply_error(c, "too_big",
-                "message of " + std::to_string(size) + " bytes: the limit is " + std::to_string(limits_.max_message));
+    reply_error(
+        c, "too_big",
+        "message of " + std::to_string(size) + " bytes: the limit is " + std::to_string(limits_.max_message));
     return false;
   }
   return true;
 }
 
-void App::reply_error(const std::shared_ptr<net::Connection>& c, const std::string& code, const std::string& message,
-                      const std::string& ref, const std::string& room) {
+void App::reply_error(const std::shared_ptr<net::Connection>& c, const std::string& code,
+                      const std::string& message, const std::string& ref, const std::string& room) {
   services_.metrics.count_error(code);
   c->send(error_message(code, message, ref, room));
 }
@@ -177,7 +180,9 @@ std::shared_ptr<RoomActor> App::find_room(const std::string& id) {
     spdlog::error("cannot load room {}: {}", id, room.error().message);
     return nullptr;
   }
-  return add_room(std::move(*room));
+  auto actor = add_room(std::move(*room));
+  actor->post([](RoomActor& a) { a.apply(a.room().tick(Services::now()), nullptr, {}); });
+  return actor;
 }
 
 void App::forget_room(const std::string& id) {
@@ -221,7 +226,8 @@ void App::open_rematch(const std::shared_ptr<RoomActor>& old) {
   std::string new_id = actor->id();
   actor->post([old, new_id](RoomActor& a) {
     a.save_then([old, new_id] {
-      old->post([new_id](RoomActor& o) { o.apply(o.room().rematch_opened(new_id, Services::now()), nullptr, {}); });
+      old->post(
+          [new_id](RoomActor& o) { o.apply(o.room().rematch_opened(new_id, Services::now()), nullptr, {}); });
     });
   });
 }

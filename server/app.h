@@ -3,16 +3,16 @@
 // ("Limits and trust"). Rooms themselves live in RoomActor, one strand each.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "lobby/seeks.h"
 #include "server/room_actor.h"
@@ -76,11 +76,12 @@ class App : public net::Handler {
   void on_seek(Request& r);
   void on_unseek(Request& r);
   void on_rooms(Request& r);
+  void on_my_games(Request& r);
 
   // --- app.cpp
   bool admit(const std::shared_ptr<net::Connection>& c, std::size_t size);  // size cap and rate limits
-  void reply_error(const std::shared_ptr<net::Connection>& c, const std::string& code, const std::string& message,
-                   const std::string& ref = {}, const std::string& room = {});
+  void reply_error(const std::shared_ptr<net::Connection>& c, const std::string& code,
+                   const std::string& message, const std::string& ref = {}, const std::string& room = {});
   std::shared_ptr<RoomActor> find_room(const std::string& id);  // in memory, or reloaded from the store
   std::shared_ptr<RoomActor> add_room(lobby::Room room);
   std::string new_room_id();
@@ -97,6 +98,14 @@ class App : public net::Handler {
 
   // --- rest.cpp
   net::HttpResponse metrics_text();
+
+  // --- mail.cpp: correspondence over HTTP (docs/protocol.md, "Correspondence")
+  // Gives each seat of a new correspondence room a secret token (only its hash stays in the room); returns
+  // the seats' private links `/#/room/ID?seat=S&token=T`.
+  std::array<std::string, 2> issue_seat_tokens(lobby::Room& room);
+  void post_record(const std::string& room_id, const net::HttpRequest& request,
+                   std::function<void(net::HttpResponse)> respond);
+  void import_game(const net::HttpRequest& request, std::function<void(net::HttpResponse)> respond);
 
   Services services_;
   Limits limits_;
@@ -122,5 +131,7 @@ std::optional<std::string> clean_name(const std::string& name, std::string& why)
 std::string random_id(std::size_t length);
 // The stored form of a token: its SHA-1, in hex (tokens are 128-bit random: no salt or stretching needed).
 std::string token_hash(const std::string& token);
+// A seat's private link, relative to the site: `/#/room/ID?seat=S&token=T`.
+std::string seat_link(const std::string& room, int seat, const std::string& token);
 
 }  // namespace cinq::server

@@ -1,5 +1,7 @@
 // The messages clients send (docs/protocol.md): parsing, checking, and handing each to its room.
 // A message that is refused gets one `error` to its sender and changes nothing.
+#include <algorithm>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -10,7 +12,6 @@
 namespace cinq::server {
 
 using nlohmann::json;
-
 
 namespace {
 
@@ -43,15 +44,16 @@ std::optional<lobby::ClockSpec> clock_of(const json& body, std::string& why) {
   auto it = body.find("clock");
   if (it == body.end() || it->is_null()) return lobby::ClockSpec{};
   if (!it->is_object()) {
-    why = "field 'clock' must be null or {\"base_ms\": N, \"increment_ms\": N}";
+    why = "field 'clock' must be null, {\"base_ms\": N, \"increment_ms\": N} or {\"days\": N}";
     return std::nullopt;
   }
   lobby::ClockSpec c;
-  for (auto [key, out] : {std::pair{"base_ms", &c.base_ms}, std::pair{"increment_ms", &c.increment_ms}}) {
+  for (auto [key, out] : {std::pair{"base_ms", &c.base_ms}, std::pair{"increment_ms", &c.increment_ms},
+                          std::pair{"days", &c.days}}) {
     auto f = it->find(key);
     if (f == it->end()) continue;
     if (!f->is_number_integer()) {
-      why = std::string("clock.") + key + " must be an integer (milliseconds)";
+      why = std::string("clock.") + key + " must be an integer";
       return std::nullopt;
     }
     *out = f->get<std::int64_t>();
@@ -88,7 +90,8 @@ std::optional<GameRequest> game_request(const json& body, std::string& code, std
     why = options.error().message;
     return std::nullopt;
   }
-  for (const auto& [k, v] : options->explicit_values()) g.options += (g.options.empty() ? "" : " ") + k + "=" + v;
+  for (const auto& [k, v] : options->explicit_values())
+    g.options += (g.options.empty() ? "" : " ") + k + "=" + v;
   auto clock = clock_of(body, why);
   if (!clock) return code = "bad_message", std::nullopt;
   g.clock = *clock;
@@ -100,6 +103,13 @@ std::optional<GameRequest> game_request(const json& body, std::string& code, std
     return std::nullopt;
   }
   return g;
+}
+
+// A clock as the protocol shows it: null, {base_ms, increment_ms} or {days}.
+json clock_json(const lobby::ClockSpec& c) {
+  if (c.correspondence()) return {{"days", c.days}};
+  if (c.enabled()) return {{"base_ms", c.base_ms}, {"increment_ms", c.increment_ms}};
+  return nullptr;
 }
 
 int random_seat() {
@@ -130,12 +140,14 @@ void App::on_message(const std::shared_ptr<net::Connection>& c, std::string text
 }
 
 void App::dispatch(const std::shared_ptr<net::Connection>& c, Request& r) {
-  if (r.type == "ping") return c->send(json{{"type", "pong"}, {"ref", r.ref.empty() ? json() : json::parse(r.ref)}}.dump());
+  if (r.type == "ping")
+    return c->send(json{{"type", "pong"}, {"ref", r.ref.empty() ? json() : json::parse(r.ref)}}.dump());
   if (r.type == "hello") return on_hello(r);
-  static const std::set<std::string> kKnown = {"name",  "create", "join",     "sit",          "leave",
-                                                "act",   "resign", "draw",     "decline_draw", "abort",
-                                                "rematch", "seek", "unseek",   "rooms"};
-  if (!kKnown.count(r.type)) return reply_error(c, "unknown_type", "unknown message type '" + r.type + "'", r.ref);
+  static const std::set<std::string> kKnown = {"name",    "create", "join",   "sit",          "leave",
+                                               "act",     "resign", "draw",   "decline_draw", "abort",
+                                               "rematch", "seek",   "unseek", "rooms",        "my_games"};
+  if (!kKnown.count(r.type))
+    return reply_error(c, "unknown_type", "unknown message type '" + r.type + "'", r.ref);
   if (!r.player) return reply_error(c, "hello_required", "send 'hello' first", r.ref);
   if (r.type == "name") return on_name(r);
   if (r.type == "create") return on_create(r);
@@ -146,15 +158,16 @@ void App::dispatch(const std::shared_ptr<net::Connection>& c, Request& r) {
   if (r.type == "seek") return on_seek(r);
   if (r.type == "unseek") return on_unseek(r);
   if (r.type == "rooms") return on_rooms(r);
+  if (r.type == "my_games") return on_my_games(r);
   on_room_command(r);
 }
 
 // The room a message names, or an error to its sender.
-#define CINQ_ROOM_OR_RETURN(r, actor, room_id)                                                 \
-  std::string why;                                                                            \
-  auto room_id = (r).string_field("room", why);                                               \
-  if (!room_id) return reply_error((r).connection, "bad_message", why, (r).ref);              \
-  auto actor = find_room(*room_id);                                                           \
+#define CINQ_ROOM_OR_RETURN(r, actor, room_id)                                   \
+  std::string why;                                                               \
+  auto room_id = (r).string_field("room", why);                                  \
+  if (!room_id) return reply_error((r).connection, "bad_message", why, (r).ref); \
+  auto actor = find_room(*room_id);                                              \
   if (!actor) return reply_error((r).connection, "no_room", "no room '" + *room_id + "'", (r).ref, *room_id)
 
 void App::on_create(Request& r) {
@@ -169,17 +182,25 @@ void App::on_create(Request& r) {
   }
   bool is_private = false;
   if (auto p = r.body.find("private"); p != r.body.end() && !p->is_null()) {
-    if (!p->is_boolean()) return reply_error(r.connection, "bad_message", "field 'private' must be true or false", r.ref);
+    if (!p->is_boolean())
+      return reply_error(r.connection, "bad_message", "field 'private' must be true or false", r.ref);
     is_private = p->get<bool>();
   }
   lobby::RoomConfig config{new_room_id(), g->game, g->options, g->clock, is_private, {}};
   auto room = lobby::Room::create(config, Services::now());
   if (!room) return reply_error(r.connection, "bad_options", room.error().message, r.ref);
+  // A correspondence room's seat links go to its creator only, in the creator's state: never broadcast.
+  std::shared_ptr<const json> extra;
+  if (g->clock.correspondence()) {
+    auto links = issue_seat_tokens(*room);
+    extra = std::make_shared<const json>(json{{"links", {links[0], links[1]}}});
+  }
   auto actor = add_room(std::move(*room));
   remember_room(r.connection->id(), actor->id());
-  actor->post([c = r.connection, player = *r.player, seat = seat.value_or(random_seat()), ref = r.ref](RoomActor& a) {
+  actor->post([c = r.connection, player = *r.player, seat = seat.value_or(random_seat()), ref = r.ref,
+               extra](RoomActor& a) {
     a.apply(a.room().sit(player, seat, Services::now()), c, ref);
-    a.subscribe(c, player.id, std::nullopt);
+    a.subscribe(c, player.id, std::nullopt, extra);
   });
 }
 
@@ -187,7 +208,8 @@ void App::on_join(Request& r) {
   CINQ_ROOM_OR_RETURN(r, actor, room_id);
   std::optional<std::int64_t> since;
   if (auto s = r.body.find("since"); s != r.body.end() && !s->is_null()) {
-    if (!s->is_number_integer()) return reply_error(r.connection, "bad_message", "field 'since' must be an integer", r.ref);
+    if (!s->is_number_integer())
+      return reply_error(r.connection, "bad_message", "field 'since' must be an integer", r.ref);
     since = s->get<std::int64_t>();
   }
   remember_room(r.connection->id(), actor->id());
@@ -202,12 +224,33 @@ void App::on_sit(Request& r) {
       return reply_error(r.connection, "bad_message", "field 'seat' must be 0, 1 or null (any)", r.ref);
     seat = s->get<int>();
   }
+  auto seat_token = r.string_field("seat_token", why, false);
+  if (!why.empty()) return reply_error(r.connection, "bad_message", why, r.ref);
+  if (seat_token && !seat)
+    return reply_error(r.connection, "bad_message", "a seat_token needs its 'seat' (0 or 1)", r.ref);
   remember_room(r.connection->id(), actor->id());
-  actor->post([c = r.connection, player = *r.player, seat, ref = r.ref](RoomActor& a) {
-    auto effect = a.room().sit(player, seat, Services::now());
+  actor->post([c = r.connection, player = *r.player, seat, seat_token, ref = r.ref](RoomActor& a) {
+    lobby::Room& room = a.room();
+    lobby::Now now = Services::now();
+    auto effect = seat_token ? room.claim_seat(player, *seat, token_hash(*seat_token), now)
+                             : room.sit(player, seat, now);
     bool ok = !effect.error;
+    // Taking a correspondence seat from the lobby (without its link) gives the seat a new token, told to the
+    // one who sat only: an earlier link to that seat stops working.
+    std::string link_message;
+    if (ok && !seat_token && room.config().clock.correspondence()) {
+      int s = room.seat_of(player.id);
+      std::string token = random_id(32);
+      room.set_seat_token_hash(s, token_hash(token));
+      link_message = json{{"type", "seat_link"},
+                          {"room", room.id()},
+                          {"seat", s},
+                          {"link", seat_link(room.id(), s, token)}}
+                         .dump();
+    }
     a.apply(std::move(effect), c, ref);
     if (!ok) return;
+    if (!link_message.empty()) a.when_settled([c, link_message] { c->send(link_message); });
     if (a.is_subscribed(c->id()))
       a.refresh_presence();  // a spectator who sat down is now a player online
     else
@@ -234,16 +277,19 @@ void App::on_act(Request& r) {
   auto actions = r.body.find("actions");
   if (actions != r.body.end() && !actions->is_null()) {
     if (!actions->is_array() || actions->size() > 16)
-      return reply_error(r.connection, "bad_message", "field 'actions' must be an array of at most 16 texts", r.ref);
+      return reply_error(r.connection, "bad_message", "field 'actions' must be an array of at most 16 texts",
+                         r.ref);
     for (const auto& a : *actions) {
       if (!a.is_string() || a.get<std::string>().size() > 200)
-        return reply_error(r.connection, "bad_message", "each action must be a text of at most 200 bytes", r.ref);
+        return reply_error(r.connection, "bad_message", "each action must be a text of at most 200 bytes",
+                           r.ref);
       items.push_back(a.get<std::string>());
     }
   }
   bool end_turn = false;
   if (auto e = r.body.find("end_turn"); e != r.body.end() && !e->is_null()) {
-    if (!e->is_boolean()) return reply_error(r.connection, "bad_message", "field 'end_turn' must be true or false", r.ref);
+    if (!e->is_boolean())
+      return reply_error(r.connection, "bad_message", "field 'end_turn' must be true or false", r.ref);
     end_turn = e->get<bool>();
   }
   actor->post([this, c = r.connection, pid = r.player->id, items = std::move(items), end_turn, ref = r.ref,
@@ -273,16 +319,14 @@ void App::on_seek(Request& r) {
   std::string code, why;
   auto g = game_request(r.body, code, why);
   if (!g) return reply_error(r.connection, code, why, r.ref);
-  lobby::Seek seek{*r.player, r.connection->id(), std::string(g->game->name()), g->options, g->clock,
-                   Services::now().unix_ms};
+  lobby::Seek seek{*r.player,  r.connection->id(), std::string(g->game->name()),
+                   g->options, g->clock,           Services::now().unix_ms};
   std::optional<lobby::Seek> other;
   {
     std::lock_guard lock(seeks_mutex_);
     other = seeks_.add(seek);
   }
-  json game_json = {{"game", seek.game}, {"options", seek.options},
-                    {"clock", g->clock.enabled() ? json{{"base_ms", g->clock.base_ms}, {"increment_ms", g->clock.increment_ms}}
-                                                 : json(nullptr)}};
+  json game_json = {{"game", seek.game}, {"options", seek.options}, {"clock", clock_json(g->clock)}};
   if (!other) {
     json m = game_json;
     m["type"] = "seeking";
@@ -292,7 +336,8 @@ void App::on_seek(Request& r) {
   std::shared_ptr<net::Connection> other_connection;
   {
     std::lock_guard lock(clients_mutex_);
-    if (auto it = clients_.find(other->connection); it != clients_.end()) other_connection = it->second.connection.lock();
+    if (auto it = clients_.find(other->connection); it != clients_.end())
+      other_connection = it->second.connection.lock();
   }
   lobby::Now now = Services::now();
   lobby::RoomConfig config{new_room_id(), g->game, g->options, g->clock, false, {}};
@@ -328,9 +373,53 @@ void App::on_rooms(Request& r) {
   {
     std::lock_guard lock(seeks_mutex_);
     for (const auto& s : seeks_.seeks())
-      seeks.push_back({{"game", s.game}, {"options", s.options}, {"clock", s.clock.enabled() ? json{{"base_ms", s.clock.base_ms}, {"increment_ms", s.clock.increment_ms}} : json(nullptr)}, {"name", s.player.name}});
+      seeks.push_back({{"game", s.game},
+                       {"options", s.options},
+                       {"clock", clock_json(s.clock)},
+                       {"name", s.player.name}});
   }
   r.connection->send(json{{"type", "rooms"}, {"rooms", room_list()}, {"seeks", seeks}}.dump());
+}
+
+// The player's games, from the store (on its thread): unfinished ones first, those where it is the player's
+// turn before the others, nearest deadline first; then the finished ones, newest first.
+void App::on_my_games(Request& r) {
+  bool posted = services_.writer->post([this, c = r.connection, pid = r.player->id] {
+    std::vector<store::GameRow> rows = services_.store->games_of_player(pid, 50);
+    std::vector<json> games;
+    for (const auto& row : rows) {
+      json summary;
+      std::shared_ptr<RoomActor> actor;
+      if (row.status != "finished") {
+        std::lock_guard lock(rooms_mutex_);
+        if (auto it = rooms_.find(row.id); it != rooms_.end()) actor = it->second;
+      }
+      if (actor) {
+        summary = json::parse(actor->listing().summary_json);
+      } else {
+        auto room = lobby::Room::restore(from_row(row), Services::now());
+        if (!room) continue;
+        summary = room->summary(Services::now());
+      }
+      int seat = row.seat_ids[0] == pid ? 0 : 1;
+      summary["my_seat"] = seat;
+      summary["my_turn"] = summary.value("to_move", json()) == json(seat);
+      games.push_back(std::move(summary));
+    }
+    std::stable_sort(games.begin(), games.end(), [](const json& x, const json& y) {
+      auto rank = [](const json& g) {
+        return g["status"] == "finished" ? 2 : g["my_turn"].get<bool>() ? 0 : 1;
+      };
+      if (rank(x) != rank(y)) return rank(x) < rank(y);
+      if (rank(x) == 2) return false;  // the store's order: newest first
+      auto deadline = [](const json& g) {
+        return g["deadline_ms"].is_number() ? g["deadline_ms"].get<std::int64_t>() : INT64_MAX;
+      };
+      return deadline(x) < deadline(y);
+    });
+    c->send(json{{"type", "my_games"}, {"games", games}}.dump());
+  });
+  if (!posted) reply_error(r.connection, "storage", "the server is shutting down", r.ref);
 }
 
 }  // namespace cinq::server

@@ -5,6 +5,7 @@
 #include "lobby/json_value.h"
 #include "rules/notation.h"
 #include "server/app.h"
+#include "server/http_answers.h"
 
 namespace cinq::server {
 
@@ -12,25 +13,14 @@ using nlohmann::json;
 
 namespace {
 
-net::HttpResponse json_response(int status, const json& body) {
-  net::HttpResponse r;
-  r.status = status;
-  r.body = body.dump();
-  r.headers.emplace_back("Access-Control-Allow-Origin", "*");
-  return r;
-}
-
-net::HttpResponse error_response(int status, const std::string& code, const std::string& message) {
-  return json_response(status, {{"error", {{"code", code}, {"message", message}}}});
-}
-
 // A record checked and laid out move by move (the import page, the replay after a game): the position after
 // each turn, or the first bad line and why.
 net::HttpResponse replay_response(const std::string& text) {
   auto record = Record::read(text);
   if (!record) {
-    return json_response(422, {{"error", {{"code", "bad_record"}, {"line", record.error().line},
-                                          {"message", record.error().text()}}}});
+    return json_response(
+        422, {{"error",
+               {{"code", "bad_record"}, {"line", record.error().line}, {"message", record.error().text()}}}});
   }
   const Game& game = record->game();
   Record step = Record::start(game, record->options());
@@ -54,7 +44,8 @@ net::HttpResponse replay_response(const std::string& text) {
       turn_text += "/";
       for (const auto& item : t.items) turn_text += item + "/";
       if (!step.play_turn(turn_text)) break;  // cannot happen for a record that was read
-      snapshot({{"number", number}, {"side", std::string(1, t.side)}, {"items", t.items}, {"text", turn_text}});
+      snapshot(
+          {{"number", number}, {"side", std::string(1, t.side)}, {"items", t.items}, {"text", turn_text}});
     }
   }
   json result = record->finished() ? json(record->result_text()) : json(nullptr);
@@ -93,7 +84,8 @@ void App::on_http(net::HttpRequest request, std::function<void(net::HttpResponse
       std::lock_guard lock(rooms_mutex_);
       rooms = rooms_.size();
     }
-    auto up = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started_).count();
+    auto up =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started_).count();
     return respond(json_response(200, {{"status", "ok"},
                                        {"uptime_s", up},
                                        {"rooms", rooms},
@@ -104,16 +96,30 @@ void App::on_http(net::HttpRequest request, std::function<void(net::HttpResponse
     return respond(json_response(200, {{"games", room_list()}}));
   }
   if (path == "/api/replay") {
-    if (request.method != "POST") return respond(error_response(405, "method", "use POST with a record as the body"));
+    if (request.method != "POST")
+      return respond(error_response(405, "method", "use POST with a record as the body"));
     return respond(replay_response(request.body));
   }
   const std::string prefix = "/api/games/";
+  if (path == "/api/games/import") {
+    if (request.method != "POST")
+      return respond(error_response(405, "method", "use POST with a record as the body"));
+    return import_game(request, std::move(respond));
+  }
+  if (path.rfind(prefix, 0) == 0 && request.method == "POST" && path.ends_with("/record")) {
+    std::string id = path.substr(prefix.size(), path.size() - prefix.size() - std::string("/record").size());
+    if (id.find('/') != std::string::npos)
+      return respond(error_response(404, "not_found", "no such resource"));
+    return post_record(id, request, std::move(respond));
+  }
   if (path.rfind(prefix, 0) == 0) {
-    if (!read) return respond(error_response(405, "method", "use GET"));
+    if (!read)
+      return respond(error_response(405, "method", "use GET (or POST a log to /api/games/{id}/record)"));
     std::string rest = path.substr(prefix.size());
     bool record = false;
     if (auto slash = rest.find('/'); slash != std::string::npos) {
-      if (rest.substr(slash) != "/record") return respond(error_response(404, "not_found", "no such resource"));
+      if (rest.substr(slash) != "/record")
+        return respond(error_response(404, "not_found", "no such resource"));
       record = true;
       rest = rest.substr(0, slash);
     }
@@ -160,13 +166,13 @@ net::HttpResponse App::metrics_text() {
   std::string out;
   auto metric = [&out](const char* name, const char* type, const char* help, std::int64_t value,
                        const std::string& labels = {}) {
-    out += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n" + name + labels +
-           " " + std::to_string(value) + "\n";
+    out += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n" + name +
+           labels + " " + std::to_string(value) + "\n";
   };
   metric("cinq_connections", "gauge", "WebSocket connections open.", s.connections_open.load());
   metric("cinq_connections_total", "counter", "WebSocket connections accepted.", s.connections_total.load());
-  metric("cinq_connections_refused_total", "counter", "Upgrades refused: too many connections from one address.",
-         s.connections_refused.load());
+  metric("cinq_connections_refused_total", "counter",
+         "Upgrades refused: too many connections from one address.", s.connections_refused.load());
   metric("cinq_http_requests_total", "counter", "HTTP requests.", s.http_requests_total.load());
   metric("cinq_messages_in_total", "counter", "WebSocket messages received.", s.messages_in_total.load());
   metric("cinq_messages_out_total", "counter", "WebSocket messages sent.", s.messages_out_total.load());

@@ -1,7 +1,8 @@
 #include "server/room_actor.h"
 
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+
+#include <nlohmann/json.hpp>
 
 #include "server/services.h"
 
@@ -37,8 +38,8 @@ void RoomActor::update_listing() {
 // ---------------------------------------------------------------------------------------------------------
 // Effects: errors at once, events after their save.
 
-void RoomActor::apply(lobby::Effect effect, const std::shared_ptr<net::Connection>& sender, const std::string& ref,
-                      std::optional<std::chrono::steady_clock::time_point> received) {
+void RoomActor::apply(lobby::Effect effect, const std::shared_ptr<net::Connection>& sender,
+                      const std::string& ref, std::optional<std::chrono::steady_clock::time_point> received) {
   if (effect.error && sender) {
     sender->send(error_message(effect.error->code, effect.error->message, ref, id_));
     services_.metrics.count_error(effect.error->code);
@@ -76,6 +77,8 @@ void RoomActor::flush() {
   while (!outbox_.empty() && outbox_.front().stored) {
     Batch b = std::move(outbox_.front());
     outbox_.pop_front();
+    // The listing first: whoever hears of these events and asks for a list (my_games) finds them in it.
+    if (outbox_.empty()) update_listing();
     for (const auto& m : b.events) broadcast(m);
     if (b.received)
       services_.metrics.act_latency.observe(
@@ -111,8 +114,10 @@ void RoomActor::fail_storage(const std::string& why) {
   broken_ = true;
   timer_->cancel();
   auto m = std::make_shared<const std::string>(
-      error_message("storage", "the server could not store the last action; nothing was lost that you were "
-                               "told of: rejoin the room", {}, id_));
+      error_message("storage",
+                    "the server could not store the last action; nothing was lost that you were "
+                    "told of: rejoin the room",
+                    {}, id_));
   for (auto& [id, sub] : subscribers_)
     if (auto c = sub.connection.lock()) c->send(m);
   subscribers_.clear();
@@ -136,14 +141,15 @@ void RoomActor::broadcast(const lobby::Message& m) {
 // Who is in the room
 
 void RoomActor::subscribe(const std::shared_ptr<net::Connection>& c, const std::string& player_id,
-                          std::optional<std::int64_t> since) {
+                          std::optional<std::int64_t> since, std::shared_ptr<const json> extra) {
   if (broken_) {
     c->send(error_message("storage", "this room is being reloaded: try again", {}, id_));
     return;
   }
   // Added once settled: a newcomer's first message is the state or the missed events, never an event that
   // the state already holds.
-  when_settled([this, self = shared_from_this(), weak = std::weak_ptr<net::Connection>(c), player_id, since] {
+  when_settled([this, self = shared_from_this(), weak = std::weak_ptr<net::Connection>(c), player_id, since,
+                extra] {
     auto conn = weak.lock();
     if (!conn) return;
     subscribers_[conn->id()] = Subscriber{conn, player_id};
@@ -153,7 +159,12 @@ void RoomActor::subscribe(const std::shared_ptr<net::Connection>& c, const std::
     if (missed) {
       json events = json::array();
       for (const auto& m : *missed) events.push_back(json::parse(*m));
-      conn->send(json{{"type", "events"}, {"room", id_}, {"version", room_.version()}, {"events", events}}.dump());
+      conn->send(
+          json{{"type", "events"}, {"room", id_}, {"version", room_.version()}, {"events", events}}.dump());
+    } else if (extra) {
+      json state = room_.state_json(now);
+      for (const auto& [k, v] : extra->items()) state[k] = v;
+      conn->send(state.dump());
     } else {
       conn->send(room_.state_message(now));
     }
@@ -186,15 +197,21 @@ void RoomActor::refresh_presence() {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The clock: the timer is re-armed after every effect to the running side's flag-fall time.
+// The clock: the timer is re-armed after every effect to the running side's flag-fall time: the live clock's
+// (steady time) or the correspondence deadline's (wall time, turned into a wait from now). If the wall clock
+// jumps, the timer may fire early: tick() then does nothing and the timer is armed again.
 
 void RoomActor::arm_clock() {
-  auto deadline = room_.deadline();
-  if (!deadline || broken_) {
+  lobby::Now now = Services::now();
+  std::optional<std::int64_t> wait_ms;
+  if (auto d = room_.deadline()) wait_ms = *d - now.steady_ms;
+  if (auto w = room_.wall_deadline())
+    wait_ms = std::min(wait_ms.value_or(*w - now.unix_ms), *w - now.unix_ms);
+  if (!wait_ms || broken_) {
     timer_->cancel();
     return;
   }
-  auto wait = std::chrono::milliseconds(std::max<std::int64_t>(0, *deadline - Services::now().steady_ms) + 1);
+  auto wait = std::chrono::milliseconds(std::max<std::int64_t>(0, *wait_ms) + 1);
   timer_->arm(wait, [weak = weak_from_this()] {
     auto self = weak.lock();
     if (!self) return;

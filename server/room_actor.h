@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,9 +41,10 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   void apply(lobby::Effect effect, const std::shared_ptr<net::Connection>& sender, const std::string& ref,
              std::optional<std::chrono::steady_clock::time_point> received = {});
   // Adds a connection (as the player `player_id`, "" for none): it gets the missed events after `since`, or
-  // the full state. Runs once the outbox is empty.
+  // the full state, with the fields of `extra` added (a creator's private seat links). Runs once the outbox
+  // is empty.
   void subscribe(const std::shared_ptr<net::Connection>& c, const std::string& player_id,
-                 std::optional<std::int64_t> since);
+                 std::optional<std::int64_t> since, std::shared_ptr<const nlohmann::json> extra = nullptr);
   void unsubscribe(std::uint64_t connection_id);
   bool is_subscribed(std::uint64_t connection_id) const { return subscribers_.count(connection_id) > 0; }
   // Runs `fn` once everything accepted so far has been stored and announced.
@@ -72,7 +74,7 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
     std::string player_id;
   };
 
-  void flush();                 // sends the stored batches at the front of the outbox
+  void flush();  // sends the stored batches at the front of the outbox
   void broadcast(const lobby::Message& m);
   void arm_clock();
   void update_listing();

@@ -18,7 +18,10 @@ store::GameRow to_row(const lobby::Saved& s, std::int64_t updated_ms) {
   r.clock_base_ms = s.clock.base_ms;
   r.clock_increment_ms = s.clock.increment_ms;
   r.is_private = s.is_private;
-  r.kind = "live";
+  r.kind = s.clock.correspondence() ? "correspondence" : "live";
+  r.clock_days = s.clock.days;
+  r.deadline_ms = s.deadline_ms;
+  r.seat_token_hashes = s.seat_token_hashes;
   r.status = lobby::status_name(s.status);
   r.result = s.result;
   r.record = s.record;
@@ -40,7 +43,9 @@ lobby::Saved from_row(const store::GameRow& r) {
   s.id = r.id;
   s.game = r.game;
   s.options = r.options;
-  s.clock = {r.clock_base_ms, r.clock_increment_ms};
+  s.clock = {r.clock_base_ms, r.clock_increment_ms, r.clock_days};
+  s.deadline_ms = r.deadline_ms;
+  s.seat_token_hashes = r.seat_token_hashes;
   s.is_private = r.is_private;
   s.status = r.status == "finished" ? lobby::Status::finished
              : r.status == "live"   ? lobby::Status::live

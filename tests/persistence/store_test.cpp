@@ -80,6 +80,9 @@ GameRow full_game(const std::string& id) {
   g.rematch_of = "r0ld";
   g.created_ms = 1700000000123;
   g.updated_ms = 1700000050456;
+  g.clock_days = 3;
+  g.deadline_ms = 1700259250456;
+  g.seat_token_hashes = {"0beec7b5ea3f0fdbc95d0dd47f3c5bc275da8a33", "62cdb7020ff920e5aa642c3d4066950dd1f01f4d"};
   return g;
 }
 
@@ -120,15 +123,18 @@ void check_same(const GameRow& a, const GameRow& b) {
   CHECK(a.rematch_of == b.rematch_of);
   CHECK(a.created_ms == b.created_ms);
   CHECK(a.updated_ms == b.updated_ms);
+  CHECK(a.clock_days == b.clock_days);
+  CHECK(a.deadline_ms == b.deadline_ms);
+  CHECK(a.seat_token_hashes == b.seat_token_hashes);
 }
 
-TEST_CASE("store: opening creates the file and its directories, in WAL mode, with schema version 1") {
+TEST_CASE("store: opening creates the file and its directories, in WAL mode, with schema version 2") {
   TempDir dir;
   const std::string path = dir.path() + "/data/deeper/cinq.db";
   auto store = open_store(path);
   CHECK(std::filesystem::is_regular_file(path));
   CHECK(ask_sqlite(path, "PRAGMA journal_mode") == "wal");
-  CHECK(ask_sqlite(path, "PRAGMA user_version") == "1");
+  CHECK(ask_sqlite(path, "PRAGMA user_version") == "2");
   CHECK(ask_sqlite(path, "SELECT count(*) FROM sqlite_master WHERE name IN ('players', 'games')") == "2");
   CHECK(store->count_games() == 0);
 }
@@ -148,7 +154,7 @@ TEST_CASE("store: reopening an existing file keeps every row and creates nothing
   }
   auto store = open_store(path);
   CHECK(ask_sqlite(path, schema_sql) == schema);
-  CHECK(ask_sqlite(path, "PRAGMA user_version") == "1");
+  CHECK(ask_sqlite(path, "PRAGMA user_version") == "2");
   CHECK(store->count_games() == 1);
   REQUIRE(store->game("g1"));
   check_same(*store->game("g1"), full_game("g1"));

@@ -1,0 +1,206 @@
+// Correspondence by mail (issue 9): a seat sends the game's whole log with its new turn appended, as
+// players have always mailed it; the room checks the log against its own record and plays the new turns.
+// Also the import of a record as a room.
+#include <nlohmann/json.hpp>
+
+#include "lobby/room.h"
+#include "rules/registry.h"
+
+namespace cinq::lobby {
+
+namespace {
+
+std::string options_text(const Options& options) {
+  std::string out;
+  for (const auto& [k, v] : options.explicit_values()) out += (out.empty() ? "" : " ") + k + "=" + v;
+  return out;
+}
+
+// One turn of a log and the line it is on (meaningless for the room's own record, which was never text).
+struct LogTurn {
+  int line = 0;
+  TurnText turn;
+};
+
+// Every turn of a record in order, across rounds: the game is the sequence of its turns.
+std::vector<LogTurn> turns_of(const Record& record) {
+  std::vector<LogTurn> out;
+  for (const Entry& e : record.entries())
+    if (e.kind == Entry::Kind::turns)
+      for (const TurnText& t : e.turns) out.push_back({e.line, t});
+  return out;
+}
+
+std::string turn_text(const TurnText& t) {
+  std::string s(1, t.side);
+  s += '/';
+  for (const auto& item : t.items) s += item + "/";
+  return s;
+}
+
+int result_line(std::string_view text) {
+  auto entries = parse_lines(text);
+  if (!entries) return 0;
+  for (const Entry& e : *entries)
+    if (e.kind == Entry::Kind::result) return e.line;
+  return 0;
+}
+
+Effect refuse(std::string code, int line, std::string message) {
+  Effect e;
+  e.error =
+      Failure{std::move(code), line > 0 ? "line " + std::to_string(line) + ": " + message : message, line};
+  return e;
+}
+
+}  // namespace
+
+// A seat link used over the WebSocket: the seat goes to whoever presents its token.
+Effect Room::claim_seat(const Player& player, int seat, const std::string& token_hash, Now now) {
+  if (seat != 0 && seat != 1) return fail("bad_message", "seat must be 0 or 1");
+  if (seat_token_hashes_[seat].empty() || token_hash != seat_token_hashes_[seat])
+    return fail("bad_token", "this is not seat " + std::to_string(seat) + "'s token");
+  if (status_ == Status::finished) return fail("game_over", "the game is over");
+  if (player.id.empty()) return fail("bad_message", "a player needs an id");
+  if (seats_[seat].id == player.id) return {};
+  if (seat_of(player.id) >= 0) return fail("already_seated", "you already hold the other seat");
+  if (status_ == Status::open && seats_[seat].id.empty()) return sit(player, seat, now);
+  // The seat moves to the link's holder (another browser); the record keeps the name the game began with.
+  seats_[seat] = player;
+  Effect e;
+  e.save = true;
+  e.events.push_back(
+      event({{"kind", "seated"}, {"seat", seat}, {"player", {{"id", player.id}, {"name", player.name}}}}));
+  return e;
+}
+
+Result<Room> Room::from_record(const std::string& id, const Record& record, std::int64_t days,
+                               bool is_private, Now now) {
+  if (record.incomplete()) return make_error("the record stops at '...': its turns are not all written");
+  const bool finished = record.finished();
+  Saved s;
+  s.id = id;
+  s.game = std::string(record.game().name());
+  s.options = options_text(record.options());
+  s.clock = ClockSpec{0, 0, finished ? 0 : days};
+  s.is_private = is_private;
+  s.status = finished ? Status::finished : Status::live;
+  s.result = record.result_text();
+  s.record = record.write();
+  // The names stay in the record; the seats are free (an empty id), to be claimed with their links.
+  s.turns = record.turn_count();
+  s.created_ms = now.unix_ms;
+  if (!finished) {
+    RoomConfig probe{id, &record.game(), s.options, s.clock, is_private, {}};
+    if (auto room = create(probe, now); !room) return room.error();
+  }
+  return restore(s, now);
+}
+
+Effect Room::play_log(int seat, std::string_view text, Now now) {
+  if (seat != 0 && seat != 1) return refuse("bad_message", 0, "seat must be 0 or 1");
+  if (status_ == Status::live && flag_fallen(now)) {  // the deadline passed before the timer said so
+    Effect e = tick(now);
+    e.error = Failure{"game_over", "the time for this turn ran out (" + record_.result_text() + ")"};
+    return e;
+  }
+  auto sent_record = Record::read(text);
+  if (!sent_record) {
+    if (status_ == Status::finished)  // most likely a turn after the end: say first that the game is over
+      return refuse("game_over", 0, "the game is over (" + record_.result_text() + ")");
+    return refuse("bad_record", sent_record.error().line, sent_record.error().message);
+  }
+  const Record& sent = *sent_record;
+  if (&sent.game() != &record_.game() || options_text(sent.options()) != config_.options)
+    return refuse("other_game", 1,
+                  "the log is not this game (" + std::string(record_.game().name()) +
+                      (config_.options.empty() ? "" : " " + config_.options) + ")");
+
+  // Everything stored must be in the log as it is: compared item by item in canonical form, so comments,
+  // timestamps, spacing and optional annotations may differ.
+  const std::vector<LogTurn> stored = turns_of(record_);
+  std::vector<LogTurn> mailed = turns_of(sent);
+  // A read record's entries are canonical but not tied to lines: the lines come from the syntax step.
+  if (auto lines = parse_lines(text)) {
+    std::vector<int> turn_lines;
+    for (const Entry& e : *lines)
+      if (e.kind == Entry::Kind::turns)
+        for (std::size_t i = 0; i < e.turns.size(); ++i) turn_lines.push_back(e.line);
+    for (std::size_t k = 0; k < mailed.size() && k < turn_lines.size(); ++k) mailed[k].line = turn_lines[k];
+  }
+  for (std::size_t k = 0; k < std::min(stored.size(), mailed.size()); ++k) {
+    const TurnText& a = stored[k].turn;
+    const TurnText& b = mailed[k].turn;
+    if (a.side != b.side || a.items != b.items)
+      return refuse("differs", mailed[k].line,
+                    "turn " + std::to_string(k + 1) + " differs from the stored game: " + turn_text(b) +
+                        " was sent, the game has " + turn_text(a));
+  }
+  if (mailed.size() < stored.size()) {
+    int line = mailed.empty() ? 1 : mailed.back().line;
+    return refuse("stale", line,
+                  "the log stops after turn " + std::to_string(mailed.size()) + " but the game has " +
+                      std::to_string(stored.size()) + " turns (next: " +
+                      turn_text(stored[mailed.size()].turn) + "): fetch the current record");
+  }
+  const bool news = mailed.size() > stored.size();
+  const int first_line = news ? mailed[stored.size()].line : result_line(text);
+  if (status_ == Status::finished) {
+    if (!news && (!sent.finished() || sent.result_text() == record_.result_text()))
+      return {};  // the same log
+    return refuse("game_over", first_line, "the game is over (" + record_.result_text() + ")");
+  }
+  if (!news) {
+    if (sent.finished())
+      return refuse(
+          "bad_result", result_line(text),
+          "a result cannot be mailed (" + sent.result_text() + "): resign or agree a draw in the room");
+    return {};  // the same log again: nothing to do
+  }
+  if (status_ == Status::open)
+    return refuse("not_started", first_line, "the game has not started: a seat is free");
+  if (record_.state().mid_turn())
+    return refuse("turn_in_progress", first_line, "a turn is in progress in the room: finish it there first");
+
+  // The new turns, played on a copy kept only if every one of them is the sender's, legal and whole.
+  Room next = *this;
+  Effect all;
+  all.save = true;
+  auto letter_of = [&](int s) {
+    const State& st = next.record_.state();
+    for (int side = 0; side < 2; ++side)
+      if (st.seat_of(side) == s) return std::string(1, next.record_.game().side_letter(side));
+    return std::string("?");
+  };
+  for (std::size_t k = stored.size(); k < mailed.size(); ++k) {
+    const LogTurn& t = mailed[k];
+    const std::string number = std::to_string(k + 1);
+    if (next.record_.finished())
+      return refuse("illegal", t.line, "turn " + number + " comes after the end of the game");
+    if (next.seat_to_move() != seat) {
+      if (k == stored.size())
+        return refuse("not_your_turn", t.line,
+                      "turn " + number + " is " + std::string(1, t.turn.side) +
+                          "'s: it is not your turn (you play " + letter_of(seat) + ")");
+      return refuse("other_side", t.line,
+                    "turn " + number + " plays for the other side (" + std::string(1, t.turn.side) +
+                        "): send your own turns only");
+    }
+    Effect e = next.act_seat(seat, t.turn.items, true, now);
+    if (e.error)
+      return refuse(e.error->code == "illegal" ? "illegal" : e.error->code, t.line,
+                    "turn " + number + ": " + e.error->message);
+    if (!next.record_.finished() && next.seat_to_move() == seat && next.record_.state().mid_turn())
+      return refuse("illegal", t.line, "turn " + number + " is not complete");
+    for (auto& m : e.events) all.events.push_back(std::move(m));
+  }
+  if (sent.finished() && sent.result_text() != next.record_.result_text())
+    return refuse("bad_result", result_line(text),
+                  "the result " + sent.result_text() + " is not the game's (" +
+                      (next.record_.finished() ? next.record_.result_text() : std::string("unfinished")) +
+                      ")");
+  *this = std::move(next);
+  return all;
+}
+
+}  // namespace cinq::lobby

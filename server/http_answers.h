@@ -1,0 +1,26 @@
+// The JSON answers of the REST API (rest.cpp, mail.cpp): a body, or {"error": {code, message[, line]}}.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "server/net/transport.h"
+
+namespace cinq::server {
+
+inline net::HttpResponse json_response(int status, const nlohmann::json& body) {
+  net::HttpResponse r;
+  r.status = status;
+  r.body = body.dump();
+  r.headers.emplace_back("Access-Control-Allow-Origin", "*");
+  return r;
+}
+
+inline net::HttpResponse error_response(int status, const std::string& code, const std::string& message,
+                                        int line = 0) {
+  nlohmann::json error = {{"code", code}, {"message", message}};
+  if (line > 0) error["line"] = line;
+  return json_response(status, {{"error", error}});
+}
+
+}  // namespace cinq::server
