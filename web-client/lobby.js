@@ -229,9 +229,7 @@ function my_game_row(summary, app) {
   const seats = summary.seats || [null, null];
   const opponent = seats[1 - summary.my_seat];
   const finished = summary.status === 'finished';
-  const clock = summary.clock && summary.clock.days ?
-      `${summary.clock.days} day${summary.clock.days > 1 ? 's' : ''} per move` :
-      clock_label(summary.clock);
+  const clock = clock_label(summary.clock);
   const when = summary.deadline_ms ? `move by ${new Date(summary.deadline_ms).toLocaleString()}` : '';
   const state = finished        ? summary.result || 'finished' :
       summary.my_turn           ? 'your turn' :

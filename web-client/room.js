@@ -293,7 +293,7 @@ export function render_room(root, app, room_id) {
 
     title.textContent = game_title(state.game);
     subtitle.textContent = [
-      state.options || 'standard rules', room_clock_label(state.clock), state.private ? 'private' : 'public',
+      state.options || 'standard rules', clock_label(state.clock), state.private ? 'private' : 'public',
       ...(position.deadline_ms ? [`move by ${new Date(position.deadline_ms).toLocaleString()}`] : [])
     ].join(' · ');
     const links = app.seat_links && app.seat_links[room_id];
@@ -405,8 +405,3 @@ export function render_room(root, app, room_id) {
   };
 }
 
-// A correspondence clock is days per move; the others are shown as the lobby shows them.
-function room_clock_label(clock) {
-  if (clock && clock.days) return `${clock.days} day${clock.days > 1 ? 's' : ''} per move`;
-  return clock_label(clock);
-}

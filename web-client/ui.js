@@ -29,6 +29,7 @@ export function parse_clock_choice(choice) {
 }
 
 export function clock_label(clock) {
+  if (clock && clock.days) return `${clock.days} day${clock.days > 1 ? 's' : ''} per move`;
   if (!clock) return 'no clock';
   const minutes = clock.base_ms / 60000;
   const base = Number.isInteger(minutes) ? String(minutes) : format_clock(clock.base_ms);
