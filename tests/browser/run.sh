@@ -2,6 +2,8 @@
 # Runs the browser tests (ctest's `browser`): installs playwright-core from the lockfile when it is missing,
 # then `node run.mjs` against the cinq binary given as $1 (or $CINQ_BINARY).
 set -eu
+BINARY="${1:-${CINQ_BINARY:-}}"
+case "$BINARY" in /* | "") ;; *) BINARY="$(pwd)/$BINARY" ;; esac  # relative to where it was called from
 cd "$(dirname "$0")"
 # playwright-core 1.49 runs on Node 18, Debian 12's own nodejs (and drives Debian's chromium 156 well).
 if ! node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)'; then
@@ -9,4 +11,4 @@ if ! node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0
   exit 1
 fi
 test -d node_modules/playwright-core || npm ci --no-audit --no-fund
-CINQ_BINARY="${1:-${CINQ_BINARY:-}}" exec node run.mjs
+CINQ_BINARY="$BINARY" exec node run.mjs
