@@ -24,40 +24,11 @@ const char* status_name(Status s) {
 
 namespace {
 
-std::string options_text(const Options& options) {
-  std::string out;
-  for (const auto& [k, v] : options.explicit_values()) out += (out.empty() ? "" : " ") + k + "=" + v;
-  return out;
-}
-
-std::optional<Failure> check_clock(const ClockSpec& c) {
-  if (c.days != 0) {
-    if (c.days != 1 && c.days != 2 && c.days != 3 && c.days != 5 && c.days != 7 && c.days != 14)
-      return Failure{"bad_clock", "a correspondence clock gives 1, 2, 3, 5, 7 or 14 days per turn"};
-    if (c.base_ms != 0 || c.increment_ms != 0)
-      return Failure{"bad_clock", "a correspondence clock (days) has no base time or increment"};
-    return std::nullopt;
-  }
-  if (c.base_ms < 0 || c.increment_ms < 0) return Failure{"bad_clock", "clock times cannot be negative"};
-  if (c.base_ms == 0 && c.increment_ms != 0)
-    return Failure{"bad_clock", "an increment needs a base time (base_ms > 0)"};
-  if (c.base_ms > Room::kMaxClockMs || c.increment_ms > 3600 * 1000)
-    return Failure{"bad_clock", "clock too long: base up to 24 h, increment up to 1 h"};
-  if (c.base_ms > 0 && c.base_ms < 10 * 1000) return Failure{"bad_clock", "a live clock needs at least 10 s"};
-  return std::nullopt;
-}
 
 // A record has no form for a turn still in progress: a reader ends every turn it reads (and refuses one that
 // cannot end there, like a Kopf oder Knopf penalty without its move). So saved() follows the record of a
 // room saved in the middle of a turn with this line, and restore() reopens that last turn.
 constexpr std::string_view kOpenTurnLine = "# turn in progress\n";
-
-std::string turn_text(const TurnText& t) {
-  std::string s(1, t.side);
-  s += '/';
-  for (const auto& item : t.items) s += item + "/";
-  return s;
-}
 
 // Reads a record whose last turn is still open: the record without that turn, then its items played one by
 // one, as the reader plays them but without ending the turn.
@@ -98,6 +69,23 @@ Result<Record> read_open_turn(std::string_view text) {
 
 }  // namespace
 
+std::optional<Failure> check_clock(const ClockSpec& c) {
+  if (c.days != 0) {
+    if (c.days != 1 && c.days != 2 && c.days != 3 && c.days != 5 && c.days != 7 && c.days != 14)
+      return Failure{"bad_clock", "a correspondence clock gives 1, 2, 3, 5, 7 or 14 days per turn"};
+    if (c.base_ms != 0 || c.increment_ms != 0)
+      return Failure{"bad_clock", "a correspondence clock (days) has no base time or increment"};
+    return std::nullopt;
+  }
+  if (c.base_ms < 0 || c.increment_ms < 0) return Failure{"bad_clock", "clock times cannot be negative"};
+  if (c.base_ms == 0 && c.increment_ms != 0)
+    return Failure{"bad_clock", "an increment needs a base time (base_ms > 0)"};
+  if (c.base_ms > Room::kMaxClockMs || c.increment_ms > 3600 * 1000)
+    return Failure{"bad_clock", "clock too long: base up to 24 h, increment up to 1 h"};
+  if (c.base_ms > 0 && c.base_ms < 10 * 1000) return Failure{"bad_clock", "a live clock needs at least 10 s"};
+  return std::nullopt;
+}
+
 Room::Room(RoomConfig config, Record record)
     : id_(config.id), config_(std::move(config)), record_(std::move(record)) {}
 
@@ -107,7 +95,7 @@ Result<Room> Room::create(const RoomConfig& config, Now now) {
   if (!options) return make_error("bad options: " + options.error().message);
   if (auto bad = check_clock(config.clock)) return make_error(bad->message);
   RoomConfig c = config;
-  c.options = options_text(*options);
+  c.options = options->text();
   Room room(c, Record::start(*config.game, *options));
   room.created_ms_ = now.unix_ms;
   room.clock_ms_ = {config.clock.base_ms, config.clock.base_ms};

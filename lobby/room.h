@@ -52,6 +52,12 @@ struct Failure {
 
 using Message = std::shared_ptr<const std::string>;
 
+// Why a clock cannot be used (`bad_clock`), or nothing: live clocks of 10 s to 24 h with an increment up to
+// 1 h, or correspondence clocks of 1, 2, 3, 5, 7 or 14 days per turn.
+std::optional<Failure> check_clock(const ClockSpec& clock);
+// A clock as the protocol shows it: null, {base_ms, increment_ms} or {days}.
+nlohmann::json clock_json(const ClockSpec& clock);
+
 // What a command did.
 struct Effect {
   std::optional<Failure> error;  // for the sender only

@@ -75,13 +75,14 @@ json legal_json(const std::vector<std::string>& texts) {
   return out;
 }
 
-json clock_spec_json(const ClockSpec& c) {
+
+}  // namespace
+
+json clock_json(const ClockSpec& c) {
   if (c.correspondence()) return {{"days", c.days}};
   if (c.enabled()) return {{"base_ms", c.base_ms}, {"increment_ms", c.increment_ms}};
   return nullptr;
 }
-
-}  // namespace
 
 Message Room::event(json body) {
   ++version_;
@@ -164,7 +165,7 @@ json Room::position_json(Now now) const {
 
 json Room::state_json(Now now) const {
   auto letters = record_.game().side_letters();
-  json clock = clock_spec_json(config_.clock);
+  json clock = clock_json(config_.clock);
   return {{"type", "state"},
           {"room", id_},
           {"version", version_},
@@ -188,7 +189,7 @@ std::string Room::state_message(Now now) const { return state_json(now).dump(); 
 json Room::summary(Now now) const {
   json seats = json::array();
   for (const auto& p : seats_) seats.push_back(p.id.empty() ? json(nullptr) : json{{"name", p.name}});
-  json clock = clock_spec_json(config_.clock);
+  json clock = clock_json(config_.clock);
   return {{"room", id_},
           {"game", std::string(record_.game().name())},
           {"options", config_.options},

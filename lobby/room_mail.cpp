@@ -10,12 +10,6 @@ namespace cinq::lobby {
 
 namespace {
 
-std::string options_text(const Options& options) {
-  std::string out;
-  for (const auto& [k, v] : options.explicit_values()) out += (out.empty() ? "" : " ") + k + "=" + v;
-  return out;
-}
-
 // One turn of a log and the line it is on (meaningless for the room's own record, which was never text).
 struct LogTurn {
   int line = 0;
@@ -29,13 +23,6 @@ std::vector<LogTurn> turns_of(const Record& record) {
     if (e.kind == Entry::Kind::turns)
       for (const TurnText& t : e.turns) out.push_back({e.line, t});
   return out;
-}
-
-std::string turn_text(const TurnText& t) {
-  std::string s(1, t.side);
-  s += '/';
-  for (const auto& item : t.items) s += item + "/";
-  return s;
 }
 
 int result_line(std::string_view text) {
@@ -81,7 +68,7 @@ Result<Room> Room::from_record(const std::string& id, const Record& record, std:
   Saved s;
   s.id = id;
   s.game = std::string(record.game().name());
-  s.options = options_text(record.options());
+  s.options = record.options().text();
   s.clock = ClockSpec{0, 0, finished ? 0 : days};
   s.is_private = is_private;
   s.status = finished ? Status::finished : Status::live;
@@ -91,8 +78,7 @@ Result<Room> Room::from_record(const std::string& id, const Record& record, std:
   s.turns = record.turn_count();
   s.created_ms = now.unix_ms;
   if (!finished) {
-    RoomConfig probe{id, &record.game(), s.options, s.clock, is_private, {}};
-    if (auto room = create(probe, now); !room) return room.error();
+    if (auto bad = check_clock(s.clock)) return make_error(bad->message);
   }
   return restore(s, now);
 }
@@ -111,7 +97,7 @@ Effect Room::play_log(int seat, std::string_view text, Now now) {
     return refuse("bad_record", sent_record.error().line, sent_record.error().message);
   }
   const Record& sent = *sent_record;
-  if (&sent.game() != &record_.game() || options_text(sent.options()) != config_.options)
+  if (&sent.game() != &record_.game() || sent.options().text() != config_.options)
     return refuse("other_game", 1,
                   "the log is not this game (" + std::string(record_.game().name()) +
                       (config_.options.empty() ? "" : " " + config_.options) + ")");

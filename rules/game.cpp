@@ -84,6 +84,12 @@ Result<Options> Options::parse_text(std::span<const OptionSpec> specs, std::stri
   return parse(specs, given);
 }
 
+std::string Options::text() const {
+  std::string out;
+  for (const auto& [k, v] : explicit_) out += (out.empty() ? "" : " ") + k + "=" + v;
+  return out;
+}
+
 const std::string& Options::get(std::string_view key) const {
   for (const auto& [k, v] : values_)
     if (k == key) return v;

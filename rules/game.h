@@ -144,6 +144,9 @@ class Options {
   // The options written explicitly, in spec order, as `key=value` (what a writer puts on the #! line).
   const std::vector<std::pair<std::string, std::string>>& explicit_values() const { return explicit_; }
   const std::vector<std::pair<std::string, std::string>>& values() const { return values_; }
+  // The explicit options as one text, `key=value key=value` ("" for none): the #! line's options, and the
+  // canonical form rooms and the protocol name a game's options by.
+  std::string text() const;
 
  private:
   std::vector<std::pair<std::string, std::string>> values_;

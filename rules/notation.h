@@ -56,6 +56,9 @@ struct Entry {
   ResultText result;
 };
 
+// A turn as a record writes it: `B/g3 f3/@ c3/`.
+std::string turn_text(const TurnText& turn);
+
 // Splits a record into entries and checks each line's form. Errors carry the line.
 Result<std::vector<Entry>> parse_lines(std::string_view text);
 

@@ -15,13 +15,6 @@ struct Line {
   bool is_turn = false;
 };
 
-std::string turn_text(const TurnText& t) {
-  std::string s(1, t.side);
-  s += '/';
-  for (const auto& item : t.items) s += item + "/";
-  return s;
-}
-
 std::string result_line(const ResultText& r) {
   if (r.aborted) return "#= aborted";
   return "#= " + r.winner + " " + r.reason + (r.detail.empty() ? "" : " " + r.detail);
@@ -107,7 +100,7 @@ std::string Record::write() const {
       if (!l.second.empty()) first_width = std::max(first_width, l.first.size() + 3);
     }
   std::string out = "#! " + std::string(game_->record_name());
-  for (const auto& [k, v] : options_.explicit_values()) out += " " + k + "=" + v;
+  if (!options_.explicit_values().empty()) out += " " + options_.text();
   out += "\n";
   for (const Line& l : lines) {
     if (!l.is_turn) {
@@ -124,6 +117,13 @@ std::string Record::write() const {
     out += s + "\n";
   }
   return out;
+}
+
+std::string turn_text(const TurnText& t) {
+  std::string s(1, t.side);
+  s += '/';
+  for (const auto& item : t.items) s += item + "/";
+  return s;
 }
 
 }  // namespace cinq

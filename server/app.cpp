@@ -200,7 +200,7 @@ json App::room_list() {
   for (const auto& a : actors) {
     auto l = a->listing();
     if (l.is_private || l.status == lobby::Status::finished) continue;
-    rooms.push_back(json::parse(l.summary_json));
+    rooms.push_back(std::move(l.summary));
   }
   std::sort(rooms.begin(), rooms.end(), [](const json& x, const json& y) {
     return x["created_ms"].get<std::int64_t>() > y["created_ms"].get<std::int64_t>();

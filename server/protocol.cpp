@@ -90,27 +90,18 @@ std::optional<GameRequest> game_request(const json& body, std::string& code, std
     why = options.error().message;
     return std::nullopt;
   }
-  for (const auto& [k, v] : options->explicit_values())
-    g.options += (g.options.empty() ? "" : " ") + k + "=" + v;
+  g.options = options->text();
   auto clock = clock_of(body, why);
   if (!clock) return code = "bad_message", std::nullopt;
   g.clock = *clock;
-  lobby::RoomConfig probe{"probe", g.game, g.options, g.clock, false, {}};
-  auto room = lobby::Room::create(probe, {});
-  if (!room) {
-    code = "bad_clock";
-    why = room.error().message;
+  if (auto bad = lobby::check_clock(g.clock)) {
+    code = bad->code;
+    why = bad->message;
     return std::nullopt;
   }
   return g;
 }
 
-// A clock as the protocol shows it: null, {base_ms, increment_ms} or {days}.
-json clock_json(const lobby::ClockSpec& c) {
-  if (c.correspondence()) return {{"days", c.days}};
-  if (c.enabled()) return {{"base_ms", c.base_ms}, {"increment_ms", c.increment_ms}};
-  return nullptr;
-}
 
 int random_seat() {
   static thread_local std::mt19937 rng{std::random_device{}()};
@@ -326,7 +317,7 @@ void App::on_seek(Request& r) {
     std::lock_guard lock(seeks_mutex_);
     other = seeks_.add(seek);
   }
-  json game_json = {{"game", seek.game}, {"options", seek.options}, {"clock", clock_json(g->clock)}};
+  json game_json = {{"game", seek.game}, {"options", seek.options}, {"clock", lobby::clock_json(g->clock)}};
   if (!other) {
     json m = game_json;
     m["type"] = "seeking";
@@ -375,7 +366,7 @@ void App::on_rooms(Request& r) {
     for (const auto& s : seeks_.seeks())
       seeks.push_back({{"game", s.game},
                        {"options", s.options},
-                       {"clock", clock_json(s.clock)},
+                       {"clock", lobby::clock_json(s.clock)},
                        {"name", s.player.name}});
   }
   r.connection->send(json{{"type", "rooms"}, {"rooms", room_list()}, {"seeks", seeks}}.dump());
@@ -395,7 +386,7 @@ void App::on_my_games(Request& r) {
         if (auto it = rooms_.find(row.id); it != rooms_.end()) actor = it->second;
       }
       if (actor) {
-        summary = json::parse(actor->listing().summary_json);
+        summary = actor->listing().summary;
       } else {
         auto room = lobby::Room::restore(from_row(row), Services::now());
         if (!room) continue;

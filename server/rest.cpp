@@ -40,12 +40,10 @@ net::HttpResponse replay_response(const std::string& text) {
     for (const TurnText& t : e.turns) {
       if (step.state().round() != round) round = step.state().round(), in_round = 0;
       int number = in_round++ / 2 + 1;
-      std::string turn_text(1, t.side);
-      turn_text += "/";
-      for (const auto& item : t.items) turn_text += item + "/";
-      if (!step.play_turn(turn_text)) break;  // cannot happen for a record that was read
+      const std::string text = turn_text(t);
+      if (!step.play_turn(text)) break;  // cannot happen for a record that was read
       snapshot(
-          {{"number", number}, {"side", std::string(1, t.side)}, {"items", t.items}, {"text", turn_text}});
+          {{"number", number}, {"side", std::string(1, t.side)}, {"items", t.items}, {"text", text}});
     }
   }
   json result = record->finished() ? json(record->result_text()) : json(nullptr);
@@ -53,12 +51,7 @@ net::HttpResponse replay_response(const std::string& text) {
   json players = {"", ""};  // by seat: in Bi-litaire's round 2 the letters change hands
   for (int side = 0; side < 2; ++side) players[record->state().seat_of(side)] = record->player(letters[side]);
   return json_response(200, {{"game", std::string(game.name())},
-                             {"options", record->options().explicit_values().empty() ? "" : [&] {
-                                std::string o;
-                                for (const auto& [k, v] : record->options().explicit_values())
-                                  o += (o.empty() ? "" : " ") + k + "=" + v;
-                                return o;
-                              }()},
+                             {"options", record->options().text()},
                              {"sides", {std::string(1, letters[0]), std::string(1, letters[1])}},
                              {"players", players},
                              {"finished", record->finished()},

@@ -29,7 +29,7 @@ RoomActor::Listing RoomActor::listing() const {
 }
 
 void RoomActor::update_listing() {
-  Listing l{room_.summary(Services::now()).dump(), room_.config().is_private, room_.status(),
+  Listing l{room_.summary(Services::now()), room_.config().is_private, room_.status(),
             static_cast<int>(subscribers_.size())};
   std::lock_guard lock(listing_mutex_);
   listing_ = std::move(l);
@@ -157,10 +157,11 @@ void RoomActor::subscribe(const std::shared_ptr<net::Connection>& c, const std::
     std::optional<std::vector<lobby::Message>> missed;
     if (since) missed = room_.events_since(*since);
     if (missed) {
-      json events = json::array();
-      for (const auto& m : *missed) events.push_back(json::parse(*m));
-      conn->send(
-          json{{"type", "events"}, {"room", id_}, {"version", room_.version()}, {"events", events}}.dump());
+      // The logged events are JSON texts already: joined as they are, never parsed again.
+      std::string out = R"({"type":"events","room":)" + json(id_).dump() + R"(,"version":)" +
+                        std::to_string(room_.version()) + R"(,"events":[)";
+      for (std::size_t i = 0; i < missed->size(); ++i) out += (i ? "," : "") + *(*missed)[i];
+      conn->send(out + "]}");
     } else if (extra) {
       json state = room_.state_json(now);
       for (const auto& [k, v] : extra->items()) state[k] = v;

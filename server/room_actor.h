@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "lobby/room.h"
 #include "server/net/transport.h"
 
@@ -56,7 +58,7 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
 
   // --- any thread: what the lobby lists, as of the last announcement
   struct Listing {
-    std::string summary_json;  // lobby::Room::summary
+    nlohmann::json summary;  // lobby::Room::summary
     bool is_private = false;
     lobby::Status status = lobby::Status::open;
     int subscribers = 0;
