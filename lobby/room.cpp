@@ -24,7 +24,6 @@ const char* status_name(Status s) {
 
 namespace {
 
-
 // A record has no form for a turn still in progress: a reader ends every turn it reads (and refuses one that
 // cannot end there, like a Kopf oder Knopf penalty without its move). So saved() follows the record of a
 // room saved in the middle of a turn with this line, and restore() reopens that last turn.

@@ -75,7 +75,6 @@ json legal_json(const std::vector<std::string>& texts) {
   return out;
 }
 
-
 }  // namespace
 
 json clock_json(const ClockSpec& c) {

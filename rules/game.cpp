@@ -29,7 +29,8 @@ std::string describe(const OptionSpec& spec) {
 }
 
 bool valid_value(const OptionSpec& spec, std::string_view v) {
-  if (!spec.choices.empty()) return std::find(spec.choices.begin(), spec.choices.end(), v) != spec.choices.end();
+  if (!spec.choices.empty())
+    return std::find(spec.choices.begin(), spec.choices.end(), v) != spec.choices.end();
   if (!spec.none_value.empty() && v == spec.none_value) return true;
   auto n = parse_int(v);
   return n && *n >= spec.min && *n <= spec.max;
@@ -54,9 +55,11 @@ Result<Options> Options::parse(std::span<const OptionSpec> specs,
       return make_error("option '" + key + "' given twice");
     seen.push_back(key);
     if (!valid_value(*it, value))
-      return make_error("option " + key + "=" + value + " is not allowed (" + key + ": " + describe(*it) + ")");
+      return make_error("option " + key + "=" + value + " is not allowed (" + key + ": " + describe(*it) +
+                        ")");
     // Integers are kept in their canonical form (`goals=02` is `goals=2`).
-    std::string canonical = it->choices.empty() && parse_int(value) ? std::to_string(*parse_int(value)) : value;
+    std::string canonical =
+        it->choices.empty() && parse_int(value) ? std::to_string(*parse_int(value)) : value;
     o.values_[static_cast<std::size_t>(it - specs.begin())].second = canonical;
   }
   for (const auto& spec : specs)

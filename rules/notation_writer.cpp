@@ -40,7 +40,8 @@ std::string Record::write() const {
   };
   for (const Entry& e : entries_) {
     switch (e.kind) {
-      case Entry::Kind::header: break;
+      case Entry::Kind::header:
+        break;
       case Entry::Kind::turns:
         if (turn_in_round % 2 == 0) {
           Line l;
@@ -83,15 +84,20 @@ std::string Record::write() const {
         text_line(s);
         break;
       }
-      case Entry::Kind::timestamp: text_line("> " + e.text); break;
-      case Entry::Kind::comment: text_line(e.text); break;
+      case Entry::Kind::timestamp:
+        text_line("> " + e.text);
+        break;
+      case Entry::Kind::comment:
+        text_line(e.text);
+        break;
     }
   }
   close_half();
   // What the board decided after the last stored line: finished rounds' results, then the game's.
   for (int r = written_round_results_ + 1; r < state_->round(); ++r)
     if (auto o = state_->round_result(r)) text_line("#= " + cinq::result_text(*game_, *o));
-  if (!final_result && state_->outcome().over()) text_line("#= " + cinq::result_text(*game_, state_->outcome()));
+  if (!final_result && state_->outcome().over())
+    text_line("#= " + cinq::result_text(*game_, state_->outcome()));
 
   std::size_t number_width = 4, first_width = 0;
   for (const Line& l : lines)

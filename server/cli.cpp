@@ -11,15 +11,16 @@
 #include <string>
 #include <vector>
 
+#include "lobby/json_value.h"
 #include "rules/notation.h"
 #include "rules/registry.h"
-#include "lobby/json_value.h"
 
 namespace cinq {
 
 namespace {
 
-constexpr const char* kHelp = R"(cinq - a game server for Baltek, Batik, Tablut, Kopf oder Knopf and Bi-litaire
+constexpr const char* kHelp =
+    R"(cinq - a game server for Baltek, Batik, Tablut, Kopf oder Knopf and Bi-litaire
 
 Usage:
   cinq replay [--json] [--canonical] FILE
@@ -125,11 +126,16 @@ int cmd_replay(const std::vector<std::string>& args) {
   bool json = false, canonical = false;
   std::string path;
   for (const auto& a : args) {
-    if (a == "--json") json = true;
-    else if (a == "--canonical") canonical = true;
-    else if (a.size() > 1 && a[0] == '-' && a != "-") return usage("replay: unknown flag '" + a + "'");
-    else if (!path.empty()) return usage("replay takes one FILE");
-    else path = a;
+    if (a == "--json")
+      json = true;
+    else if (a == "--canonical")
+      canonical = true;
+    else if (a.size() > 1 && a[0] == '-' && a != "-")
+      return usage("replay: unknown flag '" + a + "'");
+    else if (!path.empty())
+      return usage("replay takes one FILE");
+    else
+      path = a;
   }
   if (path.empty()) return usage("replay needs a FILE (or - for standard input)");
   std::string text;
@@ -175,8 +181,10 @@ int cmd_replay(const std::vector<std::string>& args) {
             << "options: " << options_text(r.options()) << "\n"
             << "turns: " << r.turn_count() << "\n"
             << "finished: " << (finished ? "yes" : "no") << "\n";
-  if (finished) std::cout << "result: " << r.result_text() << "\n";
-  else std::cout << "to move: " << to_move << "\n";
+  if (finished)
+    std::cout << "result: " << r.result_text() << "\n";
+  else
+    std::cout << "to move: " << to_move << "\n";
   if (r.game().has_rounds()) std::cout << "round: " << r.state().round() << "\n";
   if (r.incomplete()) std::cout << "incomplete: yes (the record stops at '...')\n";
   std::cout << "\n" << r.state().ascii();
@@ -203,8 +211,9 @@ int cmd_perft(const std::vector<std::string>& args) {
   std::uint64_t n = game->perft(**state, depth);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::cout << n << std::endl;  // before the timing line on stderr
-  std::fprintf(stderr, "perft %s depth %d: %llu in %.3f s (%.0f per second)\n", std::string(game->name()).c_str(),
-               depth, static_cast<unsigned long long>(n), secs, secs > 0 ? double(n) / secs : 0.0);
+  std::fprintf(stderr, "perft %s depth %d: %llu in %.3f s (%.0f per second)\n",
+               std::string(game->name()).c_str(), depth, static_cast<unsigned long long>(n), secs,
+               secs > 0 ? double(n) / secs : 0.0);
   return 0;
 }
 

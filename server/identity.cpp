@@ -111,8 +111,8 @@ void App::on_hello(Request& r) {
   if (id || token) {
     auto found = id && token ? load_player(*id) : std::nullopt;
     if (!found || found->token_hash != token_hash(*token))
-      return reply_error(r.connection, "bad_token", "unknown id or wrong token: say hello without them for a new identity",
-                         r.ref);
+      return reply_error(r.connection, "bad_token",
+                         "unknown id or wrong token: say hello without them for a new identity", r.ref);
     row = *found;
     given_token = *token;
     if (name && *name != row.name) {

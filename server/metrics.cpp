@@ -40,7 +40,8 @@ std::string Metrics::errors_text() const {
   std::string out =
       "# HELP cinq_errors_total Error messages sent to clients, by code.\n# TYPE cinq_errors_total counter\n";
   std::lock_guard lock(mutex_);
-  for (const auto& [code, n] : errors_) out += "cinq_errors_total{code=\"" + code + "\"} " + std::to_string(n) + "\n";
+  for (const auto& [code, n] : errors_)
+    out += "cinq_errors_total{code=\"" + code + "\"} " + std::to_string(n) + "\n";
   return out;
 }
 

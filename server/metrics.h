@@ -26,8 +26,8 @@ class Histogram {
 };
 
 struct Metrics {
-  std::atomic<std::int64_t> turns_accepted{0};   // `act` messages applied
-  std::atomic<std::int64_t> turns_rejected{0};   // `act` messages refused (illegal, out of turn, ...)
+  std::atomic<std::int64_t> turns_accepted{0};  // `act` messages applied
+  std::atomic<std::int64_t> turns_rejected{0};  // `act` messages refused (illegal, out of turn, ...)
   std::atomic<std::int64_t> games_finished{0};
   std::atomic<std::int64_t> store_failures{0};
   std::atomic<std::int64_t> players_created{0};

@@ -102,7 +102,6 @@ std::optional<GameRequest> game_request(const json& body, std::string& code, std
   return g;
 }
 
-
 int random_seat() {
   static thread_local std::mt19937 rng{std::random_device{}()};
   return static_cast<int>(rng() & 1);

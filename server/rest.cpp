@@ -42,8 +42,7 @@ net::HttpResponse replay_response(const std::string& text) {
       int number = in_round++ / 2 + 1;
       const std::string text = turn_text(t);
       if (!step.play_turn(text)) break;  // cannot happen for a record that was read
-      snapshot(
-          {{"number", number}, {"side", std::string(1, t.side)}, {"items", t.items}, {"text", text}});
+      snapshot({{"number", number}, {"side", std::string(1, t.side)}, {"items", t.items}, {"text", text}});
     }
   }
   json result = record->finished() ? json(record->result_text()) : json(nullptr);

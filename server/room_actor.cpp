@@ -148,29 +148,29 @@ void RoomActor::subscribe(const std::shared_ptr<net::Connection>& c, const std::
   }
   // Added once settled: a newcomer's first message is the state or the missed events, never an event that
   // the state already holds.
-  when_settled([this, self = shared_from_this(), weak = std::weak_ptr<net::Connection>(c), player_id, since,
-                extra] {
-    auto conn = weak.lock();
-    if (!conn) return;
-    subscribers_[conn->id()] = Subscriber{conn, player_id};
-    lobby::Now now = Services::now();
-    std::optional<std::vector<lobby::Message>> missed;
-    if (since) missed = room_.events_since(*since);
-    if (missed) {
-      // The logged events are JSON texts already: joined as they are, never parsed again.
-      std::string out = R"({"type":"events","room":)" + json(id_).dump() + R"(,"version":)" +
-                        std::to_string(room_.version()) + R"(,"events":[)";
-      for (std::size_t i = 0; i < missed->size(); ++i) out += (i ? "," : "") + *(*missed)[i];
-      conn->send(out + "]}");
-    } else if (extra) {
-      json state = room_.state_json(now);
-      for (const auto& [k, v] : extra->items()) state[k] = v;
-      conn->send(state.dump());
-    } else {
-      conn->send(room_.state_message(now));
-    }
-    refresh_presence();
-  });
+  when_settled(
+      [this, self = shared_from_this(), weak = std::weak_ptr<net::Connection>(c), player_id, since, extra] {
+        auto conn = weak.lock();
+        if (!conn) return;
+        subscribers_[conn->id()] = Subscriber{conn, player_id};
+        lobby::Now now = Services::now();
+        std::optional<std::vector<lobby::Message>> missed;
+        if (since) missed = room_.events_since(*since);
+        if (missed) {
+          // The logged events are JSON texts already: joined as they are, never parsed again.
+          std::string out = R"({"type":"events","room":)" + json(id_).dump() + R"(,"version":)" +
+                            std::to_string(room_.version()) + R"(,"events":[)";
+          for (std::size_t i = 0; i < missed->size(); ++i) out += (i ? "," : "") + *(*missed)[i];
+          conn->send(out + "]}");
+        } else if (extra) {
+          json state = room_.state_json(now);
+          for (const auto& [k, v] : extra->items()) state[k] = v;
+          conn->send(state.dump());
+        } else {
+          conn->send(room_.state_message(now));
+        }
+        refresh_presence();
+      });
 }
 
 void RoomActor::unsubscribe(std::uint64_t connection_id) {

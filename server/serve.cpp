@@ -1,9 +1,10 @@
 // `cinq serve`: opens the store, reopens unfinished games, serves until SIGINT/SIGTERM, then stops
 // accepting, closes the connections, lets every queued save commit, and exits 0.
+#include <spdlog/spdlog.h>
+
 #include <charconv>
 #include <filesystem>
 #include <iostream>
-#include <spdlog/spdlog.h>
 
 #include "persistence/store.h"
 #include "persistence/worker.h"

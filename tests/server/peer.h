@@ -49,7 +49,8 @@ class Peer {
     skipped.clear();
     auto end = std::chrono::steady_clock::now() + timeout;
     for (;;) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+      auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
       REQUIRE_MESSAGE(left.count() > 0, "the awaited message never came");
       json m = next(left);
       if (pred(m)) return m;
@@ -60,7 +61,8 @@ class Peer {
     return until([&](const json& m) { return m.value("type", "") == type; });
   }
   json until_event(const std::string& kind) {
-    return until([&](const json& m) { return m.value("type", "") == "event" && m.value("kind", "") == kind; });
+    return until(
+        [&](const json& m) { return m.value("type", "") == "event" && m.value("kind", "") == kind; });
   }
   // Everything that arrives within `quiet` (nothing more is expected).
   std::vector<json> drain(std::chrono::milliseconds quiet = std::chrono::milliseconds(300)) {

@@ -62,7 +62,9 @@ std::string first_legal(const json& position) {
 
 }  // namespace
 
-TEST_CASE("two players play a whole Tablut game to its end; spectators see every move; the record and result are stored") {
+TEST_CASE(
+    "two players play a whole Tablut game to its end; spectators see every move; the record and result are "
+    "stored") {
   auto sample = Record::read(read_text(shared_path("records/tablut/sample-escape.txt")));
   REQUIRE(sample.ok());
   auto turns = turns_of(*sample);
@@ -141,7 +143,8 @@ TEST_CASE("a player who drops mid-game reconnects with its token, gets the misse
   std::int64_t seen = t.bob.version;
   t.bob.ws().close();
 
-  json gone = t.alice.until([](const json& m) { return m.value("kind", "") == "presence" && m["online"] == false; });
+  json gone =
+      t.alice.until([](const json& m) { return m.value("kind", "") == "presence" && m["online"] == false; });
   CHECK(gone["seat"] == 1);
   // Bob is away: his seat is still his; nobody else can act for him.
   Peer mallory(server.port(), "Mallory");
@@ -169,7 +172,8 @@ TEST_CASE("a player who drops mid-game reconnects with its token, gets the misse
   CHECK(json::parse(*answer)["code"] == "bad_token");
 }
 
-TEST_CASE("killed with SIGKILL mid-game, the server restarts and the game goes on from the last turn anyone saw") {
+TEST_CASE(
+    "killed with SIGKILL mid-game, the server restarts and the game goes on from the last turn anyone saw") {
   TempDir data;
   std::string room, alice_id, alice_token, bob_id, bob_token;
   const std::vector<std::vector<std::string>> opening = {{"a4 c4"}, {"e3 f3"}, {"a6 c6"}, {"d5 d8"}};
@@ -209,7 +213,10 @@ TEST_CASE("a live clock reopened after a crash still falls: the side to move los
   {
     ServerProcess server(data.path(), CINQ_WEB_DIR);
     Peer alice(server.port(), "Alice");
-    alice.send({{"type", "create"}, {"game", "tablut"}, {"seat", 0}, {"clock", {{"base_ms", 10000}, {"increment_ms", 0}}}});
+    alice.send({{"type", "create"},
+                {"game", "tablut"},
+                {"seat", 0},
+                {"clock", {{"base_ms", 10000}, {"increment_ms", 0}}}});
     room = alice.until_type("state")["room"];
     Peer bob(server.port(), "Bob");
     bob.send({{"type", "sit"}, {"room", room}});
@@ -262,8 +269,9 @@ TEST_CASE("bad input gets an error for its sender only and changes nothing") {
   refused(t.alice, R"({"type":"act","actions":["a4 c4"]})", "bad_message");
   refused(t.alice, R"({"type":"act","room":")" + room + R"(","actions":"a4 c4"})", "bad_message");
   refused(t.alice, R"({"type":"act","room":"nosuchroom","actions":["a4 c4"]})", "no_room");
-  refused(t.alice, R"({"type":"act","room":")" + room + R"(","actions":["a4 c4"],"pad":")" +
-                       std::string(5000, 'x') + "\"}",
+  refused(t.alice,
+          R"({"type":"act","room":")" + room + R"(","actions":["a4 c4"],"pad":")" + std::string(5000, 'x') +
+              "\"}",
           "too_big");
   refused(t.bob, R"({"type":"act","room":")" + room + R"(","actions":["e3 f3"]})", "not_your_turn");
   refused(t.alice, R"({"type":"act","room":")" + room + R"(","actions":["a4 a9"]})", "illegal");
@@ -300,7 +308,8 @@ TEST_CASE("bad input gets an error for its sender only and changes nothing") {
   if (huge.close_code() != 0) CHECK(huge.close_code() == 1009);
 
   play(t.alice, t.room, {"a4 c4"});  // the game itself is untouched and goes on
-  CHECK(t.bob.until_event("play")["version"].get<std::int64_t>() == before["version"].get<std::int64_t>() + 1);
+  CHECK(t.bob.until_event("play")["version"].get<std::int64_t>() ==
+        before["version"].get<std::int64_t>() + 1);
 }
 
 TEST_CASE("a Baltek turn sent action by action is shown to the room at each action, then ended") {
