@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -61,6 +62,8 @@ bool read_input(const std::string& path, std::string& out) {
     out.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
     return true;
   }
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;  // a directory reads as an empty Baltek game
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::ostringstream ss;

@@ -99,4 +99,7 @@ TEST_CASE("cli: cinq play appends a legal turn to the record file, and refuses a
 
   auto usage = run_cinq("play " + path);
   CHECK(usage.exit_code == 2);
+  auto directory = run_cinq("play " + dir.path() + " 'B/g3 f3/'");  // not a record: nothing read, nothing written
+  CHECK(directory.exit_code == 2);
+  CHECK(directory.out.find("cannot read") != std::string::npos);
 }
