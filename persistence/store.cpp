@@ -203,6 +203,14 @@ int bind_game(sqlite3_stmt* stmt, const GameRow& g) {
   return rc;
 }
 
+int bind_player(sqlite3_stmt* stmt, const PlayerRow& player) {
+  int rc = bind_text(stmt, 1, player.id);
+  if (rc == SQLITE_OK) rc = bind_text(stmt, 2, player.token_hash);
+  if (rc == SQLITE_OK) rc = bind_text(stmt, 3, player.name);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 4, player.created_ms);
+  return rc;
+}
+
 // One SQLite connection, its mutex and its prepared statements (kept for the connection's life).
 class Connection {
  public:
@@ -395,13 +403,8 @@ Store::~Store() = default;
 bool Store::put_player(const PlayerRow& player, Error& error) {
   const std::string doing = "saving player " + player.id;
   return impl_->writer.transaction(error, doing, [&](Error& e) {
-    return impl_->write_one(kUpsertPlayer, doing, e, [&](sqlite3_stmt* stmt) {
-      int rc = bind_text(stmt, 1, player.id);
-      if (rc == SQLITE_OK) rc = bind_text(stmt, 2, player.token_hash);
-      if (rc == SQLITE_OK) rc = bind_text(stmt, 3, player.name);
-      if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 4, player.created_ms);
-      return rc;
-    });
+    return impl_->write_one(kUpsertPlayer, doing, e,
+                            [&](sqlite3_stmt* stmt) { return bind_player(stmt, player); });
   });
 }
 
@@ -409,6 +412,26 @@ bool Store::save_game(const GameRow& game, Error& error) {
   const std::string doing = "saving game " + game.id;
   return impl_->writer.transaction(error, doing, [&](Error& e) {
     return impl_->write_one(kUpsertGame, doing, e, [&](sqlite3_stmt* stmt) { return bind_game(stmt, game); });
+  });
+}
+
+bool Store::save_games(const std::vector<GameRow>& games, Error& error) { return save_all({}, games, error); }
+
+bool Store::save_all(const std::vector<PlayerRow>& players, const std::vector<GameRow>& games, Error& error) {
+  if (games.empty() && players.empty()) return true;
+  const std::string doing = games.size() == 1 && players.empty()
+                                ? "saving game " + games[0].id
+                                : "saving " + std::to_string(games.size()) + " games and " +
+                                      std::to_string(players.size()) + " players";
+  return impl_->writer.transaction(error, doing, [&](Error& e) {
+    for (const PlayerRow& player : players)
+      if (!impl_->write_one(kUpsertPlayer, doing, e,
+                            [&](sqlite3_stmt* stmt) { return bind_player(stmt, player); }))
+        return false;
+    for (const GameRow& game : games)
+      if (!impl_->write_one(kUpsertGame, doing, e, [&](sqlite3_stmt* stmt) { return bind_game(stmt, game); }))
+        return false;
+    return true;
   });
 }
 

@@ -67,6 +67,11 @@ class Store {
   // --- writes: each is one committed transaction; false (and `error`) if it failed, nothing changed then
   bool put_player(const PlayerRow& player, Error& error);  // insert or replace
   bool save_game(const GameRow& game, Error& error);       // insert or replace, whole row
+  // Several rows in one transaction (one fsync): all are committed, or none. The group commit of the server's
+  // saves (persistence/saver.h): under load, many rooms' turns share one commit.
+  bool save_games(const std::vector<GameRow>& games, Error& error);
+  // Players and games in one transaction.
+  bool save_all(const std::vector<PlayerRow>& players, const std::vector<GameRow>& games, Error& error);
 
   // --- reads
   std::optional<PlayerRow> player(const std::string& id);

@@ -25,6 +25,12 @@ bool Bucket::take(std::int64_t now_ms, double rate, double burst) {
 App::App(store::Store& store, store::Worker& writer, Limits limits) : limits_(limits) {
   services_.store = &store;
   services_.writer = &writer;
+  saver_ = std::make_unique<store::Saver>(store, writer, [this](std::size_t rows, double seconds) {
+    services_.metrics.commit_latency.observe(seconds);
+    ++services_.metrics.commits;
+    services_.metrics.rows_committed += static_cast<std::int64_t>(rows);
+  });
+  services_.saver = saver_.get();
   services_.open_rematch = [this](const std::shared_ptr<RoomActor>& old) { open_rematch(old); };
   services_.forget_room = [this](const std::string& id) { forget_room(id); };
 }
@@ -97,7 +103,7 @@ bool App::admit(const std::shared_ptr<net::Connection>& c, std::size_t size) {
     Client& client = clients_[c->id()];
     Bucket& address = address_buckets_[c->address()];
     allowed = client.bucket.take(now, limits_.connection_rate, limits_.connection_burst) &&
-              address.take(now, limits_.address_rate, limits_.address_burst);
+              (limits_.address_rate <= 0 || address.take(now, limits_.address_rate, limits_.address_burst));
     if (address_buckets_.size() > 100000) address_buckets_.clear();  // a flood of addresses: start over
     if (allowed) {
       client.strikes = 0;

@@ -24,7 +24,7 @@ struct Limits {
   std::size_t max_message = 4096;  // bytes of one client message; larger ones get `too_big`
   double connection_rate = 20;     // messages per second, per connection (token bucket)
   double connection_burst = 40;
-  double address_rate = 100;  // messages per second, per IP address, all its connections together
+  double address_rate = 100;  // messages per second, per IP address, all its connections together; 0: none
   double address_burst = 200;
   int strikes_before_close = 200;  // rate-limited messages in a row before the connection is closed
 };
@@ -108,6 +108,7 @@ class App : public net::Handler {
   void import_game(const net::HttpRequest& request, std::function<void(net::HttpResponse)> respond);
 
   Services services_;
+  std::unique_ptr<store::Saver> saver_;
   Limits limits_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 

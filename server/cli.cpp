@@ -39,10 +39,12 @@ Usage:
       Prints the number of action sequences of DEPTH actions from the start position of GAME under
       the given options (a finished game is not expanded further). Timing goes to standard error.
   cinq serve [--port 8080] [--data DIR] [--web DIR] [--address A] [--threads N]
+             [--per-address-connections N] [--per-address-rate N]
       Runs the game server: the browser client (static files from --web, default web-client), the
       WebSocket endpoint /ws, the REST API under /api/ and /metrics (docs/protocol.md). Games are stored
       in DIR/cinq.db (default data/cinq.db); unfinished games are reopened at start. --port 0 picks a
-      free port. Stops cleanly on SIGINT or SIGTERM.
+      free port. The per-address limits (64 connections, 100 messages a second; 0 lifts one) are for
+      load tests from one host. Stops cleanly on SIGINT or SIGTERM.
   cinq games
       Lists the games with their options.
   cinq --help

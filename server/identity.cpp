@@ -89,9 +89,8 @@ void App::save_player(const store::PlayerRow& row) {
     std::lock_guard lock(players_mutex_);
     players_[row.id] = row;
   }
-  services_.writer->post([this, row] {
-    store::Error error;
-    if (!services_.store->put_player(row, error)) ++services_.metrics.store_failures;
+  services_.saver->save(row, [this](bool ok, const std::string&) {
+    if (!ok) ++services_.metrics.store_failures;
   });
 }
 

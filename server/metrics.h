@@ -33,7 +33,9 @@ struct Metrics {
   std::atomic<std::int64_t> players_created{0};
   std::atomic<std::int64_t> rate_limited{0};
   Histogram act_latency;     // from an `act` message's arrival to its event leaving for the room
-  Histogram commit_latency;  // one save, on the store's thread
+  Histogram commit_latency;  // one commit (a group of saves), on the store's thread
+  std::atomic<std::int64_t> commits{0};       // transactions committed
+  std::atomic<std::int64_t> rows_committed{0};  // game rows they held
 
   void count_error(const std::string& code);
   std::string errors_text() const;

@@ -182,6 +182,10 @@ net::HttpResponse App::metrics_text() {
   metric("cinq_turns_rejected_total", "counter", "Act messages refused.", m.turns_rejected.load());
   metric("cinq_games_finished_total", "counter", "Games finished.", m.games_finished.load());
   metric("cinq_store_failures_total", "counter", "Saves that failed.", m.store_failures.load());
+  metric("cinq_store_commits_total", "counter", "Transactions committed (each may hold several saves).",
+         m.commits.load());
+  metric("cinq_store_rows_committed_total", "counter", "Game rows written by those transactions.",
+         m.rows_committed.load());
   metric("cinq_players_created_total", "counter", "Guest identities created.", m.players_created.load());
   metric("cinq_rate_limited_total", "counter", "Messages dropped by the rate limits.", m.rate_limited.load());
   metric("cinq_store_queue", "gauge", "Saves waiting for the store's thread.",
@@ -189,7 +193,7 @@ net::HttpResponse App::metrics_text() {
   out += m.errors_text();
   out += m.act_latency.text("cinq_act_latency_seconds",
                             "From an act message's arrival to its event leaving, its save included.");
-  out += m.commit_latency.text("cinq_store_commit_seconds", "One save, committed, on the store's thread.");
+  out += m.commit_latency.text("cinq_store_commit_seconds", "One commit (a group of saves), on the store's thread.");
   net::HttpResponse r;
   r.content_type = "text/plain; version=0.0.4; charset=utf-8";
   r.body = std::move(out);

@@ -51,20 +51,15 @@ void RoomActor::apply(lobby::Effect effect, const std::shared_ptr<net::Connectio
   outbox_.push_back(Batch{std::move(effect.events), !effect.save, received});
   if (effect.save) {
     lobby::Saved saved = room_.saved(Services::now());
-    auto row = std::make_shared<store::GameRow>(to_row(saved, Services::now().unix_ms));
     Batch* batch = &outbox_.back();  // deque: pointers to elements stay valid under push_back/pop_front
-    bool posted = services_.writer->post([this, self = shared_from_this(), row, batch] {
-      auto t0 = std::chrono::steady_clock::now();
-      store::Error error;
-      bool ok = services_.store->save_game(*row, error);
-      services_.metrics.commit_latency.observe(
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-      post([ok, batch, why = error.message](RoomActor& a) {
-        if (!ok) return a.fail_storage(why);
-        batch->stored = true;
-        a.flush();
-      });
-    });
+    bool posted = services_.saver->save(to_row(saved, Services::now().unix_ms),
+                                        [self = shared_from_this(), batch](bool ok, const std::string& why) {
+                                          self->post([ok, batch, why](RoomActor& a) {
+                                            if (!ok) return a.fail_storage(why);
+                                            batch->stored = true;
+                                            a.flush();
+                                          });
+                                        });
     if (!posted) fail_storage("the server is shutting down");
   } else {
     flush();

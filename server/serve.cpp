@@ -26,6 +26,7 @@ int serve_main(const std::vector<std::string>& args) {
   net::ServerConfig config;
   config.web_dir = "web-client";
   std::string data_dir = "data";
+  server::Limits limits;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string& out) {
@@ -34,7 +35,20 @@ int serve_main(const std::vector<std::string>& args) {
       return true;
     };
     std::string v;
-    if (a == "--port" || a == "--threads") {
+    if (a == "--per-address-connections" || a == "--per-address-rate") {
+      // The per-address limits stop one host from taking the server; a load test from one host lifts them.
+      if (!value(v)) return serve_usage(a + " needs a value");
+      int n = -1;
+      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+      if (ec != std::errc() || end != v.data() + v.size() || n < 0)
+        return serve_usage(a + ": bad value '" + v + "' (a number, 0 for no limit)");
+      if (a == "--per-address-connections") {
+        config.max_connections_per_address = static_cast<std::size_t>(n);
+      } else {
+        limits.address_rate = n;
+        limits.address_burst = 2.0 * n;
+      }
+    } else if (a == "--port" || a == "--threads") {
       if (!value(v)) return serve_usage(a + " needs a value");
       int n = -1;
       auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
@@ -69,7 +83,7 @@ int serve_main(const std::vector<std::string>& args) {
 
   {
     store::Worker writer("store-writer");
-    server::App app(*store, writer);
+    server::App app(*store, writer, limits);
     std::unique_ptr<net::Server> server;
     try {
       server = std::make_unique<net::Server>(config, app);

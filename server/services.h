@@ -8,6 +8,7 @@
 #include <string>
 
 #include "lobby/room.h"
+#include "persistence/saver.h"
 #include "persistence/store.h"
 #include "persistence/worker.h"
 #include "server/metrics.h"
@@ -19,7 +20,8 @@ class RoomActor;
 
 struct Services {
   store::Store* store = nullptr;
-  store::Worker* writer = nullptr;  // every save, in order, off the network threads
+  store::Worker* writer = nullptr;  // the store's thread: its reads, and the saver's commits
+  store::Saver* saver = nullptr;    // every write, in order, group-committed on the writer
   net::Server* net = nullptr;
   Metrics metrics;
   // Called on a room's strand when both players asked for a rematch.

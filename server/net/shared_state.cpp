@@ -11,7 +11,7 @@ namespace cinq::net {
 bool SharedState::try_reserve(const std::string& address) {
   std::lock_guard lock(mutex_);
   auto& count = per_address_[address];
-  if (count >= config_.max_connections_per_address) {
+  if (config_.max_connections_per_address > 0 && count >= config_.max_connections_per_address) {
     if (count == 0) per_address_.erase(address);
     return false;
   }

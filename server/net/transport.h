@@ -99,7 +99,7 @@ struct ServerConfig {
   // applies its own, smaller cap (a few KiB) and answers it with an error message.
   std::size_t hard_max_message = 64 * 1024;
   std::size_t send_queue_max = 512;        // messages queued per connection before it is dropped
-  std::size_t max_connections_per_address = 64;
+  std::size_t max_connections_per_address = 64;  // 0: no limit (a load generator on loopback)
   std::size_t max_http_body = 1024 * 1024;  // POST bodies (records)
 };
 

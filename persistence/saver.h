@@ -1,0 +1,58 @@
+// Group commit for game saves. The server saves a room's whole row after every accepted turn and announces
+// the turn only once that save has committed (DESIGN.md, "Storage"). One transaction per turn costs one
+// fsync per turn, which caps a disk at a few hundred turns a second; here every save queued while the
+// previous commit ran goes into the next one, so a busy server pays one fsync for many turns while a quiet
+// one still commits each turn at once (no waiting for a batch to fill).
+//
+// Every write of the server goes through here (players too), so writes are committed in the order they
+// were queued: a player row queued before a game row is committed no later than it. Commits run on the
+// store's Worker (persistence/worker.h), whose other jobs are reads.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "persistence/store.h"
+#include "persistence/worker.h"
+
+namespace cinq::store {
+
+class Saver {
+ public:
+  // Called on the writer thread once the save has committed (ok) or failed (the error's message).
+  using Done = std::function<void(bool ok, const std::string& error)>;
+  // Observes each commit: how many rows it held and how long it took (seconds). May be empty.
+  using Observe = std::function<void(std::size_t rows, double seconds)>;
+
+  Saver(Store& store, Worker& writer, Observe observe = {});
+  Saver(const Saver&) = delete;
+  Saver& operator=(const Saver&) = delete;
+
+  // Queues `row`; `done` runs after the commit that holds it. False if the writer has stopped (then `done`
+  // never runs). Rows of the same game queued together are written once, the last one (a row is the whole
+  // game), and every one's `done` runs.
+  bool save(GameRow row, Done done);
+  bool save(PlayerRow row, Done done);
+
+ private:
+  void commit();  // on the writer: takes every queued row and commits them in one transaction
+
+  bool queue(std::function<void()> add);  // runs `add` under the lock, posting a commit job if none waits
+  std::vector<PlayerRow> players_;
+  std::vector<Done> player_done_;
+  Store& store_;
+  Worker& writer_;
+  Observe observe_;
+  std::mutex mutex_;
+  struct Pending {
+    GameRow row;
+    Done done;
+  };
+  std::vector<Pending> pending_;
+  bool commit_posted_ = false;
+};
+
+}  // namespace cinq::store
