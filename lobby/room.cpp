@@ -2,6 +2,7 @@
 #include "lobby/room.h"
 
 #include <algorithm>
+#include <cassert>
 #include <nlohmann/json.hpp>
 
 #include "rules/registry.h"
@@ -235,21 +236,24 @@ Effect Room::act_seat(int seat, const std::vector<std::string>& items, bool end_
     return e;
   }
 
-  // Played on a copy, kept only if every item is legal: a turn is applied whole or not at all.
-  Record next = record_;
+  // Played on a copy of the state, and on the record only if every item is legal: a turn is applied whole or
+  // not at all. (Copying the state, not the record: a record copy costs its whole history, every turn.)
+  if (record_.incomplete()) return fail("game_over", "this record stops at '...': it cannot go on");
+  std::unique_ptr<State> trial = record_.state().clone();
+  std::vector<Action> actions;
   json played = json::array();
   int index = 0;    // actions of this turn already played
   ItemContext ctx;  // items of this turn already read (annotations too), as a record's reader counts them
   for (const auto& raw : items) {
-    const State& st = next.state();
+    const State& st = *trial;
     std::string text = fold_spaces(raw);
     // The game reads its own text (precise errors, alternative forms); the legal texts are the fallback
     // for an item whose place in the turn the reader judges differently when a turn comes in pieces.
     if (st.mid_turn()) ctx.index = std::max(ctx.index, 1);
-    if (next.finished() || st.seat_of(st.to_move()) != seat || (index > 0 && !st.mid_turn())) {
+    if (trial->outcome().over() || st.seat_of(st.to_move()) != seat || (index > 0 && !st.mid_turn())) {
       // As in a record, an annotation may follow the action that ended the game (Kopf oder Knopf's
       // `- e5/x c4 d7/`, when the strike after the penalty reaches the target): checked, nothing to play.
-      auto late = next.finished() ? st.read_item(text, ctx) : Result<Item>(make_error(""));
+      auto late = trial->outcome().over() ? st.read_item(text, ctx) : Result<Item>(make_error(""));
       if (!late || !late->annotation) return fail("illegal", "'" + raw + "': your turn is already over");
       ++ctx.index;
       ctx.after_annotation = true;
@@ -269,17 +273,17 @@ Effect Room::act_seat(int seat, const std::vector<std::string>& items, bool end_
     }
     if (!found) return fail("illegal", item ? "'" + text + "' is not legal now" : item.error().message);
     played.push_back(st.action_text(*found));
-    auto ok = next.play(*found);
-    if (!ok) return fail("illegal", ok.error().message);
+    actions.push_back(*found);
+    trial->apply(*found);
     ++index;
   }
   bool ended = false;
-  if (end_turn && !next.finished() && next.state().seat_of(next.state().to_move()) == seat &&
-      (next.state().mid_turn() || index == 0)) {
-    if (!next.state().is_legal(Action::end_turn()))
-      return fail("illegal", index == 0 && !next.state().mid_turn() ? "you cannot pass now"
+  if (end_turn && !trial->outcome().over() && trial->seat_of(trial->to_move()) == seat &&
+      (trial->mid_turn() || index == 0)) {
+    if (!trial->is_legal(Action::end_turn()))
+      return fail("illegal", index == 0 && !trial->mid_turn() ? "you cannot pass now"
                                                                     : "the turn cannot end here");
-    (void)next.play(Action::end_turn());
+    actions.push_back(Action::end_turn());
     ended = true;
   }
   // Annotations alone (a strike sent without its move) change nothing: no event, and above all no
@@ -287,7 +291,13 @@ Effect Room::act_seat(int seat, const std::vector<std::string>& items, bool end_
   if (index == 0 && !ended)
     return fail("illegal", "nothing to play: an annotation needs the action that follows it");
 
-  record_ = std::move(next);
+  for (Action a : actions) {
+    // Cannot fail: each action was legal in turn on the same state, and the record is neither finished nor
+    // incomplete (checked above).
+    auto ok = record_.play(a);
+    assert(ok);
+    (void)ok;
+  }
   bool turn_over = record_.finished() || !record_.state().mid_turn();
   Effect e;
   e.save = true;

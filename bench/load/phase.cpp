@@ -1,0 +1,119 @@
+#include "bench/load/phase.h"
+
+#include <future>
+#include <iostream>
+#include <thread>
+#include <vector>
+
+#include "bench/load/proc.h"
+
+namespace cinq::load {
+
+namespace {
+
+constexpr auto kTick = std::chrono::milliseconds(500);
+constexpr auto kSettle = std::chrono::milliseconds(500);  // lets the server finish what setup started
+
+void schedule_ticks(Loop& loop, Workload& w) {
+  loop.after(kTick, [&loop, &w] {
+    w.tick(Clock::now());
+    schedule_ticks(loop, w);
+  });
+}
+
+std::chrono::duration<double> seconds(double s) { return std::chrono::duration<double>(s); }
+
+}  // namespace
+
+PhaseResult run_phase(const Options& options, const PhaseSpec& spec) {
+  PhaseResult result;
+  result.phase = spec.phase;
+  result.mode = spec.mode;
+  result.connections = spec.connections;
+  if (spec.pid) result.rss_before_kib = rss_kib(spec.pid);
+
+  Window window;
+  std::vector<std::unique_ptr<Loop>> loops;
+  std::vector<std::unique_ptr<Workload>> workloads;
+  for (int i = 0; i < options.threads; ++i) {
+    loops.push_back(std::make_unique<Loop>());
+    WorkloadEnv env{options, spec.target, window, i, options.threads};
+    workloads.push_back(spec.make(*loops.back(), env));
+  }
+  for (int i = 0; i < options.threads; ++i) {
+    Loop& loop = *loops[i];
+    Workload& w = *workloads[i];
+    loop.post([&w] { w.start(); });
+    schedule_ticks(loop, w);
+    loop.start();
+  }
+
+  auto sum = [&](auto member) {
+    std::int64_t n = 0;
+    for (auto& w : workloads) n += ((*w).*member).load();
+    return n;
+  };
+  const auto setup_started = Clock::now();
+  const auto setup_deadline = setup_started + seconds(options.setup_timeout_s);
+  auto last_report = setup_started;
+  while (sum(&Workload::ready) < spec.units && Clock::now() < setup_deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (Clock::now() - last_report > std::chrono::seconds(5)) {
+      last_report = Clock::now();
+      std::cerr << "cinq_load: " << spec.phase << ": " << sum(&Workload::ready) << "/" << spec.units
+                << " ready\n";
+    }
+  }
+  const double setup_s = std::chrono::duration<double>(Clock::now() - setup_started).count();
+  result.ready = sum(&Workload::ready);
+  result.setup_s = setup_s;
+  std::this_thread::sleep_for(kSettle);
+  if (spec.pid) result.rss_ready_kib = rss_kib(spec.pid);
+  result.open_at_ready = sum(&Workload::open);
+  for (int i = 0; i < options.threads; ++i) {
+    Workload& w = *workloads[i];
+    loops[i]->post([&w] { w.go(); });
+  }
+  std::cerr << "cinq_load: " << spec.phase << ": " << result.ready << "/" << spec.units << " ready in "
+            << static_cast<int>(setup_s * 1000) << " ms, " << result.open_at_ready << " connections open\n";
+
+  const auto start = Clock::now() + std::chrono::duration_cast<Clock::duration>(seconds(options.warmup_s));
+  const auto end = start + std::chrono::duration_cast<Clock::duration>(seconds(options.duration_s));
+  window.set(start, end);
+  std::this_thread::sleep_until(start);
+  const auto server_cpu_start = spec.pid ? cpu_seconds(spec.pid) : std::nullopt;
+  const double client_cpu_start = self_cpu_seconds();
+  const auto measured_start = Clock::now();
+  std::this_thread::sleep_until(end);
+  const auto server_cpu_end = spec.pid ? cpu_seconds(spec.pid) : std::nullopt;
+  const double client_cpu_end = self_cpu_seconds();
+  result.window_s = std::chrono::duration<double>(Clock::now() - measured_start).count();
+  result.held = sum(&Workload::open);
+  if (spec.pid) result.rss_end_kib = rss_kib(spec.pid);
+  if (server_cpu_start && server_cpu_end)
+    result.server_cpu_pct = (*server_cpu_end - *server_cpu_start) / result.window_s * 100;
+  result.client_cpu_pct = (client_cpu_end - client_cpu_start) / result.window_s * 100;
+  // The window is what the loops counted in: [start, end) by their clock, the same as ours.
+  result.window_s = std::chrono::duration<double>(end - start).count();
+
+  // Each loop drops its connections on its own thread, then all stop.
+  for (int i = 0; i < options.threads; ++i) {
+    auto done = std::make_shared<std::promise<void>>();
+    auto f = done->get_future();
+    Workload& w = *workloads[i];
+    loops[i]->post([&w, done] {
+      w.shutdown();
+      done->set_value();
+    });
+    if (f.wait_for(std::chrono::seconds(5)) != std::future_status::ready)
+      std::cerr << "cinq_load: loop " << i << " did not shut down in 5 s\n";
+    loops[i]->stop();
+  }
+  if (result.ready < spec.units) result.stats.errors["not_ready"] += spec.units - result.ready;
+  for (auto& w : workloads) result.stats.merge(w->stats);
+  workloads.clear();  // connections go before the loops whose io_contexts they use
+  loops.clear();
+  return result;
+}
+
+}  // namespace cinq::load
