@@ -1,4 +1,5 @@
 // What a room tells its clients, as JSON (docs/protocol.md): events, the full state, the lobby summary.
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -44,7 +45,10 @@ json legal_json(const std::vector<std::string>& texts) {
   std::vector<std::string> plain;
   for (const auto& t : texts) {
     auto space = t.rfind(' ');
-    std::optional<double> x = space == std::string::npos ? std::nullopt : number_of(t.substr(space + 1));
+    // Most texts (every Tablut move) do not end with a number: seen from its first character, with no copy.
+    bool may_be_number = space != std::string::npos && space + 1 < t.size() &&
+                         (std::isdigit(static_cast<unsigned char>(t[space + 1])) != 0 || t[space + 1] == '-');
+    std::optional<double> x = may_be_number ? number_of(t.substr(space + 1)) : std::nullopt;
     if (!x) {
       plain.push_back(t);
       continue;

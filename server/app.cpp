@@ -22,7 +22,8 @@ bool Bucket::take(std::int64_t now_ms, double rate, double burst) {
   return true;
 }
 
-App::App(store::Store& store, store::Worker& writer, Limits limits) : limits_(limits) {
+App::App(store::Store& store, store::Worker& writer, Limits limits, BotConfig bots)
+    : bot_config_(bots), limits_(limits) {
   services_.store = &store;
   services_.writer = &writer;
   saver_ = std::make_unique<store::Saver>(store, writer, [this](std::size_t rows, double seconds) {
@@ -31,6 +32,9 @@ App::App(store::Store& store, store::Worker& writer, Limits limits) : limits_(li
     services_.metrics.rows_committed += static_cast<std::int64_t>(rows);
   });
   services_.saver = saver_.get();
+  bot_runner_ = std::make_unique<BotRunner>(bot_config_.threads, services_.metrics, bot_config_.max_queue);
+  services_.bots = bot_runner_.get();
+  services_.bot_config = &bot_config_;
   services_.open_rematch = [this](const std::shared_ptr<RoomActor>& old) { open_rematch(old); };
   services_.forget_room = [this](const std::string& id) { forget_room(id); };
 }
@@ -56,6 +60,8 @@ int App::attach(net::Server& server) {
 }
 
 void App::shutdown() {
+  // First the bots: a bot still thinking would post its turn to a room that is going.
+  bot_runner_->stop();
   std::unordered_map<std::string, std::shared_ptr<RoomActor>> rooms;
   {
     std::lock_guard lock(rooms_mutex_);

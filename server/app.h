@@ -15,6 +15,7 @@
 #include <unordered_map>
 
 #include "lobby/seeks.h"
+#include "server/bot_runner.h"
 #include "server/room_actor.h"
 #include "server/services.h"
 
@@ -38,13 +39,14 @@ struct Bucket {
 
 class App : public net::Handler {
  public:
-  App(store::Store& store, store::Worker& writer, Limits limits = {});
+  App(store::Store& store, store::Worker& writer, Limits limits = {}, BotConfig bots = {});
   ~App() override;
 
   // Binds the app to its transport, then reopens every unfinished game from the store; returns how many.
   int attach(net::Server& server);
   Services& services() { return services_; }
-  // Drops every room and connection record: call after the transport stopped, before it is destroyed.
+  // Stops the bot threads (a bot thinking is cancelled), then drops every room and connection record: call
+  // after the transport stopped, before it is destroyed.
   void shutdown();
 
   void on_open(const std::shared_ptr<net::Connection>& c) override;
@@ -68,6 +70,8 @@ class App : public net::Handler {
   void on_hello(Request& r);
   void on_name(Request& r);
   void on_create(Request& r);
+  void create_bot_room(Request& r, lobby::Room room, std::array<std::optional<int>, 2> levels,
+                       std::optional<int> seat);
   void on_join(Request& r);
   void on_sit(Request& r);
   void on_leave(Request& r);
@@ -109,6 +113,8 @@ class App : public net::Handler {
 
   Services services_;
   std::unique_ptr<store::Saver> saver_;
+  BotConfig bot_config_;
+  std::unique_ptr<BotRunner> bot_runner_;  // after services_: its threads are joined before the metrics go
   Limits limits_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 

@@ -1,4 +1,4 @@
-// The `cinq` command line: replay (check and show a record), perft (move-generation counts), help.
+// The `cinq` command line: replay (check and show a record), perft (move-generation counts), selfplay, help.
 #include "server/cli.h"
 
 #include <chrono>
@@ -15,6 +15,7 @@
 #include "lobby/json_value.h"
 #include "rules/notation.h"
 #include "rules/registry.h"
+#include "server/selfplay.h"
 
 namespace cinq {
 
@@ -40,11 +41,21 @@ Usage:
       the given options (a finished game is not expanded further). Timing goes to standard error.
   cinq serve [--port 8080] [--data DIR] [--web DIR] [--address A] [--threads N]
              [--per-address-connections N] [--per-address-rate N]
+             [--bot-threads N] [--bot-answer-ms MS] [--bot-pace-ms MS]
       Runs the game server: the browser client (static files from --web, default web-client), the
       WebSocket endpoint /ws, the REST API under /api/ and /metrics (docs/protocol.md). Games are stored
       in DIR/cinq.db (default data/cinq.db); unfinished games are reopened at start. --port 0 picks a
       free port. The per-address limits (64 connections, 100 messages a second; 0 lifts one) are for
-      load tests from one host. Stops cleanly on SIGINT or SIGTERM.
+      load tests from one host. Computer opponents think on --bot-threads threads of their own
+      (default 1); a bot's turn is shown no sooner than --bot-answer-ms (default 400) after the move it
+      answers, and --bot-pace-ms (default 600) after the last turn in a computer-vs-computer room.
+      Stops cleanly on SIGINT or SIGTERM.
+  cinq selfplay GAME N [--level L] [--versus L2] [--out DIR] [--seed S] [--options "key=value ..."]
+                [--think-ms MS] [--playouts P] [--jobs J]
+      Plays N games between computer players of levels L (default 3) and L2 (default L), 0 (random) to 5,
+      swapping seats from game to game; writes each record to DIR/GAME-NNN.txt (default: the current
+      directory), prints one line per game and the score of each level. A game still going after 1000
+      turns ends in a declared draw (`#= draw limit`; Baltek: `#= draw agreement`).
   cinq games
       Lists the games with their options.
   cinq --help
@@ -247,6 +258,7 @@ int cli_main(int argc, char** argv) {
   if (cmd == "perft") return cmd_perft(args);
   if (cmd == "play") return cmd_play(args);
   if (cmd == "games") return cmd_games();
+  if (cmd == "selfplay") return selfplay_main(args);
   if (cmd == "serve") return serve_main(args);
   return usage("unknown command '" + cmd + "'");
 }

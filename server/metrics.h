@@ -32,10 +32,16 @@ struct Metrics {
   std::atomic<std::int64_t> store_failures{0};
   std::atomic<std::int64_t> players_created{0};
   std::atomic<std::int64_t> rate_limited{0};
-  Histogram act_latency;     // from an `act` message's arrival to its event leaving for the room
-  Histogram commit_latency;  // one commit (a group of saves), on the store's thread
-  std::atomic<std::int64_t> commits{0};       // transactions committed
+  Histogram act_latency;                 // from an `act` message's arrival to its event leaving for the room
+  Histogram commit_latency;              // one commit (a group of saves), on the store's thread
+  std::atomic<std::int64_t> commits{0};  // transactions committed
   std::atomic<std::int64_t> rows_committed{0};  // game rows they held
+  // Computer opponents (server/bot_runner.h)
+  std::atomic<std::int64_t> bot_turns{0};          // turns chosen by the bot threads
+  std::atomic<std::int64_t> bot_turns_dropped{0};  // chosen, but the position had changed meanwhile
+  Histogram bot_think;                             // one choose_turn, on a bot thread
+  std::atomic<std::int64_t> bots_busy{0};          // bot threads thinking now
+  std::atomic<std::int64_t> bots_queued{0};        // bot turns waiting for a thread
 
   void count_error(const std::string& code);
   std::string errors_text() const;

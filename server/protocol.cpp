@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "bots/bot.h"
 #include "rules/registry.h"
 #include "server/app.h"
 #include "server/request.h"
@@ -102,6 +103,43 @@ std::optional<GameRequest> game_request(const json& body, std::string& code, std
   return g;
 }
 
+// The computer opponents a `create` asks for: `bot` (a level: the bot takes the seat the creator does not)
+// or `bots` (two levels, seats 0 and 1: nobody else sits). Nothing, or an error for `bad_message`.
+struct BotRequest {
+  std::array<std::optional<int>, 2> levels;  // `bot`: [level, nullopt]; `bots`: both
+  bool any() const { return levels[0].has_value(); }
+};
+
+std::optional<BotRequest> bot_request(const json& body, bool seat_given, bool correspondence,
+                                      std::string& why) {
+  auto level_of = [](const json& v) -> std::optional<int> {
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > bots::kMaxLevel)
+      return std::nullopt;
+    return v.get<int>();
+  };
+  const std::string levels = "a level from 0 (random play) to " + std::to_string(bots::kMaxLevel);
+  BotRequest out;
+  auto bot = body.find("bot");
+  auto two = body.find("bots");
+  const bool has_bot = bot != body.end() && !bot->is_null();
+  const bool has_two = two != body.end() && !two->is_null();
+  if (has_bot && has_two)
+    return why = "give 'bot' (one computer opponent) or 'bots' (two), not both", std::nullopt;
+  if (has_bot) {
+    out.levels[0] = level_of(*bot);
+    if (!out.levels[0]) return why = "field 'bot' must be " + levels, std::nullopt;
+  }
+  if (has_two) {
+    if (!two->is_array() || two->size() != 2 || !level_of((*two)[0]) || !level_of((*two)[1]))
+      return why = "field 'bots' must be two levels [L0, L1], each " + levels, std::nullopt;
+    if (seat_given) return why = "a room of two bots has no seat for you: leave 'seat' out", std::nullopt;
+    out.levels = {level_of((*two)[0]), level_of((*two)[1])};
+  }
+  if (out.any() && correspondence)
+    return why = "computer opponents play live: no correspondence clock with 'bot' or 'bots'", std::nullopt;
+  return out;
+}
+
 int random_seat() {
   static thread_local std::mt19937 rng{std::random_device{}()};
   return static_cast<int>(rng() & 1);
@@ -176,9 +214,12 @@ void App::on_create(Request& r) {
       return reply_error(r.connection, "bad_message", "field 'private' must be true or false", r.ref);
     is_private = p->get<bool>();
   }
+  auto bots = bot_request(r.body, seat.has_value(), g->clock.correspondence(), why);
+  if (!bots) return reply_error(r.connection, "bad_message", why, r.ref);
   lobby::RoomConfig config{new_room_id(), g->game, g->options, g->clock, is_private, {}};
   auto room = lobby::Room::create(config, Services::now());
   if (!room) return reply_error(r.connection, "bad_options", room.error().message, r.ref);
+  if (bots->any()) return create_bot_room(r, std::move(*room), bots->levels, seat);
   // A correspondence room's seat links go to its creator only, in the creator's state: never broadcast.
   std::shared_ptr<const json> extra;
   if (g->clock.correspondence()) {
@@ -191,6 +232,26 @@ void App::on_create(Request& r) {
                extra](RoomActor& a) {
     a.apply(a.room().sit(player, seat, Services::now()), c, ref);
     a.subscribe(c, player.id, std::nullopt, extra);
+  });
+}
+
+// A room with computer opponents (docs/protocol.md, "Lobby"): the creator's seat and the bot's, or two bots
+// and the creator watching. Both seats are taken at once: the game starts, and the bot to move is asked.
+void App::create_bot_room(Request& r, lobby::Room room, std::array<std::optional<int>, 2> levels,
+                          std::optional<int> seat) {
+  auto actor = add_room(std::move(room));
+  remember_room(r.connection->id(), actor->id());
+  std::array<std::optional<lobby::Player>, 2> sitters;
+  if (levels[1]) {
+    sitters = {bot_player(*levels[0], 0), bot_player(*levels[1], 1)};
+  } else {
+    int mine = seat.value_or(random_seat());
+    sitters[mine] = *r.player;
+    sitters[1 - mine] = bot_player(*levels[0]);
+  }
+  actor->post([c = r.connection, pid = r.player->id, sitters, ref = r.ref](RoomActor& a) {
+    for (int s = 0; s < 2; ++s) a.apply(a.room().sit(*sitters[s], s, Services::now()), c, ref);
+    a.subscribe(c, pid, std::nullopt);
   });
 }
 

@@ -190,10 +190,18 @@ net::HttpResponse App::metrics_text() {
   metric("cinq_rate_limited_total", "counter", "Messages dropped by the rate limits.", m.rate_limited.load());
   metric("cinq_store_queue", "gauge", "Saves waiting for the store's thread.",
          static_cast<std::int64_t>(services_.writer->queued()));
+  metric("cinq_bot_turns_total", "counter", "Turns chosen by the computer opponents.", m.bot_turns.load());
+  metric("cinq_bot_turns_dropped_total", "counter",
+         "Bot turns chosen for a position that had changed meanwhile (never played).",
+         m.bot_turns_dropped.load());
+  metric("cinq_bots_busy", "gauge", "Bot threads thinking now.", m.bots_busy.load());
+  metric("cinq_bots_queued", "gauge", "Bot turns waiting for a bot thread.", m.bots_queued.load());
   out += m.errors_text();
   out += m.act_latency.text("cinq_act_latency_seconds",
                             "From an act message's arrival to its event leaving, its save included.");
-  out += m.commit_latency.text("cinq_store_commit_seconds", "One commit (a group of saves), on the store's thread.");
+  out += m.commit_latency.text("cinq_store_commit_seconds",
+                               "One commit (a group of saves), on the store's thread.");
+  out += m.bot_think.text("cinq_bot_think_seconds", "One bot turn's search, on a bot thread.");
   net::HttpResponse r;
   r.content_type = "text/plain; version=0.0.4; charset=utf-8";
   r.body = std::move(out);

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "server/services.h"
 
@@ -15,9 +16,12 @@ RoomActor::RoomActor(Services& services, lobby::Room room, std::shared_ptr<net::
       id_(room.id()),
       room_(std::move(room)),
       strand_(std::move(strand)),
-      timer_(services.net->make_timer(strand_)) {
+      timer_(services.net->make_timer(strand_)),
+      bot_timer_(services.net->make_timer(strand_)) {
   update_listing();
 }
+
+RoomActor::~RoomActor() { cancel_bot(); }
 
 void RoomActor::post(std::function<void(RoomActor&)> fn) {
   strand_->post([self = shared_from_this(), fn = std::move(fn)] { fn(*self); });
@@ -45,7 +49,10 @@ void RoomActor::apply(lobby::Effect effect, const std::shared_ptr<net::Connectio
     services_.metrics.count_error(effect.error->code);
   }
   if (effect.rematch_ready && services_.open_rematch) services_.open_rematch(shared_from_this());
-  if (effect.events.empty() && !effect.save) return arm_clock();
+  if (effect.events.empty() && !effect.save) {
+    arm_clock();
+    return serve_bots();
+  }
   if (room_.status() == lobby::Status::finished && effect.save) ++services_.metrics.games_finished;
 
   outbox_.push_back(Batch{std::move(effect.events), !effect.save, received});
@@ -65,22 +72,27 @@ void RoomActor::apply(lobby::Effect effect, const std::shared_ptr<net::Connectio
     flush();
   }
   arm_clock();
+  serve_bots();
 }
 
 void RoomActor::flush() {
   if (broken_) return;
+  bool listed = false;
   while (!outbox_.empty() && outbox_.front().stored) {
     Batch b = std::move(outbox_.front());
     outbox_.pop_front();
     // The listing first: whoever hears of these events and asks for a list (my_games) finds them in it.
-    if (outbox_.empty()) update_listing();
+    if (outbox_.empty()) {
+      update_listing();
+      listed = true;
+    }
     for (const auto& m : b.events) broadcast(m);
     if (b.received)
       services_.metrics.act_latency.observe(
           std::chrono::duration<double>(std::chrono::steady_clock::now() - *b.received).count());
   }
   if (!outbox_.empty()) return;
-  update_listing();
+  if (!listed) update_listing();
   auto ready = std::move(settled_);
   settled_.clear();
   for (auto& fn : ready) fn();
@@ -108,6 +120,7 @@ void RoomActor::fail_storage(const std::string& why) {
   ++services_.metrics.store_failures;
   broken_ = true;
   timer_->cancel();
+  cancel_bot();
   auto m = std::make_shared<const std::string>(
       error_message("storage",
                     "the server could not store the last action; nothing was lost that you were "
@@ -177,7 +190,9 @@ void RoomActor::unsubscribe(std::uint64_t connection_id) {
 }
 
 void RoomActor::refresh_presence() {
-  std::array<bool, 2> online{false, false};
+  // A bot seat is always online: its player is the server itself.
+  std::array<bool, 2> online{bot_level(room_.seats()[0].id).has_value(),
+                             bot_level(room_.seats()[1].id).has_value()};
   int spectators = 0;
   for (const auto& [id, sub] : subscribers_) {
     int seat = room_.seat_of(sub.player_id);
@@ -213,6 +228,150 @@ void RoomActor::arm_clock() {
     if (!self) return;
     self->apply(self->room_.tick(Services::now()), nullptr, {});
   });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Computer opponents: a bot seat's turn is chosen on the bot threads from a clone of the state, comes back
+// here, waits out its delay, and is played through act_seat and apply() like a person's whole turn.
+
+void RoomActor::serve_bots() {
+  if (broken_ || !services_.bots) return;
+  // A bot seat shows online from the moment it is taken (or the room is reopened): refresh_presence() counts
+  // it online, and applies the change, which calls serve_bots() again.
+  for (int s = 0; s < 2; ++s) {
+    if (bot_shown_online_[s] || !bot_level(room_.seats()[s].id)) continue;
+    bot_shown_online_[s] = true;
+    return refresh_presence();
+  }
+  if (room_.status() == lobby::Status::finished) {
+    cancel_bot();
+    return answer_rematch();
+  }
+  if (room_.status() != lobby::Status::live) return;
+  const auto& seats = room_.seats();
+  lobby::Now now = Services::now();
+  for (int s = 0; s < 2; ++s) {
+    if (!bot_level(seats[s].id)) continue;
+    // A bot declines every draw offer (speculatively: the room answers no_draw_offer when there is none).
+    lobby::Effect e = room_.decline_draw(seats[s].id, now);
+    if (!e.error) return apply(std::move(e), nullptr, {});  // apply() calls serve_bots() again
+  }
+  int seat = room_.seat_to_move();
+  if (seat < 0) return;
+  auto level = bot_level(seats[seat].id);
+  if (!level) return;
+  if (bot_job_ && bot_job_->key == room_.record().turn_count()) return;  // already asked for this turn
+  schedule_bot(seat, *level);
+}
+
+void RoomActor::schedule_bot(int seat, int level) {
+  cancel_bot();
+  lobby::Now now = Services::now();
+  bots::Settings settings = bots::level_settings(bot_fallback_ ? 0 : level);
+  const lobby::ClockSpec& clock = room_.config().clock;
+  if (clock.enabled()) settings = bots::for_clock(settings, room_.clock_left(now)[seat], clock.increment_ms);
+  static thread_local std::mt19937_64 seeds{std::random_device{}()};
+  settings.seed = seeds();
+
+  // In a room with a person, the answer waits until the move it answers has been seen; between two bots,
+  // until a spectator has had time to follow the last move. On a clock, never longer than the bot may think.
+  const auto& seats = room_.seats();
+  const bool person = !bot_level(seats[0].id) || !bot_level(seats[1].id);
+  const BotConfig* config = services_.bot_config;
+  std::chrono::milliseconds delay = person ? (config ? config->answer_delay : kBotAnswerDelay)
+                                           : (config ? config->pace_delay : kBotPaceDelay);
+  if (clock.enabled()) delay = std::min(delay, settings.think);
+
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  const std::int64_t key = room_.record().turn_count();
+  bot_job_ = BotJob{cancel, key, std::chrono::steady_clock::now() + delay};
+  BotRunner::Job job{room_.record().state().clone(), settings, cancel,
+                     [weak = weak_from_this(), key](BotAnswer answer) {
+                       if (auto self = weak.lock())
+                         self->post([key, answer = std::move(answer)](RoomActor& a) mutable {
+                           a.on_bot_turn(key, std::move(answer));
+                         });
+                     }};
+  if (services_.bots->submit(std::move(job))) return;
+  // The bot queue is full (or the server is stopping): ask again in a second.
+  spdlog::warn("room {}: the bot queue is full; the bot's turn waits", id_);
+  bot_job_.reset();
+  bot_timer_->arm(std::chrono::seconds(1), [weak = weak_from_this()] {
+    if (auto self = weak.lock()) self->serve_bots();
+  });
+}
+
+void RoomActor::on_bot_turn(std::int64_t key, BotAnswer answer) {
+  if (!bot_job_ || bot_job_->key != key || bot_job_->cancel->load()) {
+    ++services_.metrics.bot_turns_dropped;
+    return;
+  }
+  const auto wait = bot_job_->ready - std::chrono::steady_clock::now();
+  if (wait <= std::chrono::steady_clock::duration::zero()) return play_bot_turn(key, std::move(answer));
+  bot_timer_->arm(wait, [weak = weak_from_this(), key, answer = std::move(answer)]() mutable {
+    if (auto self = weak.lock()) self->play_bot_turn(key, std::move(answer));
+  });
+}
+
+void RoomActor::play_bot_turn(std::int64_t key, BotAnswer answer) {
+  if (!bot_job_ || bot_job_->key != key || bot_job_->cancel->load()) {
+    ++services_.metrics.bot_turns_dropped;
+    return;
+  }
+  // Once the move it answers has gone out (stored and announced): a bot answering at once must not keep
+  // the outbox from ever emptying, which would hold back everyone waiting to join the room.
+  if (!outbox_.empty())
+    return when_settled([this, self = shared_from_this(), key, answer = std::move(answer)]() mutable {
+      play_bot_turn(key, std::move(answer));
+    });
+  bot_job_.reset();
+  int seat = room_.seat_to_move();
+  if (broken_ || seat < 0 || !bot_level(room_.seats()[seat].id) || room_.record().turn_count() != key) {
+    ++services_.metrics.bot_turns_dropped;
+    return serve_bots();
+  }
+  // The whole turn in one act_seat, exactly as a person's `act` with every action and end_turn: applied
+  // whole or not at all, stored, then announced.
+  lobby::Effect effect;
+  if (answer.items.empty() && !answer.end_turn)
+    effect.error = lobby::Failure{"illegal", "the bot found no turn"};
+  else
+    effect = room_.act_seat(seat, answer.items, answer.end_turn, Services::now());
+  if (effect.error) {
+    // Never expected: the bot plays the rules' own legal actions. The room must not stall, so the next
+    // attempt is random play (level 0); a second failure leaves the bot's clock (if any) to end the game.
+    std::string turn;
+    for (const auto& item : answer.items) turn += item + "/";
+    spdlog::error("room {}: the bot's turn '{}'{} was refused ({}: {}){}", id_, turn,
+                  answer.end_turn ? " with end of turn" : "", effect.error->code, effect.error->message,
+                  bot_fallback_ ? "; giving up" : "; trying random play");
+    if (bot_fallback_) return;
+    bot_fallback_ = true;
+    return serve_bots();
+  }
+  bot_fallback_ = false;
+  apply(std::move(effect), nullptr, {});
+}
+
+void RoomActor::cancel_bot() {
+  if (bot_job_) bot_job_->cancel->store(true);
+  bot_job_.reset();
+  if (bot_timer_) bot_timer_->cancel();
+}
+
+// A bot agrees at once to a rematch its human opponent asked for (never asks first: two bots would rematch
+// for ever).
+void RoomActor::answer_rematch() {
+  const auto& seats = room_.seats();
+  std::array<bool, 2> bot{bot_level(seats[0].id).has_value(), bot_level(seats[1].id).has_value()};
+  if (bot[0] == bot[1]) return;  // no bot, or no person
+  const int b = bot[0] ? 0 : 1;
+  json asked = room_.state_json(Services::now()).value("rematch_asked", json::array());
+  if (!asked.is_array() || asked.size() != 2 || !asked[1 - b].is_boolean() || !asked[1 - b].get<bool>() ||
+      asked[b] == true)
+    return;
+  lobby::Effect e = room_.ask_rematch(seats[b].id, Services::now());
+  if (!e.error) apply(std::move(e), nullptr, {});
 }
 
 }  // namespace cinq::server

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "lobby/room.h"
+#include "server/bot_runner.h"
 #include "server/net/transport.h"
 
 namespace cinq::server {
@@ -30,6 +31,7 @@ struct Services;
 class RoomActor : public std::enable_shared_from_this<RoomActor> {
  public:
   RoomActor(Services& services, lobby::Room room, std::shared_ptr<net::Strand> strand);
+  ~RoomActor();  // a bot still thinking for this room stops
 
   const std::string& id() const { return id_; }
   // Runs `fn` on the room's strand with the room. Everything touching the room goes through here.
@@ -54,6 +56,9 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   void refresh_presence();
   // Saves the room now (a new room), then runs `then`.
   void save_then(std::function<void()> then);
+  // Plays for the room's bot seats (server/bot_runner.h): when a bot is to move, one job for the bot
+  // threads; a draw offer to a bot is declined, a rematch asked of it agreed. Called after every effect.
+  void serve_bots();
 
   // --- any thread: what the lobby lists, as of the last announcement
   struct Listing {
@@ -80,6 +85,12 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   void arm_clock();
   void update_listing();
   void fail_storage(const std::string& why);
+  // --- bots (room_actor.cpp, "Computer opponents")
+  void schedule_bot(int seat, int level);
+  void on_bot_turn(std::int64_t key, BotAnswer answer);    // the answer is back on the strand
+  void play_bot_turn(std::int64_t key, BotAnswer answer);  // its delay is over
+  void cancel_bot();
+  void answer_rematch();
 
   Services& services_;
   std::string id_;
@@ -90,6 +101,19 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   std::deque<Batch> outbox_;
   std::vector<std::function<void()>> settled_;
   bool broken_ = false;  // a save failed: the room is closed until it is reloaded from the store
+
+  // The bot turn being thought, or waiting out its delay. Its key is the record's turn count when it was
+  // asked for: while a bot is to move nobody else can play, so the same count means the same position
+  // (presence and spectator events move the version, and must not throw a bot's thought away).
+  struct BotJob {
+    std::shared_ptr<std::atomic<bool>> cancel;
+    std::int64_t key = 0;
+    std::chrono::steady_clock::time_point ready;  // not played before (its delay: bot_runner.h)
+  };
+  std::optional<BotJob> bot_job_;
+  std::unique_ptr<net::Timer> bot_timer_;  // the answer's delay, or a retry when the bot queue was full
+  std::array<bool, 2> bot_shown_online_{false, false};  // presence told for each bot seat
+  bool bot_fallback_ = false;  // the last bot turn failed (never expected): the next one is random play
 
   mutable std::mutex listing_mutex_;
   Listing listing_;

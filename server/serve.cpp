@@ -27,6 +27,7 @@ int serve_main(const std::vector<std::string>& args) {
   config.web_dir = "web-client";
   std::string data_dir = "data";
   server::Limits limits;
+  server::BotConfig bots;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string& out) {
@@ -59,6 +60,19 @@ int serve_main(const std::vector<std::string>& args) {
         config.port = static_cast<std::uint16_t>(n);
       else
         config.threads = n;
+    } else if (a == "--bot-threads" || a == "--bot-answer-ms" || a == "--bot-pace-ms") {
+      // Bot threads think for the computer opponents, off the network threads; the two delays are the
+      // pauses before a bot's turn is shown (bot_runner.h), shortened by tests that play whole games.
+      if (!value(v)) return serve_usage(a + " needs a value");
+      int n = -1;
+      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+      if (ec != std::errc() || end != v.data() + v.size() || n < 0 ||
+          (a == "--bot-threads" && (n < 1 || n > 64)) || n > 60000)
+        return serve_usage(a + ": bad value '" + v + "'");
+      if (a == "--bot-threads")
+        bots.threads = n;
+      else
+        (a == "--bot-answer-ms" ? bots.answer_delay : bots.pace_delay) = std::chrono::milliseconds(n);
     } else if (a == "--data") {
       if (!value(data_dir)) return serve_usage("--data needs a directory");
     } else if (a == "--web") {
@@ -83,7 +97,7 @@ int serve_main(const std::vector<std::string>& args) {
 
   {
     store::Worker writer("store-writer");
-    server::App app(*store, writer, limits);
+    server::App app(*store, writer, limits, bots);
     std::unique_ptr<net::Server> server;
     try {
       server = std::make_unique<net::Server>(config, app);

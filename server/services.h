@@ -17,12 +17,16 @@
 namespace cinq::server {
 
 class RoomActor;
+class BotRunner;
+struct BotConfig;
 
 struct Services {
   store::Store* store = nullptr;
   store::Worker* writer = nullptr;  // the store's thread: its reads, and the saver's commits
   store::Saver* saver = nullptr;    // every write, in order, group-committed on the writer
   net::Server* net = nullptr;
+  BotRunner* bots = nullptr;              // the computer opponents' threads (nullptr: no bots)
+  const BotConfig* bot_config = nullptr;  // their delays
   Metrics metrics;
   // Called on a room's strand when both players asked for a rematch.
   std::function<void(const std::shared_ptr<RoomActor>&)> open_rematch;

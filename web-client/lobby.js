@@ -1,4 +1,5 @@
-// The lobby (#/): my name, a new room, quick pairing and the list of public rooms (refreshed every 3 s).
+// The lobby (#/): my name, playing the computer, a new room, quick pairing and the list of public rooms
+// (refreshed every 3 s).
 
 import {clock_label, el, game_title, kClocks, kGames, notify, parse_clock_choice} from './ui.js';
 
@@ -6,6 +7,10 @@ const kRefreshMs = 3000;
 
 // Correspondence clocks offered when creating a room: days per move.
 const kCorrespondenceDays = [1, 2, 3, 5, 7, 14];
+
+// The computer's levels (bots/bot.h): 0 plays at random, each level above searches longer.
+const kBotLevels = [0, 1, 2, 3, 4, 5];
+const level_label = (level) => (level === 0 ? '0 (random)' : String(level));
 
 export function render_lobby(root, app) {
   const {conn} = app;
@@ -97,6 +102,48 @@ export function render_lobby(root, app) {
     if (pending_create === null) notify('Not connected: try again in a moment.');
   });
 
+  // --- computer opponents: a bot takes the other seat at once (levels 0 = random play .. 5)
+  const level_select = (id, chosen) => el(
+      'select', {id, name: id},
+      kBotLevels.map(
+          (l) => el('option', {value: String(l), ...(l === chosen ? {selected: ''} : {})}, level_label(l))));
+  const bot_game = game_select('bot-game');
+  const bot_level = level_select('bot-level', 2);
+  const bot_seat =
+      el('select', {id: 'bot-seat'}, el('option', {value: ''}, 'Random'), el('option', {value: '0'}, 'First'),
+         el('option', {value: '1'}, 'Second'));
+  const bot_clock = clock_select('bot-clock');
+  const bot_form =
+      el('form', {class: 'card-form', id: 'bot-form'}, field('bot-game', 'Game', bot_game),
+         field('bot-level', 'Level', bot_level), field('bot-seat', 'Play as', bot_seat),
+         field('bot-clock', 'Clock', bot_clock),
+         el('button', {id: 'bot-submit', type: 'submit', class: 'primary'}, 'Play'));
+  bot_form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const message = {
+      type: 'create',
+      game: bot_game.value,
+      bot: Number(bot_level.value),
+      clock: parse_clock_choice(bot_clock.value)
+    };
+    if (bot_seat.value !== '') message.seat = Number(bot_seat.value);
+    pending_create = conn.send(message);
+    if (pending_create === null) notify('Not connected: try again in a moment.');
+  });
+  // Computer vs computer: two bots, nobody seated; the creator watches (and anyone may, from the list).
+  const cvc_game = game_select('cvc-game');
+  const cvc_levels = [level_select('cvc-level0', 1), level_select('cvc-level1', 3)];
+  const cvc_form =
+      el('form', {class: 'card-form', id: 'cvc-form'}, field('cvc-game', 'Game', cvc_game),
+         field('cvc-level0', 'First', cvc_levels[0]), field('cvc-level1', 'Second', cvc_levels[1]),
+         el('button', {id: 'cvc-submit', type: 'submit'}, 'Watch computer vs computer'));
+  cvc_form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    pending_create = conn.send(
+        {type: 'create', game: cvc_game.value, bots: cvc_levels.map((s) => Number(s.value)), clock: null});
+    if (pending_create === null) notify('Not connected: try again in a moment.');
+  });
+
   // --- quick pairing
   const seek_game = game_select('seek-game');
   const seek_clock = clock_select('seek-clock');
@@ -159,6 +206,9 @@ export function render_lobby(root, app) {
       el('div', {class: 'lobby'}, el('section', {class: 'card lobby-name'}, name_form),
          el('section', {class: 'card lobby-create', 'aria-labelledby': 'create-title'},
             el('h2', {id: 'create-title'}, 'New room'), create_form),
+         el('section', {class: 'card lobby-bot', 'aria-labelledby': 'bot-title'},
+            el('h2', {id: 'bot-title'}, 'Play against the computer'), bot_form,
+            el('h3', {id: 'cvc-title'}, 'Computer vs computer'), cvc_form),
          el('section', {class: 'card lobby-seek', 'aria-labelledby': 'seek-title'},
             el('h2', {id: 'seek-title'}, 'Quick pairing'), seek_form),
          el('section', {class: 'card lobby-my-games', 'aria-labelledby': 'my-games-title'},

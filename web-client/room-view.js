@@ -10,6 +10,7 @@ export class PlayersPanel {
       const row = {
         dot: el('span', {class: 'online-dot', 'aria-hidden': 'true'}),
         name: el('span', {class: 'player-name'}),
+        bot: el('span', {class: 'bot-badge', title: 'computer opponent', hidden: true}, 'computer'),
         side: el('span', {class: 'player-side'}),
         marker: el('span', {class: 'to-move-marker'}, 'to move'),
         won: el('span', {class: 'won-marker', hidden: true}, 'winner'),
@@ -17,7 +18,7 @@ export class PlayersPanel {
       };
       row.node =
           el('div', {class: 'player', 'data-seat': String(seat)}, row.dot,
-             el('div', {class: 'player-who'}, row.name, row.side), row.marker, row.won, row.clock);
+             el('div', {class: 'player-who'}, row.name, row.bot, row.side), row.marker, row.won, row.clock);
       return row;
     });
     this.node = el('div', {id: 'players', class: 'players'}, this.rows_.map((r) => r.node));
@@ -33,6 +34,10 @@ export class PlayersPanel {
       const info = (state.seats || [])[seat];
       row.name.textContent = info ? info.name : 'Free seat';
       row.name.classList.toggle('free', !info);
+      // A computer opponent (player id `bot:L`): always there, so no presence to watch.
+      const bot = Boolean(info && /^bot:/.test(info.id || ''));
+      row.bot.hidden = !bot;
+      row.node.classList.toggle('bot', bot);
       row.side.textContent = `${(state.sides || [])[seat] || ''}${seat === my_seat ? ' · you' : ''}`;
       const online = Boolean(info && info.online);
       row.dot.title = info ? (online ? 'online' : 'offline') : '';

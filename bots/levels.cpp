@@ -1,0 +1,61 @@
+// The strength levels of the bots (bots/bot.h): think time, playout cap and hard limit per level, and their
+// adjustment to a game clock.
+#include <algorithm>
+
+#include "bots/bot.h"
+
+namespace cinq::bots {
+
+namespace {
+
+using std::chrono::milliseconds;
+
+struct Level {
+  int think_ms;
+  std::uint64_t playouts;
+};
+
+// Level 0 is random play; the others roughly multiply the search by 4 to 6 per level (tuned with
+// `cinq selfplay`: each level beats the one below in most games).
+constexpr Level kLevels[kMaxLevel + 1] = {
+    {0, 0}, {100, 50}, {300, 300}, {1000, 2000}, {2000, 8000}, {4000, 30000},
+};
+
+constexpr milliseconds kMaxHardLimit{10000};
+constexpr milliseconds kMinThink{50};
+
+// Whatever the game, a turn never takes more than twice its think time plus a second (a Batik playout or
+// the actions of a Baltek turn after the first may overrun the think time), and never more than 10 s.
+milliseconds hard_limit_for(milliseconds think) {
+  return std::min(think * 2 + milliseconds(1000), kMaxHardLimit);
+}
+
+}  // namespace
+
+Settings level_settings(int level) {
+  level = std::clamp(level, 0, kMaxLevel);
+  Settings s;
+  s.level = level;
+  s.think = milliseconds(kLevels[level].think_ms);
+  s.playouts = kLevels[level].playouts;
+  s.hard_limit = hard_limit_for(s.think);
+  return s;
+}
+
+Settings for_clock(Settings s, std::int64_t remaining_ms, std::int64_t increment_ms) {
+  // A twentieth of the time left plus half the increment keeps the bot on the clock for a long game.
+  const std::int64_t budget =
+      std::max<std::int64_t>(0, remaining_ms) / 20 + std::max<std::int64_t>(0, increment_ms) / 2;
+  const milliseconds think = std::max(kMinThink, std::min(s.think, milliseconds(budget)));
+  s.think = think;
+  // The hard limit shrinks with the clock too, but never below the think time plus a margin: the turn
+  // is still returned at once when the search is cut short.
+  const milliseconds clock_cap{std::max<std::int64_t>(remaining_ms / 4, 0)};
+  s.hard_limit = std::min(s.hard_limit, hard_limit_for(think));
+  s.hard_limit = std::max(std::min(s.hard_limit, clock_cap), think + milliseconds(100));
+  return s;
+}
+
+std::string bot_name(int level) { return "Computer (level " + std::to_string(level) + ")"; }
+
+}  // namespace cinq::bots

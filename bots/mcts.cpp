@@ -1,0 +1,259 @@
+// choose_turn (bots/bot.h): plain UCT (UCB1) over actions, not turns. A tree node is a state; its children
+// are the policy's candidates there; a turn of several actions is several plies by the same seat. The tree
+// lives in one vector (a node pool, indices instead of pointers); each playout clones the root state and
+// replays the path down the tree, then plays on with the game's policy (bots/policy.h).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "bots/bot.h"
+#include "bots/policy.h"
+
+namespace cinq::bots {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+// UCB1's exploration constant for rewards in [0, 1] (tuned with `cinq selfplay`).
+constexpr double kExploration = 1.0;
+// About 64 MB of tree at most: past it the search goes on without growing the tree (playouts from leaves).
+constexpr std::size_t kMaxNodes = std::size_t{1} << 21;
+
+struct Node {
+  Action action;     // the action from the parent to here
+  double value = 0;  // rewards summed for `chooser`
+  std::uint32_t visits = 0;
+  std::uint32_t first_child = kNone;  // children are contiguous in the pool
+  std::uint32_t child_count = 0;
+  std::int8_t chooser = 0;  // the seat that chose `action` (the parent's mover)
+};
+
+// Seat rewards of a finished or stopped playout: win 1, draw 0.5, loss 0.
+struct Rewards {
+  double seat[2] = {0.5, 0.5};
+};
+
+class Search {
+ public:
+  Search(const Policy& policy, std::uint64_t seed, const std::atomic<bool>* cancel,
+         Clock::time_point hard_stop)
+      : policy_(policy), rng_(seed), cancel_(cancel), hard_stop_(hard_stop) {}
+
+  std::uint32_t new_root() {
+    nodes_.push_back(Node{});
+    return static_cast<std::uint32_t>(nodes_.size() - 1);
+  }
+
+  // Runs playouts from `root` (whose state is `root_state`) until `soft_stop`, `max_playouts` (0: no cap),
+  // the hard stop or a cancel. Returns the number of playouts run.
+  std::uint64_t run(std::uint32_t root, const State& root_state, Clock::time_point soft_stop,
+                    std::uint64_t max_playouts) {
+    std::uint64_t done = 0;
+    while ((max_playouts == 0 || done < max_playouts) && !should_stop(soft_stop)) {
+      playout_once(root, root_state);
+      ++done;
+    }
+    return done;
+  }
+
+  // The most visited child of `node` (ties: the better value), kNone if no child was visited.
+  std::uint32_t best_child(std::uint32_t node) const {
+    const Node& n = nodes_[node];
+    std::uint32_t best = kNone;
+    for (std::uint32_t i = 0; i < n.child_count; ++i) {
+      const std::uint32_t c = n.first_child + i;
+      if (nodes_[c].visits == 0) continue;
+      if (best == kNone || nodes_[c].visits > nodes_[best].visits ||
+          (nodes_[c].visits == nodes_[best].visits && nodes_[c].value > nodes_[best].value))
+        best = c;
+    }
+    return best;
+  }
+
+  // The child of `node` reached by `a`, kNone if the node is not expanded or `a` is not a candidate.
+  std::uint32_t child_by_action(std::uint32_t node, Action a) const {
+    const Node& n = nodes_[node];
+    for (std::uint32_t i = 0; i < n.child_count; ++i)
+      if (nodes_[n.first_child + i].action == a) return n.first_child + i;
+    return kNone;
+  }
+
+  Action action_of(std::uint32_t node) const { return nodes_[node].action; }
+  bool hit_hard_limit() const { return hard_hit_; }
+  Rng& rng() { return rng_; }
+
+ private:
+  bool should_stop(Clock::time_point soft_stop) {
+    if (cancel_ && cancel_->load(std::memory_order_relaxed)) return true;
+    const auto now = Clock::now();
+    if (now >= hard_stop_) {
+      hard_hit_ = true;
+      return true;
+    }
+    return now >= soft_stop;
+  }
+
+  void playout_once(std::uint32_t root, const State& root_state) {
+    std::unique_ptr<State> state = root_state.clone();
+    path_.clear();
+    path_.push_back(root);
+    std::uint32_t node = root;
+    bool over = state->outcome().over();
+    // Selection and expansion: down the tree until a node not visited before (or the end of the game).
+    while (!over) {
+      if (nodes_[node].first_child == kNone && !expand(node, *state)) break;
+      node = select(node);
+      state->apply(nodes_[node].action);
+      path_.push_back(node);
+      over = state->outcome().over();
+      if (nodes_[node].visits == 0) break;
+    }
+    const Rewards r = play_out(*state);
+    for (std::uint32_t i : path_) {
+      Node& n = nodes_[i];
+      ++n.visits;
+      n.value += r.seat[n.chooser];
+    }
+  }
+
+  bool expand(std::uint32_t node, const State& state) {
+    buffer_.clear();
+    policy_.candidates(state, rng_, buffer_);
+    assert(!buffer_.empty());
+    if (nodes_.size() + buffer_.size() > kMaxNodes || buffer_.empty()) return false;
+    // Shuffled once here, so that unvisited children are tried in a random order (and ties broken).
+    std::shuffle(buffer_.begin(), buffer_.end(), rng_);
+    const auto chooser = static_cast<std::int8_t>(state.seat_of(state.to_move()));
+    const auto first = static_cast<std::uint32_t>(nodes_.size());
+    for (Action a : buffer_) {
+      Node child;
+      child.action = a;
+      child.chooser = chooser;
+      nodes_.push_back(child);
+    }
+    nodes_[node].first_child = first;
+    nodes_[node].child_count = static_cast<std::uint32_t>(buffer_.size());
+    return true;
+  }
+
+  // UCB1; an unvisited child first.
+  std::uint32_t select(std::uint32_t node) const {
+    const Node& n = nodes_[node];
+    const double explore = kExploration * std::sqrt(std::log(std::max<double>(1, n.visits)));
+    std::uint32_t best = n.first_child;
+    double best_score = -1;
+    for (std::uint32_t i = 0; i < n.child_count; ++i) {
+      const std::uint32_t c = n.first_child + i;
+      const Node& child = nodes_[c];
+      if (child.visits == 0) return c;
+      const double score = child.value / child.visits + explore / std::sqrt(double(child.visits));
+      if (score > best_score) {
+        best_score = score;
+        best = c;
+      }
+    }
+    return best;
+  }
+
+  Rewards play_out(State& state) {
+    const int limit = policy_.playout_limit();
+    Rewards r;
+    for (int steps = 0;; ++steps) {
+      const Outcome o = state.outcome();
+      if (o.over()) {
+        if (o.kind == Outcome::Kind::win && (o.winner == 0 || o.winner == 1)) {
+          r.seat[o.winner] = 1;
+          r.seat[1 - o.winner] = 0;
+        }
+        return r;
+      }
+      if (steps >= limit) break;
+      state.apply(policy_.playout_action(state, rng_));
+    }
+    const double e = std::clamp(policy_.evaluate(state, 0), 0.0, 1.0);
+    r.seat[0] = e;
+    r.seat[1] = 1 - e;
+    return r;
+  }
+
+  const Policy& policy_;
+  Rng rng_;
+  const std::atomic<bool>* cancel_;
+  Clock::time_point hard_stop_;
+  bool hard_hit_ = false;
+  std::vector<Node> nodes_;
+  std::vector<std::uint32_t> path_;
+  std::vector<Action> buffer_;
+};
+
+bool turn_over(const State& state) { return state.outcome().over() || !state.mid_turn(); }
+
+// The rest of the turn played at random: level 0, or a search cut short before it learned anything.
+void random_rest(State& state, Rng& rng, Turn& turn) {
+  std::vector<Action> legal;
+  do {
+    legal.clear();
+    state.legal_actions(legal);
+    assert(!legal.empty());
+    const Action a = legal[std::uniform_int_distribution<std::size_t>(0, legal.size() - 1)(rng)];
+    state.apply(a);
+    turn.actions.push_back(a);
+  } while (!turn_over(state));
+}
+
+}  // namespace
+
+Turn choose_turn(const State& state, const Settings& settings, const std::atomic<bool>* cancel) {
+  const auto start = Clock::now();
+  Turn turn;
+  assert(!state.outcome().over());
+  if (state.outcome().over()) return turn;
+  // The search stops a little before the hard limit: a playout under way, and the rest of the turn, must
+  // still fit in it.
+  const auto margin = std::min(settings.hard_limit / 4, std::chrono::milliseconds(500));
+  const auto hard_stop = start + settings.hard_limit - margin;
+  std::unique_ptr<State> current = state.clone();
+  Search search(policy_for(state.game()), settings.seed, cancel, hard_stop);
+
+  if (settings.level <= 0) {
+    random_rest(*current, search.rng(), turn);
+  } else {
+    std::uint32_t root = search.new_root();
+    std::vector<Action> legal;
+    for (bool first = true;; first = false) {
+      legal.clear();
+      current->legal_actions(legal);
+      Action a = legal.front();
+      if (legal.size() == 1) {  // forced (a pass, an end of turn): no search
+        const std::uint32_t child = search.child_by_action(root, a);
+        root = child != kNone ? child : search.new_root();
+      } else {
+        // The turn's first action gets the whole budget; each later one (Baltek, Kopf, Bi-litaire) a sixth
+        // more, on the subtree the first search already grew under it.
+        const auto think = first ? settings.think : settings.think / 6;
+        const std::uint64_t cap =
+            settings.playouts == 0
+                ? 0
+                : std::max<std::uint64_t>(1, first ? settings.playouts : settings.playouts / 6);
+        turn.playouts += search.run(root, *current, std::min(Clock::now() + think, hard_stop), cap);
+        const std::uint32_t best = search.best_child(root);
+        if (best == kNone) {
+          random_rest(*current, search.rng(), turn);
+          break;
+        }
+        root = best;
+        a = search.action_of(best);
+      }
+      current->apply(a);
+      turn.actions.push_back(a);
+      if (turn_over(*current)) break;
+    }
+  }
+  turn.hit_hard_limit = search.hit_hard_limit();
+  turn.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
+  return turn;
+}
+
+}  // namespace cinq::bots

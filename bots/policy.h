@@ -1,0 +1,35 @@
+// Per-game knowledge for the search (bots/mcts.cpp): which actions the tree expands, how a playout picks
+// its actions, when a playout stops, and how a position stopped early is scored. The defaults are plain
+// MCTS (every legal action, uniform random playouts to the end); a game overrides what is too weak or too
+// slow for it: Baltek (a turn is a sequence of actions), Batik (18,000 drops, each one a physics
+// simulation: sampled on a grid of angles and positions), and any game whose random playouts are long.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "rules/game.h"
+
+namespace cinq::bots {
+
+using Rng = std::mt19937_64;
+
+class Policy {
+ public:
+  virtual ~Policy() = default;
+  // The actions a tree node considers for the side to move (default: all legal actions). Must be a
+  // non-empty subset of the legal actions while the game is not over.
+  virtual void candidates(const State& state, Rng& rng, std::vector<Action>& out) const;
+  // One action of a playout for the side to move (default: a uniformly random legal action).
+  virtual Action playout_action(const State& state, Rng& rng) const;
+  // A playout stops after this many actions and is scored by `evaluate` (default: effectively never).
+  virtual int playout_limit() const { return 100000; }
+  // The value of an unfinished position for `seat` (0 or 1, State::seat_of): in [0, 1], 0.5 for even.
+  virtual double evaluate(const State& state, int seat) const;
+};
+
+// The policy of a game (by Game::name()); the default policy for a game without its own.
+const Policy& policy_for(const Game& game);
+
+}  // namespace cinq::bots

@@ -1,0 +1,196 @@
+// The Baltek and Batik search policies (bots/baltek_policy.cpp, bots/batik_policy.cpp): what the tree
+// considers and what playouts play are legal from positions reached by random play, position scores are
+// fair to both seats and see the obvious, and a small search beats random play.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "bots/bot.h"
+#include "bots/games.h"
+#include "rules/baltek/baltek.h"
+#include "tests/rules/batik/helpers.h"
+
+using namespace cinq;
+
+namespace {
+
+// A position reached by up to `actions` random actions from the start, never one that is over.
+std::unique_ptr<State> random_position(const Game& game, std::string_view options, std::mt19937_64& rng,
+                                       int actions) {
+  auto start = game.start(options);
+  REQUIRE(start);
+  std::unique_ptr<State> s = std::move(*start);
+  for (int i = 0; i < actions; ++i) {
+    auto legal = s->legal_actions();
+    auto next = s->clone();
+    next->apply(legal[std::uniform_int_distribution<std::size_t>(0, legal.size() - 1)(rng)]);
+    if (next->outcome().over()) break;
+    s = std::move(next);
+  }
+  return s;
+}
+
+// The policy's candidates at `s`: not empty, all legal, no action twice.
+void check_candidates(const bots::Policy& policy, const State& s, bots::Rng& rng) {
+  std::vector<Action> out;
+  policy.candidates(s, rng, out);
+  REQUIRE_FALSE(out.empty());
+  const auto legal = s.legal_actions();
+  for (Action a : out)
+    CHECK_MESSAGE(std::find(legal.begin(), legal.end(), a) != legal.end(), "not legal: ", s.action_text(a));
+  std::vector<std::uint64_t> codes;
+  for (Action a : out) codes.push_back(a.code);
+  std::sort(codes.begin(), codes.end());
+  CHECK(std::adjacent_find(codes.begin(), codes.end()) == codes.end());
+}
+
+// Plays a playout of the policy from `s`, checking every action, and checks the score where it stops.
+void check_playout(const bots::Policy& policy, const State& start, bots::Rng& rng) {
+  auto s = start.clone();
+  for (int i = 0; i < policy.playout_limit() && !s->outcome().over(); ++i) {
+    Action a = policy.playout_action(*s, rng);
+    REQUIRE_MESSAGE(s->is_legal(a), "playout action ", i, " is not legal");
+    s->apply(a);
+  }
+  const double blue = policy.evaluate(*s, 0), red = policy.evaluate(*s, 1);
+  CHECK(blue >= 0);
+  CHECK(blue <= 1);
+  CHECK((blue + red) == doctest::Approx(1.0));
+}
+
+// Level `level` capped at `playouts` against level 0 over `games` games, seats alternating: the bot's wins.
+int wins_against_random(const Game& game, std::string_view options, int level, std::uint64_t playouts,
+                        int games) {
+  int wins = 0;
+  for (int g = 0; g < games; ++g) {
+    auto start = game.start(options);
+    REQUIRE(start);
+    std::unique_ptr<State> s = std::move(*start);
+    const int bot = g % 2;
+    for (int turn = 0; !s->outcome().over(); ++turn) {
+      bots::Settings settings = bots::level_settings(s->to_move() == bot ? level : 0);
+      settings.playouts = playouts;
+      settings.seed = static_cast<std::uint64_t>(1000 * g + turn);
+      for (Action a : bots::choose_turn(*s, settings).actions) {
+        REQUIRE(s->is_legal(a));
+        s->apply(a);
+      }
+    }
+    wins += s->outcome().kind == Outcome::Kind::win && s->outcome().winner == bot;
+  }
+  return wins;
+}
+
+baltek::BaltekState baltek_board(std::string_view diagram, std::array<int, 2> score = {0, 0}) {
+  auto s = baltek::BaltekState::from_ascii(diagram, 'B', 3, {true, true}, score);
+  REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().message));
+  return *s;
+}
+
+}  // namespace
+
+TEST_CASE("Baltek policy: candidates and playouts are legal and scores fair from random positions") {
+  const bots::Policy& policy = bots::baltek_policy();
+  std::mt19937_64 positions(5);
+  bots::Rng rng(6);
+  for (int i = 0; i < 40; ++i) {
+    auto s = random_position(baltek::game(), "turns=60", positions, static_cast<int>(positions() % 150));
+    CAPTURE(s->ascii());
+    check_candidates(policy, *s, rng);
+    check_playout(policy, *s, rng);
+  }
+}
+
+TEST_CASE("Baltek policy: a shot on goal is the only thing worth considering when there is one") {
+  // Blue's 3 holds the ball on k3, a shooting square.
+  auto s = baltek_board(R"(
+      a   b   c   d   e   f   g   h   i   j   k   l
+  5       ... ... 1.. ... 2.. .2. ... .1. ... ...
+  4       ... ... ... ... ... ... ... ... ... ...
+  3   #   ... ... 1.. ... ... ... .3. .1. ... 3.o #
+  2       ... ... ... ... ... ... ... ... ... ...
+  1       ... ... 1.. ... 2.. .2. ... .1. ... ...
+)");
+  bots::Rng rng(1);
+  std::vector<Action> out;
+  bots::baltek_policy().candidates(s, rng, out);
+  REQUIRE(out.size() == 1);
+  CHECK(s.action_text(out[0]) == "@ #");
+  CHECK(s.action_text(bots::baltek_policy().playout_action(s, rng)) == "@ #");
+}
+
+TEST_CASE("Baltek policy: a goal ahead and a ball near the opponent's goal are good news") {
+  const bots::Policy& policy = bots::baltek_policy();
+  const char* kickoff = R"(
+      a   b   c   d   e   f   g   h   i   j   k   l
+  5       ... ... 1.. ... 2.. .2. ... .1. ... ...
+  4       ... ... ... ... ... ... ... ... ... ...
+  3   #   ... ... 1.. ... 3.o ... .3. .1. ... ... #
+  2       ... ... ... ... ... ... ... ... ... ...
+  1       ... ... 1.. ... 2.. .2. ... .1. ... ...
+)";
+  const double even = policy.evaluate(baltek_board(kickoff), 0);
+  CHECK(even == doctest::Approx(0.5).epsilon(0.1));
+  auto ahead = baltek_board(kickoff, {1, 0});
+  CHECK(policy.evaluate(ahead, 0) > 0.7);
+  CHECK(policy.evaluate(ahead, 1) < 0.3);
+  // Blue's 3 has taken the ball up to j3 and Blue is to play.
+  auto attacking = baltek_board(R"(
+      a   b   c   d   e   f   g   h   i   j   k   l
+  5       ... ... 1.. ... 2.. .2. ... .1. ... ...
+  4       ... ... ... ... ... ... ... ... ... ...
+  3   #   ... ... 1.. ... ... ... .3. .1. 3.o ... #
+  2       ... ... ... ... ... ... ... ... ... ...
+  1       ... ... 1.. ... 2.. .2. ... .1. ... ...
+)");
+  CHECK(policy.evaluate(attacking, 0) > even + 0.2);
+}
+
+TEST_CASE("Batik policy: candidates and playouts are legal and scores fair from random positions") {
+  const bots::Policy& policy = bots::batik_policy();
+  std::mt19937_64 positions(7);
+  bots::Rng rng(8);
+  for (int i = 0; i < 12; ++i) {
+    auto s = random_position(batik::game(), i % 3 == 0 ? "match=off" : "", positions,
+                             static_cast<int>(positions() % 40));
+    CAPTURE(s->ascii());
+    check_candidates(policy, *s, rng);
+    check_playout(policy, *s, rng);
+  }
+}
+
+TEST_CASE("Batik policy: a frame full to the rim is bad news for the side to drop") {
+  using batik::test::resting;
+  std::vector<batik::Body> full;
+  for (int column = 0; column < 4; ++column)
+    for (int row = 0; row < 4; ++row)
+      full.push_back(
+          resting(row % 2 == 0 ? batik::test::kLight : batik::test::kDark, "SQ", 2 * column, 2 * row));
+  // Eight squares each: both sides still hold every other piece.
+  auto s = batik::make_state(false, batik::test::kLight, full);
+  const bots::Policy& policy = bots::batik_policy();
+  CHECK(policy.evaluate(*s, batik::test::kLight) < 0.3);
+  CHECK((policy.evaluate(*s, batik::test::kLight) + policy.evaluate(*s, batik::test::kDark)) ==
+        doctest::Approx(1.0));
+  // The empty frame of a new match is even.
+  auto start = batik::test::start();
+  CHECK(policy.evaluate(*start, 0) == doctest::Approx(0.5).epsilon(0.15));
+}
+
+TEST_CASE("Batik policy: the drops the tree considers rest low, not on end or on their tips") {
+  // The best-ranked drop of an empty frame lies flat on the floor.
+  auto s = batik::test::start("match=off");
+  bots::Rng rng(3);
+  std::vector<Action> out;
+  bots::batik_policy().candidates(*s, rng, out);
+  REQUIRE_FALSE(out.empty());
+  s->apply(out.front());
+  CHECK(batik::test::highest(batik::frame_of(*s)) <= 2.01);
+}
+
+TEST_CASE("Baltek and Batik: a small search beats random play clearly") {
+  // Baltek with a turn limit so that a game cannot run on: a draw counts as a game not won.
+  CHECK(wins_against_random(baltek::game(), "turns=200", 1, 100, 5) >= 4);
+  CHECK(wins_against_random(batik::game(), "", 1, 20, 5) >= 4);
+}

@@ -1,0 +1,147 @@
+// Computer opponents in the browser (issue 11): from the lobby's "Play against the computer" box, a person
+// plays a first turn of each game through its board (tests/browser/games/G.mjs) and sees the bot's answer
+// arrive; a computer-vs-computer room is watched to its result from the lobby's list. The bot turn times
+// (the person's move -> the bot's event, the 400 ms answer delay included) are printed.
+import {spawn} from 'node:child_process';
+import {existsSync, mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {fileURLToPath, pathToFileURL} from 'node:url';
+
+import {assert, binaryPath, kWait, kWebDir, mySeat, waitStatus, waitWelcomed} from './harness.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const kGames = ['tablut', 'kopf-oder-knopf', 'bi-litaire', 'baltek', 'batik'];
+const kLevel = 2;  // the lobby's default level
+
+async function loadGame(name) {
+  const file = path.join(here, 'games', `${name}.mjs`);
+  assert(existsSync(file), `tests/browser/games/${name}.mjs is missing (the ${name} board's helper)`);
+  return import(pathToFileURL(file).href);
+}
+
+const toMove = (page) => page.locator('#room').getAttribute('data-to-move');
+
+// Waits until the room shows seat `seat` to move (or the game over); returns the milliseconds it took.
+async function waitTurn(page, seat) {
+  const start = Date.now();
+  await page.waitForFunction((s) => {
+    const room = document.querySelector('#room');
+    return room && (room.dataset.toMove === String(s) || room.dataset.status === 'finished');
+  }, seat, {timeout: kWait});
+  return Date.now() - start;
+}
+
+async function playTheComputer(h, name) {
+  const game = await loadGame(name);
+  const {page} = await h.newPlayer('Ada');
+  await waitWelcomed(page);
+  await page.locator('#bot-game').selectOption(name);
+  assert(await page.locator('#bot-level').inputValue() === String(kLevel), 'the default level is 2');
+  await page.locator('#bot-seat').selectOption('0');  // the first side: the board helpers open the game
+  await page.locator('#bot-submit').click();
+  await page.waitForURL(/#\/room\/[A-Za-z0-9_-]+/, {timeout: kWait});
+  await waitStatus(page, 'live');
+  const me = await mySeat(page);
+  assert(me === 0, `Ada holds the first seat (she holds ${me})`);
+  const bot = page.locator(`#players .player[data-seat="1"]`);
+  assert(
+      (await bot.locator('.player-name').innerText()) === `Computer (level ${kLevel})`, 'the bot is named');
+  assert(await bot.locator('.bot-badge').isVisible(), 'the bot seat has its badge');
+  if ((await toMove(page)) !== '0') await waitTurn(page, 0);  // a game the second side opens
+
+  await page.waitForSelector(`#board svg.board.board-${name}`);
+  await game.playFirstTurn(page);
+  const waited = await waitTurn(page, 0);
+  // The record under the board shows two turns (a turn is written `X/...`, X the side's letter).
+  const turns = () =>
+      page.locator('#moves').evaluate((node) => (node.innerText.match(/(^|\s)\w\//g) || []).length);
+  await page
+      .waitForFunction(
+          () => ((document.querySelector('#moves')?.innerText || '').match(/(^|\s)\w\//g) || []).length >= 2,
+          null, {timeout: kWait})
+      .catch(() => {});
+  assert(
+      (await turns()) >= 2,
+      `the bot's turn shows in the record (${await page.locator('#moves').innerText()})`);
+  console.log(`     ${name}: the level-${kLevel} bot answered ${
+      waited} ms after the page showed its own move (the server holds an answer 400 ms after the move it answers)`);
+  await h.screenshot(page, `bot-${name}`);
+}
+
+// `cinq serve` with a short pace between bot turns, for a whole computer-vs-computer game in a test's time.
+// It replaces the harness's own server (teardown stops it the same way).
+async function serveWithPace(h, paceMs) {
+  await h.server.stop();
+  const data = mkdtempSync(path.join(tmpdir(), 'cinq-browser-bots-'));
+  const child = spawn(
+      binaryPath(),
+      ['serve', '--port', '0', '--data', data, '--web', kWebDir, '--bot-pace-ms', String(paceMs)],
+      {stdio: ['ignore', 'pipe', 'pipe']});
+  let log = '';
+  const server = {
+    child,
+    port: 0,
+    url: '',
+    log: () => log,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(data, {recursive: true, force: true});
+    },
+  };
+  h.server = server;
+  await new Promise((resolve, reject) => {
+    const onOutput = (chunk) => {
+      log += chunk.toString();
+      const match = /listening on http:\/\/[^:]+:(\d+)/.exec(log);
+      if (match && !server.port) {
+        server.port = Number(match[1]);
+        server.url = `http://127.0.0.1:${server.port}`;
+        resolve();
+      }
+    };
+    child.stdout.on('data', onOutput);
+    child.stderr.on('data', onOutput);
+    child.once('exit', (code) => reject(new Error(`cinq serve exited (${code}):\n${log}`)));
+  });
+}
+
+async function watchComputers(h) {
+  await serveWithPace(h, 50);
+  const {page} = await h.newPlayer('Ada');
+  await waitWelcomed(page);
+  await h.screenshot(page, 'bot-lobby');
+  await page.locator('#cvc-game').selectOption('tablut');
+  await page.locator('#cvc-level0').selectOption('0');
+  await page.locator('#cvc-level1').selectOption('0');
+  await page.locator('#cvc-submit').click();
+  await page.waitForURL(/#\/room\/[A-Za-z0-9_-]+/, {timeout: kWait});
+  const room = await page.locator('#room').getAttribute('data-room');
+  assert((await mySeat(page)) === null, 'the creator of a computer-vs-computer room only watches');
+
+  // Someone else finds it in the lobby's list, watches it, and sees it end.
+  const watcher = (await h.newPlayer('Ben')).page;
+  const row = watcher.locator(`#rooms [data-room="${room}"]`);
+  await row.waitFor({timeout: kWait});
+  assert(
+      /Computer \(level 0\) vs Computer \(level 0\)/.test(await row.innerText()), 'the row names the bots');
+  await row.locator('.watch').click();
+  await watcher.waitForSelector(`#room[data-room="${room}"][data-version]`);
+  await h.screenshot(watcher, 'bot-cvc-live');
+  for (const p of [page, watcher]) await waitStatus(p, 'finished', 45000);
+  const result = await watcher.locator('#result').innerText();
+  assert(/wins|Draw/.test(result), `the result is shown (${result})`);
+  await h.screenshot(watcher, 'bot-cvc-finished');
+}
+
+export const tests = Object.fromEntries([
+  ...kGames.map(
+      (name) =>
+          [`${name}: a person plays the computer from the lobby and the bot's answer arrives`,
+           (h) => playTheComputer(h, name)]),
+  ['a computer-vs-computer Tablut room at level 0 is watched from the lobby to its result', watchComputers],
+]);
