@@ -168,7 +168,7 @@ Effect Room::sit(const Player& player, std::optional<int> seat, Now now) {
       event({{"kind", "seated"}, {"seat", s}, {"player", {{"id", player.id}, {"name", player.name}}}}));
   if (!seats_[0].id.empty() && !seats_[1].id.empty()) {
     start_game(now);
-    e.events.push_back(event({{"kind", "started"}, {"position", position_json(now)}}));
+    e.events.push_back(event({{"kind", "started"}}, position_text(now)));
   }
   return e;
 }
@@ -281,8 +281,8 @@ Effect Room::act_seat(int seat, const std::vector<std::string>& items, bool end_
   if (end_turn && !trial->outcome().over() && trial->seat_of(trial->to_move()) == seat &&
       (trial->mid_turn() || index == 0)) {
     if (!trial->is_legal(Action::end_turn()))
-      return fail("illegal", index == 0 && !trial->mid_turn() ? "you cannot pass now"
-                                                                    : "the turn cannot end here");
+      return fail("illegal",
+                  index == 0 && !trial->mid_turn() ? "you cannot pass now" : "the turn cannot end here");
     actions.push_back(Action::end_turn());
     ended = true;
   }
@@ -316,12 +316,9 @@ Effect Room::act_seat(int seat, const std::vector<std::string>& items, bool end_
     running_ = -1;
     status_ = Status::finished;
   }
-  e.events.push_back(event({{"kind", "play"},
-                            {"seat", seat},
-                            {"actions", played},
-                            {"end_turn", ended},
-                            {"turn_over", turn_over},
-                            {"position", position_json(now)}}));
+  e.events.push_back(event(
+      {{"kind", "play"}, {"seat", seat}, {"actions", played}, {"end_turn", ended}, {"turn_over", turn_over}},
+      position_text(now)));
   if (record_.finished()) finish(e, now);
   return e;
 }
@@ -439,8 +436,7 @@ void Room::finish(Effect& e, Now now) {
   status_ = Status::finished;
   draw_offer_ = -1;
   e.save = true;
-  e.events.push_back(
-      event({{"kind", "finished"}, {"result", result_json()}, {"position", position_json(now)}}));
+  e.events.push_back(event({{"kind", "finished"}, {"result", result_json()}}, position_text(now)));
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -173,7 +173,8 @@ class Room {
 
   Failure* check_player_turn(const std::string& player_id, Failure& out) const;
   Effect fail(std::string code, std::string message) const;
-  Message event(nlohmann::json body);  // numbers it, logs it
+  // Numbers it, logs it; `position` (position_text), if given, is added as the member "position".
+  Message event(nlohmann::json body, const std::string& position = {});
   void start_game(Now now);
   void charge_clock(Now now);   // the running side pays the time since the turn began
   void restart_clock(Now now);  // the clock of the seat to move starts (live or correspondence)
@@ -181,6 +182,7 @@ class Room {
   bool flag_fallen(Now now) const;
   void finish(Effect& effect, Now now);  // the record holds its result: close the room
   nlohmann::json position_json(Now now) const;
+  std::string position_text(Now now) const;  // the same, as JSON text
   nlohmann::json clocks_json(Now now) const;
   nlohmann::json result_json() const;
   nlohmann::json seats_json() const;

@@ -1,4 +1,5 @@
 // What a room tells its clients, as JSON (docs/protocol.md): events, the full state, the lobby summary.
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -34,6 +35,12 @@ std::optional<double> number_of(const std::string& word) {
 
 // The legal actions' texts, with runs that differ only by an evenly spaced last number folded into one
 // range entry: a Batik position has some 18,000 drops but only a few hundred (piece, angle) pairs.
+// Whether a text's last word (after `space`) may be a number; seen from its first character, with no copy.
+bool ends_with_number(const std::string& t, std::size_t space) {
+  return space != std::string::npos && space + 1 < t.size() &&
+         (std::isdigit(static_cast<unsigned char>(t[space + 1])) != 0 || t[space + 1] == '-');
+}
+
 json legal_json(const std::vector<std::string>& texts) {
   json out = json::array();
   if (texts.size() <= 64) {
@@ -45,9 +52,7 @@ json legal_json(const std::vector<std::string>& texts) {
   std::vector<std::string> plain;
   for (const auto& t : texts) {
     auto space = t.rfind(' ');
-    // Most texts (every Tablut move) do not end with a number: seen from its first character, with no copy.
-    bool may_be_number = space != std::string::npos && space + 1 < t.size() &&
-                         (std::isdigit(static_cast<unsigned char>(t[space + 1])) != 0 || t[space + 1] == '-');
+    bool may_be_number = ends_with_number(t, space);
     std::optional<double> x = may_be_number ? number_of(t.substr(space + 1)) : std::nullopt;
     if (!x) {
       plain.push_back(t);
@@ -79,6 +84,21 @@ json legal_json(const std::vector<std::string>& texts) {
   return out;
 }
 
+// legal_json's text. Lists that cannot fold (every Tablut position) are written straight to text.
+std::string legal_text(const std::vector<std::string>& texts) {
+  bool folds = texts.size() > 64 && std::any_of(texts.begin(), texts.end(), [](const std::string& t) {
+                 return ends_with_number(t, t.rfind(' '));
+               });
+  if (folds) return legal_json(texts).dump();
+  std::string out = "[";
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    if (i > 0) out += ',';
+    write_json_string(texts[i], out);
+  }
+  out += ']';
+  return out;
+}
+
 }  // namespace
 
 json clock_json(const ClockSpec& c) {
@@ -87,12 +107,19 @@ json clock_json(const ClockSpec& c) {
   return nullptr;
 }
 
-Message Room::event(json body) {
+Message Room::event(json body, const std::string& position) {
   ++version_;
   body["type"] = "event";
   body["room"] = id_;
   body["version"] = version_;
-  auto m = std::make_shared<const std::string>(body.dump());
+  std::string text = body.dump();
+  if (!position.empty()) {  // spliced in as text: it is the bulk of the message, and already JSON
+    text.pop_back();
+    text += ",\"position\":";
+    text += position;
+    text += '}';
+  }
+  auto m = std::make_shared<const std::string>(std::move(text));
   log_.emplace_back(version_, m);
   while (log_.size() > kEventLog) log_.pop_front();
   return m;
@@ -135,10 +162,12 @@ json Room::seats_json() const {
   return out;
 }
 
-json Room::position_json(Now now) const {
+// The position as JSON text, built once per event: the small fields through nlohmann, the legal actions and
+// the view (most of the bytes) written straight to text.
+std::string Room::position_text(Now now) const {
   const State& st = record_.state();
   int seat = seat_to_move();
-  json legal = json::array();
+  std::string legal = "[]";
   bool can_end = false;
   if (seat >= 0) {
     std::vector<std::string> texts;
@@ -148,23 +177,32 @@ json Room::position_json(Now now) const {
       else
         texts.push_back(st.action_text(a));
     }
-    legal = legal_json(texts);
+    legal = legal_text(texts);
   }
-  return {
+  json small = {
       {"status", status_name(status_)},
       {"turn", record_.turn_count()},
       {"round", st.round()},
       {"to_move", seat >= 0 ? json(seat) : json(nullptr)},
       {"side", seat >= 0 ? json(std::string(1, record_.game().side_letter(st.to_move()))) : json(nullptr)},
       {"mid_turn", seat >= 0 && st.mid_turn()},
-      {"legal", legal},
       {"can_end_turn", can_end},
       {"clocks", clocks_json(now)},
       {"deadline_ms", wall_deadline() ? json(*wall_deadline()) : json(nullptr)},
       {"draw_offer", draw_offer_ >= 0 ? json(draw_offer_) : json(nullptr)},
-      {"result", result_json()},
-      {"view", to_json(st.view())}};
+      {"result", result_json()}};
+  std::string out = small.dump();
+  out.pop_back();  // the closing brace: the big members follow
+  out.reserve(out.size() + legal.size() + 2048);
+  out += ",\"legal\":";
+  out += legal;
+  out += ",\"view\":";
+  write_json(st.view(), out);
+  out += '}';
+  return out;
 }
+
+json Room::position_json(Now now) const { return json::parse(position_text(now)); }
 
 json Room::state_json(Now now) const {
   auto letters = record_.game().side_letters();
