@@ -24,7 +24,8 @@ std::string result_line(const ResultText& r) {
 
 std::string Record::write() const {
   std::vector<Line> lines;
-  std::vector<Line> pending;  // lines that arrived between the two turns of a turn line
+  lines.reserve(entries_.size() + 4);  // a record is written after every turn: no regrowth on the way
+  std::vector<Line> pending;           // lines that arrived between the two turns of a turn line
   bool half = false;
   int turn_in_round = 0;
   bool final_result = false;
@@ -108,27 +109,37 @@ std::string Record::write() const {
   std::string out = "#! " + std::string(game_->record_name());
   if (!options_.explicit_values().empty()) out += " " + options_.text();
   out += "\n";
+  out.reserve(out.size() + lines.size() * (number_width + 2 * first_width + 2));
   for (const Line& l : lines) {
     if (!l.is_turn) {
-      out += l.text + "\n";
+      out += l.text;
+      out += '\n';
       continue;
     }
-    std::string s = std::to_string(l.number);
-    s.resize(number_width, ' ');
-    s += l.first;
+    const std::size_t start = out.size();
+    out += std::to_string(l.number);
+    out.resize(start + number_width, ' ');
+    out += l.first;
     if (!l.second.empty()) {
-      s.resize(std::max(s.size() + 1, number_width + first_width), ' ');
-      s += l.second;
+      out.resize(std::max(out.size() + 1, start + number_width + first_width), ' ');
+      out += l.second;
     }
-    out += s + "\n";
+    out += '\n';
   }
   return out;
 }
 
 std::string turn_text(const TurnText& t) {
-  std::string s(1, t.side);
+  std::size_t size = 2;
+  for (const auto& item : t.items) size += item.size() + 1;
+  std::string s;
+  s.reserve(size);
+  s += t.side;
   s += '/';
-  for (const auto& item : t.items) s += item + "/";
+  for (const auto& item : t.items) {
+    s += item;
+    s += '/';
+  }
   return s;
 }
 
