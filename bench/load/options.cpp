@@ -73,10 +73,6 @@ Where the data goes: cinq's data directory is made under $TMPDIR (default /tmp).
 before announcing it, so the fsync speed of that disk bounds its turns/s; TMPDIR=/dev/shm measures the
 server without the disk.
 
-Where the data goes: cinq's data directory is made under $TMPDIR (default /tmp). cinq commits every turn
-before announcing it, so the fsync speed of that disk bounds its turns/s; TMPDIR=/dev/shm measures the
-server without the disk.
-
 Exit status: 0 clean run, 3 the run counted errors, 1 a server could not be started, 2 bad usage.
 )";
 
