@@ -47,8 +47,10 @@ std::optional<std::string> check_declared(const Game& g, const Outcome& o) {
 
 std::string result_text(const Game& game, const Outcome& o) {
   switch (o.kind) {
-    case Outcome::Kind::ongoing: return {};
-    case Outcome::Kind::aborted: return "aborted";
+    case Outcome::Kind::ongoing:
+      return {};
+    case Outcome::Kind::aborted:
+      return "aborted";
     case Outcome::Kind::win:
     case Outcome::Kind::draw: {
       std::string s = o.kind == Outcome::Kind::win ? game.winner_token(o.winner) : "draw";
@@ -180,7 +182,9 @@ Result<bool> Record::play(Action a) {
     }
     Entry t;
     t.kind = Entry::Kind::turns;
-    t.turns.push_back(TurnText{game_->side_letter(state_->to_move()), {}});
+    TurnText turn;
+    turn.side = game_->side_letter(state_->to_move());
+    t.turns.push_back(std::move(turn));
     entries_.push_back(std::move(t));
     ++turn_count_;
   }
@@ -315,21 +319,23 @@ class Replayer {
     const Game& g = *r_.game_;
     const State& s = *r_.state_;
     switch (e.kind) {
-      case K::header: break;
+      case K::header:
+        break;
       case K::comment:
-      case K::timestamp: r_.entries_.push_back(e); break;
+      case K::timestamp:
+        r_.entries_.push_back(e);
+        break;
       case K::players:
         if (final_result_) return make_error("a player line after the result line");
         if (r_.incomplete_) return make_error("only comments and timestamps may follow '...'");
         for (const auto& [letter, name] : e.players)
           if (letter != g.side_letter(0) && letter != g.side_letter(1))
-            return make_error(std::string("'") + letter + "' is not a side of " + std::string(g.record_name()) +
-                              " (" + side_list(g) + ")");
+            return make_error(std::string("'") + letter + "' is not a side of " +
+                              std::string(g.record_name()) + " (" + side_list(g) + ")");
         r_.entries_.push_back(e);
         break;
       case K::round: {
-        if (!g.has_rounds())
-          return make_error("'#- N' lines are only for Batik games and Bi-litaire rounds");
+        if (!g.has_rounds()) return make_error("'#- N' lines are only for Batik games and Bi-litaire rounds");
         if (r_.incomplete_) return make_error("only comments and timestamps may follow '...'");
         if (final_result_) return make_error("the game is over: no round may follow the result line");
         int section = r_.section_;
@@ -395,7 +401,8 @@ class Replayer {
         r_.incomplete_ = true;
         r_.entries_.push_back(e);
         break;
-      case K::result: return read_result(e.result);
+      case K::result:
+        return read_result(e.result);
     }
     return std::nullopt;
   }
@@ -429,8 +436,8 @@ class Replayer {
       if (rt.winner == "draw") {
         declared = Outcome::draw(rt.reason);
       } else if (winner < 0) {
-        return make_error("unknown winner '" + rt.winner + "' (" + g.winner_token(0) + ", " + g.winner_token(1) +
-                          " or draw)");
+        return make_error("unknown winner '" + rt.winner + "' (" + g.winner_token(0) + ", " +
+                          g.winner_token(1) + " or draw)");
       } else {
         declared = Outcome::win(winner, rt.reason);
       }
@@ -443,7 +450,8 @@ class Replayer {
       if (declared.kind != board.kind || declared.winner != board.winner)
         return make_error("the result is '" + want + "', not '" + rt.winner + " " + rt.reason + "'");
       if (!rt.detail.empty() && rt.detail != board.detail) {
-        if (board.detail.empty()) return make_error("a " + std::string(g.record_name()) + " result takes no detail");
+        if (board.detail.empty())
+          return make_error("a " + std::string(g.record_name()) + " result takes no detail");
         return make_error("the score is " + board.detail + ", not " + rt.detail);
       }
       write_board_result();

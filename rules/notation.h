@@ -25,6 +25,11 @@ namespace cinq {
 struct TurnText {
   char side = 0;                   // the side letter before the first `/`
   std::vector<std::string> items;  // the texts between the `/`s, spaces folded; empty for `B/`
+
+  // turn_text()'s answer, kept: a room writes its whole record after every turn. Items are only ever
+  // appended, so the text is good while their count is the one it was made for.
+  mutable std::string text_cache;
+  mutable std::size_t text_cache_items = static_cast<std::size_t>(-1);
 };
 
 struct ResultText {
@@ -102,7 +107,7 @@ class Record {
   Result<bool> play_turn(std::string_view turn_text);
   void add_players(std::vector<std::pair<char, std::string>> players);
   void add_timestamp(std::string timestamp);  // `YYYY-MM-DD HH:MM:SS`
-  void add_comment(std::string text);          // without the leading `#`
+  void add_comment(std::string text);         // without the leading `#`
   // Ends an unfinished game outside the board: resign/time/abandon (winner), agreement/limit (draw), or
   // aborted. Errors if the game is already over or the reason is not an outside-board one for this game.
   Result<bool> declare(const Outcome& outcome);

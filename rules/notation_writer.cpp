@@ -130,6 +130,8 @@ std::string Record::write() const {
 }
 
 std::string turn_text(const TurnText& t) {
+  if (t.text_cache_items == t.items.size() && !t.text_cache.empty() && t.text_cache[0] == t.side)
+    return t.text_cache;
   std::size_t size = 2;
   for (const auto& item : t.items) size += item.size() + 1;
   std::string s;
@@ -140,6 +142,8 @@ std::string turn_text(const TurnText& t) {
     s += item;
     s += '/';
   }
+  t.text_cache = s;
+  t.text_cache_items = t.items.size();
   return s;
 }
 
