@@ -6,6 +6,7 @@
 // move), and every player connection sees every play event of its room from the start. So the k-th play
 // event a player receives answers the k-th act stamped, whoever sent it.
 #include <array>
+#include <cstdio>
 #include <deque>
 #include <random>
 
@@ -73,7 +74,17 @@ class Room : public std::enable_shared_from_this<Room> {
   bool in_setup() const { return !live_; }
   bool stalled(Clock::time_point now) const {
     if (dead_ || (live_ && !w_.going())) return false;  // a live room waiting for go() is quiet on purpose
-    return now - last_activity_ > std::chrono::duration<double>(w_.options().stall_s);
+    if (now - last_activity_ <= std::chrono::duration<double>(w_.options().stall_s)) return false;
+    // What each player was doing, so that a stall can be told apart: a lost answer, a refused move, or a
+    // room that never got its rematch.
+    std::fprintf(stderr, "cinq_load: room %s stalled:", id_.c_str());
+    for (int i = 0; i < 2; ++i) {
+      const Peer& p = *peers_[i];
+      std::fprintf(stderr, " [player %d seat %d joined %d act_pending %d awaiting_ack %d plays_seen %lld]", i,
+                   p.seat, p.joined, p.act_pending, p.awaiting_ack, static_cast<long long>(p.plays_seen));
+    }
+    std::fprintf(stderr, " last position %.300s\n", last_position_.c_str());
+    return true;
   }
 
   void go() {
@@ -249,6 +260,7 @@ class Room : public std::enable_shared_from_this<Room> {
 
   // Acts if `position` gives `p` the move.
   void consider(Peer& p, std::string_view position) {
+    if (!position.empty()) last_position_.assign(position.substr(0, 300));
     if (position.empty() || p.act_pending || !both_joined() || dead_) return;
     std::string_view status, legal;
     std::optional<std::int64_t> to_move;
@@ -327,6 +339,7 @@ class Room : public std::enable_shared_from_this<Room> {
   std::string game_;
   std::vector<std::unique_ptr<Peer>> peers_;
   std::string id_;
+  std::string last_position_;  // the start of the last position seen (for a stall report)
   bool live_ = false;
   bool dead_ = false;
   int generation_ = 0;
