@@ -124,6 +124,10 @@ class App : public net::Handler {
 
   std::mutex rooms_mutex_;
   std::unordered_map<std::string, std::shared_ptr<RoomActor>> rooms_;
+  // The computer-vs-computer rooms each player opened (under rooms_mutex_): their bots think whether anyone
+  // watches or not, so a player may keep only a few of them going (kMaxWatchedBotRooms).
+  std::unordered_map<std::string, std::vector<std::weak_ptr<RoomActor>>> bot_rooms_of_;
+  static constexpr std::size_t kMaxWatchedBotRooms = 2;
 
   std::mutex seeks_mutex_;
   lobby::SeekBook seeks_;

@@ -239,7 +239,24 @@ void App::on_create(Request& r) {
 // and the creator watching. Both seats are taken at once: the game starts, and the bot to move is asked.
 void App::create_bot_room(Request& r, lobby::Room room, std::array<std::optional<int>, 2> levels,
                           std::optional<int> seat) {
+  if (levels[1]) {
+    std::lock_guard lock(rooms_mutex_);
+    auto& mine = bot_rooms_of_[r.player->id];
+    std::erase_if(mine, [](const std::weak_ptr<RoomActor>& w) {
+      auto a = w.lock();
+      return !a || a->listing().status == lobby::Status::finished;
+    });
+    if (mine.size() >= kMaxWatchedBotRooms)
+      return reply_error(r.connection, "too_many_rooms",
+                         "you already have " + std::to_string(kMaxWatchedBotRooms) +
+                             " computer-vs-computer games going: wait for one to end",
+                         r.ref);
+  }
   auto actor = add_room(std::move(room));
+  if (levels[1]) {
+    std::lock_guard lock(rooms_mutex_);
+    bot_rooms_of_[r.player->id].push_back(actor);
+  }
   remember_room(r.connection->id(), actor->id());
   std::array<std::optional<lobby::Player>, 2> sitters;
   if (levels[1]) {

@@ -284,6 +284,21 @@ TEST_CASE("bad requests for computer opponents get coded errors and create nothi
   CHECK(alice.until_type("rooms")["rooms"].empty());
   CHECK(get_json(server.port(), "/api/health")["rooms"] == 0);
 
+  // Two computer-vs-computer games at a time per player: their bots think whether anyone watches or not.
+  for (int i = 0; i < 2; ++i) {
+    alice.send({{"type", "create"}, {"game", "tablut"}, {"bots", {0, 0}}, {"ref", "cvc"}});
+    CHECK(alice.until_type("state")["position"]["status"] == "live");
+  }
+  alice.send({{"type", "create"}, {"game", "kopf-oder-knopf"}, {"bots", {1, 1}}, {"ref", "third"}});
+  json refused = alice.until([](const json& m) { return m.value("type", "") == "error"; });
+  CHECK(refused["code"] == "too_many_rooms");
+  CHECK(refused["ref"] == "third");
+  CHECK(get_json(server.port(), "/api/health")["rooms"] == 2);
+  // Someone else may still open theirs.
+  Peer bob(server.port(), "Bob");
+  bob.send({{"type", "create"}, {"game", "tablut"}, {"bots", {0, 0}}});
+  CHECK(bob.until_type("state")["position"]["status"] == "live");
+
   // Bot ids are never anyone's identity.
   WsClient fake(server.port());
   fake.send(json{{"type", "hello"}, {"id", "bot:1"}, {"token", "x"}}.dump());
