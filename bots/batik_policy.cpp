@@ -142,6 +142,7 @@ class BatikPolicy final : public bots::Policy {
   }
 
   int playout_limit() const override { return kPlayoutDrops; }
+  bool keep_states() const override { return true; }
 
   double evaluate(const State& state, int seat) const override {
     const BatikState& s = as_batik(state);

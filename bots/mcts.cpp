@@ -1,7 +1,9 @@
 // choose_turn (bots/bot.h): plain UCT (UCB1) over actions, not turns. A tree node is a state; its children
 // are the policy's candidates there; a turn of several actions is several plies by the same seat. The tree
 // lives in one vector (a node pool, indices instead of pointers); each playout clones the root state and
-// replays the path down the tree, then plays on with the game's policy (bots/policy.h).
+// replays the path down the tree, then plays on with the game's policy (bots/policy.h). For a game whose
+// actions are costly to apply (Policy::keep_states: Batik), visited nodes keep their states instead, and a
+// playout copies them on the way down rather than replaying each action.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -39,10 +41,15 @@ class Search {
  public:
   Search(const Policy& policy, std::uint64_t seed, const std::atomic<bool>* cancel,
          Clock::time_point hard_stop)
-      : policy_(policy), rng_(seed), cancel_(cancel), hard_stop_(hard_stop) {}
+      : policy_(policy),
+        rng_(seed),
+        cancel_(cancel),
+        hard_stop_(hard_stop),
+        keep_states_(policy.keep_states()) {}
 
   std::uint32_t new_root() {
     nodes_.push_back(Node{});
+    if (keep_states_) states_.resize(nodes_.size());
     return static_cast<std::uint32_t>(nodes_.size() - 1);
   }
 
@@ -105,7 +112,12 @@ class Search {
     while (!over) {
       if (nodes_[node].first_child == kNone && !expand(node, *state)) break;
       node = select(node);
-      state->apply(nodes_[node].action);
+      if (keep_states_ && states_[node]) {
+        state = states_[node]->clone();
+      } else {
+        state->apply(nodes_[node].action);
+        if (keep_states_) states_[node] = state->clone();
+      }
       path_.push_back(node);
       over = state->outcome().over();
       if (nodes_[node].visits == 0) break;
@@ -135,6 +147,7 @@ class Search {
     }
     nodes_[node].first_child = first;
     nodes_[node].child_count = static_cast<std::uint32_t>(buffer_.size());
+    if (keep_states_) states_.resize(nodes_.size());
     return true;
   }
 
@@ -183,7 +196,9 @@ class Search {
   const std::atomic<bool>* cancel_;
   Clock::time_point hard_stop_;
   bool hard_hit_ = false;
+  const bool keep_states_;
   std::vector<Node> nodes_;
+  std::vector<std::unique_ptr<State>> states_;  // by node, when keep_states_: the state after its action
   std::vector<std::uint32_t> path_;
   std::vector<Action> buffer_;
 };

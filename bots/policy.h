@@ -27,6 +27,10 @@ class Policy {
   virtual int playout_limit() const { return 100000; }
   // The value of an unfinished position for `seat` (0 or 1, State::seat_of): in [0, 1], 0.5 for even.
   virtual double evaluate(const State& state, int seat) const;
+  // True for games whose `apply` is costly (Batik: a physics simulation): the tree then keeps the state of
+  // every node it has visited, and a playout starts from a copy of the deepest one instead of replaying
+  // the path from the root.
+  virtual bool keep_states() const { return false; }
 };
 
 // The policy of a game (by Game::name()); the default policy for a game without its own.
