@@ -159,9 +159,12 @@ class Room {
   std::array<std::int64_t, 2> clock_left(Now now) const;
   std::int64_t created_ms() const { return created_ms_; }
 
-  // The full state as a `state` message (docs/protocol.md).
+  // The full state as a `state` message (docs/protocol.md), with the members of `extra` (an object) added.
   std::string state_message(Now now) const;
+  std::string state_message(Now now, const nlohmann::json& extra) const;
   nlohmann::json state_json(Now now) const;
+  // Who asked for a rematch, by seat.
+  const std::array<bool, 2>& rematch_asked() const { return rematch_; }
   // One line of the lobby's list.
   nlohmann::json summary(Now now) const;
   // The events after `version`, if the log still holds them all (empty if up to date); nullopt otherwise.
@@ -182,6 +185,7 @@ class Room {
   bool flag_fallen(Now now) const;
   void finish(Effect& effect, Now now);  // the record holds its result: close the room
   nlohmann::json position_json(Now now) const;
+  nlohmann::json state_fields() const;       // state_json without its position
   std::string position_text(Now now) const;  // the same, as JSON text
   nlohmann::json clocks_json(Now now) const;
   nlohmann::json result_json() const;

@@ -205,6 +205,13 @@ std::string Room::position_text(Now now) const {
 json Room::position_json(Now now) const { return json::parse(position_text(now)); }
 
 json Room::state_json(Now now) const {
+  json state = state_fields();
+  state["position"] = position_json(now);
+  return state;
+}
+
+// The state's members but the position (the bulk of it, written as text by position_text).
+json Room::state_fields() const {
   auto letters = record_.game().side_letters();
   json clock = clock_json(config_.clock);
   return {{"type", "state"},
@@ -221,11 +228,22 @@ json Room::state_json(Now now) const {
           {"rematch_of", config_.rematch_of.empty() ? json(nullptr) : json(config_.rematch_of)},
           {"rematch", rematch_room_.empty() ? json(nullptr) : json(rematch_room_)},
           {"rematch_asked", {rematch_[0], rematch_[1]}},
-          {"record", record_.write()},
-          {"position", position_json(now)}};
+          {"record", record_.write()}};
 }
 
-std::string Room::state_message(Now now) const { return state_json(now).dump(); }
+std::string Room::state_message(Now now) const { return state_message(now, json::object()); }
+
+std::string Room::state_message(Now now, const json& extra) const {
+  json state = state_fields();
+  if (extra.is_object())
+    for (const auto& [k, v] : extra.items()) state[k] = v;
+  std::string text = state.dump();
+  text.pop_back();  // the closing brace: the position follows, already JSON text
+  text += ",\"position\":";
+  text += position_text(now);
+  text += '}';
+  return text;
+}
 
 json Room::summary(Now now) const {
   json seats = json::array();

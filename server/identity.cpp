@@ -3,6 +3,7 @@
 #include <sys/random.h>
 
 #include <boost/uuid/detail/sha1.hpp>
+#include <cerrno>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -25,7 +26,12 @@ std::string random_id(std::size_t length) {
   unsigned char buf[64];
   while (out.size() < length) {
     ssize_t got = getrandom(buf, sizeof buf, 0);
-    if (got <= 0) continue;  // interrupted by a signal: try again
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {  // no getrandom (a kernel before 3.17): the slow way, never a loop that cannot end
+      std::random_device device;
+      for (auto& b : buf) b = static_cast<unsigned char>(device());
+      got = sizeof buf;
+    }
     for (ssize_t i = 0; i < got && out.size() < length; ++i)
       if (buf[i] < 248) out += kAlphabet[buf[i] % 62];  // 248 = 4 * 62: no modulo bias
   }

@@ -170,12 +170,8 @@ void RoomActor::subscribe(const std::shared_ptr<net::Connection>& c, const std::
                             std::to_string(room_.version()) + R"(,"events":[)";
           for (std::size_t i = 0; i < missed->size(); ++i) out += (i ? "," : "") + *(*missed)[i];
           conn->send(out + "]}");
-        } else if (extra) {
-          json state = room_.state_json(now);
-          for (const auto& [k, v] : extra->items()) state[k] = v;
-          conn->send(state.dump());
         } else {
-          conn->send(room_.state_message(now));
+          conn->send(extra ? room_.state_message(now, *extra) : room_.state_message(now));
         }
         refresh_presence();
       });
@@ -366,10 +362,8 @@ void RoomActor::answer_rematch() {
   std::array<bool, 2> bot{bot_level(seats[0].id).has_value(), bot_level(seats[1].id).has_value()};
   if (bot[0] == bot[1]) return;  // no bot, or no person
   const int b = bot[0] ? 0 : 1;
-  json asked = room_.state_json(Services::now()).value("rematch_asked", json::array());
-  if (!asked.is_array() || asked.size() != 2 || !asked[1 - b].is_boolean() || !asked[1 - b].get<bool>() ||
-      asked[b] == true)
-    return;
+  const auto& asked = room_.rematch_asked();
+  if (!asked[1 - b] || asked[b]) return;
   lobby::Effect e = room_.ask_rematch(seats[b].id, Services::now());
   if (!e.error) apply(std::move(e), nullptr, {});
 }

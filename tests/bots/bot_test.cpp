@@ -13,6 +13,7 @@
 #include "bots/policy.h"
 #include "rules/notation.h"
 #include "rules/registry.h"
+#include "tests/bots/helpers.h"
 #include "tests/support.h"
 #include "tests/support/process.h"
 
@@ -22,24 +23,11 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-std::unique_ptr<State> start_of(const Game& game, std::string_view options) {
-  auto state = game.start(options);
-  REQUIRE(state);
-  return std::move(*state);
-}
+using test::start_of;
 
-// A position reached by up to `actions` random actions from the start (an action that would end the game
-// is not played, so the position is never over).
+// A position reached by up to `actions` random actions under the game's bounded options, never over.
 std::unique_ptr<State> random_position(const Game& game, std::mt19937_64& rng, int actions) {
-  std::unique_ptr<State> s = start_of(game, game.bounded_options());
-  for (int i = 0; i < actions; ++i) {
-    auto legal = s->legal_actions();
-    auto next = s->clone();
-    next->apply(legal[std::uniform_int_distribution<std::size_t>(0, legal.size() - 1)(rng)]);
-    if (next->outcome().over()) break;
-    s = std::move(next);
-  }
-  return s;
+  return test::random_position(game, game.bounded_options(), rng, actions);
 }
 
 // Applies `turn` to a copy of `state`: every action legal at its step, by the same seat, and the turn over

@@ -9,27 +9,14 @@
 #include "bots/bot.h"
 #include "bots/games.h"
 #include "rules/baltek/baltek.h"
+#include "tests/bots/helpers.h"
 #include "tests/rules/batik/helpers.h"
 
 using namespace cinq;
 
 namespace {
 
-// A position reached by up to `actions` random actions from the start, never one that is over.
-std::unique_ptr<State> random_position(const Game& game, std::string_view options, std::mt19937_64& rng,
-                                       int actions) {
-  auto start = game.start(options);
-  REQUIRE(start);
-  std::unique_ptr<State> s = std::move(*start);
-  for (int i = 0; i < actions; ++i) {
-    auto legal = s->legal_actions();
-    auto next = s->clone();
-    next->apply(legal[std::uniform_int_distribution<std::size_t>(0, legal.size() - 1)(rng)]);
-    if (next->outcome().over()) break;
-    s = std::move(next);
-  }
-  return s;
-}
+using test::random_position;
 
 // The policy's candidates at `s`: not empty, all legal, no action twice.
 void check_candidates(const bots::Policy& policy, const State& s, bots::Rng& rng) {

@@ -2,13 +2,11 @@
 // plays a first turn of each game through its board (tests/browser/games/G.mjs) and sees the bot's answer
 // arrive; a computer-vs-computer room is watched to its result from the lobby's list. The bot turn times
 // (the person's move -> the bot's event, the 400 ms answer delay included) are printed.
-import {spawn} from 'node:child_process';
-import {existsSync, mkdtempSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {existsSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 
-import {assert, binaryPath, kWait, kWebDir, mySeat, waitStatus, waitWelcomed} from './harness.mjs';
+import {assert, kWait, mySeat, startServer, waitStatus, waitWelcomed} from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const kGames = ['tablut', 'kopf-oder-knopf', 'bi-litaire', 'baltek', 'batik'];
@@ -73,41 +71,7 @@ async function playTheComputer(h, name) {
 // It replaces the harness's own server (teardown stops it the same way).
 async function serveWithPace(h, paceMs) {
   await h.server.stop();
-  const data = mkdtempSync(path.join(tmpdir(), 'cinq-browser-bots-'));
-  const child = spawn(
-      binaryPath(),
-      ['serve', '--port', '0', '--data', data, '--web', kWebDir, '--bot-pace-ms', String(paceMs)],
-      {stdio: ['ignore', 'pipe', 'pipe']});
-  let log = '';
-  const server = {
-    child,
-    port: 0,
-    url: '',
-    log: () => log,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(data, {recursive: true, force: true});
-    },
-  };
-  h.server = server;
-  await new Promise((resolve, reject) => {
-    const onOutput = (chunk) => {
-      log += chunk.toString();
-      const match = /listening on http:\/\/[^:]+:(\d+)/.exec(log);
-      if (match && !server.port) {
-        server.port = Number(match[1]);
-        server.url = `http://127.0.0.1:${server.port}`;
-        resolve();
-      }
-    };
-    child.stdout.on('data', onOutput);
-    child.stderr.on('data', onOutput);
-    child.once('exit', (code) => reject(new Error(`cinq serve exited (${code}):\n${log}`)));
-  });
+  h.server = await startServer({args: ['--bot-pace-ms', String(paceMs)]});
 }
 
 async function watchComputers(h) {

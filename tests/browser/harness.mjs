@@ -47,9 +47,10 @@ export function readRecord(relative) {
 }
 
 // Starts `cinq serve --port 0` and resolves once it printed the port it listens on.
-export function startServer({binary = binaryPath(), web = kWebDir} = {}) {
+// `args`: more `cinq serve` arguments (a test that needs a short bot pace, say).
+export function startServer({binary = binaryPath(), web = kWebDir, args = []} = {}) {
   const data = mkdtempSync(path.join(tmpdir(), 'cinq-browser-'));
-  const child = spawn(binary, ['serve', '--port', '0', '--data', data, '--web', web], {
+  const child = spawn(binary, ['serve', '--port', '0', '--data', data, '--web', web, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
