@@ -1,4 +1,4 @@
-// Batik: how long one drop's simulation takes (../shared/rules/batik.md, "A drop"). Plays full matches with
+// Batik: how long one drop's simulation takes (docs/rules/batik.md, "A drop"). Plays full matches with
 // random legal drops and prints the median and worst time of one drop (the whole `apply`, which is the
 // simulation plus a little bookkeeping). Usage: batik_drop [matches=10] [seed=1]
 #include <algorithm>
@@ -8,11 +8,16 @@
 #include <random>
 #include <vector>
 
+#include "bench/cli_args.h"
 #include "rules/batik/batik.h"
 
 int main(int argc, char** argv) {
-  int matches = argc > 1 ? std::atoi(argv[1]) : 10;
-  unsigned seed = argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : 1;
+  int matches = 10;
+  unsigned seed = 1;
+  CLI::App app("Batik: random matches; the median and worst time of one drop's simulation.", "batik_drop");
+  app.add_option("MATCHES", matches, "matches to play")->check(CLI::Range(1, 1000000))->capture_default_str();
+  app.add_option("SEED", seed, "the random drops' seed")->capture_default_str();
+  if (int status = cinq::bench::parse_args(app, argc, argv); status >= 0) return status;
   const cinq::Game& game = cinq::batik::game();
   std::mt19937 rng(seed);
   std::vector<double> drops_ms;

@@ -9,16 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "bench/cli_args.h"
 #include "bots/bot.h"
 #include "rules/registry.h"
 
 namespace {
 
 int usage(const char* why) {
-  std::fprintf(stderr,
-               "cinq_bench_bots: %s\nusage: cinq_bench_bots [--think-ms MS] [--positions N] [--games a,b] "
-               "[--seed S]\n",
-               why);
+  std::fprintf(stderr, "cinq_bench_bots: %s\n(see 'cinq_bench_bots --help')\n", why);
   return 2;
 }
 
@@ -28,33 +26,24 @@ int main(int argc, char** argv) {
   int think_ms = 1000;
   int positions = 3;
   std::string only;
-  unsigned long long seed = 1;
-  for (int i = 1; i < argc; ++i) {
-    std::string flag = argv[i];
-    if (i + 1 >= argc) return usage(("a value is missing after " + flag).c_str());
-    char* end = nullptr;
-    std::string value = argv[++i];
-    if (flag == "--games") {
-      only = "," + value + ",";
-      continue;
-    }
-    long long n = std::strtoll(value.c_str(), &end, 10);
-    if (*end != '\0' || n < 0) return usage(("bad value for " + flag).c_str());
-    if (flag == "--think-ms") {
-      if (n == 0) return usage("--think-ms must be at least 1");
-      think_ms = static_cast<int>(n);
-    } else if (flag == "--positions")
-      positions = static_cast<int>(n);
-    else if (flag == "--seed")
-      seed = static_cast<unsigned long long>(n);
-    else
-      return usage(("unknown option " + flag).c_str());
-  }
+  long long seed = 1;
+  CLI::App app("The bots' playouts per second (bots::choose_turn), each game: from the start and from "
+               "positions reached by random play.",
+               "cinq_bench_bots");
+  app.add_option("--think-ms", think_ms, "think time of one turn")
+      ->type_name("MS")->check(CLI::Range(1, 1000000))->capture_default_str();
+  app.add_option("--positions", positions, "positions after random play, each game")
+      ->type_name("N")->check(CLI::Range(0, 1000000))->capture_default_str();
+  app.add_option("--games", only, "only these games, like tablut,batik")->type_name("a,b");
+  app.add_option("--seed", seed, "the random play's seed")
+      ->type_name("S")->check(CLI::NonNegativeNumber)->capture_default_str();
+  if (int status = cinq::bench::parse_args(app, argc, argv); status >= 0) return status;
+  if (!only.empty()) only = "," + only + ",";
   std::printf(
       "bots::choose_turn, %d ms of thinking, no playout cap; the start and %d positions after random play\n",
       think_ms, positions);
   std::printf("%-16s %14s %18s %12s\n", "game", "start", "random (mean)", "median");
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng(static_cast<unsigned long long>(seed));
   for (const cinq::Game* game : cinq::games()) {
     const std::string name(game->name());
     if (!only.empty() && only.find("," + name + ",") == std::string::npos) continue;

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/cli_args.h"
 #include "rules/registry.h"
 
 namespace {
@@ -191,49 +192,40 @@ std::vector<std::string> split(const std::string& text, char by) {
 }
 
 int usage(const char* why) {
-  std::fprintf(
-      stderr,
-      "cinq_bench_rules: %s\n"
-      "usage: cinq_bench_rules [--seconds S (2)] [--runs K (3)] [--games a,b] [--options GAME:TEXT]\n"
-      "                        [--seed N (1)] [--json FILE]\n"
-      "games: %s\n",
-      why, cinq::game_names().c_str());
+  std::fprintf(stderr, "cinq_bench_rules: %s\n(see 'cinq_bench_rules --help')\n", why);
   return 2;
 }
 
-bool parse_args(int argc, char** argv, Args& args, std::string& why) {
-  for (int i = 1; i < argc; ++i) {
-    std::string flag = argv[i];
-    if (i + 1 >= argc) return why = "missing value after " + flag, false;
-    std::string value = argv[++i];
-    if (flag == "--seconds")
-      args.seconds = std::stod(value);
-    else if (flag == "--runs")
-      args.runs = std::max(1, std::stoi(value));
-    else if (flag == "--games")
-      args.games = split(value, ',');
-    else if (flag == "--seed")
-      args.seed = std::stoull(value);
-    else if (flag == "--json")
-      args.json = value;
-    else if (flag == "--options" && value.find(':') != std::string::npos)
-      args.options[value.substr(0, value.find(':'))] = value.substr(value.find(':') + 1);
-    else
-      return why = "unknown option " + flag, false;
-  }
-  return true;
+// -1 once `args` are read; otherwise the status to exit with (0 after --help, 2 after a usage error).
+int parse_args(int argc, char** argv, Args& args) {
+  std::string games;
+  std::vector<std::string> options;
+  CLI::App app("Random playouts of each game's rules: playouts and actions per second of CPU, and what one "
+               "legal_actions(), apply() and clone() cost; the median of K runs.",
+               "cinq_bench_rules");
+  app.add_option("--seconds", args.seconds, "CPU seconds of playouts per run (a run takes about 1.4 S)")
+      ->type_name("S")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--runs", args.runs, "runs per game")->type_name("K")->capture_default_str();
+  app.add_option("--games", games, "only these games (" + cinq::game_names() + ")")->type_name("a,b");
+  app.add_option("--options", options, "play GAME under these options instead of its bounded_options()")
+      ->type_name("GAME:TEXT")
+      ->check(CLI::Validator(
+          [](std::string& v) { return v.find(':') == std::string::npos ? "expected GAME:TEXT" : ""; }, ""));
+  app.add_option("--seed", args.seed, "the seed of the first run (the next runs: +1, +2, ...)")
+      ->type_name("N")->capture_default_str();
+  app.add_option("--json", args.json, "also write the figures to FILE as JSON")->type_name("FILE");
+  if (int status = cinq::bench::parse_args(app, argc, argv); status >= 0) return status;
+  args.runs = std::max(1, args.runs);
+  args.games = split(games, ',');
+  for (const std::string& o : options) args.options[o.substr(0, o.find(':'))] = o.substr(o.find(':') + 1);
+  return -1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   Args args;
-  std::string why;
-  try {
-    if (!parse_args(argc, argv, args, why)) return usage(why.c_str());
-  } catch (const std::exception&) {
-    return usage("a number was expected");
-  }
+  if (int status = parse_args(argc, argv, args); status >= 0) return status;
   std::vector<const cinq::Game*> games;
   if (args.games.empty()) games = cinq::games();
   for (const std::string& name : args.games) {

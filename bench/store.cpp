@@ -1,33 +1,48 @@
-// Committed turns per second with the server's durability settings (issue 10): the real store
-// (persistence/store.h: SQLite, WAL, synchronous=FULL) on a real file, fed the rows the server writes. The
-// server saves a game's whole row, its record growing each turn, once per accepted turn, and announces the
-// turn only once that save has committed; so a turn costs one transaction, and its fsync, unless several
-// turns share a commit (Store::save_games, the group commit of persistence/saver.h).
+// Committed turns per second early and late in the same games (issues 10 and 16): the real store
+// (persistence/store.h: SQLite, WAL, synchronous=FULL) on a real file, fed through the real Saver (group
+// commit, persistence/saver.h) on its own Worker thread, as the server runs them. The server saves a room
+// after every accepted turn and announces the turn once the save has committed; a save holds only what
+// changed (lobby::Room::take_save): the turn's record entry and the game's progress, and the games row only
+// when a queried column changed. So a commit should cost the same at ply 10 and at ply 300.
 //
-// Modes: `single` (one save_game per turn), `batch B` (B turns of B different games per save_games).
-// The rows are those of G live Tablut games played at random, round-robin, written by the record writer
-// (rules/notation.h) with the players and timestamp lines a room adds; a finished game is replaced by a
-// new one. Each game starts some turns in (uniform in [0, 100)) and is stored before the clock starts, so
-// the rows have the length mix of a server in steady state and a timed save replaces a row, as it does
-// there. Only the store's calls are timed: turns/s is turns over the time spent committing, the rate one
-// writer thread could sustain.
+// G live Tablut games (clock 5+3, two players, a players and a timestamp line, as a room writes them) are
+// created and stored. Then, for each ply P of --plies (ascending): every game is brought to ply P, its turns
+// saved as they go (untimed), and --turns turns are timed, the games taken round-robin. Random play avoids
+// actions that end the game, so the same games reach the last ply (a game that cannot go on is replaced by
+// a new one brought to the same ply, and counted). The database also holds --background other games in
+// progress (0 to 400 turns each, stored once, untouched after), and every game has a random id as a room
+// does: as in a server's store, each game's last entries share their page with other games' entries, at
+// ply 10 as at ply 300 (in a database of the G games alone, ply 10 would fit every game's entries in a few
+// pages, which no server sees).
 //
-//   cinq_bench_store [--turns N (1000)] [--games G (256)] [--runs K (3)] [--dir DIR (/tmp)]
-//                    [--modes single,1,8,64,256] [--seed S] [--json FILE]
-#include "persistence/store.h"
-
+// Modes: `single` (one turn per commit: queued, committed, acknowledged, then the next), `batch B` (B turns of
+// B different games queued while the writer is held, so that they share one commit, as under load). The saves
+// are built from each game's Record as Room::take_save builds them (entries from the first that may have
+// changed, the progress, the base version). Only the commits are timed (the Saver's observer: the time in
+// Store::save), so turns/s is the rate one writer thread could sustain.
+//
+//   cinq_bench_store [--turns N (1000)] [--games G (256)] [--background N (1024)] [--runs K (3)]
+//                    [--dir DIR (/tmp)] [--modes single,8,64,256] [--plies 10,300] [--seed S (1)]
+//                    [--json FILE]
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "persistence/saver.h"
+#include "persistence/store.h"
+#include "persistence/worker.h"
 #include "rules/notation.h"
 #include "rules/tablut/tablut.h"
 
@@ -35,150 +50,221 @@ namespace {
 
 namespace fs = std::filesystem;
 using cinq::store::Error;
-using cinq::store::GameRow;
-using Clock = std::chrono::steady_clock;
+using cinq::store::GameSave;
 
-// Compiles against a store with or without save_games (the group commit came with issue 10).
-template <class S>
-constexpr bool kHasSaveGames = requires(S& s, const std::vector<GameRow>& rows, Error& e) {
-  { s.save_games(rows, e) } -> std::same_as<bool>;
-};
-
-template <class S>
-bool save_batch(S& store, const std::vector<GameRow>& rows, Error& error) {
-  if constexpr (kHasSaveGames<S>) {
-    return store.save_games(rows, error);
-  } else {
-    error.message = "this build's Store has no save_games";
-    return false;
-  }
-}
-
-// A p99 needs some commits: a batch mode makes at least this many, even if that means more than --turns.
-constexpr int kMinCommits = 50;
+// A p99 needs some commits: a batch mode makes at least this many per ply, even if that means more than
+// --turns (and more turns per game: the plies measured then run from P to P + commits).
+constexpr int kMinCommits = 20;
 
 struct Args {
   int turns = 1000;
   int games = 256;
+  int background = 1024;
   int runs = 3;
   std::string dir = "/tmp";
-  std::vector<int> modes = {0, 1, 8, 64, 256};  // 0: single (save_game); B: save_games of B rows
+  std::vector<int> modes = {0, 8, 64, 256};  // 0: single; B: B saves per commit
+  std::vector<int> plies = {10, 300};
   std::uint64_t seed = 1;
   std::string json;
 };
 
-// G Tablut games in progress, each turn giving the row the server would save after it.
+// A room id: random base62, as the server draws them.
+std::string random_id(std::mt19937_64& rng) {
+  static constexpr char kAlphabet[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  std::string id(10, '0');
+  for (char& c : id) c = kAlphabet[std::uniform_int_distribution<int>(0, 61)(rng)];
+  return id;
+}
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The Saver on its Worker, with the commits it made: how many game saves each held, and how long it took.
+class Writer {
+ public:
+  explicit Writer(cinq::store::Store& store)
+      : worker_("bench-writer"), saver_(store, worker_, [this](std::size_t games, double seconds) {
+          std::lock_guard lock(mutex_);
+          commits_.push_back({games, seconds});
+        }) {}
+  ~Writer() { worker_.stop(); }  // every commit job has run before the Saver goes
+
+  // Queues `saves` (the writer held until all are queued when `together`) and waits for every one's commit.
+  bool commit(std::vector<GameSave>& saves, bool together, std::string& why) {
+    std::promise<void> gate;
+    if (together) worker_.post([f = gate.get_future().share()] { f.wait(); });
+    std::size_t left = saves.size();
+    bool ok = true;
+    std::mutex m;
+    std::condition_variable cv;
+    for (GameSave& s : saves) {
+      bool queued = saver_.save(std::move(s), [&](bool done_ok, const std::string& error) {
+        std::lock_guard lock(m);
+        if (!done_ok) ok = false, why = error;
+        if (--left == 0) cv.notify_all();
+      });
+      if (!queued) return why = "the writer stopped", false;
+    }
+    if (together) gate.set_value();
+    std::unique_lock lock(m);
+    cv.wait(lock, [&] { return left == 0; });
+    return ok;
+  }
+
+  struct Commit {
+    std::size_t games = 0;
+    double seconds = 0;
+  };
+  std::vector<Commit> take_commits() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(commits_, {});
+  }
+
+ private:
+  cinq::store::Worker worker_;
+  cinq::store::Saver saver_;
+  std::mutex mutex_;
+  std::vector<Commit> commits_;
+};
+
+// G Tablut games in progress, each turn giving the save a room would hand out after it.
 class Traffic {
  public:
   Traffic(int games, std::uint64_t seed) : rng_(seed), slots_(static_cast<std::size_t>(games)) {
-    for (Slot& s : slots_) {
-      begin(s);
-      int skip = std::uniform_int_distribution<int>(0, 99)(rng_);
-      for (int i = 0; i < skip; ++i) {
-        if (s.record->finished()) begin(s);
-        play(s);
-      }
-    }
+    for (Slot& s : slots_) begin(s);
   }
 
-  // Every game's row as it stands (stored before timing starts).
-  std::vector<GameRow> rows() const {
-    std::vector<GameRow> out;
-    for (const Slot& s : slots_) out.push_back(row(s));
+  std::size_t games() const { return slots_.size(); }
+  int ply(std::size_t i) const { return slots_[i].record->turn_count(); }
+  int replaced() const { return replaced_; }
+  std::uint64_t entry_bytes() const { return entry_bytes_; }
+
+  // Every game's first save (a new room's: whole).
+  std::vector<GameSave> first_saves() {
+    std::vector<GameSave> out;
+    for (Slot& s : slots_) out.push_back(save(s));
     return out;
   }
 
-  // The row after the next turn, games taken round-robin.
-  GameRow next() {
-    Slot& s = slots_[next_++ % slots_.size()];
-    if (s.record->finished()) begin(s);
-    play(s);
-    GameRow r = row(s);
-    record_bytes_ += r.record.size();
-    return r;
+  // Game `i` plays one turn; its save.
+  GameSave turn(std::size_t i) {
+    Slot& s = slots_[i];
+    if (!play(s)) {
+      // Every action would end it: a new game, brought to the same ply, stored whole.
+      const int ply = s.record->turn_count();
+      begin(s);
+      while (s.record->turn_count() < ply)
+        if (!play(s)) break;
+      ++replaced_;
+      return save(s);
+    }
+    GameSave g = save(s);
+    for (const auto& e : g.entries) entry_bytes_ += e.size();
+    return g;
   }
-
-  std::uint64_t record_bytes() const { return record_bytes_; }
 
  private:
   struct Slot {
     std::string id;
     std::unique_ptr<cinq::Record> record;
     std::int64_t version = 0;
+    bool handed = false;  // a save was handed out (what Room::take_save remembers)
+    std::int64_t handed_version = 0;
+    std::size_t stable = 0;
+    std::int64_t created_ms = 0;
   };
-
-  static std::int64_t now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-  }
 
   void begin(Slot& s) {
     const cinq::Game& game = cinq::tablut::game();
-    s.id = "b" + std::to_string(++started_);
+    s = Slot{};
+    s.id = random_id(rng_);
+    ++started_;
     s.record = std::make_unique<cinq::Record>(
         cinq::Record::start(game, *cinq::Options::parse(game.option_specs(), {})));
     auto letters = game.side_letters();
     s.record->add_players({{letters[0], "Player " + std::to_string(started_)}, {letters[1], "Opponent"}});
-    s.record->add_timestamp("2025-01-01 12:00:00");
-    s.version = 2;
+    s.record->add_timestamp("2026-01-01 12:00:00");
+    s.version = 3;  // two seated events and `started`
+    s.created_ms = now_ms();
   }
 
-  void play(Slot& s) {
+  // A random legal action that does not end the game; false if there is none (nothing played).
+  bool play(Slot& s) {
+    const cinq::State& st = s.record->state();
     legal_.clear();
-    s.record->state().legal_actions(legal_);
-    auto played =
-        s.record->play(legal_[std::uniform_int_distribution<std::size_t>(0, legal_.size() - 1)(rng_)]);
-    (void)played;  // a legal action: the record takes it
-    ++s.version;
+    st.legal_actions(legal_);
+    std::shuffle(legal_.begin(), legal_.end(), rng_);
+    for (cinq::Action a : legal_) {
+      auto trial = st.clone();
+      trial->apply(a);
+      if (trial->outcome().over()) continue;
+      auto played = s.record->play(a);
+      (void)played;  // a legal action: the record takes it
+      ++s.version;
+      return true;
+    }
+    return false;
   }
 
-  GameRow row(const Slot& s) const {
-    GameRow r;
-    r.id = s.id;
-    r.game = "tablut";
-    r.clock_base_ms = 300000;
-    r.clock_increment_ms = 3000;
-    r.status = s.record->finished() ? "finished" : "live";
-    r.result = s.record->result_text();
-    r.record = s.record->write();
-    r.seat_ids = {"p" + s.id + "x", "p" + s.id + "y"};
-    r.seat_names = {"Player", "Opponent"};
-    r.clock_ms = {250000, 260000};
-    r.version = s.version;
-    r.turns = s.record->turn_count();
-    r.created_ms = r.updated_ms = now_ms();
-    return r;
+  GameSave save(Slot& s) {
+    GameSave g;
+    g.row.id = s.id;
+    g.row.game = "tablut";
+    g.row.clock_base_ms = 300000;
+    g.row.clock_increment_ms = 3000;
+    g.row.status = "live";
+    g.row.seat_ids = {"p" + s.id + "x", "p" + s.id + "y"};
+    g.row.seat_names = {"Player", "Opponent"};
+    g.row.clock_ms = {250000 - s.record->turn_count(), 260000 - s.record->turn_count()};
+    g.row.version = s.version;
+    g.row.turns = s.record->turn_count();
+    g.row.created_ms = s.created_ms;
+    g.row.updated_ms = now_ms();
+    g.row.record = s.record->header_line();
+    // As Room::take_save: the columns did not change (a turn of a live clock game), the entries from the
+    // first that may have changed, the version the store holds.
+    g.write_row = !s.handed;
+    g.from = s.handed ? static_cast<std::int64_t>(s.stable) : 0;
+    g.entries = s.record->entry_texts(static_cast<std::size_t>(g.from));
+    if (s.handed) g.base_version = s.handed_version;
+    s.handed = true;
+    s.handed_version = s.version;
+    s.stable = s.record->entries().size();  // Tablut turns are one action: never open
+    return g;
   }
 
   std::mt19937_64 rng_;
   std::vector<Slot> slots_;
   std::vector<cinq::Action> legal_;
-  std::size_t next_ = 0;
   int started_ = 0;
-  std::uint64_t record_bytes_ = 0;
+  int replaced_ = 0;
+  std::uint64_t entry_bytes_ = 0;
 };
 
 struct Figures {
   double turns_per_s = 0;
   double commits_per_s = 0;
-  double p50_ms = 0;  // one commit (one save_game, or one save_games of B rows)
+  double p50_ms = 0;  // one commit
   double p99_ms = 0;
-  double db_bytes = 0;   // the database file at the end
-  double wal_bytes = 0;  // its -wal file (WAL mode checkpoints into the database every 1000 pages)
-  double mean_record_bytes = 0;
+  double mean_ply = 0;  // of the turns timed
+  double entry_bytes = 0;  // record entry text per timed turn
   double turns = 0;
 };
 
 const std::vector<std::pair<const char*, double Figures::*>> kColumns = {
-    {"turns_per_s", &Figures::turns_per_s},
-    {"commits_per_s", &Figures::commits_per_s},
-    {"p50_ms", &Figures::p50_ms},
-    {"p99_ms", &Figures::p99_ms},
-    {"db_bytes", &Figures::db_bytes},
-    {"wal_bytes", &Figures::wal_bytes},
-    {"mean_record_bytes", &Figures::mean_record_bytes},
+    {"turns_per_s", &Figures::turns_per_s}, {"commits_per_s", &Figures::commits_per_s},
+    {"p50_ms", &Figures::p50_ms},           {"p99_ms", &Figures::p99_ms},
+    {"mean_ply", &Figures::mean_ply},       {"entry_bytes", &Figures::entry_bytes},
     {"turns", &Figures::turns},
+};
+
+struct Run {
+  std::vector<Figures> at;  // one per --plies
+  double db_bytes = 0;
+  double replaced = 0;
 };
 
 double quantile(std::vector<double> v, double q) {
@@ -193,7 +279,7 @@ double bytes_of(const fs::path& p) {
 }
 
 // One run of one mode on a fresh database in a fresh directory under `dir` (removed afterwards).
-bool run(const Args& args, int batch, std::uint64_t seed, Figures& f, std::string& why) {
+bool run(const Args& args, int batch, std::uint64_t seed, Run& out, std::string& why) {
   std::string pattern = (fs::path(args.dir) / "cinq-bench-store-XXXXXX").string();
   if (!mkdtemp(pattern.data())) {
     why = "cannot make a directory under " + args.dir;
@@ -201,47 +287,89 @@ bool run(const Args& args, int batch, std::uint64_t seed, Figures& f, std::strin
   }
   fs::path dir = pattern;
   fs::path db = dir / "cinq.db";
-  Error error;
   bool ok = [&] {
+    Error error;
     auto store = cinq::store::Store::open(db.string(), error);
-    if (!store) return false;
+    if (!store) return why = error.message, false;
     Traffic traffic(args.games, seed);
-    std::vector<GameRow> initial = traffic.rows();
-    if constexpr (kHasSaveGames<cinq::store::Store>) {
-      if (!save_batch(*store, initial, error)) return false;
-    } else {
-      for (const GameRow& r : initial)
-        if (!store->save_game(r, error)) return false;
-    }
-    std::uint64_t bytes_before = traffic.record_bytes();
-    int per_commit = std::max(batch, 1);
-    int commits = std::max((args.turns + per_commit - 1) / per_commit, kMinCommits);
-    std::vector<double> latencies;
-    std::vector<GameRow> rows;
-    double total = 0;
-    for (int c = 0; c < commits; ++c) {
-      rows.clear();
-      for (int i = 0; i < per_commit; ++i) rows.push_back(traffic.next());
-      auto t0 = Clock::now();
-      bool saved = batch == 0 ? store->save_game(rows[0], error) : save_batch(*store, rows, error);
-      double s = std::chrono::duration<double>(Clock::now() - t0).count();
-      if (!saved) return false;
-      total += s;
-      latencies.push_back(s * 1e3);
-    }
-    double turns = static_cast<double>(commits) * per_commit;
-    f.turns = turns;
-    f.turns_per_s = turns / total;
-    f.commits_per_s = commits / total;
-    f.p50_ms = quantile(latencies, 0.50);
-    f.p99_ms = quantile(latencies, 0.99);
-    f.mean_record_bytes = static_cast<double>(traffic.record_bytes() - bytes_before) / turns;
+    std::vector<GameSave> saves;
+    {
+      Writer writer(*store);
+      // The other games in progress: entries of a Tablut turn's length, stored whole, 256 games a commit.
+      std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ULL);
+      for (int g = 0; g < args.background; ++g) {
+        GameSave b;
+        b.row.id = random_id(rng);
+        b.row.game = "tablut";
+        b.row.status = "live";
+        b.row.record = "#! TABLUT";
+        b.row.seat_ids = {"p" + b.row.id + "x", "p" + b.row.id + "y"};
+        b.entries = {"A = Someone    D = Someone else", "> 2026-01-01 12:00:00"};
+        const int turns = std::uniform_int_distribution<int>(0, 400)(rng);
+        for (int t = 0; t < turns; ++t)
+          b.entries.push_back(std::string(t % 2 ? "D/" : "A/") + static_cast<char>('a' + t % 9) + "5 " +
+                              static_cast<char>('a' + (t / 9) % 9) + "7/");
+        b.row.turns = turns;
+        saves.push_back(std::move(b));
+        if (saves.size() == 256 || g + 1 == args.background) {
+          if (!writer.commit(saves, true, why)) return false;
+          saves.clear();
+        }
+      }
+      saves = traffic.first_saves();
+      if (!writer.commit(saves, false, why)) return false;
+      const int per_commit = std::max(batch, 1);
+      const int commits = std::max((args.turns + per_commit - 1) / per_commit, kMinCommits);
+      std::size_t next = 0;
+      for (int ply : args.plies) {
+        // Every game to `ply`, one turn of each per commit (untimed).
+        for (;;) {
+          saves.clear();
+          for (std::size_t i = 0; i < traffic.games(); ++i)
+            if (traffic.ply(i) < ply) saves.push_back(traffic.turn(i));
+          if (saves.empty()) break;
+          if (!writer.commit(saves, true, why)) return false;
+        }
+        writer.take_commits();
+        // The timed turns.
+        const std::uint64_t bytes_before = traffic.entry_bytes();
+        double plies = 0;
+        for (int c = 0; c < commits; ++c) {
+          saves.clear();
+          for (int i = 0; i < per_commit; ++i) {
+            const std::size_t g = next++ % traffic.games();
+            plies += traffic.ply(g);
+            saves.push_back(traffic.turn(g));
+          }
+          if (!writer.commit(saves, batch > 0, why)) return false;
+        }
+        std::vector<Writer::Commit> made = writer.take_commits();
+        Figures f;
+        double total = 0;
+        std::vector<double> latencies;
+        for (const auto& m : made) {
+          if (m.games != static_cast<std::size_t>(per_commit)) {
+            why = "a commit held " + std::to_string(m.games) + " saves instead of " + std::to_string(per_commit);
+            return false;
+          }
+          total += m.seconds;
+          latencies.push_back(m.seconds * 1e3);
+        }
+        f.turns = static_cast<double>(commits) * per_commit;
+        f.turns_per_s = f.turns / total;
+        f.commits_per_s = commits / total;
+        f.p50_ms = quantile(latencies, 0.50);
+        f.p99_ms = quantile(latencies, 0.99);
+        f.mean_ply = plies / f.turns;
+        f.entry_bytes = static_cast<double>(traffic.entry_bytes() - bytes_before) / f.turns;
+        out.at.push_back(f);
+      }
+    }  // the writer drains and stops
+    out.replaced = traffic.replaced();
     store.reset();  // closing the last connection checkpoints the WAL into the database
-    f.db_bytes = bytes_of(db);
-    f.wal_bytes = bytes_of(dir.string() + "/cinq.db-wal");
+    out.db_bytes = bytes_of(db);
     return true;
   }();
-  why = error.message;
   std::error_code ec;
   fs::remove_all(dir, ec);
   return ok;
@@ -267,10 +395,22 @@ int usage(const std::string& why) {
   std::fprintf(
       stderr,
       "cinq_bench_store: %s\n"
-      "usage: cinq_bench_store [--turns N (1000)] [--games G (256)] [--runs K (3)] [--dir DIR (/tmp)]\n"
-      "                        [--modes single,1,8,64,256] [--seed S (1)] [--json FILE]\n",
+      "usage: cinq_bench_store [--turns N (1000)] [--games G (256)] [--background N (1024)] [--runs K (3)]\n"
+      "                        [--dir DIR (/tmp)] [--modes single,8,64,256] [--plies 10,300] [--seed S (1)]\n"
+      "                        [--json FILE]\n",
       why.c_str());
   return 2;
+}
+
+std::vector<std::string> split_list(const std::string& value) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < value.size()) {
+    std::size_t end = std::min(value.find(',', start), value.size());
+    out.push_back(value.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
 }
 
 bool parse_args(int argc, char** argv, Args& args, std::string& why) {
@@ -282,6 +422,8 @@ bool parse_args(int argc, char** argv, Args& args, std::string& why) {
       args.turns = std::max(1, std::stoi(value));
     } else if (flag == "--games") {
       args.games = std::max(1, std::stoi(value));
+    } else if (flag == "--background") {
+      args.background = std::max(0, std::stoi(value));
     } else if (flag == "--runs") {
       args.runs = std::max(1, std::stoi(value));
     } else if (flag == "--dir") {
@@ -292,13 +434,12 @@ bool parse_args(int argc, char** argv, Args& args, std::string& why) {
       args.json = value;
     } else if (flag == "--modes") {
       args.modes.clear();
-      std::size_t start = 0;
-      while (start < value.size()) {
-        std::size_t end = std::min(value.find(',', start), value.size());
-        std::string m = value.substr(start, end - start);
-        args.modes.push_back(m == "single" ? 0 : std::max(1, std::stoi(m)));
-        start = end + 1;
-      }
+      for (const auto& m : split_list(value)) args.modes.push_back(m == "single" ? 0 : std::max(1, std::stoi(m)));
+    } else if (flag == "--plies") {
+      args.plies.clear();
+      for (const auto& p : split_list(value)) args.plies.push_back(std::max(0, std::stoi(p)));
+      std::sort(args.plies.begin(), args.plies.end());
+      if (args.plies.empty()) return why = "--plies needs at least one ply", false;
     } else {
       return why = "unknown option " + flag, false;
     }
@@ -316,41 +457,61 @@ int main(int argc, char** argv) {
   } catch (const std::exception&) {
     return usage("a number was expected");
   }
-  std::printf("store: %d turns per run, %d Tablut games round-robin, median of %d runs, under %s\n",
-              args.turns, args.games, args.runs, args.dir.c_str());
-  std::printf("%-8s %10s %10s %9s %9s %12s %10s %9s\n", "mode", "turns/s", "commits/s", "p50 ms", "p99 ms",
-              "db bytes", "wal bytes", "record B");
-  nlohmann::json out = {{"bench", "store"},  {"turns", args.turns}, {"games", args.games},
-                        {"runs", args.runs}, {"dir", args.dir},     {"modes", nlohmann::json::array()}};
+  std::string plies;
+  for (int p : args.plies) plies += (plies.empty() ? "" : ", ") + std::to_string(p);
+  std::printf(
+      "store: %d turns per ply and run, %d Tablut games round-robin (and %d others in the database), at plies "
+      "%s; median of %d runs, under %s\n",
+      args.turns, args.games, args.background, plies.c_str(), args.runs, args.dir.c_str());
+  std::printf("%-9s %5s %9s %10s %10s %8s %8s %8s\n", "mode", "ply", "mean ply", "turns/s", "commits/s",
+              "p50 ms", "p99 ms", "entry B");
+  nlohmann::json out = {{"bench", "store"}, {"turns", args.turns}, {"games", args.games},
+                        {"background", args.background}, {"runs", args.runs}, {"dir", args.dir},
+                        {"plies", args.plies}, {"modes", nlohmann::json::array()}};
   for (int batch : args.modes) {
     std::string name = batch == 0 ? "single" : "batch " + std::to_string(batch);
-    if (batch > 0 && !kHasSaveGames<cinq::store::Store>) {
-      std::printf("%-8s skipped: this build's Store has no save_games\n", name.c_str());
-      continue;
-    }
     if (batch > args.games) {
-      // The group commit writes a game once per commit: B turns in one commit need B different games.
-      std::printf("%-8s skipped: needs --games %d or more\n", name.c_str(), batch);
+      // A commit holds one save per game: B turns in one commit need B different games.
+      std::printf("%-9s skipped: needs --games %d or more\n", name.c_str(), batch);
       continue;
     }
-    std::vector<Figures> runs;
+    std::vector<Run> runs;
     for (int r = 0; r < args.runs; ++r) {
-      Figures f;
-      if (!run(args, batch, args.seed + static_cast<std::uint64_t>(r), f, why)) {
+      Run one;
+      if (!run(args, batch, args.seed + static_cast<std::uint64_t>(r), one, why)) {
         std::fprintf(stderr, "cinq_bench_store: %s: %s\n", name.c_str(), why.c_str());
         return 1;
       }
-      runs.push_back(f);
+      runs.push_back(std::move(one));
     }
-    Figures m = median(runs);
-    std::printf("%-8s %10.0f %10.1f %9.2f %9.2f %12.0f %10.0f %9.0f\n", name.c_str(), m.turns_per_s,
-                m.commits_per_s, m.p50_ms, m.p99_ms, m.db_bytes, m.wal_bytes, m.mean_record_bytes);
-    std::fflush(stdout);
     nlohmann::json j = {{"mode", batch == 0 ? "single" : "batch"},
                         {"batch", std::max(batch, 1)},
-                        {"median", to_json(m)},
-                        {"runs", nlohmann::json::array()}};
-    for (const Figures& f : runs) j["runs"].push_back(to_json(f));
+                        {"plies", nlohmann::json::array()}};
+    std::vector<Figures> medians;
+    for (std::size_t p = 0; p < args.plies.size(); ++p) {
+      std::vector<Figures> at;
+      for (const Run& r : runs) at.push_back(r.at[p]);
+      Figures m = median(at);
+      medians.push_back(m);
+      std::printf("%-9s %5d %9.1f %10.0f %10.1f %8.2f %8.2f %8.1f\n", name.c_str(), args.plies[p], m.mean_ply,
+                  m.turns_per_s, m.commits_per_s, m.p50_ms, m.p99_ms, m.entry_bytes);
+      nlohmann::json runs_json = nlohmann::json::array();
+      for (const Figures& f : at) runs_json.push_back(to_json(f));
+      j["plies"].push_back({{"ply", args.plies[p]}, {"median", to_json(m)}, {"runs", runs_json}});
+    }
+    // Late over early: 1.0 when a commit costs the same whatever the game's length (the medians' ratio; and
+    // that of the median commit times, which one slow fsync does not move).
+    const double ratio = medians.back().turns_per_s / medians.front().turns_per_s;
+    const double p50_ratio = medians.front().p50_ms / medians.back().p50_ms;
+    std::vector<double> db, replaced;
+    for (const Run& r : runs) db.push_back(r.db_bytes), replaced.push_back(r.replaced);
+    std::printf("%-9s ply %d / ply %d: %.3f (turns/s), %.3f (p50); database %.0f bytes, %.0f games replaced\n",
+                name.c_str(), args.plies.back(), args.plies.front(), ratio, p50_ratio, quantile(db, 0.5),
+                quantile(replaced, 0.5));
+    std::fflush(stdout);
+    j["ratio"] = ratio;
+    j["p50_ratio"] = p50_ratio;
+    j["db_bytes"] = quantile(db, 0.5);
     out["modes"].push_back(j);
   }
   if (!args.json.empty()) {

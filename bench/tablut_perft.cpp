@@ -1,4 +1,4 @@
-// Tablut perft benchmark (../shared/rules/tablut.md): move sequences counted per second at a depth (4 by
+// Tablut perft benchmark (docs/rules/tablut.md): move sequences counted per second at a depth (4 by
 // default), from the start under the options given. Checks the count against the pinned figures
 // (computed independently by tests/data/tablut/perft_reference.py).
 //   build-*/bench/tablut_perft [DEPTH] [key=value ...]
@@ -9,13 +9,22 @@
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <vector>
 
+#include "bench/cli_args.h"
 #include "rules/tablut/tablut.h"
 
 int main(int argc, char** argv) {
-  int depth = argc > 1 ? std::atoi(argv[1]) : 4;
+  int depth = 4;
+  std::vector<std::string> settings;
+  CLI::App app("Tablut move generation: perft DEPTH from the start, moves per second (the best of 5 runs); "
+               "checks the count at depth 4 against the pinned figures.",
+               "tablut_perft");
+  app.add_option("DEPTH", depth, "the depth")->check(CLI::Range(0, 12))->capture_default_str();
+  app.add_option("OPTIONS", settings, "the game's options, key=value (first=defenders, ...)");
+  if (int status = cinq::bench::parse_args(app, argc, argv); status >= 0) return status;
   std::string options;
-  for (int i = 2; i < argc; ++i) options += std::string(i > 2 ? " " : "") + argv[i];
+  for (std::size_t i = 0; i < settings.size(); ++i) options += (i > 0 ? " " : "") + settings[i];
   auto state = cinq::tablut::game().start(options);
   if (!state) {
     std::fprintf(stderr, "tablut_perft: %s\n", state.error().message.c_str());

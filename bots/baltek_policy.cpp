@@ -1,4 +1,4 @@
-// Baltek's policy for the search (bots/policy.h, ../shared/rules/baltek.md). A turn is up to three actions,
+// Baltek's policy for the search (bots/policy.h, docs/rules/baltek.md). A turn is up to three actions,
 // a sprint and an explicit end, out of some 150 legal actions at each step: random play spends its points
 // on aimless runs and almost never scores, so neither random playouts nor an unpruned tree see a goal.
 // Every action gets a cheap score of football sense (shoot when you can; pass forward to a teammate; win

@@ -1,4 +1,4 @@
-// Batik's policy for the search (bots/policy.h, ../shared/rules/batik.md). About 18,000 drops are legal and
+// Batik's policy for the search (bots/policy.h, docs/rules/batik.md). About 18,000 drops are legal and
 // each one is a Box2D simulation of about a millisecond, so the tree never sees the legal list: it sees a
 // few dozen drops from a grid of angles (every 45 degrees: the angles that lay some side of every piece
 // flat) and positions, ranked by a skyline guess of where they would land (bots/batik_skyline.h), a few

@@ -1,4 +1,4 @@
-// A cheap stand-in for Batik's physics (../shared/rules/batik.md), for the bot only: the frame's skyline
+// A cheap stand-in for Batik's physics (docs/rules/batik.md), for the bot only: the frame's skyline
 // (the top of the pieces over each eighth of the width) and where a drop would land if it fell straight down
 // onto it, Tetris-like, without sliding or tilting. A real drop is a Box2D simulation of about a millisecond;
 // this guess takes microseconds, so the search can rank thousands of drops and spend simulations on the

@@ -1,4 +1,4 @@
-// Kopf oder Knopf's policy for the search (bots/policy.h, ../shared/rules/kopf-oder-knopf.md). Random
+// Kopf oder Knopf's policy for the search (bots/policy.h, docs/rules/kopf-oder-knopf.md). Random
 // playouts end by themselves (about 100 actions) and are fast enough; what they miss is that a penalty
 // removal is a free point: a random player skips most of them (one action among the penalties and all the
 // moves). Playouts here take a penalty when one is on offer, most of the time.

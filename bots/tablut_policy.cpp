@@ -1,4 +1,4 @@
-// Tablut's policy for the search (bots/policy.h, ../shared/rules/tablut.md). Uniform random playouts last
+// Tablut's policy for the search (bots/policy.h, docs/rules/tablut.md). Uniform random playouts last
 // some 300 moves and are mostly won by a king that wanders into a corner past attackers who never block
 // it, so they say little about a position. Playouts here play the obvious moves (the king's escape to a
 // corner, the block of an open line to a corner, the king's capture, and usually a capture), stop after

@@ -1,5 +1,6 @@
 // A room's commands: who may do what, when, and what it changes. JSON building is in room_json.cpp.
 #include "lobby/room.h"
+#include "rules/turn.h"
 
 #include <algorithm>
 #include <cassert>
@@ -26,8 +27,8 @@ const char* status_name(Status s) {
 namespace {
 
 // A record has no form for a turn still in progress: a reader ends every turn it reads (and refuses one that
-// cannot end there, like a Kopf oder Knopf penalty without its move). So saved() follows the record of a
-// room saved in the middle of a turn with this line, and restore() reopens that last turn.
+// cannot end there, like a Kopf oder Knopf penalty without its move). So Saved says so (open_turn), and
+// restore() reopens that last turn. Stores of schema version 2 followed such a record with this line.
 constexpr std::string_view kOpenTurnLine = "# turn in progress\n";
 
 // Reads a record whose last turn is still open: the record without that turn, then its items played one by
@@ -54,16 +55,11 @@ Result<Record> read_open_turn(std::string_view text) {
   const State& st = record->state();
   if (record->finished() || st.mid_turn() || open.side != record->game().side_letter(st.to_move()))
     return make_error(std::string("the turn in progress is not ") + open.side + "'s");
-  ItemContext ctx;
-  for (const std::string& item_text : open.items) {
-    auto item = record->state().read_item(item_text, ctx);
-    if (!item) return make_error("the turn in progress: " + item.error().message);
-    ++ctx.index;
-    ctx.after_annotation = item->annotation;
-    if (item->annotation) continue;
-    auto played = record->play(item->action);
-    if (!played) return make_error("the turn in progress: '" + item_text + "': " + played.error().message);
-  }
+  TurnRequest request;
+  request.items = open.items;
+  request.whole = false;  // played as the reader plays them, but the turn stays open
+  auto played = play_items(record->state(), request, [&](Action a) { return record->play(a); });
+  if (!played) return make_error("the turn in progress: " + played.error().message);
   return record;
 }
 
@@ -99,6 +95,7 @@ Result<Room> Room::create(const RoomConfig& config, Now now) {
   Room room(c, Record::start(*config.game, *options));
   room.created_ms_ = now.unix_ms;
   room.clock_ms_ = {config.clock.base_ms, config.clock.base_ms};
+  room.shown_ = room.position_value(now);
   return room;
 }
 
@@ -106,8 +103,11 @@ Result<Room> Room::restore(const Saved& saved, Now now) {
   const Game* game = find_game(saved.game);
   if (!game) return make_error("room " + saved.id + ": unknown game '" + saved.game + "'");
   std::string_view text = saved.record;
-  const bool open_turn = text.ends_with(kOpenTurnLine);
-  if (open_turn) text.remove_suffix(kOpenTurnLine.size());
+  bool open_turn = saved.open_turn;
+  if (text.ends_with(kOpenTurnLine)) {  // the older form
+    open_turn = true;
+    text.remove_suffix(kOpenTurnLine.size());
+  }
   auto record = open_turn ? read_open_turn(text) : Record::read(text);
   if (!record) return make_error("room " + saved.id + ": stored record: " + record.error().text());
   if (&record->game() != game) return make_error("room " + saved.id + ": stored record is another game");
@@ -125,6 +125,16 @@ Result<Room> Room::restore(const Saved& saved, Now now) {
   if (room.status_ == Status::live && room.config_.clock.correspondence()) {
     room.wall_deadline_ = saved.deadline_ms;
     if (room.wall_deadline_ == 0) room.restart_clock(now);
+  }
+  room.shown_ = room.position_value(now);
+  // From the store: the next save is a change to what it holds (this version), and rewrites every entry
+  // once, so that nothing depends on how the stored entries were cut.
+  if (saved.stored) {
+    room.handed_.any = true;
+    room.handed_.columns = saved;
+    room.handed_.columns.record.clear();
+    room.handed_.stable_entries = 0;
+    room.handed_.version = saved.version;
   }
   return room;
 }
@@ -168,7 +178,7 @@ Effect Room::sit(const Player& player, std::optional<int> seat, Now now) {
       event({{"kind", "seated"}, {"seat", s}, {"player", {{"id", player.id}, {"name", player.name}}}}));
   if (!seats_[0].id.empty() && !seats_[1].id.empty()) {
     start_game(now);
-    e.events.push_back(event({{"kind", "started"}}, position_text(now)));
+    e.events.push_back(event({{"kind", "started"}}, e, now));
   }
   return e;
 }
@@ -240,56 +250,23 @@ Effect Room::act_seat(int seat, const std::vector<std::string>& items, bool end_
   // not at all. (Copying the state, not the record: a record copy costs its whole history, every turn.)
   if (record_.incomplete()) return fail("game_over", "this record stops at '...': it cannot go on");
   std::unique_ptr<State> trial = record_.state().clone();
-  std::vector<Action> actions;
-  json played = json::array();
-  int index = 0;    // actions of this turn already played
-  ItemContext ctx;  // items of this turn already read (annotations too), as a record's reader counts them
-  for (const auto& raw : items) {
-    const State& st = *trial;
-    std::string text = fold_spaces(raw);
-    // The game reads its own text (precise errors, alternative forms); the legal texts are the fallback
-    // for an item whose place in the turn the reader judges differently when a turn comes in pieces.
-    if (st.mid_turn()) ctx.index = std::max(ctx.index, 1);
-    if (trial->outcome().over() || st.seat_of(st.to_move()) != seat || (index > 0 && !st.mid_turn())) {
-      // As in a record, an annotation may follow the action that ended the game (Kopf oder Knopf's
-      // `- e5/x c4 d7/`, when the strike after the penalty reaches the target): checked, nothing to play.
-      auto late = trial->outcome().over() ? st.read_item(text, ctx) : Result<Item>(make_error(""));
-      if (!late || !late->annotation) return fail("illegal", "'" + raw + "': your turn is already over");
-      ++ctx.index;
-      ctx.after_annotation = true;
-      continue;
-    }
-    auto item = st.read_item(text, ctx);
-    ++ctx.index;
-    ctx.after_annotation = item && item->annotation;
-    if (ctx.after_annotation) continue;  // checked, nothing to play (Kopf oder Knopf's strike)
-    std::optional<Action> found;
-    if (item && st.is_legal(item->action)) {
-      found = item->action;
-    } else {
-      std::vector<Action> legal = st.legal_actions();
-      for (Action a : legal)
-        if (!a.is_end_turn() && st.action_text(a) == text) found = a;
-    }
-    if (!found) return fail("illegal", item ? "'" + text + "' is not legal now" : item.error().message);
-    played.push_back(st.action_text(*found));
-    actions.push_back(*found);
-    trial->apply(*found);
-    ++index;
-  }
-  bool ended = false;
-  if (end_turn && !trial->outcome().over() && trial->seat_of(trial->to_move()) == seat &&
-      (trial->mid_turn() || index == 0)) {
-    if (!trial->is_legal(Action::end_turn()))
-      return fail("illegal",
-                  index == 0 && !trial->mid_turn() ? "you cannot pass now" : "the turn cannot end here");
-    actions.push_back(Action::end_turn());
-    ended = true;
-  }
+  TurnRequest request;
+  request.items = items;
+  request.whole = false;
+  request.end_turn = end_turn;
+  request.from_record = false;
+  auto turn = play_items(*trial, request, [&trial](Action a) -> Result<bool> {
+    trial->apply(a);
+    return true;
+  });
+  if (!turn) return fail("illegal", turn.error().message);
   // Annotations alone (a strike sent without its move) change nothing: no event, and above all no
   // increment for a turn that did not happen.
-  if (index == 0 && !ended)
+  if (turn->actions.empty())
     return fail("illegal", "nothing to play: an annotation needs the action that follows it");
+  const std::vector<Action>& actions = turn->actions;
+  const bool ended = turn->ended;
+  json played = turn->texts;
 
   for (Action a : actions) {
     // Cannot fail: each action was legal in turn on the same state, and the record is neither finished nor
@@ -318,7 +295,7 @@ Effect Room::act_seat(int seat, const std::vector<std::string>& items, bool end_
   }
   e.events.push_back(event(
       {{"kind", "play"}, {"seat", seat}, {"actions", played}, {"end_turn", ended}, {"turn_over", turn_over}},
-      position_text(now)));
+      e, now));
   if (record_.finished()) finish(e, now);
   return e;
 }
@@ -352,18 +329,18 @@ Effect Room::offer_draw(const std::string& player_id, Now now) {
     return e;
   }
   draw_offer_ = s;
-  e.events.push_back(event({{"kind", "draw_offer"}, {"seat", s}}));
+  e.events.push_back(event({{"kind", "draw_offer"}, {"seat", s}}, e, now));
   return e;
 }
 
-Effect Room::decline_draw(const std::string& player_id, Now) {
+Effect Room::decline_draw(const std::string& player_id, Now now) {
   int s = seat_of(player_id);
   if (s < 0) return fail("not_seated", "you do not hold a seat in this room");
   if (status_ != Status::live || draw_offer_ != 1 - s)
     return fail("no_draw_offer", "no draw offer to decline");
   draw_offer_ = -1;
   Effect e;
-  e.events.push_back(event({{"kind", "draw_declined"}, {"seat", s}}));
+  e.events.push_back(event({{"kind", "draw_declined"}, {"seat", s}}, e, now));
   return e;
 }
 
@@ -436,7 +413,7 @@ void Room::finish(Effect& e, Now now) {
   status_ = Status::finished;
   draw_offer_ = -1;
   e.save = true;
-  e.events.push_back(event({{"kind", "finished"}, {"result", result_json()}}, position_text(now)));
+  e.events.push_back(event({{"kind", "finished"}, {"result", result_json()}}, e, now));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -478,7 +455,7 @@ std::array<std::int64_t, 2> Room::clock_left(Now now) const {
   return left;
 }
 
-Saved Room::saved(Now) const {
+Saved Room::saved_columns() const {
   Saved s;
   s.id = id_;
   s.game = std::string(record_.game().name());
@@ -487,8 +464,7 @@ Saved Room::saved(Now) const {
   s.is_private = config_.is_private;
   s.status = status_;
   s.result = record_.result_text();
-  s.record = record_.write();
-  if (!record_.finished() && record_.state().mid_turn()) s.record += kOpenTurnLine;
+  s.open_turn = !record_.finished() && record_.state().mid_turn();
   s.seats = seats_;
   s.clock_ms = clock_ms_;  // the running side's time at the start of its turn
   s.version = version_;
@@ -497,6 +473,55 @@ Saved Room::saved(Now) const {
   s.created_ms = created_ms_;
   s.deadline_ms = wall_deadline().value_or(0);
   s.seat_token_hashes = seat_token_hashes_;
+  return s;
+}
+
+Saved Room::saved(Now) const {
+  Saved s = saved_columns();
+  s.record = record_.write();
+  return s;
+}
+
+namespace {
+
+// The columns a query reads (the games row): a save writes them only when one of these changed.
+bool same_columns(const Saved& a, const Saved& b) {
+  auto same_seat = [](const Player& x, const Player& y) { return x.id == y.id && x.name == y.name; };
+  return a.id == b.id && a.game == b.game && a.options == b.options && a.clock == b.clock &&
+         a.is_private == b.is_private && a.status == b.status && a.result == b.result &&
+         same_seat(a.seats[0], b.seats[0]) && same_seat(a.seats[1], b.seats[1]) &&
+         a.rematch_of == b.rematch_of && a.created_ms == b.created_ms && a.deadline_ms == b.deadline_ms &&
+         a.seat_token_hashes == b.seat_token_hashes;
+}
+
+}  // namespace
+
+RoomSave Room::take_save(Now) {
+  RoomSave s;
+  s.saved = saved_columns();
+  if (status_ == Status::finished) {
+    // Stands alone: the whole record and every column (the store drops the entries).
+    s.saved.record = record_.write();
+  } else {
+    s.saved.record = record_.header_line();
+    s.from = handed_.any ? handed_.stable_entries : 0;
+    s.entries = record_.entry_texts(s.from);
+    s.row_changed = !handed_.any || !same_columns(handed_.columns, s.saved);
+    if (handed_.any) s.base_version = handed_.version;
+  }
+  handed_.any = true;
+  handed_.columns = s.saved;
+  handed_.columns.record.clear();
+  handed_.version = version_;
+  // Every entry kept so far stays as it is, but an open turn (the last turn entry: it grows); the results
+  // the record adds after its entries are not kept ones.
+  const std::vector<Entry>& entries = record_.entries();
+  std::size_t stable = entries.size();
+  if (s.saved.open_turn) {
+    while (stable > 0 && entries[stable - 1].kind != Entry::Kind::turns) --stable;
+    if (stable > 0) --stable;
+  }
+  handed_.stable_entries = stable;
   return s;
 }
 

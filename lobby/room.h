@@ -1,4 +1,4 @@
-// One game room as pure logic (DESIGN.md, "Rooms, sessions and messages"): seats, the record, clocks, draw
+// One game room as pure logic (docs/design.md, "Rooms, sessions and messages"): seats, record, clocks, draw
 // offers, rematches, and a version that grows with every event. Commands go in; a command either fails (an
 // error for the sender only, nothing changed) or yields events, each numbered by the room's version and
 // built once as the JSON text every recipient gets. Time is passed in, so rooms are tested without a clock
@@ -64,7 +64,22 @@ struct Effect {
   std::vector<Message> events;   // for everyone in the room, in version order
   bool save = false;             // the stored form changed: save it before sending `events`
   bool rematch_ready = false;  // both players asked for a rematch: the server opens it (Room::rematch_opened)
+  // The legal actions (docs/protocol.md, "Positions, patches and legal actions"): after these events, the
+  // seat `mover` (-1: none) may play `legal` (the members `"legal":[...],"can_end_turn":b`, as JSON text).
+  // The connections of that seat get the event `events[patched]` with them added (with_legal()); `patched`
+  // is the last event that changed the position, npos if none did.
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  std::size_t patched = npos;
+  int mover = -1;
+  std::string legal;
 };
+
+// The RFC 7386 merge patch that turns `from` into `to` (objects are diffed member by member; anything else,
+// arrays included, is replaced whole). A null member and an absent one are the same.
+Value merge_patch(const Value& from, const Value& to);
+
+// `message` (one JSON object as text) with `members` (`"k":v,...`) added at its end.
+std::string with_members(const std::string& message, const std::string& members);
 
 // Everything needed to build a room again after a restart (the server maps it to its stored row).
 struct Saved {
@@ -75,7 +90,10 @@ struct Saved {
   bool is_private = false;
   Status status = Status::open;
   std::string result;  // result line text, "" while unfinished
-  std::string record;  // followed by a line `# turn in progress` while a turn is open (room.cpp)
+  // The whole record. Its last turn is still open when `open_turn` (a record has no form for that: a reader
+  // ends every turn); restore() also takes the older form, a last line `# turn in progress`.
+  std::string record;
+  bool open_turn = false;
   std::array<Player, 2> seats;
   std::array<std::int64_t, 2> clock_ms{0, 0};
   std::int64_t version = 0;
@@ -84,6 +102,25 @@ struct Saved {
   std::int64_t created_ms = 0;
   std::int64_t deadline_ms = 0;                  // correspondence: the wall deadline of the side to move
   std::array<std::string, 2> seat_token_hashes;  // correspondence: token_hash() of each seat's token
+  // Read from the store (the server's from_row): the room's saves are then changes to what is stored. False
+  // for a new room (or one built from a record): its first save is whole.
+  bool stored = false;
+};
+
+// A save sized to the change (Room::take_save, issue 16): what the store needs to catch up with the room
+// since the last save the room handed out. The server maps it to store::GameSave (persistence/store.h).
+struct RoomSave {
+  // Every column and the progress as they are now. `saved.record`: the record's `#!` line while the game is
+  // unfinished, the whole record once it is finished (then there are no entries: the store keeps it whole).
+  Saved saved;
+  bool row_changed = true;  // a queried column changed, or the game is new or finished
+  // The texts of the record's entries from index `from` on (Record::entry_texts): they replace the stored
+  // entries from `from` on.
+  std::size_t from = 0;
+  std::vector<std::string> entries;
+  // The version the store holds if every save handed out before this one committed; none for a save that
+  // stands alone (a new room's first, a finished game's).
+  std::optional<std::int64_t> base_version;
 };
 
 struct RoomConfig {
@@ -159,34 +196,45 @@ class Room {
   std::array<std::int64_t, 2> clock_left(Now now) const;
   std::int64_t created_ms() const { return created_ms_; }
 
-  // The full state as a `state` message (docs/protocol.md), with the members of `extra` (an object) added.
-  std::string state_message(Now now) const;
-  std::string state_message(Now now, const nlohmann::json& extra) const;
-  nlohmann::json state_json(Now now) const;
+  // The full state as a `state` message (docs/protocol.md) as `viewer` sees it (a seat, or -1 for a
+  // spectator): the seat to move also gets its legal actions. The members of `extra` (an object) are added.
+  std::string state_message(Now now, int viewer = -1) const;
+  std::string state_message(Now now, int viewer, const nlohmann::json& extra) const;
+  nlohmann::json state_json(Now now, int viewer = -1) const;
+  // The members `"legal":[...],"can_end_turn":b` for the seat to move, "" when no seat is to move.
+  std::string legal_members() const;
   // Who asked for a rematch, by seat.
   const std::array<bool, 2>& rematch_asked() const { return rematch_; }
   // One line of the lobby's list.
   nlohmann::json summary(Now now) const;
   // The events after `version`, if the log still holds them all (empty if up to date); nullopt otherwise.
   std::optional<std::vector<Message>> events_since(std::int64_t version) const;
+  // The whole stored form (the record whole): what restore() takes.
   Saved saved(Now now) const;
+  // The next save: only what changed since the last one handed out (the columns if one changed, the entries
+  // from the first that may have changed, the progress), and remembers it as handed out. The server queues
+  // it, in order; if a save fails, the room is dropped and reloaded from the store (restore() with
+  // `stored`), whose first save rewrites every entry.
+  RoomSave take_save(Now now);
 
  private:
   Room(RoomConfig config, Record record);
 
   Failure* check_player_turn(const std::string& player_id, Failure& out) const;
   Effect fail(std::string code, std::string message) const;
-  // Numbers it, logs it; `position` (position_text), if given, is added as the member "position".
-  Message event(nlohmann::json body, const std::string& position = {});
+  // Numbers it, logs it. With `changed`, the position may have changed: the event gets the member `patch`
+  // (RFC 7386, from the position of the last patched event to now), and `e` learns who moves next.
+  Message event(nlohmann::json body);
+  Message event(nlohmann::json body, Effect& e, Now now);
   void start_game(Now now);
   void charge_clock(Now now);   // the running side pays the time since the turn began
   void restart_clock(Now now);  // the clock of the seat to move starts (live or correspondence)
   Failure* check_seat_turn(int seat, Failure& out) const;
   bool flag_fallen(Now now) const;
   void finish(Effect& effect, Now now);  // the record holds its result: close the room
-  nlohmann::json position_json(Now now) const;
+  Value position_value(Now now) const;       // the POSITION (no legal actions: see legal_members)
   nlohmann::json state_fields() const;       // state_json without its position
-  std::string position_text(Now now) const;  // the same, as JSON text
+  std::string position_text(Now now) const;  // position_value as JSON text
   nlohmann::json clocks_json(Now now) const;
   nlohmann::json result_json() const;
   nlohmann::json seats_json() const;
@@ -200,6 +248,7 @@ class Room {
   int spectators_ = 0;
   std::int64_t version_ = 0;
   std::deque<std::pair<std::int64_t, Message>> log_;
+  Value shown_;  // the position as of the last patched event (or restore): what the next patch starts from
   std::int64_t created_ms_ = 0;
   // Clocks: time left by seat at the start of the running turn, the seat whose clock runs, and since when.
   std::array<std::int64_t, 2> clock_ms_{0, 0};
@@ -210,6 +259,16 @@ class Room {
   std::string rematch_room_;
   std::int64_t wall_deadline_ = 0;  // correspondence: Unix ms, 0 when no turn is running
   std::array<std::string, 2> seat_token_hashes_;
+  // What the room last handed to the store (take_save): whether it did (or was restored from the store),
+  // the queried columns then, the entries that cannot change any more, and the version.
+  struct Handed {
+    bool any = false;
+    Saved columns;  // no record
+    std::size_t stable_entries = 0;
+    std::int64_t version = 0;
+  };
+  Handed handed_;
+  Saved saved_columns() const;  // saved() without the record
 };
 
 }  // namespace cinq::lobby

@@ -107,21 +107,96 @@ json clock_json(const ClockSpec& c) {
   return nullptr;
 }
 
-Message Room::event(json body, const std::string& position) {
+namespace {
+
+bool same(const Value& a, const Value& b) {
+  if (a.is_null() || b.is_null()) return a.is_null() && b.is_null();
+  if (a.is_bool()) return b.is_bool() && a.as_bool() == b.as_bool();
+  if (a.is_int()) return b.is_int() && a.as_int() == b.as_int();
+  if (a.is_double()) return b.is_double() && a.as_double() == b.as_double();
+  if (a.is_string()) return b.is_string() && a.as_string() == b.as_string();
+  if (a.is_array()) {
+    if (!b.is_array() || a.as_array().size() != b.as_array().size()) return false;
+    for (std::size_t i = 0; i < a.as_array().size(); ++i)
+      if (!same(a.as_array()[i], b.as_array()[i])) return false;
+    return true;
+  }
+  if (!b.is_object() || a.as_object().size() != b.as_object().size()) return false;
+  for (const auto& [k, x] : a.as_object()) {
+    const Value* y = b.find(k);
+    if (!y || !same(x, *y)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Value merge_patch(const Value& from, const Value& to) {
+  if (!from.is_object() || !to.is_object()) return to;
+  Value patch = Value::object();
+  for (const auto& [k, x] : to.as_object()) {
+    const Value* was = from.find(k);
+    if (x.is_null()) {
+      if (was && !was->is_null()) patch.set(k, nullptr);  // removed
+    } else if (!was || was->is_null()) {
+      patch.set(k, x);
+    } else if (x.is_object() && was->is_object()) {
+      Value sub = merge_patch(*was, x);
+      if (!sub.as_object().empty()) patch.set(k, std::move(sub));
+    } else if (!same(*was, x)) {
+      patch.set(k, x);
+    }
+  }
+  for (const auto& [k, x] : from.as_object())
+    if (!x.is_null() && !to.find(k)) patch.set(k, nullptr);
+  return patch;
+}
+
+std::string with_members(const std::string& message, const std::string& members) {
+  if (members.empty()) return message;
+  std::string out;
+  out.reserve(message.size() + members.size() + 1);
+  out.append(message, 0, message.size() - 1);  // without its closing brace
+  if (out.size() > 1) out += ',';
+  out += members;
+  out += '}';
+  return out;
+}
+
+Message Room::event(json body) {
+  ++version_;
+  body["type"] = "event";
+  body["room"] = id_;
+  body["version"] = version_;
+  auto m = std::make_shared<const std::string>(body.dump());
+  log_.emplace_back(version_, m);
+  while (log_.size() > kEventLog) log_.pop_front();
+  return m;
+}
+
+Message Room::event(json body, Effect& e, Now now) {
   ++version_;
   body["type"] = "event";
   body["room"] = id_;
   body["version"] = version_;
   std::string text = body.dump();
-  if (!position.empty()) {  // spliced in as text: it is the bulk of the message, and already JSON
-    text.pop_back();
-    text += ",\"position\":";
-    text += position;
-    text += '}';
-  }
+  Value position = position_value(now);
+  Value patch = merge_patch(shown_, position);
+  // A running clock's `ms` is as of now: always sent, so a client that joined since the last event (its
+  // state read the clock later than shown_ did) cannot keep a time the patch would leave out as unchanged.
+  if (config_.clock.enabled() && patch.is_object() && !patch.find("clocks"))
+    if (const Value* c = position.find("clocks")) patch.set("clocks", *c);
+  shown_ = std::move(position);
+  text.pop_back();  // spliced in as text: already JSON
+  text += ",\"patch\":";
+  write_json(patch, text);
+  text += '}';
   auto m = std::make_shared<const std::string>(std::move(text));
   log_.emplace_back(version_, m);
   while (log_.size() > kEventLog) log_.pop_front();
+  e.patched = e.events.size();  // the index this event will have
+  e.mover = seat_to_move();
+  e.legal = legal_members();
   return m;
 }
 
@@ -162,53 +237,68 @@ json Room::seats_json() const {
   return out;
 }
 
-// The position as JSON text, built once per event: the small fields through nlohmann, the legal actions and
-// the view (most of the bytes) written straight to text.
-std::string Room::position_text(Now now) const {
+// The position, the same for everyone in the room (the legal actions are legal_members()).
+Value Room::position_value(Now now) const {
   const State& st = record_.state();
   int seat = seat_to_move();
-  std::string legal = "[]";
-  bool can_end = false;
-  if (seat >= 0) {
-    std::vector<std::string> texts;
-    for (Action a : st.legal_actions()) {
-      if (a.is_end_turn())
-        can_end = true;
-      else
-        texts.push_back(st.action_text(a));
-    }
-    legal = legal_text(texts);
+  Value p = Value::object();
+  p.set("status", status_name(status_));
+  p.set("turn", record_.turn_count());
+  p.set("round", st.round());
+  p.set("to_move", seat >= 0 ? Value(seat) : Value());
+  p.set("side", seat >= 0 ? Value(std::string(1, record_.game().side_letter(st.to_move()))) : Value());
+  p.set("mid_turn", seat >= 0 && st.mid_turn());
+  if (config_.clock.enabled()) {
+    auto left = clock_left(now);
+    Value clocks = Value::object();
+    clocks.set("ms", Value(Value::Array{Value(left[0]), Value(left[1])}));
+    clocks.set("running", running_ >= 0 ? Value(running_) : Value());
+    p.set("clocks", std::move(clocks));
+  } else {
+    p.set("clocks", Value());
   }
-  json small = {
-      {"status", status_name(status_)},
-      {"turn", record_.turn_count()},
-      {"round", st.round()},
-      {"to_move", seat >= 0 ? json(seat) : json(nullptr)},
-      {"side", seat >= 0 ? json(std::string(1, record_.game().side_letter(st.to_move()))) : json(nullptr)},
-      {"mid_turn", seat >= 0 && st.mid_turn()},
-      {"can_end_turn", can_end},
-      {"clocks", clocks_json(now)},
-      {"deadline_ms", wall_deadline() ? json(*wall_deadline()) : json(nullptr)},
-      {"draw_offer", draw_offer_ >= 0 ? json(draw_offer_) : json(nullptr)},
-      {"result", result_json()}};
-  std::string out = small.dump();
-  out.pop_back();  // the closing brace: the big members follow
-  out.reserve(out.size() + legal.size() + 2048);
-  out += ",\"legal\":";
-  out += legal;
-  out += ",\"view\":";
-  write_json(st.view(), out);
-  out += '}';
+  p.set("deadline_ms", wall_deadline() ? Value(*wall_deadline()) : Value());
+  p.set("draw_offer", draw_offer_ >= 0 ? Value(draw_offer_) : Value());
+  if (auto r = record_.result()) {
+    Value result = Value::object();
+    result.set("text", record_.result_text());
+    result.set("winner", r->kind == Outcome::Kind::win ? Value(r->winner) : Value());
+    result.set("reason", r->kind == Outcome::Kind::aborted ? std::string("aborted") : r->reason);
+    result.set("detail", r->detail);
+    p.set("result", std::move(result));
+  } else {
+    p.set("result", Value());
+  }
+  p.set("view", st.view());
+  return p;
+}
+
+std::string Room::position_text(Now now) const {
+  std::string out;
+  out.reserve(2048);
+  write_json(position_value(now), out);
   return out;
 }
 
-json Room::position_json(Now now) const { return json::parse(position_text(now)); }
-
-json Room::state_json(Now now) const {
-  json state = state_fields();
-  state["position"] = position_json(now);
-  return state;
+std::string Room::legal_members() const {
+  int seat = seat_to_move();
+  if (seat < 0) return {};
+  const State& st = record_.state();
+  std::vector<std::string> texts;
+  bool can_end = false;
+  for (Action a : st.legal_actions()) {
+    if (a.is_end_turn())
+      can_end = true;
+    else
+      texts.push_back(st.action_text(a));
+  }
+  std::string out = "\"legal\":";
+  out += legal_text(texts);
+  out += can_end ? ",\"can_end_turn\":true" : ",\"can_end_turn\":false";
+  return out;
 }
+
+json Room::state_json(Now now, int viewer) const { return json::parse(state_message(now, viewer)); }
 
 // The state's members but the position (the bulk of it, written as text by position_text).
 json Room::state_fields() const {
@@ -231,16 +321,22 @@ json Room::state_fields() const {
           {"record", record_.write()}};
 }
 
-std::string Room::state_message(Now now) const { return state_message(now, json::object()); }
+std::string Room::state_message(Now now, int viewer) const {
+  return state_message(now, viewer, json::object());
+}
 
-std::string Room::state_message(Now now, const json& extra) const {
+std::string Room::state_message(Now now, int viewer, const json& extra) const {
   json state = state_fields();
   if (extra.is_object())
     for (const auto& [k, v] : extra.items()) state[k] = v;
   std::string text = state.dump();
   text.pop_back();  // the closing brace: the position follows, already JSON text
   text += ",\"position\":";
-  text += position_text(now);
+  write_json(position_value(now), text);
+  if (viewer >= 0 && viewer == seat_to_move()) {
+    text += ',';
+    text += legal_members();
+  }
   text += '}';
   return text;
 }

@@ -178,6 +178,11 @@ Effect Room::play_log(int seat, std::string_view text, Now now) {
                     "turn " + number + ": " + e.error->message);
     if (!next.record_.finished() && next.seat_to_move() == seat && next.record_.state().mid_turn())
       return refuse("illegal", t.line, "turn " + number + " is not complete");
+    if (e.patched != Effect::npos) {
+      all.patched = all.events.size() + e.patched;
+      all.mover = e.mover;
+      all.legal = std::move(e.legal);
+    }
     for (auto& m : e.events) all.events.push_back(std::move(m));
   }
   if (sent.finished() && sent.result_text() != next.record_.result_text())

@@ -1,5 +1,5 @@
-// Quick pairing (DESIGN.md, lobby/): a seek waits for the next player who asks for the same game, options
-// and clock. Pure logic; the server guards it with a mutex.
+// Quick pairing (docs/design.md, lobby/): a seek waits for the next player who asks for the same game,
+// options and clock. Pure logic; the server guards it with a mutex.
 #pragma once
 
 #include <cstdint>

@@ -20,8 +20,8 @@ bool Saver::queue(std::function<void()> add) {
   return true;
 }
 
-bool Saver::save(GameRow row, Done done) {
-  return queue([&] { pending_.push_back({std::move(row), std::move(done)}); });
+bool Saver::save(GameSave game, Done done) {
+  return queue([&] { pending_.push_back({std::move(game), std::move(done)}); });
 }
 
 bool Saver::save(PlayerRow row, Done done) {
@@ -43,22 +43,49 @@ void Saver::commit() {
     commit_posted_ = false;
   }
   if (batch.empty() && players.empty()) return;
-  // The last row of each game wins: rows are whole snapshots, queued in the order the room took them.
-  std::unordered_map<std::string, std::size_t> last;
-  for (std::size_t i = 0; i < batch.size(); ++i) last[batch[i].row.id] = i;
-  std::vector<GameRow> rows;
-  rows.reserve(last.size());
-  for (std::size_t i = 0; i < batch.size(); ++i)
-    if (last[batch[i].row.id] == i) rows.push_back(std::move(batch[i].row));
+  // One save per game where they merge (the usual case: a room's saves follow one another), in the order
+  // the games were first queued; a save that does not merge is written after the one before it.
+  std::vector<GameSave> saves;
+  saves.reserve(batch.size());
+  std::unordered_map<std::string, std::size_t> last;  // a game's last save in `saves`
+  for (Pending& p : batch) {
+    auto it = last.find(p.save.row.id);
+    if (it != last.end() && merge(saves[it->second], std::move(p.save))) continue;
+    last[p.save.row.id] = saves.size();
+    saves.push_back(std::move(p.save));
+  }
   auto t0 = std::chrono::steady_clock::now();
   Error error;
-  bool ok = store_.save_all(players, rows, error);
+  bool ok = store_.save(players, saves, error);
   if (observe_)
-    observe_(rows.size(), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    observe_(saves.size(), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   for (auto& done : player_done)
     if (done) done(ok, error.message);
   for (auto& p : batch)
     if (p.done) p.done(ok, error.message);
+}
+
+bool merge(GameSave& into, GameSave&& later) {
+  if (into.row.id != later.row.id) return false;
+  if (!later.base_version) {  // it stands alone (a new game, a finished one): it replaces everything
+    into = std::move(later);
+    return true;
+  }
+  // A change must start from what `into` leaves: its version, its entries without a gap.
+  if (*later.base_version != into.row.version || into.row.status == "finished") return false;
+  const auto stored = static_cast<std::size_t>(into.from) + into.entries.size();
+  if (later.from < 0 || static_cast<std::size_t>(later.from) > stored) return false;
+  if (later.from <= into.from) {
+    into.from = later.from;
+    into.entries = std::move(later.entries);
+  } else {
+    into.entries.resize(static_cast<std::size_t>(later.from - into.from));
+    for (auto& e : later.entries) into.entries.push_back(std::move(e));
+  }
+  into.write_row = into.write_row || later.write_row;
+  into.row = std::move(later.row);
+  // into.base_version stays: the merged save changes what `into` changed.
+  return true;
 }
 
 }  // namespace cinq::store

@@ -1,11 +1,16 @@
-// Group commit for game saves. The server saves a room's whole row after every accepted turn and announces
-// the turn only once that save has committed (DESIGN.md, "Storage"). One transaction per turn costs one
-// fsync per turn, which caps a disk at a few hundred turns a second; here every save queued while the
-// previous commit ran goes into the next one, so a busy server pays one fsync for many turns while a quiet
-// one still commits each turn at once (no waiting for a batch to fill).
+// Group commit for game saves. The server saves a room after every accepted turn and announces the turn only
+// once that save has committed (docs/design.md, "Storage"). One transaction per turn costs one fsync per
+// turn, which caps a disk at a few hundred turns a second; here every save queued while the previous commit
+// ran goes into the next one, so a busy server pays one fsync for many turns while a quiet one still commits
+// each turn at once (no waiting for a batch to fill).
+//
+// A save is sized to the change (store.h, GameSave): the row's columns, the record's entries from the first
+// changed one on, the progress. Saves of the same game queued together are merged into one before the commit
+// (merge(): the later one's columns and progress win, entries are merged by index, the later ones win), and
+// every one's `done` runs after that commit.
 //
 // Every write of the server goes through here (players too), so writes are committed in the order they
-// were queued: a player row queued before a game row is committed no later than it. Commits run on the
+// were queued: a player row queued before a game save is committed no later than it. Commits run on the
 // store's Worker (persistence/worker.h), whose other jobs are reads.
 #pragma once
 
@@ -20,25 +25,30 @@
 
 namespace cinq::store {
 
+// Folds `later`, a save of the same game queued after `into`, into `into`, so that writing the result is
+// writing both in order. False (nothing changed) when they cannot be one save: another game, a later save
+// that does not start from `into`'s version, or a gap between their entries; then both are written, in order.
+bool merge(GameSave& into, GameSave&& later);
+
 class Saver {
  public:
   // Called on the writer thread once the save has committed (ok) or failed (the error's message).
   using Done = std::function<void(bool ok, const std::string& error)>;
-  // Observes each commit: how many rows it held and how long it took (seconds). May be empty.
-  using Observe = std::function<void(std::size_t rows, double seconds)>;
+  // Observes each commit: how many game saves it wrote (after merging) and how long it took (seconds). May
+  // be empty.
+  using Observe = std::function<void(std::size_t games, double seconds)>;
 
   Saver(Store& store, Worker& writer, Observe observe = {});
   Saver(const Saver&) = delete;
   Saver& operator=(const Saver&) = delete;
 
-  // Queues `row`; `done` runs after the commit that holds it. False if the writer has stopped (then `done`
-  // never runs). Rows of the same game queued together are written once, the last one (a row is the whole
-  // game), and every one's `done` runs.
-  bool save(GameRow row, Done done);
+  // Queues a save; `done` runs after the commit that holds it. False if the writer has stopped (then `done`
+  // never runs).
+  bool save(GameSave game, Done done);
   bool save(PlayerRow row, Done done);
 
  private:
-  void commit();  // on the writer: takes every queued row and commits them in one transaction
+  void commit();  // on the writer: takes every queued save and commits them in one transaction
 
   bool queue(std::function<void()> add);  // runs `add` under the lock, posting a commit job if none waits
   std::vector<PlayerRow> players_;
@@ -48,7 +58,7 @@ class Saver {
   Observe observe_;
   std::mutex mutex_;
   struct Pending {
-    GameRow row;
+    GameSave save;
     Done done;
   };
   std::vector<Pending> pending_;

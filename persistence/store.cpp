@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <cstdio>
+#include <string_view>
 #include <filesystem>
 #include <functional>
 #include <mutex>
@@ -12,10 +13,12 @@
 #include <unordered_map>
 #include <utility>
 
+#include "rules/notation.h"
+
 namespace cinq::store {
 namespace {
 
-constexpr int kSchemaVersion = 2;
+constexpr int kSchemaVersion = 3;
 constexpr int kBusyTimeoutMs = 5000;
 
 // CREATE ... IF NOT EXISTS everywhere: opening a database whose schema is already there changes nothing.
@@ -59,6 +62,25 @@ CREATE INDEX IF NOT EXISTS games_by_seat0 ON games(seat0_id);
 CREATE INDEX IF NOT EXISTS games_by_seat1 ON games(seat1_id);
 )sql";
 
+// Version 3's tables for unfinished games (store.h): the record's entries and the progress of each turn.
+constexpr const char* kEntriesSchema = R"sql(
+CREATE TABLE IF NOT EXISTS record_entries (
+  game_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS game_progress (
+  game_id TEXT PRIMARY KEY NOT NULL,
+  version INTEGER NOT NULL,
+  turns INTEGER NOT NULL,
+  seat0_clock_ms INTEGER NOT NULL,
+  seat1_clock_ms INTEGER NOT NULL,
+  open_turn INTEGER NOT NULL,
+  updated_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+)sql";
+
 // From version 1 to 2: the correspondence columns (existing games are not correspondence games).
 constexpr const char* kUpgradeTo2 = R"sql(
 ALTER TABLE games ADD COLUMN clock_days INTEGER NOT NULL DEFAULT 0;
@@ -69,11 +91,21 @@ CREATE INDEX IF NOT EXISTS games_by_seat0 ON games(seat0_id);
 CREATE INDEX IF NOT EXISTS games_by_seat1 ON games(seat1_id);
 )sql";
 
-// The column list shared by every games query, so that read_game() can read columns by position.
+// The columns of a games row, in the order bind_game() binds them.
 #define CINQ_GAME_COLUMNS                                                                            \
   "id, game, options, clock_base_ms, clock_increment_ms, is_private, kind, status, result, record, " \
   "seat0_id, seat1_id, seat0_name, seat1_name, seat0_clock_ms, seat1_clock_ms, version, turns, "     \
   "rematch_of, created_ms, updated_ms, clock_days, deadline_ms, seat0_token_hash, seat1_token_hash"
+// The same as every games query reads them (read_game() reads them by position): the progress row's values
+// win while the game has one.
+#define CINQ_READ_COLUMNS                                                                                  \
+  "g.id, g.game, g.options, g.clock_base_ms, g.clock_increment_ms, g.is_private, g.kind, g.status, "       \
+  "g.result, g.record, g.seat0_id, g.seat1_id, g.seat0_name, g.seat1_name, "                               \
+  "coalesce(p.seat0_clock_ms, g.seat0_clock_ms), coalesce(p.seat1_clock_ms, g.seat1_clock_ms), "           \
+  "coalesce(p.version, g.version), coalesce(p.turns, g.turns), g.rematch_of, g.created_ms, "               \
+  "coalesce(p.updated_ms, g.updated_ms), g.clock_days, g.deadline_ms, g.seat0_token_hash, "                \
+  "g.seat1_token_hash, coalesce(p.open_turn, 0)"
+#define CINQ_FROM_GAMES " FROM games g LEFT JOIN game_progress p ON p.game_id = g.id"
 
 constexpr const char* kUpsertGame =
     "INSERT INTO games (" CINQ_GAME_COLUMNS
@@ -89,22 +121,51 @@ constexpr const char* kUpsertGame =
     " created_ms = excluded.created_ms, updated_ms = excluded.updated_ms, clock_days = excluded.clock_days,"
     " deadline_ms = excluded.deadline_ms, seat0_token_hash = excluded.seat0_token_hash,"
     " seat1_token_hash = excluded.seat1_token_hash";
-constexpr const char* kSelectGame = "SELECT " CINQ_GAME_COLUMNS " FROM games WHERE id = ?1";
+constexpr const char* kSelectGame = "SELECT " CINQ_READ_COLUMNS CINQ_FROM_GAMES " WHERE g.id = ?1";
 // The id breaks ties so that equal times still give a stable order.
-constexpr const char* kSelectUnfinished =
-    "SELECT " CINQ_GAME_COLUMNS " FROM games WHERE status <> 'finished' ORDER BY created_ms, id";
+constexpr const char* kSelectUnfinished = "SELECT " CINQ_READ_COLUMNS CINQ_FROM_GAMES
+                                          " WHERE g.status <> 'finished' ORDER BY g.created_ms, g.id";
 constexpr const char* kSelectFinished =
-    "SELECT " CINQ_GAME_COLUMNS
-    " FROM games WHERE status = 'finished' AND (?2 OR is_private = 0) ORDER BY updated_ms DESC, id DESC"
+    "SELECT " CINQ_READ_COLUMNS CINQ_FROM_GAMES
+    " WHERE g.status = 'finished' AND (?2 OR g.is_private = 0) ORDER BY g.updated_ms DESC, g.id DESC"
     " LIMIT ?1";
 constexpr const char* kCountGames = "SELECT count(*) FROM games";
 constexpr const char* kSelectOfPlayer =
-    "SELECT " CINQ_GAME_COLUMNS
-    " FROM games WHERE seat0_id = ?1 OR seat1_id = ?1"
-    " ORDER BY status = 'finished', CASE WHEN status = 'finished' THEN -updated_ms ELSE deadline_ms END, id"
+    "SELECT " CINQ_READ_COLUMNS CINQ_FROM_GAMES
+    " WHERE g.seat0_id = ?1 OR g.seat1_id = ?1"
+    " ORDER BY g.status = 'finished',"
+    " CASE WHEN g.status = 'finished' THEN -g.updated_ms ELSE g.deadline_ms END, g.id"
     " LIMIT ?2";
 
 #undef CINQ_GAME_COLUMNS
+#undef CINQ_READ_COLUMNS
+#undef CINQ_FROM_GAMES
+
+// The entries and progress of unfinished games.
+constexpr const char* kSelectEntries = "SELECT text FROM record_entries WHERE game_id = ?1 ORDER BY seq";
+constexpr const char* kDeleteEntriesFrom = "DELETE FROM record_entries WHERE game_id = ?1 AND seq >= ?2";
+constexpr const char* kInsertEntry = "INSERT INTO record_entries (game_id, seq, text) VALUES (?1, ?2, ?3)";
+constexpr const char* kUpsertProgress =
+    "INSERT INTO game_progress (game_id, version, turns, seat0_clock_ms, seat1_clock_ms, open_turn, updated_ms)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+    " ON CONFLICT(game_id) DO UPDATE SET version = excluded.version, turns = excluded.turns,"
+    " seat0_clock_ms = excluded.seat0_clock_ms, seat1_clock_ms = excluded.seat1_clock_ms,"
+    " open_turn = excluded.open_turn, updated_ms = excluded.updated_ms";
+// A change to the stored game: applies only to the version it was made from (?8).
+constexpr const char* kUpdateProgress =
+    "UPDATE game_progress SET version = ?2, turns = ?3, seat0_clock_ms = ?4, seat1_clock_ms = ?5,"
+    " open_turn = ?6, updated_ms = ?7 WHERE game_id = ?1 AND version = ?8";
+constexpr const char* kDeleteProgress = "DELETE FROM game_progress WHERE game_id = ?1";
+constexpr const char* kDeleteProgressAt = "DELETE FROM game_progress WHERE game_id = ?1 AND version = ?2";
+// The upgrade from version 2.
+constexpr const char* kSelectUnfinishedRecords =
+    "SELECT id, record, version, turns, seat0_clock_ms, seat1_clock_ms, updated_ms FROM games"
+    " WHERE status <> 'finished'";
+constexpr const char* kSetRecord = "UPDATE games SET record = ?2 WHERE id = ?1";
+
+// Version 2 marked a record whose last turn was still open with this last line (lobby/room.cpp wrote it);
+// version 3 keeps that in game_progress.open_turn.
+constexpr std::string_view kOpenTurnLine = "# turn in progress\n";
 
 constexpr const char* kUpsertPlayer =
     "INSERT INTO players (id, token_hash, name, created_ms) VALUES (?1, ?2, ?3, ?4)"
@@ -164,7 +225,20 @@ GameRow read_game(sqlite3_stmt* stmt) {
   g.clock_days = sqlite3_column_int64(stmt, 21);
   g.deadline_ms = sqlite3_column_int64(stmt, 22);
   g.seat_token_hashes = {column_text(stmt, 23), column_text(stmt, 24)};
+  g.open_turn = sqlite3_column_int64(stmt, 25) != 0;
   return g;
+}
+
+// The progress of `g` for kUpsertProgress and kUpdateProgress (?1 to ?7).
+int bind_progress(sqlite3_stmt* stmt, const GameRow& g) {
+  int rc = bind_text(stmt, 1, g.id);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 2, g.version);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 3, g.turns);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 4, g.clock_ms[0]);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 5, g.clock_ms[1]);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 6, g.open_turn ? 1 : 0);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 7, g.updated_ms);
+  return rc;
 }
 
 int bind_game(sqlite3_stmt* stmt, const GameRow& g) {
@@ -306,25 +380,163 @@ class Connection {
   std::unordered_map<std::string, sqlite3_stmt*> statements_;
 };
 
-// Creates the schema once and records its version; refuses a file written by a newer schema.
+// Binds and steps one write statement on `db` (inside its transaction).
+bool write_one(Connection& db, const char* sql, const std::string& doing, Error& error,
+               const std::function<int(sqlite3_stmt*)>& bind) {
+  sqlite3_stmt* stmt = db.statement(sql, error, doing);
+  if (stmt == nullptr) return false;
+  StatementUse use(stmt);
+  if (bind(stmt) != SQLITE_OK || sqlite3_step(stmt) != SQLITE_DONE) {
+    error.message = doing + ": " + db.message();
+    return false;
+  }
+  return true;
+}
+
+// Writes one game's save (store.h, GameSave) inside the caller's transaction.
+bool write_save(Connection& db, const GameSave& s, const std::string& doing, Error& error) {
+  const GameRow& g = s.row;
+  const bool finished = g.status == "finished";
+  auto stale = [&] {
+    error.message = doing + ": game " + g.id + " is not stored at version " + std::to_string(*s.base_version) +
+                    " (a save before this one failed): it must be reloaded";
+    return false;
+  };
+  auto game_row = [&] {
+    return write_one(db, kUpsertGame, doing, error, [&](sqlite3_stmt* stmt) { return bind_game(stmt, g); });
+  };
+  if (finished) {
+    // The whole record goes into the row; the entries and the progress go.
+    if (s.base_version) {
+      if (!write_one(db, kDeleteProgressAt, doing, error, [&](sqlite3_stmt* stmt) {
+            int rc = bind_text(stmt, 1, g.id);
+            return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 2, *s.base_version) : rc;
+          }))
+        return false;
+      if (sqlite3_changes(db.db()) == 0) return stale();
+    }
+    return game_row() &&
+           write_one(db, kDeleteEntriesFrom, doing, error,
+                     [&](sqlite3_stmt* stmt) {
+                       int rc = bind_text(stmt, 1, g.id);
+                       return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 2, 0) : rc;
+                     }) &&
+           write_one(db, kDeleteProgress, doing, error,
+                     [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, g.id); });
+  }
+  if (s.base_version) {
+    if (!write_one(db, kUpdateProgress, doing, error, [&](sqlite3_stmt* stmt) {
+          int rc = bind_progress(stmt, g);
+          return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 8, *s.base_version) : rc;
+        }))
+      return false;
+    if (sqlite3_changes(db.db()) == 0) return stale();
+  } else if (!write_one(db, kUpsertProgress, doing, error,
+                        [&](sqlite3_stmt* stmt) { return bind_progress(stmt, g); })) {
+    return false;
+  }
+  if (s.write_row && !game_row()) return false;
+  // The entries from `from` on: whatever was stored there goes (nothing, when the save appends a turn).
+  if (!write_one(db, kDeleteEntriesFrom, doing, error, [&](sqlite3_stmt* stmt) {
+        int rc = bind_text(stmt, 1, g.id);
+        return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 2, s.from) : rc;
+      }))
+    return false;
+  for (std::size_t i = 0; i < s.entries.size(); ++i) {
+    if (!write_one(db, kInsertEntry, doing, error, [&](sqlite3_stmt* stmt) {
+          int rc = bind_text(stmt, 1, g.id);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 2, s.from + static_cast<std::int64_t>(i));
+          return rc == SQLITE_OK ? bind_text(stmt, 3, s.entries[i]) : rc;
+        }))
+      return false;
+  }
+  return true;
+}
+
+// From version 2 to 3 (inside create_schema's transaction): the new tables, then every unfinished game's
+// record split into entries, its progress row written and its games.record cut to the `#!` line. A record
+// that does not split (never expected: the server wrote it) is kept whole in games.record, without entries,
+// and reads back as it was.
+bool upgrade_to_3(Connection& db, const std::string& path, Error& error, const std::string& doing) {
+  if (!db.exec(kEntriesSchema, error, doing)) return false;
+  std::vector<GameRow> unfinished;
+  {
+    sqlite3_stmt* stmt = db.statement(kSelectUnfinishedRecords, error, doing);
+    if (stmt == nullptr) return false;
+    StatementUse use(stmt);
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+      GameRow g;
+      g.id = column_text(stmt, 0);
+      g.record = column_text(stmt, 1);
+      g.version = sqlite3_column_int64(stmt, 2);
+      g.turns = sqlite3_column_int64(stmt, 3);
+      g.clock_ms = {sqlite3_column_int64(stmt, 4), sqlite3_column_int64(stmt, 5)};
+      g.updated_ms = sqlite3_column_int64(stmt, 6);
+      unfinished.push_back(std::move(g));
+    }
+    if (rc != SQLITE_DONE) {
+      error.message = doing + ": " + db.message();
+      return false;
+    }
+  }
+  for (GameRow& g : unfinished) {
+    std::string_view text = g.record;
+    g.open_turn = text.ends_with(kOpenTurnLine);
+    if (g.open_turn) text.remove_suffix(kOpenTurnLine.size());
+    GameSave save;
+    save.row = g;
+    save.write_row = false;
+    std::string header;
+    if (auto parts = split_record(text)) {
+      header = std::move(parts->header);
+      save.entries = std::move(parts->entries);
+    } else {
+      std::fprintf(stderr, "cinq store: upgrading %s: the record of game %s does not read (%s): kept whole\n",
+                   path.c_str(), g.id.c_str(), parts.error().text().c_str());
+      g.open_turn = false;
+      save.row.open_turn = false;
+      header = g.record;
+      if (header.ends_with('\n')) header.pop_back();
+    }
+    if (!write_save(db, save, doing, error)) return false;
+    if (!write_one(db, kSetRecord, doing, error, [&](sqlite3_stmt* stmt) {
+          int rc = bind_text(stmt, 1, g.id);
+          return rc == SQLITE_OK ? bind_text(stmt, 2, header) : rc;
+        }))
+      return false;
+  }
+  return true;
+}
+
+// Creates the schema once and records its version, upgrading a file of an older version in place (one
+// transaction); refuses a file written by a newer schema.
 bool create_schema(Connection& db, const std::string& path, Error& error) {
   const std::string doing = "creating the schema in " + path;
-  std::string version;
-  if (!db.query_text("PRAGMA user_version", version, error, doing)) return false;
-  if (std::stoi(version) == kSchemaVersion) return true;
-  if (std::stoi(version) > kSchemaVersion) {
-    error.message = path + " has schema version " + version + ", newer than this server's " +
+  std::string text;
+  if (!db.query_text("PRAGMA user_version", text, error, doing)) return false;
+  const int version = std::stoi(text);
+  if (version == kSchemaVersion) return true;
+  if (version > kSchemaVersion) {
+    error.message = path + " has schema version " + text + ", newer than this server's " +
                     std::to_string(kSchemaVersion);
     return false;
   }
   const std::string set_version = "PRAGMA user_version=" + std::to_string(kSchemaVersion);
-  const bool upgrade = std::stoi(version) == 1;  // a file of version 1 gains the correspondence columns
+  const std::string upgrading = "upgrading " + path + " from schema version " + text;
   return db.transaction(error, doing, [&](Error& e) {
-    return db.exec(upgrade ? kUpgradeTo2 : kSchema, e, doing) && db.exec(set_version.c_str(), e, doing);
+    if (version == 0)
+      return db.exec(kSchema, e, doing) && db.exec(kEntriesSchema, e, doing) &&
+             db.exec(set_version.c_str(), e, doing);
+    // Version 1 gains the correspondence columns (its games are not correspondence games), then version 2
+    // its entries.
+    if (version == 1 && !db.exec(kUpgradeTo2, e, upgrading)) return false;
+    return upgrade_to_3(db, path, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
   });
 }
 
-// Reads run without a transaction of their own: each statement sees one consistent snapshot (WAL).
+// A player read is one statement, which sees one consistent snapshot (WAL); a game read is one read
+// transaction (Impl::read_games).
 void report_read_error(const std::string& doing, const std::string& message) {
   std::fprintf(stderr, "cinq store: %s: %s\n", doing.c_str(), message.c_str());
 }
@@ -336,11 +548,11 @@ struct Store::Impl {
   Connection writer;
   Connection reader;
 
-  // Steps a read statement to the end, handing each row to `row`; false if SQLite failed (reported).
+  // Steps a read statement to the end, handing each row to `row`; false if SQLite failed (reported). The
+  // caller holds the reader's mutex.
   template <typename Row>
-  bool read_rows(const char* sql, const std::string& doing, const std::function<int(sqlite3_stmt*)>& bind,
+  bool step_rows(const char* sql, const std::string& doing, const std::function<int(sqlite3_stmt*)>& bind,
                  Row&& row) {
-    std::lock_guard lock(reader.mutex());
     Error error;
     sqlite3_stmt* stmt = reader.statement(sql, error, doing);
     if (stmt == nullptr) {
@@ -361,17 +573,38 @@ struct Store::Impl {
     return true;
   }
 
-  // Binds and steps one write statement on the writer (inside its transaction).
-  bool write_one(const char* sql, const std::string& doing, Error& error,
-                 const std::function<int(sqlite3_stmt*)>& bind) {
-    sqlite3_stmt* stmt = writer.statement(sql, error, doing);
-    if (stmt == nullptr) return false;
-    StatementUse use(stmt);
-    if (bind(stmt) != SQLITE_OK || sqlite3_step(stmt) != SQLITE_DONE) {
-      error.message = doing + ": " + writer.message();
-      return false;
+  // One statement, one snapshot.
+  template <typename Row>
+  bool read_rows(const char* sql, const std::string& doing, const std::function<int(sqlite3_stmt*)>& bind,
+                 Row&& row) {
+    std::lock_guard lock(reader.mutex());
+    return step_rows(sql, doing, bind, std::forward<Row>(row));
+  }
+
+  // Games: their rows, then the records of the unfinished ones laid out from their entries, all in one read
+  // transaction (one snapshot: a save committing meanwhile is seen whole or not at all).
+  std::vector<GameRow> read_games(const char* sql, const std::string& doing,
+                                  const std::function<int(sqlite3_stmt*)>& bind) {
+    std::vector<GameRow> games;
+    std::lock_guard lock(reader.mutex());
+    Error error;
+    if (!reader.exec("BEGIN", error, doing)) {
+      report_read_error(doing, error.message);
+      return games;
     }
-    return true;
+    if (step_rows(sql, doing, bind, [&](sqlite3_stmt* stmt) { games.push_back(read_game(stmt)); })) {
+      std::vector<std::string> entries;
+      for (GameRow& g : games) {
+        if (g.status == "finished") continue;
+        entries.clear();
+        step_rows(
+            kSelectEntries, doing, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, g.id); },
+            [&](sqlite3_stmt* stmt) { entries.push_back(column_text(stmt, 0)); });
+        g.record = layout_record(g.record, entries);
+      }
+    }
+    if (!reader.exec("COMMIT", error, doing)) report_read_error(doing, error.message);
+    return games;
   }
 };
 
@@ -403,36 +636,55 @@ Store::~Store() = default;
 bool Store::put_player(const PlayerRow& player, Error& error) {
   const std::string doing = "saving player " + player.id;
   return impl_->writer.transaction(error, doing, [&](Error& e) {
-    return impl_->write_one(kUpsertPlayer, doing, e,
-                            [&](sqlite3_stmt* stmt) { return bind_player(stmt, player); });
+    return write_one(impl_->writer, kUpsertPlayer, doing, e,
+                     [&](sqlite3_stmt* stmt) { return bind_player(stmt, player); });
   });
 }
 
-bool Store::save_game(const GameRow& game, Error& error) {
-  const std::string doing = "saving game " + game.id;
-  return impl_->writer.transaction(error, doing, [&](Error& e) {
-    return impl_->write_one(kUpsertGame, doing, e, [&](sqlite3_stmt* stmt) { return bind_game(stmt, game); });
-  });
+std::optional<GameSave> whole_save(const GameRow& row, Error& error) {
+  GameSave save;
+  save.row = row;
+  if (row.status == "finished") return save;
+  auto parts = split_record(row.record);
+  if (!parts) {
+    error.message = "saving game " + row.id + ": its record does not read: " + parts.error().text();
+    return std::nullopt;
+  }
+  save.row.record = std::move(parts->header);
+  save.entries = std::move(parts->entries);
+  return save;
 }
 
-bool Store::save_games(const std::vector<GameRow>& games, Error& error) { return save_all({}, games, error); }
-
-bool Store::save_all(const std::vector<PlayerRow>& players, const std::vector<GameRow>& games, Error& error) {
+bool Store::save(const std::vector<PlayerRow>& players, const std::vector<GameSave>& games, Error& error) {
   if (games.empty() && players.empty()) return true;
   const std::string doing = games.size() == 1 && players.empty()
-                                ? "saving game " + games[0].id
+                                ? "saving game " + games[0].row.id
                                 : "saving " + std::to_string(games.size()) + " games and " +
                                       std::to_string(players.size()) + " players";
   return impl_->writer.transaction(error, doing, [&](Error& e) {
     for (const PlayerRow& player : players)
-      if (!impl_->write_one(kUpsertPlayer, doing, e,
-                            [&](sqlite3_stmt* stmt) { return bind_player(stmt, player); }))
+      if (!write_one(impl_->writer, kUpsertPlayer, doing, e,
+                     [&](sqlite3_stmt* stmt) { return bind_player(stmt, player); }))
         return false;
-    for (const GameRow& game : games)
-      if (!impl_->write_one(kUpsertGame, doing, e, [&](sqlite3_stmt* stmt) { return bind_game(stmt, game); }))
-        return false;
+    for (const GameSave& game : games)
+      if (!write_save(impl_->writer, game, doing, e)) return false;
     return true;
   });
+}
+
+bool Store::save_game(const GameRow& game, Error& error) { return save_all({}, {game}, error); }
+
+bool Store::save_games(const std::vector<GameRow>& games, Error& error) { return save_all({}, games, error); }
+
+bool Store::save_all(const std::vector<PlayerRow>& players, const std::vector<GameRow>& games, Error& error) {
+  std::vector<GameSave> saves;
+  saves.reserve(games.size());
+  for (const GameRow& game : games) {
+    auto save = whole_save(game, error);
+    if (!save) return false;
+    saves.push_back(std::move(*save));
+  }
+  return save(players, saves, error);
 }
 
 std::optional<PlayerRow> Store::player(const std::string& id) {
@@ -447,32 +699,24 @@ std::optional<PlayerRow> Store::player(const std::string& id) {
 }
 
 std::optional<GameRow> Store::game(const std::string& id) {
-  std::optional<GameRow> found;
-  impl_->read_rows(
-      kSelectGame, "reading game " + id, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, id); },
-      [&](sqlite3_stmt* stmt) { found = read_game(stmt); });
-  return found;
+  auto games = impl_->read_games(kSelectGame, "reading game " + id,
+                                 [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, id); });
+  if (games.empty()) return std::nullopt;
+  return std::move(games.front());
 }
 
 std::vector<GameRow> Store::unfinished_games() {
-  std::vector<GameRow> games;
-  impl_->read_rows(kSelectUnfinished, "reading the unfinished games", nullptr,
-                   [&](sqlite3_stmt* stmt) { games.push_back(read_game(stmt)); });
-  return games;
+  return impl_->read_games(kSelectUnfinished, "reading the unfinished games", nullptr);
 }
 
 std::vector<GameRow> Store::finished_games(int limit, bool include_private) {
   std::vector<GameRow> games;
   // SQLite reads a negative LIMIT as "no limit"; here it means no rows, like 0.
   if (limit <= 0) return games;
-  impl_->read_rows(
-      kSelectFinished, "reading the finished games",
-      [&](sqlite3_stmt* stmt) {
-        int rc = sqlite3_bind_int(stmt, 1, limit);
-        return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, include_private ? 1 : 0) : rc;
-      },
-      [&](sqlite3_stmt* stmt) { games.push_back(read_game(stmt)); });
-  return games;
+  return impl_->read_games(kSelectFinished, "reading the finished games", [&](sqlite3_stmt* stmt) {
+    int rc = sqlite3_bind_int(stmt, 1, limit);
+    return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, include_private ? 1 : 0) : rc;
+  });
 }
 
 std::int64_t Store::count_games() {
@@ -485,14 +729,10 @@ std::int64_t Store::count_games() {
 std::vector<GameRow> Store::games_of_player(const std::string& player_id, int limit) {
   std::vector<GameRow> games;
   if (limit <= 0 || player_id.empty()) return games;
-  impl_->read_rows(
-      kSelectOfPlayer, "reading the games of " + player_id,
-      [&](sqlite3_stmt* stmt) {
-        int rc = bind_text(stmt, 1, player_id);
-        return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, limit) : rc;
-      },
-      [&](sqlite3_stmt* stmt) { games.push_back(read_game(stmt)); });
-  return games;
+  return impl_->read_games(kSelectOfPlayer, "reading the games of " + player_id, [&](sqlite3_stmt* stmt) {
+    int rc = bind_text(stmt, 1, player_id);
+    return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, limit) : rc;
+  });
 }
 
 }  // namespace cinq::store

@@ -1,12 +1,35 @@
-// The SQLite store (DESIGN.md, "Storage"): players and games, one file in WAL mode.
+// The SQLite store (docs/design.md, "Storage"): players and games, one file in WAL mode.
 //
-// A game is stored as its record in notation.md form plus the columns a query needs. Every save is one
-// transaction, committed (synchronous=FULL) before `save_game` returns: the server announces a turn only
-// after its save returned, so a crash never loses a turn anyone has seen.
+// Storage the size of a turn (schema version 3, issue 16). A game is its `games` row (the columns a query
+// needs) plus, while it is unfinished, its record kept as entries and a small progress row:
+//
+//   games           one row per game. `record` holds the `#!` line while the game is unfinished, the whole
+//                   record (notation.md form) once it is finished. Written only when a queried column changes
+//                   (status, seats, result, deadline, privacy, seat tokens, ...), when the game is new, and
+//                   when it finishes; its progress columns (clock times, version, turns, updated_ms) are
+//                   those of that last write, and the progress row's win while there is one.
+//   record_entries  (game_id, seq, text) WITHOUT ROWID, primary key (game_id, seq): one row per entry of an
+//                   unfinished game's record after its `#!` line, in the form of one record line for that
+//                   entry alone (rules/notation.h, layout_record): a turn `B/g3 f3/@ c3/` (no number), a
+//                   players line, `> timestamp`, `# comment`, `#- 2`, `#= result`, `...`. A turn still open (a
+//                   Baltek turn sent action by action) is rewritten in place as it grows.
+//   game_progress   (game_id, version, turns, seat0_clock_ms, seat1_clock_ms, open_turn, updated_ms) WITHOUT
+//                   ROWID: what changes every turn but no query looks at, one short row per unfinished game.
+//
+// So an accepted turn writes one entry row and the progress row, whatever the game's length. Reading a game
+// lays its record out from the `#!` line and the entries (layout_record: numbered, aligned turn lines, no
+// replay). When the game finishes, the whole record goes into `games.record` and its entry and progress rows
+// are deleted, in the same transaction. A file of version 2 (whole records in `games.record`) is upgraded in
+// place at open: the records of unfinished games are split into entries (split_record), finished ones keep
+// theirs. The store links rules/ for that syntax and layout only (no replay, no game logic).
+//
+// Every save is one transaction, committed (synchronous=FULL) before it returns: the server announces a turn
+// only after its save committed, so a crash never loses a turn anyone has seen.
 //
 // Thread-safety: every method may be called from any thread. Writes go through one connection, reads
-// through another (WAL lets them run at once); each connection is used under its own mutex. The server calls
-// the store only from its Worker threads (persistence/worker.h), never from a network thread.
+// through another (WAL lets them run at once); each connection is used under its own mutex. A game is read
+// in one read transaction (its row and its entries from the same snapshot). The server calls the store only
+// from its Worker threads (persistence/worker.h), never from a network thread.
 #pragma once
 
 #include <array>
@@ -17,6 +40,10 @@
 #include <vector>
 
 namespace cinq::store {
+
+struct Error {
+  std::string message;
+};
 
 struct PlayerRow {
   std::string id;          // "p" + random base62
@@ -35,7 +62,7 @@ struct GameRow {
   std::string kind = "live";                   // "live" or "correspondence"
   std::string status = "open";                 // "open" (waiting for players), "live", "finished"
   std::string result;                          // the result line's text ("A escape"), "" while unfinished
-  std::string record;                          // the whole record, notation.md form
+  std::string record;                          // the whole record, notation.md form (canonical layout)
   std::array<std::string, 2> seat_ids;         // player ids by seat, "" if empty
   std::array<std::string, 2> seat_names;       // display names by seat
   std::array<std::int64_t, 2> clock_ms{0, 0};  // time left by seat at the last save
@@ -49,11 +76,30 @@ struct GameRow {
   std::int64_t clock_days = 0;
   std::int64_t deadline_ms = 0;
   std::array<std::string, 2> seat_token_hashes;
+  // Schema version 3: the record's last turn is still open (not ended: more actions of it may follow).
+  bool open_turn = false;
 };
 
-struct Error {
-  std::string message;
+// One save of a game, sized to what changed since the last one (issue 16). The server's rooms build these
+// (lobby::Room::take_save); the Saver (persistence/saver.h) merges those of one game queued together.
+struct GameSave {
+  // Every column as it is now; its progress (clock_ms, version, turns, open_turn, updated_ms) is always
+  // written. `row.record`: the `#!` line (no newline) while the game is unfinished, the whole record once it
+  // is finished (then `from` and `entries` are not used: the entry rows are deleted).
+  GameRow row;
+  bool write_row = true;  // write the games row: a queried column changed, or the game is new or finished
+  // The record's entries from index `from` on; they replace every stored entry from `from` on.
+  std::int64_t from = 0;
+  std::vector<std::string> entries;
+  // The version the store must hold for this game for the save to apply (it changes what the store has); a
+  // save that finds another version fails, so a save made after a failed one never half-applies. None: the
+  // save stands alone (a new game's, or a finished one's).
+  std::optional<std::int64_t> base_version;
 };
+
+// The save that writes `row` whole (its record split into entries while unfinished); nullopt and `error` if
+// the record of an unfinished game is not a record.
+std::optional<GameSave> whole_save(const GameRow& row, Error& error);
 
 class Store {
  public:
@@ -66,14 +112,16 @@ class Store {
 
   // --- writes: each is one committed transaction; false (and `error`) if it failed, nothing changed then
   bool put_player(const PlayerRow& player, Error& error);  // insert or replace
-  bool save_game(const GameRow& game, Error& error);       // insert or replace, whole row
-  // Several rows in one transaction (one fsync): all are committed, or none. The group commit of the server's
-  // saves (persistence/saver.h): under load, many rooms' turns share one commit.
+  // Players and game saves in one transaction (one fsync), applied in order: all are committed, or none. The
+  // group commit of the server's saves (persistence/saver.h): under load, many rooms' turns share one commit.
+  bool save(const std::vector<PlayerRow>& players, const std::vector<GameSave>& games, Error& error);
+  // Whole rows (whole_save): insert or replace each game entirely. For tools and tests; the server saves
+  // changes.
+  bool save_game(const GameRow& game, Error& error);
   bool save_games(const std::vector<GameRow>& games, Error& error);
-  // Players and games in one transaction.
   bool save_all(const std::vector<PlayerRow>& players, const std::vector<GameRow>& games, Error& error);
 
-  // --- reads
+  // --- reads: a game's `record` is whole (laid out from its entries while unfinished)
   std::optional<PlayerRow> player(const std::string& id);
   std::optional<GameRow> game(const std::string& id);
   // Games whose status is not "finished", oldest first: what the server reopens on start.

@@ -1,5 +1,6 @@
 // Records, step two: replaying the lines against the rules, and writing a record back (notation.md).
 #include "rules/notation.h"
+#include "rules/turn.h"
 
 #include <algorithm>
 
@@ -229,41 +230,10 @@ class Replayer {
     char to_move = g.side_letter(s.to_move());
     if (t.side != to_move)
       return make_error(std::string("it is ") + to_move + "'s turn, not " + t.side + "'s");
-    const int round = s.round();
-    bool applied = false;
-    ItemContext ctx;
-    auto turn_over = [&] { return applied && (s.outcome().over() || s.round() != round || !s.mid_turn()); };
-    for (const std::string& text : t.items) {
-      if (turn_over()) {
-        // An annotation may still follow the action that ended the game (Kopf oder Knopf's `R/- e5/x c4 d7/`
-        // when the strike after the penalty reaches the target): the game checks it.
-        if (s.outcome().over()) {
-          auto late = s.read_item(text, ctx);
-          if (late.ok() && late->annotation) {
-            ctx.index++;
-            ctx.after_annotation = true;
-            continue;
-          }
-        }
-        return make_error(std::string(1, t.side) + "/" + text + "/: the turn is already over");
-      }
-      auto item = s.read_item(text, ctx);
-      if (!item) return item.error();
-      ctx.index++;
-      ctx.after_annotation = item->annotation;
-      if (item->annotation) continue;
-      auto played = r.play(item->action);
-      if (!played) return make_error("'" + text + "': " + played.error().message);
-      applied = true;
-    }
-    if (!turn_over()) {
-      if (!s.is_legal(Action::end_turn())) {
-        if (!applied) return make_error(std::string(1, t.side) + "/: this turn cannot be empty");
-        return make_error(std::string(1, t.side) + "/" + t.items.back() + "/: the turn is not complete");
-      }
-      auto played = r.play(Action::end_turn());
-      if (!played) return played.error();
-    }
+    TurnRequest request;
+    request.items = t.items;
+    auto played = play_items(s, request, [&r](Action a) { return r.play(a); });
+    if (!played) return played.error();
     return true;
   }
 

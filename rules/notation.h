@@ -1,4 +1,4 @@
-// Game records (../shared/notation.md): reading, checking by replay, and writing, for every game.
+// Game records (docs/notation.md): reading, checking by replay, and writing, for every game.
 //
 // Reading is done in two steps, as scalachess does: syntax first (`parse_lines`: the lines and their
 // tokens, no board), then meaning (`Record::read`: the game is replayed line by line against its rules).
@@ -68,6 +68,29 @@ std::string turn_text(const TurnText& turn);
 Result<std::vector<Entry>> parse_lines(std::string_view text);
 
 // ---------------------------------------------------------------------------------------------------------
+// Layout without replay: a record as its `#!` line and its entries, each entry the text of one record line
+// for it alone. A turn is written without its number (`B/g3 f3/@ c3/`: numbering and pairing are layout), the
+// other entries as their line (`A = Ben    D = Ann`, `> 2026-01-02 10:00:00`, `# ...`, `#- 2`, `#= ...`,
+// `...`). The store keeps a game in progress in this form (persistence/store.h), one row per entry.
+
+// The text of one entry (a `turns` entry of a Record holds one turn; of a parsed line, its first).
+std::string entry_text(const Entry& entry);
+
+// The canonical layout of a record from its `#!` line ("" for none) and its entries' texts: numbered turn
+// lines pairing the two sides' turns within a round, aligned, and the lines that fell between the two turns
+// of a turn line written after it. Record::write() is layout_record(header_line(), entry_texts(0)).
+std::string layout_record(std::string_view header, const std::vector<std::string>& entries);
+
+// A record taken apart: its `#!` line ("" if it has none) and its entries' texts, a turn line giving one
+// entry per turn (and one for a `...` standing in place of its second). layout_record() of the parts gives
+// the record back in canonical layout. Errors: those of parse_lines.
+struct RecordParts {
+  std::string header;
+  std::vector<std::string> entries;
+};
+Result<RecordParts> split_record(std::string_view text);
+
+// ---------------------------------------------------------------------------------------------------------
 // A checked game record.
 
 class Record {
@@ -117,6 +140,15 @@ class Record {
   // The record in canonical form: the `#!` line with the options given, every line in the writer's layout,
   // canonical action texts with annotations, and the result line once the game is over.
   std::string write() const;
+  // The `#!` line write() starts with (no newline).
+  std::string header_line() const;
+  // The record's entries as write() lays them out (see layout_record): those kept, then the results the board
+  // decided after the last of them (finished rounds' results, then the game's). A kept entry's text never
+  // changes, except that of a turn still open (it grows); the results at the end are not kept (a round's
+  // becomes a kept entry, with the same text, when the next round starts). Cheap per turn: entry_texts(K)
+  // builds the texts from entry K on only.
+  std::size_t entry_count() const;
+  std::vector<std::string> entry_texts(std::size_t from = 0) const;
 
   // The entries as kept (canonical turn items); for tools that show the move list.
   const std::vector<Entry>& entries() const { return entries_; }
@@ -125,6 +157,7 @@ class Record {
   friend class Replayer;
   Record() = default;
   void close_round_results();
+  std::vector<std::string> trailing_results() const;  // the results entry_texts() adds after entries_
 
   const Game* game_ = nullptr;
   Options options_;

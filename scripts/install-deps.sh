@@ -8,7 +8,7 @@ $SUDO apt-get update -qq
 # Boost must be libboost1.81-dev: plain libboost-dev is 1.74 and conflicts with it.
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build ccache pkg-config git ca-certificates \
-  libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev sqlite3 doctest-dev libbox2d-dev \
+  libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev sqlite3 doctest-dev libbox2d-dev libcli11-dev libssl-dev \
   python3 python3-websockets chromium \
   >/dev/null
 # The browser tests need Node >= 18 (playwright-core 1.49): Debian 12's nodejs will do. A machine that has a

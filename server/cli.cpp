@@ -1,12 +1,17 @@
-// The `cinq` command line: replay (check and show a record), perft (move-generation counts), selfplay, help.
+// The `cinq` command line: replay (check and show a record), play (referee a game by mail), perft
+// (move-generation counts), games, and the subcommands of the files that add them (serve, selfplay). CLI11
+// parses every argument and writes the help.
 #include "server/cli.h"
 
+#include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -21,54 +26,162 @@ namespace cinq {
 
 namespace {
 
-constexpr const char* kHelp =
-    R"(cinq - a game server for Baltek, Batik, Tablut, Kopf oder Knopf and Bi-litaire
+// The help every command shows (`cinq --help`: all of them; `cinq COMMAND --help`: one), written from the
+// CLI11 definitions, so the usage lines, options and defaults it shows are the ones parsed:
+//
+//   cinq replay [--json] [--canonical] FILE
+//       Checks a game record ...
+//       FILE                        the record (notation.md); '-' reads standard input
+//       --json                      ...
+constexpr std::size_t kWidth = 100;       // the column text wraps at
+constexpr std::size_t kLabelWidth = 30;   // an option's names and value, before its description
 
-Usage:
-  cinq replay [--json] [--canonical] FILE
-      Checks a game record (notation.md) by replaying it; FILE '-' reads standard input.
-      On a good record: exit 0 and print the game, its options, the number of turns, whether it is
-      finished and its result, the side to move, and the final position as an ASCII board.
-        --json       the same as one JSON object (with the client view of the position)
-        --canonical  the record rewritten by the writer instead
-      On a bad record: exit 1 and print 'line N: <reason>' for the first bad line; nothing is kept.
-  cinq play FILE TURN
-      The referee of a game played by mail: checks TURN (one turn, like 'B/g3 f3/@ c3/') for the side to move
-      against the record in FILE and appends it, rewriting FILE in canonical form; prints who is to move or
-      the result. A refused turn prints the reason, exits 1 and leaves FILE untouched.
-  cinq perft GAME DEPTH [key=value ...]
-      Prints the number of action sequences of DEPTH actions from the start position of GAME under
-      the given options (a finished game is not expanded further). Timing goes to standard error.
-  cinq serve [--port 8080] [--data DIR] [--web DIR] [--address A] [--threads N]
-             [--per-address-connections N] [--per-address-rate N]
-             [--bot-threads N] [--bot-answer-ms MS] [--bot-pace-ms MS]
-      Runs the game server: the browser client (static files from --web, default web-client), the
-      WebSocket endpoint /ws, the REST API under /api/ and /metrics (docs/protocol.md). Games are stored
-      in DIR/cinq.db (default data/cinq.db); unfinished games are reopened at start. --port 0 picks a
-      free port. The per-address limits (64 connections, 100 messages a second; 0 lifts one) are for
-      load tests from one host. Computer opponents think on --bot-threads threads of their own
-      (default 1); a bot's turn is shown no sooner than --bot-answer-ms (default 400) after the move it
-      answers, and --bot-pace-ms (default 600) after the last turn in a computer-vs-computer room.
-      Stops cleanly on SIGINT or SIGTERM.
-  cinq selfplay GAME N [--level L] [--versus L2] [--out DIR] [--seed S] [--options "key=value ..."]
-                [--think-ms MS] [--playouts P] [--jobs J]
-      Plays N games between computer players of levels L (default 3) and L2 (default L), 0 (random) to 5,
-      swapping seats from game to game; writes each record to DIR/GAME-NNN.txt (default: the current
-      directory), prints one line per game and the score of each level. A game still going after 1000
-      turns ends in a declared draw (`#= draw limit`; Baltek: `#= draw agreement`).
-  cinq games
-      Lists the games with their options.
-  cinq --help
-      This text.
-
-Games are named by their #! name in lower case: baltek, batik, tablut, kopf-oder-knopf, bi-litaire.
-Exit status: 0 success, 1 a bad record or a rejected action, 2 a usage error.
-)";
-
-int usage(const std::string& why) {
-  std::cerr << "cinq: " << why << "\n(see 'cinq --help')\n";
-  return 2;
+// Appends `text` to `out`, whose last line is `column` characters long, breaking lines before `kWidth`
+// and indenting the following ones by `indent`; an explicit '\n' in `text` starts a new line. `tail` follows
+// as one word, never broken ("(default 8080)").
+void wrap(std::string& out, std::size_t column, std::size_t indent, std::string_view text,
+          std::string_view tail = {}) {
+  std::vector<std::string_view> words;  // "\n" stands for a line break
+  for (std::size_t i = 0; i < text.size();) {
+    if (text[i] == ' ') {
+      ++i;
+      continue;
+    }
+    std::size_t end = text[i] == '\n' ? i + 1 : std::min(text.find_first_of(" \n", i), text.size());
+    words.push_back(text.substr(i, end - i));
+    i = end;
+  }
+  if (!tail.empty()) words.push_back(tail);
+  bool line_start = true;
+  for (std::string_view word : words) {
+    if (word == "\n" || (!line_start && column + 1 + word.size() > kWidth)) {
+      out += "\n" + std::string(indent, ' ');
+      column = indent;
+      line_start = true;
+      if (word == "\n") continue;
+    }
+    if (!line_start) {
+      out += ' ';
+      ++column;
+    }
+    out += word;
+    column += word.size();
+    line_start = false;
+  }
 }
+
+std::string command_name(const CLI::App& app) {
+  return app.get_parent() ? "cinq " + app.get_name() : std::string("cinq");
+}
+
+bool is_help(const CLI::App& app, const CLI::Option* o) {
+  return o == app.get_help_ptr() || o == app.get_help_all_ptr();
+}
+
+bool is_flag(const CLI::Option* o) { return !o->get_positional() && o->get_items_expected_max() == 0; }
+
+// An option's value in help: its type name without the checks CLI11 appends to it ("N", not "N:INT in ...").
+std::string value_name(const CLI::Option* o) {
+  if (!o->get_option_text().empty()) return o->get_option_text();
+  std::string name = o->get_type_name();
+  return name.substr(0, name.find(':'));
+}
+
+// A positional's name in help: its option text if it has one ("key=value"), else its name ("FILE").
+std::string positional_name(const CLI::Option* o) {
+  return o->get_option_text().empty() ? o->get_name(true, false) : o->get_option_text();
+}
+
+// `cinq replay [--json] [--canonical] FILE`: the flags, the positionals, then the options with a value
+// (the order the commands were always documented in), wrapped under the command's name.
+std::string synopsis(const CLI::App& app, std::size_t indent) {
+  std::vector<std::string> flags, positionals, valued;
+  for (const CLI::Option* o : app.get_options()) {
+    if (is_help(app, o) || o->get_group().empty()) continue;
+    if (o->get_positional()) {
+      std::string name = positional_name(o);
+      if (o->get_expected_max() >= CLI::detail::expected_max_vector_size) name += " ...";
+      positionals.push_back(o->get_required() ? name : "[" + name + "]");
+    } else if (is_flag(o)) {
+      flags.push_back("[" + o->get_name() + "]");
+    } else {
+      valued.push_back("[" + o->get_name() + " " + value_name(o) + "]");
+    }
+  }
+  if (!app.get_parent()) positionals.push_back("COMMAND [ARGUMENTS]");
+  std::string out = command_name(app);
+  std::size_t column = indent + out.size();
+  for (const auto* part : {&flags, &positionals, &valued}) {
+    for (const std::string& item : *part) {
+      if (column + 1 + item.size() > kWidth) {
+        out += "\n" + std::string(indent + command_name(app).size() + 1, ' ');
+        column = indent + command_name(app).size() + 1;
+      } else {
+        out += ' ';
+        ++column;
+      }
+      out += item;
+      column += item.size();
+    }
+  }
+  return out;
+}
+
+// One command: its usage line (after `prefix`), what it does, then its positionals and options with their
+// defaults.
+std::string command_help(const CLI::App& app, std::size_t indent, const std::string& prefix = "") {
+  std::string out = std::string(indent, ' ') + prefix + synopsis(app, indent + prefix.size()) + "\n";
+  const std::size_t body = indent + 4;
+  if (!app.get_description().empty()) {
+    out += std::string(body, ' ');
+    wrap(out, body, body, app.get_description());
+    out += "\n";
+  }
+  std::vector<const CLI::Option*> options = app.get_options();
+  std::stable_partition(options.begin(), options.end(), [](const CLI::Option* o) { return o->get_positional(); });
+  for (const CLI::Option* o : options) {
+    if (is_help(app, o) || o->get_group().empty()) continue;
+    std::string label = o->get_positional() ? positional_name(o) : o->get_name(false, true);
+    if (!o->get_positional() && !is_flag(o)) label += " " + value_name(o);
+    std::string line = std::string(body, ' ') + label;
+    std::size_t column = line.size();
+    if (column + 2 > body + kLabelWidth) {
+      line += "\n";
+      column = 0;
+    }
+    line += std::string(body + kLabelWidth - column, ' ');
+    std::string default_value;
+    if (!o->get_positional() && !is_flag(o) && !o->get_default_str().empty())
+      default_value = "(default " + o->get_default_str() + ")";
+    wrap(line, body + kLabelWidth, body + kLabelWidth, o->get_description(), default_value);
+    out += line + "\n";
+  }
+  return out;
+}
+
+class Help : public CLI::Formatter {
+ public:
+  std::string make_help(const CLI::App* app, std::string, CLI::AppFormatMode) const override {
+    const CLI::App* root = app;
+    while (root->get_parent()) root = root->get_parent();
+    std::string out;
+    if (app == root) {
+      out += app->get_description() + "\n\nUsage: " + synopsis(*app, 7) +
+             "\n       cinq COMMAND --help shows one command.\n\nCommands:\n";
+      for (const CLI::App* sub : app->get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); }))
+        out += "\n" + command_help(*sub, 2);
+    } else {
+      out += command_help(*app, 0, "Usage: ");
+    }
+    out += "\n";
+    wrap(out, 0, 0, root->get_footer());
+    return out + "\n";
+  }
+};
+
+constexpr const char* kFooter =
+    "Games are named by their #! name in lower case: baltek, batik, tablut, kopf-oder-knopf, bi-litaire.\n"
+    "Exit status: 0 success, 1 a bad record or a rejected action, 2 a usage error.";
 
 bool read_input(const std::string& path, std::string& out) {
   if (path == "-") {
@@ -94,9 +207,13 @@ std::string options_text(const Options& o) {
 // `cinq play FILE TURN`: the referee of a game by mail. The turn is checked against the record in FILE and
 // appended; FILE is rewritten in canonical form (through a temporary file and a rename, so an interrupted
 // write never leaves half a record). A refused turn changes nothing.
-int cmd_play(const std::vector<std::string>& args) {
-  if (args.size() != 2) return usage("play needs FILE and one TURN, like: cinq play game.txt 'B/g3 f3/'");
-  const std::string& path = args[0];
+struct PlayArgs {
+  std::string path;
+  std::string turn;
+};
+
+int cmd_play(const PlayArgs& args) {
+  const std::string& path = args.path;
   std::string text;
   if (path == "-" || !read_input(path, text)) {
     std::cerr << "cinq: cannot read '" << path << "'\n";
@@ -111,9 +228,9 @@ int cmd_play(const std::vector<std::string>& args) {
     std::cout << "the game is over (" << record->result_text() << "): no turn may follow\n";
     return 1;
   }
-  auto played = record->play_turn(fold_spaces(args[1]));
+  auto played = record->play_turn(fold_spaces(args.turn));
   if (!played) {
-    std::cout << args[1] << ": " << played.error().message << "\n";
+    std::cout << args.turn << ": " << played.error().message << "\n";
     return 1;
   }
   const std::string tmp = path + ".cinq-tmp";
@@ -138,22 +255,15 @@ int cmd_play(const std::vector<std::string>& args) {
   return 0;
 }
 
-int cmd_replay(const std::vector<std::string>& args) {
-  bool json = false, canonical = false;
+struct ReplayArgs {
   std::string path;
-  for (const auto& a : args) {
-    if (a == "--json")
-      json = true;
-    else if (a == "--canonical")
-      canonical = true;
-    else if (a.size() > 1 && a[0] == '-' && a != "-")
-      return usage("replay: unknown flag '" + a + "'");
-    else if (!path.empty())
-      return usage("replay takes one FILE");
-    else
-      path = a;
-  }
-  if (path.empty()) return usage("replay needs a FILE (or - for standard input)");
+  bool json = false;
+  bool canonical = false;
+};
+
+int cmd_replay(const ReplayArgs& args) {
+  const std::string& path = args.path;
+  const bool json = args.json, canonical = args.canonical;
   std::string text;
   if (!read_input(path, text)) {
     std::cerr << "cinq: cannot read '" << path << "'\n";
@@ -207,22 +317,19 @@ int cmd_replay(const std::vector<std::string>& args) {
   return 0;
 }
 
-int cmd_perft(const std::vector<std::string>& args) {
-  if (args.size() < 2) return usage("perft needs GAME and DEPTH");
-  const Game* game = find_game(args[0]);
-  if (!game) return usage("unknown game '" + args[0] + "' (" + game_names() + ")");
-  int depth = -1;
-  try {
-    std::size_t used = 0;
-    depth = std::stoi(args[1], &used);
-    if (used != args[1].size()) depth = -1;
-  } catch (...) {
-  }
-  if (depth < 0 || depth > 12) return usage("DEPTH must be a number from 0 to 12");
+struct PerftArgs {
+  std::string game;
+  int depth = 0;
+  std::vector<std::string> options;  // key=value
+};
+
+int cmd_perft(const CLI::App& command, const PerftArgs& args) {
+  const Game* game = find_game(args.game);  // checked by known_game()
+  const int depth = args.depth;
   std::string options;
-  for (std::size_t i = 2; i < args.size(); ++i) options += args[i] + " ";
+  for (const std::string& o : args.options) options += o + " ";
   auto state = game->start(options);
-  if (!state) return usage(state.error().message);
+  if (!state) return usage_error(command, state.error().message);
   auto t0 = std::chrono::steady_clock::now();
   std::uint64_t n = game->perft(**state, depth);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -245,22 +352,87 @@ int cmd_games() {
 
 }  // namespace
 
+int usage_error(const CLI::App& command, const std::string& why) {
+  std::cerr << command_name(command) << ": " << why << "\n";
+  if (command.get_parent()) std::cerr << "usage: " << synopsis(command, 7) << "\n";
+  std::cerr << "(see '" << command_name(command) << " --help')\n";
+  return 2;
+}
+
+CLI::Validator known_game() {
+  return CLI::Validator(
+      [](std::string& name) {
+        return find_game(name) ? std::string() : "unknown game '" + name + "' (" + game_names() + ")";
+      },
+      "", "game");
+}
+
 int cli_main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty()) return usage("no command");
-  const std::string cmd = args.front();
-  args.erase(args.begin());
-  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-    std::cout << kHelp;
+  CLI::App app("cinq - a game server for Baltek, Batik, Tablut, Kopf oder Knopf and Bi-litaire", "cinq");
+  app.formatter(std::make_shared<Help>());  // before the subcommands, which take their parent's
+  app.footer(kFooter);
+  app.require_subcommand(0, 1);  // none is a usage error below, after an unknown option is named
+  std::map<const CLI::App*, Command> commands;
+
+  ReplayArgs replay_args;
+  CLI::App* replay = app.add_subcommand(
+      "replay",
+      "Checks a game record (notation.md) by replaying it. On a good record: exit 0 and print the game, its "
+      "options, the number of turns, whether it is finished and its result, the side to move, and the final "
+      "position as an ASCII board. On a bad record: exit 1 and print 'line N: <reason>' for the first bad "
+      "line; nothing is kept.");
+  replay->add_option("FILE", replay_args.path, "the record; '-' reads standard input")->required();
+  replay->add_flag("--json", replay_args.json, "the same as one JSON object (with the client view of the position)");
+  replay->add_flag("--canonical", replay_args.canonical, "the record rewritten by the writer instead");
+  commands[replay] = [&] { return cmd_replay(replay_args); };
+
+  PlayArgs play_args;
+  CLI::App* play = app.add_subcommand(
+      "play",
+      "The referee of a game played by mail: checks TURN for the side to move against the record in FILE and "
+      "appends it, rewriting FILE in canonical form; prints who is to move or the result. A refused turn "
+      "prints the reason, exits 1 and leaves FILE untouched.");
+  play->add_option("FILE", play_args.path, "the record of the game so far")->required();
+  play->add_option("TURN", play_args.turn, "one turn, like 'B/g3 f3/@ c3/'")->required();
+  commands[play] = [&] { return cmd_play(play_args); };
+
+  PerftArgs perft_args;
+  CLI::App* perft = app.add_subcommand(
+      "perft",
+      "Prints the number of action sequences of DEPTH actions from the start position of GAME under the "
+      "given options (a finished game is not expanded further). Timing goes to standard error.");
+  perft->add_option("GAME", perft_args.game, "the game")->required()->check(known_game());
+  perft->add_option("DEPTH", perft_args.depth, "0 to 12")->required()->check(CLI::Range(0, 12).description(""));
+  perft->add_option("OPTIONS", perft_args.options, "the game's options (see cinq games)")->option_text("key=value");
+  commands[perft] = [&] { return cmd_perft(*perft, perft_args); };
+
+  Command serve = add_serve_command(app);  // serve.cpp
+  commands[app.get_subcommand("serve")] = std::move(serve);
+  Command selfplay = add_selfplay_command(app);  // selfplay.cpp
+  commands[app.get_subcommand("selfplay")] = std::move(selfplay);
+
+  CLI::App* games = app.add_subcommand("games", "Lists the games with their options and their defaults.");
+  commands[games] = cmd_games;
+
+  // `cinq help`: the same as `cinq --help` (not listed).
+  CLI::App* help = app.add_subcommand("help", "")->group("");
+  commands[help] = [&app] {
+    std::cout << app.get_formatter()->make_help(&app, "cinq", CLI::AppFormatMode::Normal);
     return 0;
+  };
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, on standard output
+    // Every other parse error is a usage error, named after the command being parsed when it was found.
+    const CLI::App* in = &app;
+    for (const CLI::App* sub : app.get_subcommands()) in = sub;
+    return usage_error(*in, e.what());
   }
-  if (cmd == "replay") return cmd_replay(args);
-  if (cmd == "perft") return cmd_perft(args);
-  if (cmd == "play") return cmd_play(args);
-  if (cmd == "games") return cmd_games();
-  if (cmd == "selfplay") return selfplay_main(args);
-  if (cmd == "serve") return serve_main(args);
-  return usage("unknown command '" + cmd + "'");
+  for (const auto& [command, run] : commands)
+    if (command->parsed()) return run();
+  return usage_error(app, "a command is needed: replay, play, perft, serve, selfplay or games");
 }
 
 }  // namespace cinq

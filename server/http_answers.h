@@ -1,4 +1,4 @@
-// The JSON answers of the REST API (rest.cpp, mail.cpp): a body, or {"error": {code, message[, line]}}.
+// The JSON answers of the HTTP API (rest.cpp, mail.cpp): a body, or {"error": {code, message[, line]}}.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -21,6 +21,13 @@ inline net::HttpResponse error_response(int status, const std::string& code, con
   nlohmann::json error = {{"code", code}, {"message", message}};
   if (line > 0) error["line"] = line;
   return json_response(status, {{"error", error}});
+}
+
+// The workers' queue is full (server/workers.h): nothing was done, the client may try again.
+inline net::HttpResponse busy_response() {
+  net::HttpResponse r = error_response(503, "busy", "the server is busy: try again in a moment");
+  r.headers.emplace_back("Retry-After", "1");
+  return r;
 }
 
 }  // namespace cinq::server

@@ -1,21 +1,42 @@
-// Guest identities (docs/protocol.md, "hello"): a random id, a secret token, a display name. The token is
-// the only proof of identity; the store keeps its hash.
+// Guest identities and secret tokens (identity.h).
+#include "server/identity.h"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
 #include <sys/random.h>
 
-#include <boost/uuid/detail/sha1.hpp>
 #include <cerrno>
-#include <cstdio>
-#include <nlohmann/json.hpp>
 #include <random>
 
+#include "lobby/room.h"
 #include "rules/notation.h"
 #include "rules/registry.h"
-#include "server/app.h"
-#include "server/request.h"
+#include "server/services.h"
+#include "server/workers.h"
 
 namespace cinq::server {
 
-using nlohmann::json;
+namespace {
+
+// The hex digest of `data` under `md` (EVP_sha256(), EVP_sha1()).
+std::string hex_digest(const EVP_MD* md, std::string_view data) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  if (EVP_Digest(data.data(), data.size(), digest, &size, md, nullptr) != 1) return {};
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * size);
+  for (unsigned int i = 0; i < size; ++i) {
+    out += kHex[digest[i] >> 4];
+    out += kHex[digest[i] & 15];
+  }
+  return out;
+}
+
+constexpr std::size_t kSha256Hex = 64;
+constexpr std::size_t kSha1Hex = 40;  // hashes stored before issue 16
+
+}  // namespace
 
 std::string random_id(std::size_t length) {
   static constexpr char kAlphabet[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -38,18 +59,33 @@ std::string random_id(std::size_t length) {
   return out;
 }
 
-std::string token_hash(const std::string& token) {
-  boost::uuids::detail::sha1 sha;
-  sha.process_bytes(token.data(), token.size());
-  boost::uuids::detail::sha1::digest_type digest;
-  sha.get_digest(digest);
-  std::string out;
-  char buf[9];
-  for (unsigned word : digest) {
-    std::snprintf(buf, sizeof buf, "%08x", word);
-    out += buf;
+std::string token_hash(std::string_view token) { return hex_digest(EVP_sha256(), token); }
+
+bool is_legacy_hash(std::string_view stored) { return stored.size() == kSha1Hex; }
+
+bool token_matches(std::string_view token, std::string_view stored) {
+  std::string computed;
+  if (stored.size() == kSha256Hex)
+    computed = hex_digest(EVP_sha256(), token);
+  else if (stored.size() == kSha1Hex)
+    computed = hex_digest(EVP_sha1(), token);
+  else
+    return false;
+  return computed.size() == stored.size() && CRYPTO_memcmp(computed.data(), stored.data(), stored.size()) == 0;
+}
+
+std::string seat_link(const std::string& room, int seat, const std::string& token) {
+  return "/#/room/" + room + "?seat=" + std::to_string(seat) + "&token=" + token;
+}
+
+std::array<std::string, 2> issue_seat_tokens(lobby::Room& room) {
+  std::array<std::string, 2> links;
+  for (int s = 0; s < 2; ++s) {
+    std::string token = random_id(32);
+    room.set_seat_token_hash(s, token_hash(token));
+    links[s] = seat_link(room.id(), s, token);
   }
-  return out;
+  return links;
 }
 
 std::optional<std::string> clean_name(const std::string& raw, std::string& why) {
@@ -70,7 +106,8 @@ std::optional<std::string> clean_name(const std::string& raw, std::string& why) 
     why = "a name has 1 to 32 characters";
     return std::nullopt;
   }
-  // The name goes into records (`A = name`): it must read back as itself.
+  // The name goes into records (`A = name`): it must read back as itself. A two-line record with no turn
+  // (nothing is replayed): not the blocking work note_blocking counts.
   const Game* g = find_game("tablut");
   Record r = Record::start(*g, *Options::parse_text(g->option_specs(), ""));
   r.add_players({{'A', name}, {'D', "x"}});
@@ -82,87 +119,52 @@ std::optional<std::string> clean_name(const std::string& raw, std::string& why) 
   return name;
 }
 
-std::optional<store::PlayerRow> App::load_player(const std::string& id) {
-  {
-    std::lock_guard lock(players_mutex_);
-    if (auto it = players_.find(id); it != players_.end()) return it->second;
-  }
-  if (id.empty() || id.size() > 64) return std::nullopt;
-  auto row = services_.store->player(id);  // a primary-key read on the read connection (WAL: never waits)
-  if (row) {
-    std::lock_guard lock(players_mutex_);
-    players_[id] = *row;
-  }
+// ---------------------------------------------------------------------------------------------------------
+
+Identities::Identities(Services& services, Workers& workers) : services_(services), workers_(workers) {}
+
+std::optional<store::PlayerRow> Identities::cached(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  if (auto it = players_.find(id); it != players_.end()) return it->second;
+  return std::nullopt;
+}
+
+void Identities::load(const std::string& id, Loaded done) {
+  if (auto row = cached(id)) return done(std::move(row), false);
+  if (id.empty() || id.size() > 64) return done(std::nullopt, false);
+  auto job = [this, id, done] {
+    note_blocking(services_.metrics);
+    auto row = services_.store->player(id);  // a primary-key read on the read connection
+    if (row) {
+      std::lock_guard lock(mutex_);
+      // A save made meanwhile (the same player on another connection) is newer than the stored row.
+      row = players_.try_emplace(id, *row).first->second;
+    }
+    done(std::move(row), false);
+  };
+  if (!workers_.submit(Workers::Kind::quick, std::move(job))) done(std::nullopt, true);
+}
+
+store::PlayerRow Identities::create(const std::optional<std::string>& name, std::string& token) {
+  token = random_id(32);
+  store::PlayerRow row;
+  row.id = "p" + random_id(15);
+  row.token_hash = token_hash(token);
+  row.name = name ? *name : "Guest-" + random_id(4);
+  row.created_ms = Services::now().unix_ms;
+  save(row);
+  ++services_.metrics.players_created;
   return row;
 }
 
-void App::save_player(const store::PlayerRow& row) {
+void Identities::save(const store::PlayerRow& row) {
   {
-    std::lock_guard lock(players_mutex_);
+    std::lock_guard lock(mutex_);
     players_[row.id] = row;
   }
   services_.saver->save(row, [this](bool ok, const std::string&) {
     if (!ok) ++services_.metrics.store_failures;
   });
-}
-
-void App::on_hello(Request& r) {
-  if (r.player) return reply_error(r.connection, "bad_message", "this connection already said hello", r.ref);
-  std::string why;
-  auto id = r.string_field("id", why, false);
-  auto token = r.string_field("token", why, false);
-  auto name = r.string_field("name", why, false);
-  if (!why.empty()) return reply_error(r.connection, "bad_message", why, r.ref);
-  if (name) {
-    name = clean_name(*name, why);
-    if (!name) return reply_error(r.connection, "bad_name", why, r.ref);
-  }
-  store::PlayerRow row;
-  std::string given_token;
-  if (id || token) {
-    auto found = id && token ? load_player(*id) : std::nullopt;
-    if (!found || found->token_hash != token_hash(*token))
-      return reply_error(r.connection, "bad_token",
-                         "unknown id or wrong token: say hello without them for a new identity", r.ref);
-    row = *found;
-    given_token = *token;
-    if (name && *name != row.name) {
-      row.name = *name;
-      save_player(row);
-    }
-  } else {
-    given_token = random_id(32);
-    row.id = "p" + random_id(15);
-    row.token_hash = token_hash(given_token);
-    row.name = name ? *name : "Guest-" + random_id(4);
-    row.created_ms = Services::now().unix_ms;
-    save_player(row);
-    ++services_.metrics.players_created;
-  }
-  {
-    std::lock_guard lock(clients_mutex_);
-    clients_[r.connection->id()].player = lobby::Player{row.id, row.name};
-  }
-  json m = {{"type", "welcome"}, {"player", {{"id", row.id}, {"name", row.name}}}, {"token", given_token}};
-  if (!r.ref.empty()) m["ref"] = json::parse(r.ref);
-  r.connection->send(m.dump());
-}
-
-void App::on_name(Request& r) {
-  std::string why;
-  auto name = r.string_field("name", why);
-  if (!name) return reply_error(r.connection, "bad_message", why, r.ref);
-  auto clean = clean_name(*name, why);
-  if (!clean) return reply_error(r.connection, "bad_name", why, r.ref);
-  auto row = load_player(r.player->id);
-  if (!row) return reply_error(r.connection, "storage", "your identity could not be read", r.ref);
-  row->name = *clean;
-  save_player(*row);
-  {
-    std::lock_guard lock(clients_mutex_);
-    clients_[r.connection->id()].player = lobby::Player{row->id, row->name};
-  }
-  r.connection->send(json{{"type", "welcome"}, {"player", {{"id", row->id}, {"name", row->name}}}}.dump());
 }
 
 }  // namespace cinq::server

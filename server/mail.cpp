@@ -1,14 +1,19 @@
 // Correspondence over HTTP (docs/protocol.md, "Correspondence"; issue 9): a seat posts the game's log with
 // its new turn appended and gets the canonical updated log back; a record is imported as a room. The seat
-// is proven by its secret token in the query; the room checks and plays the log on its strand
-// (lobby::Room::play_log), and the answer leaves only once the new turns are stored.
-#include <cctype>
-#include <map>
+// is proven by its secret token in the query. Reading a mailed log replays it whole, so it runs on a worker,
+// on a copy of the room (lobby::Room::play_log); the room keeps the copy's new turns if nothing happened to
+// it meanwhile, and the answer leaves only once they are stored.
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "rules/notation.h"
-#include "server/app.h"
 #include "server/http_answers.h"
+#include "server/http_api.h"
+#include "server/identity.h"
+#include "server/room_actor.h"
+#include "server/rooms.h"
+#include "server/services.h"
+#include "server/workers.h"
 
 namespace cinq::server {
 
@@ -16,43 +21,16 @@ using nlohmann::json;
 
 namespace {
 
+// Tries on a copy before the log is played on the room's strand itself (a room whose version keeps moving:
+// spectators coming and going).
+constexpr int kCopyTries = 3;
+
 net::HttpResponse text_answer(const std::string& text) {
   net::HttpResponse r;
   r.content_type = "text/plain; charset=utf-8";
   r.body = text;
   r.headers.emplace_back("Access-Control-Allow-Origin", "*");
   return r;
-}
-
-// The query's parameters (`?seat=0&token=Ab..`), percent-decoded; the last of a repeated name wins.
-std::map<std::string, std::string> query_of(const std::string& target) {
-  std::map<std::string, std::string> out;
-  auto q = target.find('?');
-  if (q == std::string::npos) return out;
-  auto decode = [](std::string_view s) {
-    std::string d;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      if (s[i] == '+') {
-        d += ' ';
-      } else if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
-                 std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-        d += static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
-        i += 2;
-      } else {
-        d += s[i];
-      }
-    }
-    return d;
-  };
-  std::string_view rest = std::string_view(target).substr(q + 1);
-  while (!rest.empty()) {
-    auto amp = rest.find('&');
-    std::string_view pair = rest.substr(0, amp);
-    auto eq = pair.find('=');
-    out[decode(pair.substr(0, eq))] = eq == std::string_view::npos ? "" : decode(pair.substr(eq + 1));
-    rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
-  }
-  return out;
 }
 
 // A refused log: the HTTP status its code stands for (docs/protocol.md).
@@ -63,89 +41,121 @@ int status_of(const std::string& code) {
   return 409;
 }
 
+net::HttpResponse refusal(const lobby::Failure& error) {
+  return error_response(status_of(error.code), error.code, error.message, error.line);
+}
+
+void count(Metrics& metrics, const lobby::Effect& effect) {
+  if (effect.error) {
+    ++metrics.turns_rejected;
+    metrics.count_error(effect.error->code);
+  } else if (!effect.events.empty()) {
+    ++metrics.turns_accepted;
+  }
+}
+
+// On the strand: the room applies what the log did (the new turns, or a time forfeit found on the way) and
+// answers once it is stored.
+void keep(RoomActor& a, lobby::Effect effect, const HttpApi::Respond& respond) {
+  std::optional<lobby::Failure> error = effect.error;
+  effect.error.reset();
+  a.apply(std::move(effect), nullptr, {});
+  a.when_settled([&a, error, respond] {
+    if (error) return respond(refusal(*error));
+    respond(text_answer(a.room().record().write()));
+  });
+}
+
 }  // namespace
 
-std::string seat_link(const std::string& room, int seat, const std::string& token) {
-  return "/#/room/" + room + "?seat=" + std::to_string(seat) + "&token=" + token;
-}
-
-std::array<std::string, 2> App::issue_seat_tokens(lobby::Room& room) {
-  std::array<std::string, 2> links;
-  for (int s = 0; s < 2; ++s) {
-    std::string token = random_id(32);
-    room.set_seat_token_hash(s, token_hash(token));
-    links[s] = seat_link(room.id(), s, token);
-  }
-  return links;
-}
-
-void App::post_record(const std::string& room_id, const net::HttpRequest& request,
-                      std::function<void(net::HttpResponse)> respond) {
-  auto query = query_of(request.target);
-  int seat = query["seat"] == "0" ? 0 : query["seat"] == "1" ? 1 : -1;
+void HttpApi::post_record(Call& call) {
+  auto seat_text = call.query["seat"];
+  int seat = seat_text == "0" ? 0 : seat_text == "1" ? 1 : -1;
   if (seat < 0)
-    return respond(error_response(400, "bad_message", "give the seat (?seat=0 or ?seat=1) and its token"));
-  const std::string& token = query["token"];
-  if (token.empty() || token.size() > 64)
-    return respond(error_response(403, "bad_token", "give the seat's token"));
-  auto actor = find_room(room_id);
-  if (!actor) return respond(error_response(404, "not_found", "no game '" + room_id + "'"));
-  actor->post([this, seat, hash = token_hash(token), body = request.body, respond](RoomActor& a) {
-    // Once settled: the log is compared with the record as stored, and the answer follows its own save.
-    a.when_settled([this, &a, seat, hash, body, respond] {
+    return call.respond(error_response(400, "bad_message", "give the seat (?seat=0 or ?seat=1) and its token"));
+  const std::string token = call.query["token"];
+  if (token.empty() || token.size() > 64) return call.respond(error_response(403, "bad_token", "give the seat's token"));
+  const std::string id = call.params.at(0);
+  auto body = std::make_shared<const std::string>(std::move(call.request.body));
+  rooms_.load(id, [this, id, seat, token, body, respond = call.respond](RoomDirectory::Lookup found) {
+    if (found.busy) return respond(busy_response());
+    if (!found.room) return respond(error_response(404, "not_found", "no game '" + id + "'"));
+    play_log(found.room, seat, token, body, respond, 0);
+  });
+}
+
+void HttpApi::play_log(std::shared_ptr<RoomActor> actor, int seat, std::string token,
+                       std::shared_ptr<const std::string> body, Respond respond, int attempt) {
+  actor->post([this, actor, seat, token, body, respond, attempt](RoomActor& a) {
+    // Once settled: the log is compared with the record as stored.
+    a.when_settled([this, &a, actor, seat, token, body, respond, attempt] {
       lobby::Room& room = a.room();
-      if (room.seat_token_hash(seat).empty() || room.seat_token_hash(seat) != hash)
+      if (!token_matches(token, room.seat_token_hash(seat)))
         return respond(
             error_response(403, "bad_token", "this is not seat " + std::to_string(seat) + "'s token"));
-      lobby::Effect effect = room.play_log(seat, body, Services::now());
-      std::optional<lobby::Failure> error = effect.error;
-      effect.error.reset();
-      bool played = !error && !effect.events.empty();
-      if (played) ++services_.metrics.turns_accepted;
-      if (error) {
-        ++services_.metrics.turns_rejected;
-        services_.metrics.count_error(error->code);
+      if (attempt >= kCopyTries) {
+        note_blocking(services_.metrics);  // the room kept changing: played here, counted
+        lobby::Effect effect = room.play_log(seat, *body, Services::now());
+        count(services_.metrics, effect);
+        return keep(a, std::move(effect), respond);
       }
-      a.apply(std::move(effect), nullptr, {});  // the new turns, or a time forfeit found on the way
-      a.when_settled([&a, error, respond] {
-        if (error)
-          return respond(error_response(status_of(error->code), error->code, error->message, error->line));
-        respond(text_answer(a.room().record().write()));
+      auto copy = std::make_shared<lobby::Room>(room);
+      const std::int64_t version = room.version();
+      bool queued = workers_.submit(Workers::Kind::bulk, [this, actor, copy, version, seat, token, body, respond,
+                                                          attempt] {
+        note_blocking(services_.metrics);
+        auto effect = std::make_shared<lobby::Effect>(copy->play_log(seat, *body, Services::now()));
+        if (!effect->save && effect->events.empty()) {
+          // Refused, or the same log again: the room is as it was when copied, nothing to keep.
+          count(services_.metrics, *effect);
+          if (effect->error) return respond(refusal(*effect->error));
+          return respond(text_answer(copy->record().write()));
+        }
+        actor->post([this, actor, copy, version, effect, seat, token, body, respond, attempt](RoomActor& a) {
+          a.when_settled([this, &a, actor, copy, version, effect, seat, token, body, respond, attempt] {
+            // Something happened to the room meanwhile (a turn, a spectator): the log is checked again.
+            if (a.room().version() != version) return play_log(actor, seat, token, body, respond, attempt + 1);
+            a.room() = std::move(*copy);  // the room as it was, plus what the log did
+            count(services_.metrics, *effect);
+            keep(a, std::move(*effect), respond);
+          });
+        });
       });
+      if (!queued) respond(busy_response());
     });
   });
 }
 
-void App::import_game(const net::HttpRequest& request, std::function<void(net::HttpResponse)> respond) {
-  auto query = query_of(request.target);
-  bool is_private = query["private"] == "1" || query["private"] == "true";
+void HttpApi::import_game(Call& call) {
+  bool is_private = call.query["private"] == "1" || call.query["private"] == "true";
   std::int64_t days = 3;
-  if (query.count("days")) {
-    const std::string& d = query["days"];
+  if (call.query.count("days")) {
+    const std::string& d = call.query["days"];
     days = d.size() == 1 || d.size() == 2 ? std::atoi(d.c_str()) : -1;
   }
-  if (days < 1) return respond(error_response(400, "bad_clock", "days: 1, 2, 3, 5, 7 or 14 days per turn"));
-  auto record = Record::read(request.body);
-  if (!record) {
-    return respond(error_response(422, "bad_record", record.error().text(), record.error().line));
-  }
-  if (record->incomplete())
-    return respond(
-        error_response(422, "bad_record", "the record stops at '...': its turns are not all written"));
-  lobby::Now now = Services::now();
-  auto room = lobby::Room::from_record(new_room_id(), *record, days, is_private, now);
-  if (!room) return respond(error_response(400, "bad_clock", room.error().message));
-  json links = json::array();
-  if (room->status() != lobby::Status::finished)
-    for (const auto& link : issue_seat_tokens(*room)) links.push_back(link);
-  json answer = {{"room", room->id()}, {"links", links}, {"status", lobby::status_name(room->status())}};
-  auto actor = add_room(std::move(*room));
-  actor->post([answer, respond](RoomActor& a) {
-    a.save_then([answer, respond] {
-      net::HttpResponse r = json_response(201, answer);
-      respond(r);
+  if (days < 1)
+    return call.respond(error_response(400, "bad_clock", "days: 1, 2, 3, 5, 7 or 14 days per turn"));
+  auto job = [this, is_private, days, body = std::move(call.request.body), respond = call.respond] {
+    note_blocking(services_.metrics);
+    auto record = Record::read(body);
+    if (!record) return respond(error_response(422, "bad_record", record.error().text(), record.error().line));
+    if (record->incomplete())
+      return respond(
+          error_response(422, "bad_record", "the record stops at '...': its turns are not all written"));
+    lobby::Now now = Services::now();
+    note_blocking(services_.metrics);
+    auto room = lobby::Room::from_record(rooms_.new_room_id_checked(), *record, days, is_private, now);
+    if (!room) return respond(error_response(400, "bad_clock", room.error().message));
+    json links = json::array();
+    if (room->status() != lobby::Status::finished)
+      for (const auto& link : issue_seat_tokens(*room)) links.push_back(link);
+    json answer = {{"room", room->id()}, {"links", links}, {"status", lobby::status_name(room->status())}};
+    auto actor = rooms_.add(std::move(*room));
+    actor->post([answer, respond](RoomActor& a) {
+      a.save_then([answer, respond] { respond(json_response(201, answer)); });
     });
-  });
+  };
+  if (!workers_.submit(Workers::Kind::bulk, std::move(job))) call.respond(busy_response());
 }
 
 }  // namespace cinq::server

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "server/net/transport.h"
+
 namespace cinq::server {
 
 void Histogram::observe(double seconds) {
@@ -29,6 +31,10 @@ std::string Histogram::text(const std::string& name, const std::string& help) co
                 static_cast<unsigned long long>(count_.load(std::memory_order_relaxed)));
   out += buf;
   return out;
+}
+
+void note_blocking(Metrics& metrics) {
+  if (net::on_network_thread()) metrics.blocking_on_network.fetch_add(1, std::memory_order_relaxed);
 }
 
 void Metrics::count_error(const std::string& code) {

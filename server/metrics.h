@@ -42,6 +42,9 @@ struct Metrics {
   Histogram bot_think;                             // one choose_turn, on a bot thread
   std::atomic<std::int64_t> bots_busy{0};          // bot threads thinking now
   std::atomic<std::int64_t> bots_queued{0};        // bot turns waiting for a thread
+  // Blocking work done on a network thread (note_blocking): a store read, a whole record's replay, an
+  // import. Stays 0 when such work all runs on the workers (server/workers.h).
+  std::atomic<std::int64_t> blocking_on_network{0};
 
   void count_error(const std::string& code);
   std::string errors_text() const;
@@ -50,5 +53,11 @@ struct Metrics {
   mutable std::mutex mutex_;
   std::map<std::string, std::int64_t> errors_;
 };
+
+// Called by every place in server/ that reads the store, replays a whole record (Record::read,
+// lobby::Room::restore, Room::from_record, Room::play_log) or imports one, just before it does: counts it in
+// `blocking_on_network` if this is a network thread (net::on_network_thread()). A room playing one turn on
+// its strand is the room's own work and is not counted.
+void note_blocking(Metrics& metrics);
 
 }  // namespace cinq::server

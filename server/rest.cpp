@@ -1,11 +1,19 @@
-// The REST API and /metrics (docs/protocol.md, "HTTP"). Live rooms answer from their strand once settled
-// (so a state never shows a turn not yet stored); other games come from the store.
+// The REST API's route table and its read-only routes, and /metrics (docs/protocol.md, "HTTP"). The only
+// file of the application that sees Boost.URL (the one percent-decoder of the code base, with the static
+// files' in server/net).
+#include <boost/url/parse.hpp>
+#include <boost/url/url_view.hpp>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "lobby/json_value.h"
 #include "rules/notation.h"
-#include "server/app.h"
 #include "server/http_answers.h"
+#include "server/http_api.h"
+#include "server/room_actor.h"
+#include "server/rooms.h"
+#include "server/services.h"
+#include "server/workers.h"
 
 namespace cinq::server {
 
@@ -14,7 +22,7 @@ using nlohmann::json;
 namespace {
 
 // A record checked and laid out move by move (the import page, the replay after a game): the position after
-// each turn, or the first bad line and why.
+// each turn, or the first bad line and why. A whole replay: on a worker.
 net::HttpResponse replay_response(const std::string& text) {
   auto record = Record::read(text);
   if (!record) {
@@ -60,66 +68,119 @@ net::HttpResponse replay_response(const std::string& text) {
                              {"steps", steps}});
 }
 
+// The segments of a route's pattern.
+std::vector<std::string_view> split_pattern(std::string_view pattern) {
+  std::vector<std::string_view> out;
+  pattern.remove_prefix(1);  // the leading '/'
+  while (true) {
+    auto slash = pattern.find('/');
+    out.push_back(pattern.substr(0, slash));
+    if (slash == std::string_view::npos) return out;
+    pattern.remove_prefix(slash + 1);
+  }
+}
+
+// Whether decoded `path` segments match `pattern`; the {name} values go to `params`.
+bool matches(std::string_view pattern, const std::vector<std::string>& path, std::vector<std::string>& params) {
+  auto want = split_pattern(pattern);
+  if (want.size() != path.size()) return false;
+  std::vector<std::string> values;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    if (want[i].starts_with('{')) {
+      if (path[i].empty()) return false;
+      values.push_back(path[i]);
+    } else if (want[i] != path[i]) {
+      return false;
+    }
+  }
+  params = std::move(values);
+  return true;
+}
+
 }  // namespace
 
-void App::on_http(net::HttpRequest request, std::function<void(net::HttpResponse)> respond) {
-  std::string path = request.target.substr(0, request.target.find('?'));
-  bool read = request.method == "GET" || request.method == "HEAD";
-  if (path == "/metrics") {
-    if (!read) return respond(error_response(405, "method", "use GET"));
-    return respond(metrics_text());
-  }
-  if (path == "/api/health") {
-    if (!read) return respond(error_response(405, "method", "use GET"));
-    std::size_t rooms = 0;
-    {
-      std::lock_guard lock(rooms_mutex_);
-      rooms = rooms_.size();
+HttpApi::HttpApi(Services& services, RoomDirectory& rooms, Workers& workers, Extra extra)
+    : services_(services), rooms_(rooms), workers_(workers), extra_(std::move(extra)) {}
+
+const std::vector<HttpApi::Route>& HttpApi::routes() {
+  static const std::vector<Route> kRoutes = {
+      {"GET", "/metrics", &HttpApi::metrics},
+      {"GET", "/api/health", &HttpApi::health},
+      {"GET", "/api/games", &HttpApi::games},
+      {"POST", "/api/replay", &HttpApi::replay, " with a record as the body"},
+      {"POST", "/api/games/import", &HttpApi::import_game, " with a record as the body"},
+      {"GET", "/api/games/{id}", &HttpApi::game, " (or POST a log to /api/games/{id}/record)"},
+      {"GET", "/api/games/{id}/record", &HttpApi::record},
+      {"POST", "/api/games/{id}/record", &HttpApi::post_record},
+  };
+  return kRoutes;
+}
+
+void HttpApi::handle(net::HttpRequest request, Respond respond) {
+  auto target = boost::urls::parse_origin_form(request.target);
+  if (!target) return respond(error_response(400, "bad_request", "the request target is not a valid URL path"));
+  std::vector<std::string> path;
+  for (const std::string& segment : target->segments()) path.push_back(segment);
+  const std::string method = request.method;
+
+  const Route* found = nullptr;  // the route of this path and method
+  std::string allowed, usage;    // the path's methods, when the method is not one of them
+  std::string pattern;
+  std::vector<std::string> params;
+  for (const Route& route : routes()) {
+    if (!pattern.empty() ? route.pattern != pattern : !matches(route.pattern, path, params)) continue;
+    pattern = route.pattern;
+    if (method == route.method || (method == "HEAD" && std::string_view(route.method) == "GET")) {
+      found = &route;
+      break;
     }
-    auto up =
-        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started_).count();
-    return respond(json_response(200, {{"status", "ok"},
-                                       {"uptime_s", up},
-                                       {"rooms", rooms},
-                                       {"connections", services_.net->stats().connections_open.load()}}));
+    allowed += (allowed.empty() ? "" : ", ") + std::string(route.method);
+    if (usage.empty()) usage = route.usage;
   }
-  if (path == "/api/games") {
-    if (!read) return respond(error_response(405, "method", "use GET"));
-    return respond(json_response(200, {{"games", room_list()}}));
+  if (!found) {
+    if (pattern.empty())
+      return respond(error_response(404, "not_found", "no such resource: " + std::string(target->path())));
+    net::HttpResponse r = error_response(405, "method", "use " + allowed + usage);
+    r.headers.emplace_back("Allow", allowed.find("GET") != std::string::npos ? allowed + ", HEAD" : allowed);
+    return respond(r);
   }
-  if (path == "/api/replay") {
-    if (request.method != "POST")
-      return respond(error_response(405, "method", "use POST with a record as the body"));
-    return respond(replay_response(request.body));
-  }
-  const std::string prefix = "/api/games/";
-  if (path == "/api/games/import") {
-    if (request.method != "POST")
-      return respond(error_response(405, "method", "use POST with a record as the body"));
-    return import_game(request, std::move(respond));
-  }
-  if (path.rfind(prefix, 0) == 0 && request.method == "POST" && path.ends_with("/record")) {
-    std::string id = path.substr(prefix.size(), path.size() - prefix.size() - std::string("/record").size());
-    if (id.find('/') != std::string::npos)
-      return respond(error_response(404, "not_found", "no such resource"));
-    return post_record(id, request, std::move(respond));
-  }
-  if (path.rfind(prefix, 0) == 0) {
-    if (!read)
-      return respond(error_response(405, "method", "use GET (or POST a log to /api/games/{id}/record)"));
-    std::string rest = path.substr(prefix.size());
-    bool record = false;
-    if (auto slash = rest.find('/'); slash != std::string::npos) {
-      if (rest.substr(slash) != "/record")
-        return respond(error_response(404, "not_found", "no such resource"));
-      record = true;
-      rest = rest.substr(0, slash);
-    }
-    auto actor = find_room(rest);
-    if (!actor) return respond(error_response(404, "not_found", "no game '" + rest + "'"));
-    actor->post([record, respond](RoomActor& a) {
-      a.when_settled([&a, record, respond] {
-        if (record) {
+  std::map<std::string, std::string> query;
+  for (const auto& param : target->params()) query[param.key] = param.value;
+  // `target` views request.target: everything is taken from it before the request moves.
+  auto handler = found->handler;
+  Call call{std::move(request), std::move(params), std::move(query), std::move(respond)};
+  (this->*handler)(call);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+void HttpApi::health(Call& call) {
+  auto up =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started_).count();
+  call.respond(json_response(200, {{"status", "ok"},
+                                   {"uptime_s", up},
+                                   {"rooms", rooms_.size()},
+                                   {"connections", services_.net->stats().connections_open.load()}}));
+}
+
+void HttpApi::games(Call& call) {
+  net::HttpResponse r = json_response(200, json::object());
+  r.body = R"({"games":)" + *rooms_.public_list() + "}";
+  call.respond(std::move(r));
+}
+
+void HttpApi::game(Call& call) { show_room(call, false); }
+
+void HttpApi::record(Call& call) { show_room(call, true); }
+
+void HttpApi::show_room(Call& call, bool record_only) {
+  const std::string id = call.params.at(0);
+  rooms_.load(id, [id, record_only, respond = call.respond](RoomDirectory::Lookup found) {
+    if (found.busy) return respond(busy_response());
+    if (!found.room) return respond(error_response(404, "not_found", "no game '" + id + "'"));
+    found.room->post([record_only, respond](RoomActor& a) {
+      a.when_settled([&a, record_only, respond] {
+        if (record_only) {
           net::HttpResponse r;
           r.content_type = "text/plain; charset=utf-8";
           r.body = a.room().record().write();
@@ -131,30 +192,22 @@ void App::on_http(net::HttpRequest request, std::function<void(net::HttpResponse
         respond(json_response(200, state));
       });
     });
-    return;
-  }
-  respond(error_response(404, "not_found", "no such resource: " + path));
+  });
 }
 
-net::HttpResponse App::metrics_text() {
+void HttpApi::replay(Call& call) {
+  bool queued = workers_.submit(Workers::Kind::bulk,
+                                [this, body = std::move(call.request.body), respond = call.respond] {
+                                  note_blocking(services_.metrics);
+                                  respond(replay_response(body));
+                                });
+  if (!queued) call.respond(busy_response());
+}
+
+void HttpApi::metrics(Call& call) {
   const net::Stats& s = services_.net->stats();
-  std::size_t open = 0, live = 0, finished = 0;
-  {
-    std::vector<std::shared_ptr<RoomActor>> actors;
-    {
-      std::lock_guard lock(rooms_mutex_);
-      for (const auto& [id, a] : rooms_) actors.push_back(a);
-    }
-    for (const auto& a : actors) {
-      auto st = a->listing().status;
-      ++(st == lobby::Status::open ? open : st == lobby::Status::live ? live : finished);
-    }
-  }
-  std::size_t seeks = 0;
-  {
-    std::lock_guard lock(seeks_mutex_);
-    seeks = seeks_.size();
-  }
+  const RoomDirectory::Counts rooms = rooms_.counts();
+  const std::size_t seeks = extra_.seeks ? extra_.seeks() : 0;
   std::string out;
   auto metric = [&out](const char* name, const char* type, const char* help, std::int64_t value,
                        const std::string& labels = {}) {
@@ -173,9 +226,9 @@ net::HttpResponse App::metrics_text() {
   metric("cinq_oversize_closes_total", "counter", "Connections closed for a frame over the hard cap.",
          s.oversize_closes_total.load());
   out += "# HELP cinq_rooms Rooms in memory, by status.\n# TYPE cinq_rooms gauge\n";
-  out += "cinq_rooms{status=\"open\"} " + std::to_string(open) + "\n";
-  out += "cinq_rooms{status=\"live\"} " + std::to_string(live) + "\n";
-  out += "cinq_rooms{status=\"finished\"} " + std::to_string(finished) + "\n";
+  out += "cinq_rooms{status=\"open\"} " + std::to_string(rooms.open) + "\n";
+  out += "cinq_rooms{status=\"live\"} " + std::to_string(rooms.live) + "\n";
+  out += "cinq_rooms{status=\"finished\"} " + std::to_string(rooms.finished) + "\n";
   metric("cinq_seeks", "gauge", "Seeks waiting for a partner.", static_cast<std::int64_t>(seeks));
   const Metrics& m = services_.metrics;
   metric("cinq_turns_accepted_total", "counter", "Act messages applied.", m.turns_accepted.load());
@@ -190,6 +243,13 @@ net::HttpResponse App::metrics_text() {
   metric("cinq_rate_limited_total", "counter", "Messages dropped by the rate limits.", m.rate_limited.load());
   metric("cinq_store_queue", "gauge", "Saves waiting for the store's thread.",
          static_cast<std::int64_t>(services_.writer->queued()));
+  metric("cinq_workers_busy", "gauge", "Worker threads running a job (store reads, record replays).",
+         workers_.busy());
+  metric("cinq_workers_queued", "gauge", "Jobs waiting for a worker thread.",
+         static_cast<std::int64_t>(workers_.queued()));
+  metric("cinq_blocking_on_network_total", "counter",
+         "Store reads and whole-record replays done on a network thread (0 when all run on the workers).",
+         m.blocking_on_network.load());
   metric("cinq_bot_turns_total", "counter", "Turns chosen by the computer opponents.", m.bot_turns.load());
   metric("cinq_bot_turns_dropped_total", "counter",
          "Bot turns chosen for a position that had changed meanwhile (never played).",
@@ -205,7 +265,7 @@ net::HttpResponse App::metrics_text() {
   net::HttpResponse r;
   r.content_type = "text/plain; version=0.0.4; charset=utf-8";
   r.body = std::move(out);
-  return r;
+  call.respond(std::move(r));
 }
 
 }  // namespace cinq::server

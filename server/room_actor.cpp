@@ -17,6 +17,7 @@ RoomActor::RoomActor(Services& services, lobby::Room room, std::shared_ptr<net::
       room_(std::move(room)),
       strand_(std::move(strand)),
       timer_(services.net->make_timer(strand_)),
+      presence_timer_(services.net->make_timer(strand_)),
       bot_timer_(services.net->make_timer(strand_)) {
   update_listing();
 }
@@ -55,11 +56,13 @@ void RoomActor::apply(lobby::Effect effect, const std::shared_ptr<net::Connectio
   }
   if (room_.status() == lobby::Status::finished && effect.save) ++services_.metrics.games_finished;
 
-  outbox_.push_back(Batch{std::move(effect.events), !effect.save, received});
+  outbox_.push_back(Batch{std::move(effect.events), !effect.save, received, effect.patched, effect.mover,
+                          std::move(effect.legal)});
   if (effect.save) {
-    lobby::Saved saved = room_.saved(Services::now());
+    // Only what changed since the last save (issue 16): a turn's save is the size of a turn.
+    const lobby::Now now = Services::now();
     Batch* batch = &outbox_.back();  // deque: pointers to elements stay valid under push_back/pop_front
-    bool posted = services_.saver->save(to_row(saved, Services::now().unix_ms),
+    bool posted = services_.saver->save(to_save(room_.take_save(now), now.unix_ms),
                                         [self = shared_from_this(), batch](bool ok, const std::string& why) {
                                           self->post([ok, batch, why](RoomActor& a) {
                                             if (!ok) return a.fail_storage(why);
@@ -86,7 +89,7 @@ void RoomActor::flush() {
       update_listing();
       listed = true;
     }
-    for (const auto& m : b.events) broadcast(m);
+    send_batch(b);
     if (b.received)
       services_.metrics.act_latency.observe(
           std::chrono::duration<double>(std::chrono::steady_clock::now() - *b.received).count());
@@ -134,14 +137,21 @@ void RoomActor::fail_storage(const std::string& why) {
   if (services_.forget_room) services_.forget_room(id_);
 }
 
-void RoomActor::broadcast(const lobby::Message& m) {
+// Every event to every connection in the room, the same shared text; the connections of the seat to move get
+// the last event that changed the position with their legal actions added (built once for them all).
+void RoomActor::send_batch(const Batch& b) {
+  lobby::Message mine;
+  if (b.mover >= 0 && b.patched < b.events.size())
+    mine = std::make_shared<const std::string>(lobby::with_members(*b.events[b.patched], b.legal));
   for (auto it = subscribers_.begin(); it != subscribers_.end();) {
-    if (auto c = it->second.connection.lock()) {
-      c->send(m);
-      ++it;
-    } else {
+    auto c = it->second.connection.lock();
+    if (!c) {
       it = subscribers_.erase(it);
+      continue;
     }
+    const bool mover = mine && room_.seat_of(it->second.player_id) == b.mover;
+    for (std::size_t i = 0; i < b.events.size(); ++i) c->send(mover && i == b.patched ? mine : b.events[i]);
+    ++it;
   }
 }
 
@@ -162,6 +172,7 @@ void RoomActor::subscribe(const std::shared_ptr<net::Connection>& c, const std::
         if (!conn) return;
         subscribers_[conn->id()] = Subscriber{conn, player_id};
         lobby::Now now = Services::now();
+        const int seat = room_.seat_of(player_id);
         std::optional<std::vector<lobby::Message>> missed;
         if (since) missed = room_.events_since(*since);
         if (missed) {
@@ -169,9 +180,11 @@ void RoomActor::subscribe(const std::shared_ptr<net::Connection>& c, const std::
           std::string out = R"({"type":"events","room":)" + json(id_).dump() + R"(,"version":)" +
                             std::to_string(room_.version()) + R"(,"events":[)";
           for (std::size_t i = 0; i < missed->size(); ++i) out += (i ? "," : "") + *(*missed)[i];
-          conn->send(out + "]}");
+          out += ']';
+          if (seat >= 0 && seat == room_.seat_to_move()) out += "," + room_.legal_members();
+          conn->send(out + "}");
         } else {
-          conn->send(extra ? room_.state_message(now, *extra) : room_.state_message(now));
+          conn->send(room_.state_message(now, seat, extra ? *extra : json::object()));
         }
         refresh_presence();
       });
@@ -186,6 +199,20 @@ void RoomActor::unsubscribe(std::uint64_t connection_id) {
 }
 
 void RoomActor::refresh_presence() {
+  update_listing();
+  const std::int64_t now = Services::now().steady_ms;
+  if (now - presence_told_ms_ >= kPresenceEveryMs) return announce_presence();
+  if (presence_pending_) return;
+  presence_pending_ = true;
+  presence_timer_->arm(std::chrono::milliseconds(presence_told_ms_ + kPresenceEveryMs - now),
+                       [weak = weak_from_this()] {
+                         if (auto self = weak.lock()) self->announce_presence();
+                       });
+}
+
+void RoomActor::announce_presence() {
+  presence_pending_ = false;
+  presence_told_ms_ = Services::now().steady_ms;
   // A bot seat is always online: its player is the server itself.
   std::array<bool, 2> online{bot_level(room_.seats()[0].id).has_value(),
                              bot_level(room_.seats()[1].id).has_value()};

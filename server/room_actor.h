@@ -1,4 +1,4 @@
-// A room on its own strand (DESIGN.md, "Rooms, sessions and messages"; lila's RoundAsyncActor): every
+// A room on its own strand (docs/design.md, "Rooms, sessions and messages"; lila's RoundAsyncActor): every
 // command on the room runs there, one at a time. The actor adds what the pure lobby::Room leaves out: the
 // connections in the room, the clock timer, and the rule that nothing is announced before it is stored.
 //
@@ -74,6 +74,10 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
     std::vector<lobby::Message> events;
     bool stored = false;
     std::optional<std::chrono::steady_clock::time_point> received;
+    // The legal actions for the seat to move, added to events[patched] for its connections only.
+    std::size_t patched = lobby::Effect::npos;
+    int mover = -1;
+    std::string legal;
   };
   struct Subscriber {
     std::weak_ptr<net::Connection> connection;
@@ -81,7 +85,8 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   };
 
   void flush();  // sends the stored batches at the front of the outbox
-  void broadcast(const lobby::Message& m);
+  void send_batch(const Batch& b);
+  void announce_presence();  // the coalesced presence and spectator events (refresh_presence)
   void arm_clock();
   void update_listing();
   void fail_storage(const std::string& why);
@@ -97,6 +102,12 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   lobby::Room room_;
   std::shared_ptr<net::Strand> strand_;
   std::unique_ptr<net::Timer> timer_;
+  // Presence and spectator counts are announced at most once per kPresenceEvery (lila-ws batches its crowd
+  // counts the same way): a burst of joins and leaves costs the room one event, or none.
+  static constexpr std::int64_t kPresenceEveryMs = 500;
+  std::unique_ptr<net::Timer> presence_timer_;
+  std::int64_t presence_told_ms_ = -kPresenceEveryMs;
+  bool presence_pending_ = false;
   std::map<std::uint64_t, Subscriber> subscribers_;
   std::deque<Batch> outbox_;
   std::vector<std::function<void()>> settled_;

@@ -3,6 +3,7 @@
 // game to game, so neither keeps the advantage of moving first.
 #include "server/selfplay.h"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -18,6 +20,7 @@
 #include "bots/bot.h"
 #include "rules/notation.h"
 #include "rules/registry.h"
+#include "server/cli.h"
 
 namespace cinq {
 
@@ -27,14 +30,6 @@ namespace {
 // (notation.md: a turn limit decided outside the board), or `#= draw agreement` in Baltek, whose records
 // take `limit` only from the board's own `turns` option.
 constexpr int kMaxTurns = 1000;
-
-constexpr const char* kUsage =
-    R"(usage: cinq selfplay GAME N [--level L] [--versus L2] [--out DIR] [--seed S] [--options "key=value ..."]
-                     [--think-ms MS] [--playouts P] [--jobs J]
-  Plays N games of GAME between a bot of level L (default 3) and one of level L2 (default L); they swap
-  seats from game to game. Each game is written to DIR/GAME-NNN.txt (DIR default: the current directory).
-  --think-ms and --playouts override both levels' think time and playout cap; --jobs plays J games at once.
-)";
 
 struct Config {
   const Game* game = nullptr;
@@ -48,6 +43,20 @@ struct Config {
   int jobs = 1;
 };
 
+// The arguments as CLI11 reads them; made a Config once parsed.
+struct Args {
+  std::string game;
+  int games = 0;
+  int level = 3;
+  int versus = 3;
+  std::string out = ".";
+  long long seed = 1;
+  std::string options;
+  int think_ms = 0;
+  long long playouts = 0;
+  int jobs = 1;
+};
+
 struct Played {
   std::string file;
   std::string result;
@@ -56,21 +65,6 @@ struct Played {
   double points[2] = {0, 0};  // per level ([0]: --level), win 1, draw 0.5
   std::string error;
 };
-
-int usage_error(const std::string& why) {
-  std::cerr << "cinq selfplay: " << why << "\n" << kUsage;
-  return 2;
-}
-
-std::optional<long long> to_number(const std::string& text, long long min, long long max) {
-  try {
-    std::size_t used = 0;
-    long long v = std::stoll(text, &used);
-    if (used == text.size() && v >= min && v <= max) return v;
-  } catch (...) {
-  }
-  return std::nullopt;
-}
 
 // A splitmix64 step: distinct, well-spread seeds for each game and turn from one --seed.
 std::uint64_t mix(std::uint64_t x) {
@@ -151,66 +145,7 @@ Played play_one(const Config& c, int index) {
   return p;
 }
 
-std::optional<std::string> parse(const std::vector<std::string>& args, Config& c) {
-  std::vector<std::string> positional;
-  std::string options_text;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a.rfind("--", 0) != 0) {
-      positional.push_back(a);
-      continue;
-    }
-    if (i + 1 >= args.size()) return a + " needs a value";
-    const std::string& v = args[++i];
-    if (a == "--level" || a == "--versus") {
-      auto n = to_number(v, 0, bots::kMaxLevel);
-      if (!n) return a + " must be a level from 0 to " + std::to_string(bots::kMaxLevel);
-      c.levels[a == "--level" ? 0 : 1] = static_cast<int>(*n);
-      if (a == "--level" && std::find(args.begin(), args.end(), "--versus") == args.end())
-        c.levels[1] = c.levels[0];
-    } else if (a == "--out") {
-      c.out = v;
-    } else if (a == "--seed") {
-      auto n = to_number(v, 0, std::numeric_limits<long long>::max());
-      if (!n) return "--seed must be a non-negative number";
-      c.seed = static_cast<std::uint64_t>(*n);
-    } else if (a == "--options") {
-      options_text = v;
-    } else if (a == "--think-ms") {
-      auto n = to_number(v, 1, 60000);
-      if (!n) return "--think-ms must be a number of milliseconds from 1 to 60000";
-      c.think_ms = static_cast<int>(*n);
-    } else if (a == "--playouts") {
-      auto n = to_number(v, 0, 100000000);
-      if (!n) return "--playouts must be a number from 0 (no cap) to 100000000";
-      c.playouts = static_cast<std::uint64_t>(*n);
-    } else if (a == "--jobs") {
-      auto n = to_number(v, 1, 64);
-      if (!n) return "--jobs must be a number from 1 to 64";
-      c.jobs = static_cast<int>(*n);
-    } else {
-      return "unknown option '" + a + "'";
-    }
-  }
-  if (positional.size() != 2) return "selfplay needs GAME and N";
-  c.game = find_game(positional[0]);
-  if (!c.game) return "unknown game '" + positional[0] + "' (" + game_names() + ")";
-  auto n = to_number(positional[1], 1, 100000);
-  if (!n) return "N must be a number of games from 1 to 100000";
-  c.games = static_cast<int>(*n);
-  auto options = Options::parse_text(c.game->option_specs(), options_text);
-  if (!options) return "--options: " + options.error().message;
-  c.options = *options;
-  std::error_code ec;
-  if (!std::filesystem::is_directory(c.out, ec)) return "--out '" + c.out + "' is not a directory";
-  return std::nullopt;
-}
-
-}  // namespace
-
-int selfplay_main(const std::vector<std::string>& args) {
-  Config c;
-  if (auto why = parse(args, c)) return usage_error(*why);
+int selfplay(const Config& c) {
   std::vector<Played> results(static_cast<std::size_t>(c.games));
   std::atomic<int> next{0};
   std::mutex print;
@@ -242,6 +177,55 @@ int selfplay_main(const std::vector<std::string>& args) {
   std::printf("level %d: %g / %d, level %d: %g / %d\n", c.levels[0], points[0], counted, c.levels[1],
               points[1], counted);
   return failed == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+Command add_selfplay_command(CLI::App& cinq) {
+  auto args = std::make_shared<Args>();
+  CLI::App* cmd = cinq.add_subcommand(
+      "selfplay",
+      "Plays N games of GAME between a bot of level L and one of level L2, 0 (random) to 5, swapping seats "
+      "from game to game; writes each record to DIR/GAME-NNN.txt, prints one line per game and the score of "
+      "each level. A game still going after 1000 turns ends in a declared draw (#= draw limit; Baltek: "
+      "#= draw agreement).");
+  auto range = [](long long min, long long max) { return CLI::Range(min, max).description(""); };
+  const int max_level = bots::kMaxLevel;
+  cmd->add_option("GAME", args->game, "the game")->required()->check(known_game());
+  cmd->add_option("N", args->games, "the number of games, 1 to 100000")->required()->check(range(1, 100000));
+  cmd->add_option("--level", args->level, "the first bot's level, 0 to " + std::to_string(max_level))
+      ->type_name("L")->check(range(0, max_level))->capture_default_str();
+  CLI::Option* versus = cmd->add_option("--versus", args->versus, "the other bot's level (default: the --level)")
+                            ->type_name("L2")->check(range(0, max_level));
+  cmd->add_option("--out", args->out, "where the records are written")
+      ->type_name("DIR")->check(CLI::ExistingDirectory.description(""))->capture_default_str();
+  cmd->add_option("--seed", args->seed, "the seed of every game's and every turn's random choices")
+      ->type_name("S")->check(range(0, std::numeric_limits<long long>::max()))->capture_default_str();
+  cmd->add_option("--options", args->options, "the game's options, like \"goals=2 turns=off\"")
+      ->type_name("\"key=value ...\"");
+  CLI::Option* think_ms = cmd->add_option("--think-ms", args->think_ms, "both bots' think time per turn, 1 to 60000, instead of their level's")
+                              ->type_name("MS")->check(range(1, 60000));
+  CLI::Option* playouts = cmd->add_option("--playouts", args->playouts,
+                                          "both bots' playouts per turn, 0 (no cap) to 100000000, instead of their level's")
+                              ->type_name("P")->check(range(0, 100000000));
+  cmd->add_option("--jobs", args->jobs, "games played at once, 1 to 64")
+      ->type_name("J")->check(range(1, 64))->capture_default_str();
+  return [cmd, args, versus, think_ms, playouts] {
+    Config c;
+    c.game = find_game(args->game);  // checked by known_game()
+    c.games = args->games;
+    c.levels[0] = args->level;
+    c.levels[1] = versus->count() > 0 ? args->versus : args->level;
+    c.out = args->out;
+    c.seed = static_cast<std::uint64_t>(args->seed);
+    if (think_ms->count() > 0) c.think_ms = args->think_ms;
+    if (playouts->count() > 0) c.playouts = static_cast<std::uint64_t>(args->playouts);
+    c.jobs = args->jobs;
+    auto options = Options::parse_text(c.game->option_specs(), args->options);
+    if (!options) return usage_error(*cmd, "--options: " + options.error().message);
+    c.options = *options;
+    return selfplay(c);
+  };
 }
 
 }  // namespace cinq

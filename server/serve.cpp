@@ -1,10 +1,16 @@
 // `cinq serve`: opens the store, reopens unfinished games, serves until SIGINT/SIGTERM, then stops
 // accepting, closes the connections, lets every queued save commit, and exits 0.
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
-#include <charconv>
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <limits>
+#include <memory>
 
 #include "persistence/store.h"
 #include "persistence/worker.h"
@@ -15,81 +21,72 @@ namespace cinq {
 
 namespace {
 
-int serve_usage(const std::string& why) {
-  std::cerr << "cinq serve: " << why << "\n(see 'cinq --help')\n";
-  return 2;
-}
-
-}  // namespace
-
-int serve_main(const std::vector<std::string>& args) {
+struct ServeArgs {
   net::ServerConfig config;
-  config.web_dir = "web-client";
   std::string data_dir = "data";
   server::Limits limits;
   server::BotConfig bots;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](std::string& out) {
-      if (i + 1 >= args.size()) return false;
-      out = args[++i];
-      return true;
-    };
-    std::string v;
-    if (a == "--per-address-connections" || a == "--per-address-rate") {
-      // The per-address limits stop one host from taking the server; a load test from one host lifts them.
-      if (!value(v)) return serve_usage(a + " needs a value");
-      int n = -1;
-      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-      if (ec != std::errc() || end != v.data() + v.size() || n < 0)
-        return serve_usage(a + ": bad value '" + v + "' (a number, 0 for no limit)");
-      if (a == "--per-address-connections") {
-        config.max_connections_per_address = static_cast<std::size_t>(n);
-      } else {
-        limits.address_rate = n;
-        limits.address_burst = 2.0 * n;
-      }
-    } else if (a == "--port" || a == "--threads") {
-      if (!value(v)) return serve_usage(a + " needs a value");
-      int n = -1;
-      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-      if (ec != std::errc() || end != v.data() + v.size() || n < 0 || (a == "--port" && n > 65535) ||
-          (a == "--threads" && (n < 1 || n > 64)))
-        return serve_usage(a + ": bad value '" + v + "'");
-      if (a == "--port")
-        config.port = static_cast<std::uint16_t>(n);
-      else
-        config.threads = n;
-    } else if (a == "--bot-threads" || a == "--bot-answer-ms" || a == "--bot-pace-ms") {
-      // Bot threads think for the computer opponents, off the network threads; the two delays are the
-      // pauses before a bot's turn is shown (bot_runner.h), shortened by tests that play whole games.
-      if (!value(v)) return serve_usage(a + " needs a value");
-      int n = -1;
-      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-      if (ec != std::errc() || end != v.data() + v.size() || n < 0 ||
-          (a == "--bot-threads" && (n < 1 || n > 64)) || n > 60000)
-        return serve_usage(a + ": bad value '" + v + "'");
-      if (a == "--bot-threads")
-        bots.threads = n;
-      else
-        (a == "--bot-answer-ms" ? bots.answer_delay : bots.pace_delay) = std::chrono::milliseconds(n);
-    } else if (a == "--data") {
-      if (!value(data_dir)) return serve_usage("--data needs a directory");
-    } else if (a == "--web") {
-      if (!value(config.web_dir)) return serve_usage("--web needs a directory");
-    } else if (a == "--address") {
-      if (!value(config.address)) return serve_usage("--address needs an IP address");
+  // Read as whole numbers, then put where the server takes them.
+  int port = config.port;
+  int per_address_connections = static_cast<int>(config.max_connections_per_address);
+  int per_address_rate = static_cast<int>(limits.address_rate);
+  int bot_answer_ms = static_cast<int>(bots.answer_delay.count());
+  int bot_pace_ms = static_cast<int>(bots.pace_delay.count());
+  std::string log_level = "info";
+};
+
+// Raises this process's soft limit on open files to its hard limit: every connection is a descriptor, and
+// the usual soft limit (1024) would refuse connections long before the server is busy. Logs the limit in
+// force (the old one, with a warning, if it cannot be raised).
+void raise_open_files_limit() {
+  auto text = [](rlim_t n) { return n == RLIM_INFINITY ? std::string("unlimited") : std::to_string(n); };
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) {
+    spdlog::warn("cannot read the open files limit: {}", std::strerror(errno));
+    return;
+  }
+  rlim_t target = limit.rlim_max;
+  if (target == RLIM_INFINITY) {  // Linux allows a process no more than fs.nr_open descriptors
+    target = 1 << 20;
+    std::ifstream("/proc/sys/fs/nr_open") >> target;
+  }
+  if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < target) {
+    rlimit raised = limit;
+    raised.rlim_cur = target;
+    if (setrlimit(RLIMIT_NOFILE, &raised) != 0) {
+      spdlog::warn("cannot raise the open files limit from {} to {}: {}", text(limit.rlim_cur), text(target),
+                   std::strerror(errno));
     } else {
-      return serve_usage("unknown argument '" + a + "'");
+      spdlog::info("open files limit: {} (raised from {})", text(target), text(limit.rlim_cur));
+      return;
     }
   }
+  spdlog::info("open files limit: {} (hard limit {})", text(limit.rlim_cur), text(limit.rlim_max));
+}
+
+int serve(const ServeArgs& args) {
+  net::ServerConfig config = args.config;
+  config.port = static_cast<std::uint16_t>(args.port);
+  config.max_connections_per_address = static_cast<std::size_t>(args.per_address_connections);
+  server::Limits limits = args.limits;
+  // The per-address limits stop one host from taking the server; a load test from one host lifts them.
+  limits.address_rate = args.per_address_rate;
+  limits.address_burst = 2.0 * args.per_address_rate;
+  server::BotConfig bots = args.bots;
+  // The pauses before a bot's turn is shown (bot_runner.h), shortened by tests that play whole games.
+  bots.answer_delay = std::chrono::milliseconds(args.bot_answer_ms);
+  bots.pace_delay = std::chrono::milliseconds(args.bot_pace_ms);
+  const std::string& data_dir = args.data_dir;
+
   spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
+  spdlog::set_level(spdlog::level::from_str(args.log_level));  // one of the names --log-level accepts
+  raise_open_files_limit();
 
   std::string db_path = (std::filesystem::path(data_dir) / "cinq.db").string();
   store::Error error;
   auto store = store::Store::open(db_path, error);
   if (!store) {
-    std::cerr << "cinq serve: cannot open " << db_path << ": " << error.message << "\n";
+    spdlog::error("cannot open {}: {}", db_path, error.message);
     return 1;
   }
   if (!config.web_dir.empty() && !std::filesystem::is_directory(config.web_dir))
@@ -102,7 +99,7 @@ int serve_main(const std::vector<std::string>& args) {
     try {
       server = std::make_unique<net::Server>(config, app);
     } catch (const std::exception& e) {
-      std::cerr << "cinq serve: " << e.what() << "\n";
+      spdlog::error("cannot start: {}", e.what());
       return 1;
     }
     int reopened = app.attach(*server);
@@ -118,6 +115,48 @@ int serve_main(const std::vector<std::string>& args) {
     spdlog::info("stopped");
   }
   return 0;
+}
+
+}  // namespace
+
+Command add_serve_command(CLI::App& cinq) {
+  auto args = std::make_shared<ServeArgs>();
+  args->config.web_dir = "web-client";
+  CLI::App* cmd = cinq.add_subcommand(
+      "serve",
+      "Runs the game server: the browser client (static files from --web), the WebSocket endpoint /ws, the "
+      "REST API under /api/ and /metrics (docs/protocol.md). Games are stored in DIR/cinq.db; unfinished "
+      "games are reopened at start. Logs go to standard output. Stops cleanly on SIGINT or SIGTERM.");
+  auto range = [](int min, int max) { return CLI::Range(min, max).description(""); };
+  cmd->add_option("--port", args->port, "the port to listen on; 0 picks a free port")
+      ->type_name("N")->check(range(0, 65535))->capture_default_str();
+  cmd->add_option("--data", args->data_dir, "where the games are kept: DIR/cinq.db")
+      ->type_name("DIR")->capture_default_str();
+  cmd->add_option("--web", args->config.web_dir, "the browser client's files")
+      ->type_name("DIR")->capture_default_str();
+  cmd->add_option("--address", args->config.address, "the IP address to listen on")
+      ->type_name("A")->capture_default_str();
+  cmd->add_option("--threads", args->config.threads, "network threads, 1 to 64")
+      ->type_name("N")->check(range(1, 64))->capture_default_str();
+  cmd->add_option("--per-address-connections", args->per_address_connections,
+                  "connections from one IP address; 0: no limit, for load tests from one host")
+      ->type_name("N")->check(range(0, std::numeric_limits<int>::max()))->capture_default_str();
+  cmd->add_option("--per-address-rate", args->per_address_rate,
+                  "messages a second from one IP address, all its connections together; 0: no limit")
+      ->type_name("N")->check(range(0, std::numeric_limits<int>::max()))->capture_default_str();
+  cmd->add_option("--bot-threads", args->bots.threads, "threads the computer opponents think on, 1 to 64")
+      ->type_name("N")->check(range(1, 64))->capture_default_str();
+  cmd->add_option("--bot-answer-ms", args->bot_answer_ms,
+                  "a bot's turn is shown no sooner than this after the move it answers, 0 to 60000")
+      ->type_name("MS")->check(range(0, 60000))->capture_default_str();
+  cmd->add_option("--bot-pace-ms", args->bot_pace_ms,
+                  "and no sooner than this after the last turn in a computer-vs-computer room, 0 to 60000")
+      ->type_name("MS")->check(range(0, 60000))->capture_default_str();
+  cmd->add_option("--log-level", args->log_level, "what is logged: trace, debug, info, warn or error")
+      ->type_name("LEVEL")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}).description(""))
+      ->capture_default_str();
+  return [args] { return serve(*args); };
 }
 
 }  // namespace cinq

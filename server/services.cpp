@@ -25,6 +25,7 @@ store::GameRow to_row(const lobby::Saved& s, std::int64_t updated_ms) {
   r.status = lobby::status_name(s.status);
   r.result = s.result;
   r.record = s.record;
+  r.open_turn = s.open_turn;
   for (int i = 0; i < 2; ++i) {
     r.seat_ids[i] = s.seats[i].id;
     r.seat_names[i] = s.seats[i].name;
@@ -52,6 +53,8 @@ lobby::Saved from_row(const store::GameRow& r) {
                                     : lobby::Status::open;
   s.result = r.result;
   s.record = r.record;
+  s.open_turn = r.open_turn;
+  s.stored = true;
   for (int i = 0; i < 2; ++i) s.seats[i] = {r.seat_ids[i], r.seat_names[i]};
   s.clock_ms = r.clock_ms;
   s.version = r.version;
@@ -59,6 +62,16 @@ lobby::Saved from_row(const store::GameRow& r) {
   s.rematch_of = r.rematch_of;
   s.created_ms = r.created_ms;
   return s;
+}
+
+store::GameSave to_save(lobby::RoomSave s, std::int64_t updated_ms) {
+  store::GameSave save;
+  save.row = to_row(s.saved, updated_ms);
+  save.write_row = s.row_changed;
+  save.from = static_cast<std::int64_t>(s.from);
+  save.entries = std::move(s.entries);
+  save.base_version = s.base_version;
+  return save;
 }
 
 std::string error_message(const std::string& code, const std::string& message, const std::string& ref,

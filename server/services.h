@@ -16,13 +16,16 @@
 
 namespace cinq::server {
 
+// The protocol's version (docs/protocol.md), told in `welcome`.
+constexpr int kProtocolVersion = 2;
+
 class RoomActor;
 class BotRunner;
 struct BotConfig;
 
 struct Services {
   store::Store* store = nullptr;
-  store::Worker* writer = nullptr;  // the store's thread: its reads, and the saver's commits
+  store::Worker* writer = nullptr;  // the store's writer thread: the saver's commits only (reads: workers.h)
   store::Saver* saver = nullptr;    // every write, in order, group-committed on the writer
   net::Server* net = nullptr;
   BotRunner* bots = nullptr;              // the computer opponents' threads (nullptr: no bots)
@@ -36,9 +39,11 @@ struct Services {
   static lobby::Now now();
 };
 
-// The stored row of a room, and back.
+// The stored row of a room, and back (from_row marks it `stored`: the room's saves are changes to it).
 store::GameRow to_row(const lobby::Saved& s, std::int64_t updated_ms);
 lobby::Saved from_row(const store::GameRow& row);
+// A room's save (lobby::Room::take_save) as the store takes it.
+store::GameSave to_save(lobby::RoomSave s, std::int64_t updated_ms);
 
 // {"type":"error","code":...,"message":...} with the request's `ref` and room when known.
 std::string error_message(const std::string& code, const std::string& message, const std::string& ref = {},

@@ -1,16 +1,24 @@
 // The `cinq` command line, run as a user runs it: the real binary, its output and exit status.
 #include <doctest/doctest.h>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
 
 #include "tests/support.h"
 #include "tests/support/process.h"
 
 using cinq::test::run_cinq;
-using cinq::test::shared_path;
+using cinq::test::data_path;
 
 TEST_CASE("cli: cinq replay accepts a good record and shows game, options, turns, result and board") {
-  auto run = run_cinq("replay " + shared_path("records/baltek/sample-won-2-1.txt"));
+  auto run = run_cinq("replay " + data_path("records/baltek/sample-won-2-1.txt"));
   CHECK(run.exit_code == 0);
   CHECK(run.out.find("game: baltek\n") != std::string::npos);
   CHECK(run.out.find("options: goals=2 turns=off\n") != std::string::npos);
@@ -21,7 +29,7 @@ TEST_CASE("cli: cinq replay accepts a good record and shows game, options, turns
 }
 
 TEST_CASE("cli: cinq replay of an unfinished record gives the side to move") {
-  auto run = run_cinq("replay " + shared_path("records/baltek/seed-example.txt"));
+  auto run = run_cinq("replay " + data_path("records/baltek/seed-example.txt"));
   CHECK(run.exit_code == 0);
   CHECK(run.out.find("finished: no\n") != std::string::npos);
   CHECK(run.out.find("to move: B\n") != std::string::npos);
@@ -35,7 +43,7 @@ TEST_CASE("cli: cinq replay rejects a bad record with exit 1 and 'line N: reason
 }
 
 TEST_CASE("cli: cinq replay --json gives the same as JSON, and errors as JSON") {
-  auto run = run_cinq("replay --json " + shared_path("records/baltek/sample-won-2-1.txt"));
+  auto run = run_cinq("replay --json " + data_path("records/baltek/sample-won-2-1.txt"));
   CHECK(run.exit_code == 0);
   CHECK(run.out.find("\"result\": \"B score 2-1\"") != std::string::npos);
   CHECK(run.out.find("\"finished\": true") != std::string::npos);
@@ -47,7 +55,7 @@ TEST_CASE("cli: cinq replay --json gives the same as JSON, and errors as JSON") 
 }
 
 TEST_CASE("cli: cinq replay --canonical prints the record rewritten by the writer") {
-  auto run = run_cinq("replay --canonical " + shared_path("records/baltek/sample-won-2-1.txt"));
+  auto run = run_cinq("replay --canonical " + data_path("records/baltek/sample-won-2-1.txt"));
   CHECK(run.exit_code == 0);
   CHECK(run.out == cinq::test::read_text(cinq::test::data_path("baltek/sample-won-2-1.canonical.txt")));
 }
@@ -76,7 +84,7 @@ TEST_CASE("cli: cinq perft counts action sequences (Baltek depth 1 from the kick
 TEST_CASE("cli: cinq play appends a legal turn to the record file, and refuses a bad one leaving the file as it was") {
   cinq::test::TempDir dir;
   const std::string path = dir.path() + "/game.txt";
-  const std::string start = cinq::test::read_text(shared_path("records/tablut/example-in-progress.txt"));
+  const std::string start = cinq::test::read_text(data_path("records/tablut/example-in-progress.txt"));
   {
     std::ofstream(path) << start;
   }
@@ -102,4 +110,134 @@ TEST_CASE("cli: cinq play appends a legal turn to the record file, and refuses a
   auto directory = run_cinq("play " + dir.path() + " 'B/g3 f3/'");  // not a record: nothing read, nothing written
   CHECK(directory.exit_code == 2);
   CHECK(directory.out.find("cannot read") != std::string::npos);
+}
+
+namespace {
+
+// `cinq ARGS` with its standard output and standard error apart (run_cinq puts them together).
+struct SplitRun {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+SplitRun run_split(const std::string& args) {
+  cinq::test::TempDir dir;
+  const std::string err_path = dir.path() + "/stderr";
+  SplitRun run;
+  FILE* p = popen((std::string(CINQ_BINARY) + " " + args + " </dev/null 2>" + err_path).c_str(), "r");
+  REQUIRE(p != nullptr);
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) run.out.append(buf, n);
+  int status = pclose(p);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.err = cinq::test::read_text(err_path);
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("cli: cinq --help lists every command with its options and their defaults") {
+  for (const char* args : {"--help", "-h", "help"}) {
+    INFO(args);
+    auto help = run_split(args);
+    CHECK(help.exit_code == 0);
+    CHECK(help.err.empty());
+    for (const char* text :
+         {"Usage: cinq COMMAND [ARGUMENTS]", "  cinq replay [--json] [--canonical] FILE\n",
+          "  cinq play FILE TURN\n", "  cinq perft GAME DEPTH [key=value ...]\n", "  cinq serve [--port N] ",
+          "  cinq selfplay GAME N [--level L] [--versus L2] [--out DIR] ", "  cinq games\n", "--json ",
+          "--port N ", "(default 8080)", "--log-level LEVEL ", "(default info)", "--level L ", "(default 3)",
+          "--jobs J ", "Exit status: 0 success, 1 a bad record or a rejected action, 2 a usage error."})
+      CHECK_MESSAGE(help.out.find(text) != std::string::npos, text);
+  }
+}
+
+TEST_CASE("cli: cinq COMMAND --help shows the command, its arguments and their defaults, and exits 0") {
+  const std::pair<const char*, std::vector<std::string>> commands[] = {
+      {"replay", {"Usage: cinq replay [--json] [--canonical] FILE\n", "FILE ", "--canonical "}},
+      {"play", {"Usage: cinq play FILE TURN\n", "TURN "}},
+      {"perft", {"Usage: cinq perft GAME DEPTH [key=value ...]\n", "DEPTH "}},
+      {"serve",
+       {"Usage: cinq serve [--port N] [--data DIR] [--web DIR] [--address A] [--threads N]",
+        "--port N ", "(default 8080)", "--data DIR ", "(default data)", "--web DIR ", "(default web-client)",
+        "--address A ", "(default 0.0.0.0)", "--threads N ", "(default 2)", "--per-address-connections N ",
+        "(default 64)", "--per-address-rate N ", "(default 100)", "--bot-threads N ", "(default 1)",
+        "--bot-answer-ms MS ", "(default 400)", "--bot-pace-ms MS ", "(default 600)", "--log-level LEVEL ",
+        "trace, debug, info, warn or error", "(default info)"}},
+      {"selfplay",
+       {"Usage: cinq selfplay GAME N [--level L] [--versus L2] [--out DIR] [--seed S]", "--options ",
+        "--think-ms MS ", "--playouts P ", "--jobs J ", "(default 1)", "--out DIR ", "(default .)"}},
+      {"games", {"Usage: cinq games\n"}},
+  };
+  for (const auto& [command, texts] : commands) {
+    INFO(command);
+    auto help = run_split(std::string(command) + " --help");
+    CHECK(help.exit_code == 0);
+    CHECK(help.err.empty());
+    for (const std::string& text : texts) CHECK_MESSAGE(help.out.find(text) != std::string::npos, text);
+    CHECK(help.out.find("Exit status:") != std::string::npos);
+  }
+}
+
+TEST_CASE("cli: an unknown option is a usage error of its command: exit 2, the option named on stderr") {
+  for (const char* args : {"--frobnicate", "replay --frobnicate x.txt", "play --frobnicate a b",
+                           "perft --frobnicate baltek 1", "serve --frobnicate", "serve --port 0 --frobnicate 3",
+                           "selfplay tablut 2 --frobnicate 1", "games --frobnicate"}) {
+    INFO(args);
+    auto run = run_split(args);
+    CHECK(run.exit_code == 2);
+    CHECK(run.out.empty());
+    CHECK(run.err.find("--frobnicate") != std::string::npos);
+    CHECK(run.err.find("--help") != std::string::npos);
+  }
+  auto serve = run_split("serve --frobnicate");
+  CHECK(serve.err.rfind("cinq serve: ", 0) == 0);
+  CHECK(serve.err.find("usage: cinq serve [--port N]") != std::string::npos);
+  // Bad values are usage errors too, before anything starts.
+  for (const char* args : {"serve --port 70000", "serve --port", "serve --threads 0", "serve --log-level loud",
+                           "serve --per-address-rate -1", "serve --bot-answer-ms 60001", "serve extra"}) {
+    INFO(args);
+    auto run = run_split(args);
+    CHECK(run.exit_code == 2);
+    CHECK(run.out.empty());
+    CHECK(run.err.rfind("cinq serve: ", 0) == 0);
+  }
+}
+
+TEST_CASE("cli: cinq serve raises its open files limit to the hard limit and logs it; --log-level filters the log") {
+  // Started with a soft limit below its hard limit (inherited from this process, lowered for the while).
+  rlimit mine{};
+  REQUIRE(getrlimit(RLIMIT_NOFILE, &mine) == 0);
+  rlimit lowered = mine;
+  lowered.rlim_cur = std::min<rlim_t>(mine.rlim_cur, 256);
+  REQUIRE(setrlimit(RLIMIT_NOFILE, &lowered) == 0);
+  cinq::test::TempDir data;
+  std::optional<cinq::test::ServerProcess> server;
+  try {
+    server.emplace(data.path(), CINQ_WEB_DIR);
+  } catch (...) {
+    setrlimit(RLIMIT_NOFILE, &mine);
+    throw;
+  }
+  REQUIRE(setrlimit(RLIMIT_NOFILE, &mine) == 0);
+  const std::string log = server->log();
+  const std::string marker = "open files limit: ";
+  const auto at = log.find(marker);
+  REQUIRE_MESSAGE(at != std::string::npos, log);
+  const std::string logged = log.substr(at + marker.size(), log.find(' ', at + marker.size()) - at - marker.size());
+  if (mine.rlim_max > lowered.rlim_cur)
+    CHECK(log.find("(raised from " + std::to_string(lowered.rlim_cur) + ")") != std::string::npos);
+  // /proc/PID/limits: "Max open files            SOFT                 HARD                 files"
+  std::ifstream limits("/proc/" + std::to_string(server->pid()) + "/limits");
+  std::string line, soft, hard;
+  while (std::getline(limits, line))
+    if (line.rfind("Max open files", 0) == 0) std::istringstream(line.substr(14)) >> soft >> hard;
+  REQUIRE(!soft.empty());
+  if (hard != "unlimited") CHECK(soft == hard);  // an unlimited hard limit: raised to fs.nr_open
+  CHECK(logged == soft);
+
+  cinq::test::TempDir quiet_data;
+  cinq::test::ServerProcess quiet(quiet_data.path(), CINQ_WEB_DIR, {"--log-level", "warn"});
+  CHECK(quiet.log().find("listening on http://") != std::string::npos);  // the command's own output stays
+  CHECK(quiet.log().find(marker) == std::string::npos);                   // an info line does not
 }

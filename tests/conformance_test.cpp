@@ -1,6 +1,6 @@
-// The shared conformance suite (DESIGN.md), run over every registered game: random games in which, at every
-// step, each legal action's text reads back to it, a copy stays in step, the record written so far replays
-// to the same state, and the game ends within a bound.
+// The shared conformance suite (docs/design.md), run over every registered game: random games in which, at
+// every step, each legal action's text reads back to it, a copy stays in step, the record written so far
+// replays to the same state, and the game ends within a bound.
 #include <doctest/doctest.h>
 
 #include <set>

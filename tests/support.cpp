@@ -21,7 +21,6 @@ std::string read_text(const std::string& path) {
   return ss.str();
 }
 
-std::string shared_path(std::string_view relative) { return std::string(CINQ_SHARED_DIR) + "/" + std::string(relative); }
 std::string data_path(std::string_view relative) { return std::string(CINQ_TEST_DATA_DIR) + "/" + std::string(relative); }
 
 Run run_cinq(std::string_view args, std::string_view input) {

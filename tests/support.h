@@ -10,9 +10,7 @@ namespace cinq::test {
 
 // The text of a file; fails the test if it cannot be read.
 std::string read_text(const std::string& path);
-// A path under ../shared (records/..., rules/...).
-std::string shared_path(std::string_view relative);
-// A path under tests/data.
+// A path under tests/data (records/... holds the sample records of docs/notation.md).
 std::string data_path(std::string_view relative);
 
 struct Run {
@@ -22,7 +20,7 @@ struct Run {
 // Runs the built `cinq` binary with `args` (a shell word list), optionally feeding `input` on stdin.
 Run run_cinq(std::string_view args, std::string_view input = {});
 
-// The shared conformance suite (DESIGN.md): `games` random games of `game` under `options` (its
+// The shared conformance suite (docs/design.md): `games` random games of `game` under `options` (its
 // bounded_options() when empty), seeded by `seed`. At every step: each legal action's text reads back to
 // that action, a clone stays in step, the record written so far reads back to the same state, and the game
 // ends within `max_actions`. Reports failures through doctest.

@@ -17,6 +17,8 @@ const app = {
   states: new Map(),
   // The room on screen: its page reports the errors about it.
   current_room: null,
+  // The room page's own view of its room, {id, state} (read-only, for browser tests): set by room.js.
+  room: null,
   seek: null,
   navigate(hash) {
     if (location.hash === hash) {

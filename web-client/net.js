@@ -1,5 +1,9 @@
-// The one WebSocket connection of the page: identity (hello/welcome), a dispatcher by message type, and
-// reconnection with backoff. Pages never touch the socket; they subscribe with on() and on_ready().
+// The one WebSocket connection of the page: identity (hello/welcome) and the protocol version check, a
+// dispatcher by message type, and reconnection with backoff. Pages never touch the socket; they subscribe
+// with on() and on_ready().
+
+// The protocol version this page speaks (docs/protocol.md): the server says its own in `welcome`.
+const kProtocol = 2;
 
 const kIdentityKey = 'cinq.identity';
 const kBackoffMs = [500, 1000, 2000, 4000, 5000];
@@ -32,6 +36,7 @@ export class Connection {
     this.identity_ = load_identity();
     this.next_ref_ = 1;
     this.reconnect_timer_ = null;
+    this.refused_ = null;  // the server's protocol version when it is not ours: the page stops there
   }
 
   get ready() { return this.ready_; }
@@ -49,6 +54,7 @@ export class Connection {
       if (this.socket_ !== socket) return;
       this.socket_ = null;
       this.ready_ = false;
+      if (this.refused_ !== null) return;  // no reconnecting to a server we cannot talk to
       set_banner(true);
       this.schedule_reconnect_();
     });
@@ -90,6 +96,7 @@ export class Connection {
   }
 
   on_message_(data) {
+    if (this.refused_ !== null) return;
     let message;
     try {
       message = JSON.parse(data);
@@ -113,6 +120,11 @@ export class Connection {
   }
 
   on_welcome_(message) {
+    // The answer to hello says which protocol the server speaks (version 1 did not say).
+    if (!this.ready_ && (message.protocol ?? 1) !== kProtocol) {
+      this.refuse_(message.protocol ?? 1);
+      return;
+    }
     const token = message.token || (this.identity_ && this.identity_.token);
     this.identity_ = {id: message.player.id, token, name: message.player.name};
     store_identity(this.identity_);
@@ -140,6 +152,23 @@ export class Connection {
         }
       }
     }
+  }
+
+  // Another protocol version: say so, and stop (a reload fetches the page that matches the server).
+  refuse_(version) {
+    this.refused_ = version;
+    set_banner(false);
+    const box = document.getElementById('protocol-mismatch');
+    if (box) {
+      const reload = document.createElement('button');
+      reload.type = 'button';
+      reload.textContent = 'Reload';
+      reload.addEventListener('click', () => location.reload());
+      box.replaceChildren(
+          `The server speaks protocol ${version}, this page expects ${kProtocol}: reload the page.`, reload);
+      box.hidden = false;
+    }
+    if (this.socket_) this.socket_.close(1000, 'protocol version');
   }
 
   schedule_reconnect_() {

@@ -1,7 +1,11 @@
 // The room page (#/room/ID): joins the room, applies state/events/event in version order (a gap means a
 // re-join with `since`), mounts the game's board and offers the commands a seat allows.
+// Protocol v2: a `state` carries the whole position, an event that changes it a merge patch (patch.js);
+// `legal`/`can_end_turn` come beside them, to the seat to move only, and the board gets them back inside
+// the position it is handed, as before.
 
 import {mount_board} from './board-host.js';
+import {apply_merge_patch} from './patch.js';
 import {fetch_replay, replay_position, ReplayControls} from './replay.js';
 import {PlayersPanel, record_filename, result_text, turn_text} from './room-view.js';
 import {clock_label, copy_text, download_text, el, expand_legal, game_title, notify, room_url, show} from './ui.js';
@@ -10,7 +14,9 @@ export function render_room(root, app, room_id) {
   const {conn} = app;
   app.current_room = room_id;
   const subscriptions = [];
-  let state = null;  // the room as last applied; null until the first state
+  // The room as last applied (null until the first state): the `state` message with its events applied,
+  // `legal` and `can_end_turn` kept at its top level as the protocol sends them.
+  let state = null;
   let resyncing = false;
   let join_ref = null;
   let board = null;
@@ -127,6 +133,7 @@ export function render_room(root, app, room_id) {
   // --- applying what the server says
   function apply_state(next) {
     state = structuredClone(next);
+    set_legal(state, next);
     resyncing = false;
     last_event = null;
     if (state.record !== undefined) moves.textContent = state.record;
@@ -145,11 +152,18 @@ export function render_room(root, app, room_id) {
     render();
   }
 
+  // What the seat may play, from a message that carries a position or a patch: none unless it says so.
+  function set_legal(into, message) {
+    into.legal = Array.isArray(message.legal) ? message.legal : [];
+    into.can_end_turn = Boolean(message.can_end_turn);
+  }
+
   // Returns false when the event cannot be applied in order (the caller resyncs).
   function apply_event(ev) {
     if (!state) return false;
     if (ev.version <= state.version) return true;  // already applied (a duplicate after a resync)
     if (ev.version !== state.version + 1) return false;
+    if (ev.patch !== undefined && !state.position) return false;  // nothing to patch: take a whole state
     state.version = ev.version;
     const seats = state.seats || (state.seats = [null, null]);
     switch (ev.kind) {
@@ -165,12 +179,6 @@ export function render_room(root, app, room_id) {
       case 'spectators':
         state.spectators = ev.count;
         break;
-      case 'draw_offer':
-        state.position.draw_offer = ev.seat;
-        break;
-      case 'draw_declined':
-        state.position.draw_offer = null;
-        break;
       case 'rematch_offer':
         state.rematch_asked = state.rematch_asked || [false, false];
         state.rematch_asked[ev.seat] = true;
@@ -182,7 +190,10 @@ export function render_room(root, app, room_id) {
       default:
         break;
     }
-    if (ev.position) state.position = ev.position;
+    if (ev.patch !== undefined) {
+      state.position = apply_merge_patch(state.position, ev.patch);
+      set_legal(state, ev);
+    }
     if (ev.kind === 'play' || ev.kind === 'finished' || ev.kind === 'started') {
       last_event = ev.kind === 'play' ? ev : null;
       refresh_record();
@@ -190,12 +201,12 @@ export function render_room(root, app, room_id) {
     return true;
   }
 
-  function apply_events(events) {
-    for (const ev of events) {
-      if (!apply_event(ev)) {
-        join();
-        break;
-      }
+  // `answer`: the `events` message they come in, whose `legal` stands after the last of them.
+  function apply_events(events, answer = null) {
+    if (!events.every((ev) => apply_event(ev))) {
+      join();
+    } else if (answer && answer.legal !== undefined) {
+      set_legal(state, answer);
     }
     render();
   }
@@ -237,10 +248,17 @@ export function render_room(root, app, room_id) {
     });
   }
 
+  // Batik's folded drops expand to thousands of texts: expand each list once.
+  let expanded = {from: null, texts: []};
+  function expanded_legal() {
+    if (expanded.from !== state.legal) expanded = {from: state.legal, texts: expand_legal(state.legal)};
+    return expanded.texts;
+  }
+
   function update_board() {
     if (!board || !state || !state.position) return;
     if (replay && replay.index !== null) return;  // the replay owns the board
-    const position = {...state.position, legal: expand_legal(state.position.legal)};
+    const position = {...state.position, legal: expanded_legal(), can_end_turn: state.can_end_turn};
     try {
       board.update(position, {mySeat: my_seat(), canAct: can_act(), event: last_event, replay: false});
     } catch (err) {
@@ -315,7 +333,7 @@ export function render_room(root, app, room_id) {
 
     const free_seat = (state.seats || []).some((s) => !s);
     show(sit, free_seat && me === null && !finished);
-    show(end_turn, can_act() && Boolean(position.can_end_turn));
+    show(end_turn, can_act() && state.can_end_turn);
     show(resign, live && me !== null);
     const offered_by = position.draw_offer;
     show(draw, live && me !== null);
@@ -363,7 +381,7 @@ export function render_room(root, app, room_id) {
   subscriptions.push(conn.on('events', (message) => {
     if (!mine(message) || !state) return;
     resyncing = false;
-    apply_events(message.events || []);
+    apply_events(message.events || [], message);
   }));
   subscriptions.push(conn.on('event', (message) => {
     if (!mine(message) || !state || resyncing) return;
@@ -390,6 +408,9 @@ export function render_room(root, app, room_id) {
     render();
   }));
 
+  // For browser tests and debugging (window.cinqApp.room.state): the room as this page holds it.
+  app.room = {id: room_id, get state() { return state; }};
+
   const cached = app.states.get(room_id);
   if (cached) apply_state(cached);
   subscriptions.push(conn.on_ready(() => join()));
@@ -397,6 +418,7 @@ export function render_room(root, app, room_id) {
 
   return () => {
     destroyed = true;
+    if (app.room && app.room.id === room_id) app.room = null;
     clearInterval(clock_timer);
     for (const unsubscribe of subscriptions) unsubscribe();
     if (state && my_seat() === null && conn.ready) conn.send({type: 'leave', room: room_id});
@@ -404,4 +426,3 @@ export function render_room(root, app, room_id) {
     if (board) board.destroy();
   };
 }
-

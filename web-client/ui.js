@@ -50,7 +50,8 @@ export function format_clock(ms) {
 // removes the binary noise that from + i * step accumulates.
 export function format_number(x) { return String(Number(x.toFixed(9))); }
 
-// position.legal may fold evenly spaced runs into {prefix, from, to, step}; boards get plain strings.
+// `legal` (beside a state's position or an event's patch) may fold evenly spaced runs into
+// {prefix, from, to, step}; boards get plain strings.
 export function expand_legal(legal) {
   const out = [];
   for (const entry of legal || []) {

@@ -52,7 +52,8 @@ class EchoRoom : public std::enable_shared_from_this<EchoRoom> {
 
   void start() {
     last_activity_ = Clock::now();
-    for (auto& p : peers_) p->conn = Conn::open(w_.loop(), w_.target(), p.get(), kConnectTimeout);
+    for (auto& p : peers_)
+      p->conn = Conn::open(w_.loop(), w_.target(), p.get(), kConnectTimeout, w_.next_source());
   }
 
   void close() {

@@ -78,9 +78,10 @@ class IdleWorkload final : public Workload {
 
   void pump() {
     while (!stopped_ && in_flight_ < kInFlight && next_ < peers_.size()) {
+      const std::int64_t global = env_.loop_index + static_cast<std::int64_t>(next_) * env_.loops;
       IdlePeer& p = peers_[next_++];
       ++in_flight_;
-      p.conn = Conn::open(loop_, env_.target, &p, kConnectTimeout);
+      p.conn = Conn::open(loop_, env_.target, &p, kConnectTimeout, env_.source(global));
     }
   }
 

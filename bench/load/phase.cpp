@@ -37,7 +37,7 @@ PhaseResult run_phase(const Options& options, const PhaseSpec& spec) {
   std::vector<std::unique_ptr<Workload>> workloads;
   for (int i = 0; i < options.threads; ++i) {
     loops.push_back(std::make_unique<Loop>());
-    WorkloadEnv env{options, spec.target, window, i, options.threads};
+    WorkloadEnv env{options, spec.target, window, i, options.threads, spec.sources, spec.shape};
     workloads.push_back(spec.make(*loops.back(), env));
   }
   for (int i = 0; i < options.threads; ++i) {
@@ -90,8 +90,10 @@ PhaseResult run_phase(const Options& options, const PhaseSpec& spec) {
   result.window_s = std::chrono::duration<double>(Clock::now() - measured_start).count();
   result.held = sum(&Workload::open);
   if (spec.pid) result.rss_end_kib = rss_kib(spec.pid);
-  if (server_cpu_start && server_cpu_end)
-    result.server_cpu_pct = (*server_cpu_end - *server_cpu_start) / result.window_s * 100;
+  if (server_cpu_start && server_cpu_end) {
+    result.server_cpu_s = *server_cpu_end - *server_cpu_start;
+    result.server_cpu_pct = *result.server_cpu_s / result.window_s * 100;
+  }
   result.client_cpu_pct = (client_cpu_end - client_cpu_start) / result.window_s * 100;
   // The window is what the loops counted in: [start, end) by their clock, the same as ours.
   result.window_s = std::chrono::duration<double>(end - start).count();

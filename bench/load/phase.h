@@ -9,6 +9,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "bench/load/options.h"
 #include "bench/load/report.h"
@@ -39,8 +40,15 @@ struct WorkloadEnv {
   const Window& window;
   int loop_index = 0;
   int loops = 1;
+  const std::vector<std::string>& sources;  // local addresses to connect from, round-robin; empty: any
+  const RelayShape& shape;                  // the relay phase's frames per turn
   // This loop's share of `total` units (rooms or connections), and the global index of its first one.
   int share(int total) const { return total / loops + (loop_index < total % loops ? 1 : 0); }
+  // The source address of the connection with this global number.
+  const std::string& source(std::int64_t n) const {
+    static const std::string none;
+    return sources.empty() ? none : sources[static_cast<std::size_t>(n) % sources.size()];
+  }
 };
 
 // The part of a phase that runs on one loop. Everything but the atomics is touched on that loop only.
@@ -62,10 +70,12 @@ class Workload {
 using WorkloadFactory = std::function<std::unique_ptr<Workload>(Loop&, const WorkloadEnv&)>;
 
 struct PhaseSpec {
-  std::string phase;  // "echo" or "cinq"
+  std::string phase;  // "cinq", "echo" or "relay"
   std::string mode;   // "play" or "idle"
   std::int64_t connections = 0;
-  std::int64_t units = 0;  // what `ready` must reach before the window starts
+  std::vector<std::string> sources;  // see WorkloadEnv
+  RelayShape shape;                  // relay only
+  std::int64_t units = 0;            // what `ready` must reach before the window starts
   Target target;
   pid_t pid = 0;  // the server, for /proc readings (0: none)
   WorkloadFactory make;
@@ -75,6 +85,7 @@ PhaseResult run_phase(const Options& options, const PhaseSpec& spec);
 
 std::unique_ptr<Workload> make_play_workload(Loop& loop, const WorkloadEnv& env);
 std::unique_ptr<Workload> make_echo_workload(Loop& loop, const WorkloadEnv& env);
+std::unique_ptr<Workload> make_relay_workload(Loop& loop, const WorkloadEnv& env);
 // `hello`: the text each connection sends once open; the first frame back makes it ready.
 std::unique_ptr<Workload> make_idle_workload(Loop& loop, const WorkloadEnv& env);
 

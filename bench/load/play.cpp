@@ -1,5 +1,11 @@
 // Play mode against cinq: rooms of two players and S spectators playing random games (protocol.md).
 //
+// Protocol 2: a player learns that it is to move from a message that carries `legal` at its top level (a
+// `state`, or an event with a `patch`): only the seat to move gets it, and a message with a patch or a
+// position and no `legal` means it has nothing to play. The client never applies patches: it needs no more
+// than that. Against a protocol 1 server (no `protocol` in `welcome`) the same is read from `position`
+// (`status`, `to_move`, `legal`, `can_end_turn`), so older builds can be measured with the same tool.
+//
 // Each room lives on one loop, so its players, spectators and timers never race. Latency bookkeeping: the
 // room stamps every act it sends into a ring, in sending order; the server announces accepted acts in the
 // order it accepted them, which is the sending order (a player only acts on the event that gave it the
@@ -10,6 +16,7 @@
 #include <deque>
 #include <random>
 
+#include "bench/load/messages.h"
 #include "bench/load/phase.h"
 #include "bench/load/rooms.h"
 #include "bench/load/scan.h"
@@ -35,12 +42,17 @@ struct Peer final : ConnListener {
   bool joined = false;  // has the current room's state
   int seat = -1;
   std::int64_t plays_seen = 0;
-  bool act_pending = false;    // an act is scheduled or awaits its answer
-  bool awaiting_ack = false;   // an act is on the wire
-  std::string state_position;  // from this room's `state`, played once both players have joined
-  std::string decided_on;      // the position the pending act was chosen from (to choose again)
-  std::string held_position;   // the move it would have made before go()
-  double tokens = kBurst;      // client-side rate limit: stay under cinq's 20 messages/s
+  int protocol = 1;           // from `welcome`
+  bool act_pending = false;   // an act is scheduled or awaits its answer
+  bool awaiting_ack = false;  // an act is on the wire
+  // What the last message about the current room said this player may do: it is to move (`my_turn`),
+  // with these `legal` entries (the raw JSON array) and `can_end`. Kept until a message says otherwise,
+  // so that a move given before both players have joined, or before go(), is played then.
+  bool my_turn = false;
+  std::string legal;
+  bool can_end = false;
+  std::string last_message;  // the start of the last message (for a stall report)
+  double tokens = kBurst;    // client-side rate limit: stay under cinq's 20 messages/s
   Clock::time_point refilled = Clock::now();
 
   bool player() const { return index < 2; }
@@ -80,27 +92,26 @@ class Room : public std::enable_shared_from_this<Room> {
     std::fprintf(stderr, "cinq_load: room %s stalled:", id_.c_str());
     for (int i = 0; i < 2; ++i) {
       const Peer& p = *peers_[i];
-      std::fprintf(stderr, " [player %d seat %d joined %d act_pending %d awaiting_ack %d plays_seen %lld]", i,
-                   p.seat, p.joined, p.act_pending, p.awaiting_ack, static_cast<long long>(p.plays_seen));
+      std::fprintf(stderr,
+                   " [player %d seat %d joined %d my_turn %d legal %zu act_pending %d awaiting_ack %d "
+                   "plays_seen %lld last message %.300s]",
+                   i, p.seat, p.joined, p.my_turn, scan::count(p.legal), p.act_pending, p.awaiting_ack,
+                   static_cast<long long>(p.plays_seen), p.last_message.c_str());
     }
-    std::fprintf(stderr, " last position %.300s\n", last_position_.c_str());
+    std::fprintf(stderr, "\n");
     return true;
   }
 
   void go() {
     last_activity_ = Clock::now();
     pacer_ = Pacer(w_.options(), w_.rng());  // the offered load starts evenly spread from now
-    for (int i = 0; i < 2; ++i) {
-      Peer& p = *peers_[i];
-      const std::string pos = std::move(p.held_position);
-      p.held_position.clear();
-      consider(p, pos);
-    }
+    for (int i = 0; i < 2; ++i) consider(*peers_[i]);
   }
 
   void start() {
     last_activity_ = Clock::now();
-    for (auto& p : peers_) p->conn = Conn::open(w_.loop(), w_.target(), p.get(), kConnectTimeout);
+    for (auto& p : peers_)
+      p->conn = Conn::open(w_.loop(), w_.target(), p.get(), kConnectTimeout, w_.next_source());
   }
 
   void close() {
@@ -127,31 +138,25 @@ class Room : public std::enable_shared_from_this<Room> {
 
   void message(Peer& p, std::string_view text, Clock::time_point at) {
     last_activity_ = at;
-    if (w_.window().contains(at)) w_.stats.received++;
-    if (!p.player()) return spectator_message(p, text);
-    std::string_view type, kind, room, position, code, rematch;
-    std::optional<std::int64_t> seat;
-    scan::members(text, [&](std::string_view key, std::string_view value) {
-      if (key == "type")
-        type = scan::plain_string(value);
-      else if (key == "kind")
-        kind = scan::plain_string(value);
-      else if (key == "room")
-        room = scan::plain_string(value);
-      else if (key == "position")
-        position = value;
-      else if (key == "code")
-        code = scan::plain_string(value);
-      else if (key == "rematch")
-        rematch = scan::plain_string(value);
-      else if (key == "seat")
-        seat = scan::integer(value);
-      return true;
-    });
-    if (type == "event") return event(p, kind, room, seat, position, rematch, at);
-    if (type == "state") return state(p, room, position);
-    if (type == "welcome") return welcomed(p);
-    if (type == "error") return error(p, code);
+    const bool in_window = w_.window().contains(at);
+    if (in_window) w_.stats.received++;
+    if (!p.player()) {
+      if (in_window) w_.stats.spectators.add(text.size());
+      return spectator_message(p, text);
+    }
+    const Message m = read_message(text, p.protocol, p.seat);
+    const Turn& turn = m.turn;
+    // What cinq sends a room per turn, for the relay: the frames that gave their player the move, and
+    // the others (chiefly the mover's copy of its event).
+    if (in_window) (turn.mine ? w_.stats.to_move : w_.stats.players_other).add(text.size());
+    p.last_message.assign(text.substr(0, 300));
+    if (m.type == "event") return event(p, m.kind, m.room, m.seat, turn, m.rematch, at);
+    if (m.type == "state") return state(p, m.room, turn);
+    if (m.type == "welcome") {
+      p.protocol = static_cast<int>(m.protocol.value_or(1));
+      return welcomed(p);
+    }
+    if (m.type == "error") return error(p, m.code);
   }
 
  private:
@@ -190,7 +195,7 @@ class Room : public std::enable_shared_from_this<Room> {
     }
   }
 
-  void state(Peer& p, std::string_view room, std::string_view position) {
+  void state(Peer& p, std::string_view room, const Turn& turn) {
     if (id_.empty() && p.index == 0) {
       id_ = std::string(room);
       for (auto& other : peers_)
@@ -198,20 +203,21 @@ class Room : public std::enable_shared_from_this<Room> {
     }
     if (room != id_ || p.joined) return;
     p.joined = true;
-    p.state_position = std::string(position);
-    if (!both_joined()) return;
-    for (int i = 0; i < 2; ++i) {
-      Peer& player = *peers_[i];
-      const std::string pos = std::move(player.state_position);
-      player.state_position.clear();
-      consider(player, pos);
-    }
+    learn(p, turn);
+    // Neither player acts before both have joined: every player connection must see every play event of
+    // the room from the start (the latency bookkeeping above).
+    if (both_joined())
+      for (int i = 0; i < 2; ++i) consider(*peers_[i]);
   }
 
   void event(Peer& p, std::string_view kind, std::string_view room, std::optional<std::int64_t> seat,
-             std::string_view position, std::string_view rematch, Clock::time_point at) {
+             const Turn& turn, std::string_view rematch, Clock::time_point at) {
     if (kind == "rematch") return switch_to(rematch);
     if (room != id_) return;  // late news from a finished room
+    // A move can reach a player before the other has joined (the `started` event can overtake the other
+    // player's `state` in this client): it is kept and played once both have joined. Dropping it stalled
+    // about one room in 10,000.
+    learn(p, turn);
     if (kind == "play") {
       const Clock::time_point sent = sent_at_[static_cast<std::size_t>(p.plays_seen++) % kRing];
       if (seat && *seat == p.seat) {
@@ -224,19 +230,16 @@ class Room : public std::enable_shared_from_this<Room> {
       } else if (w_.window().contains(at)) {
         w_.stats.opp.add(at - sent);
       }
-      return consider(p, position);
-    }
-    if (kind == "started") {
+    } else if (kind == "started") {
       if (!live_) {
         live_ = true;
         w_.room_live(*this);
       }
-      return consider(p, position);
-    }
-    if (kind == "finished") {
+    } else if (kind == "finished") {
       if (p.index == 0 && w_.window().contains(at)) w_.stats.games++;
       send(p, R"({"type":"rematch","room":")" + id_ + R"(","ref":"rematch"})");
     }
+    consider(p);
   }
 
   void error(Peer& p, std::string_view code) {
@@ -250,52 +253,32 @@ class Room : public std::enable_shared_from_this<Room> {
     w_.loop().after(delay, [self = weak_from_this(), index = p.index, generation = generation_] {
       auto room = self.lock();
       if (!room || room->dead_ || room->generation_ != generation) return;
-      Peer& peer = *room->peers_[index];
-      const std::string pos = peer.decided_on;
-      room->consider(peer, pos);
+      room->consider(*room->peers_[index]);
     });
+  }
+
+  static void learn(Peer& p, const Turn& turn) {
+    if (!turn.says) return;  // presence, seated, ...: what the player may do is unchanged
+    p.my_turn = turn.mine;
+    p.legal.assign(turn.legal);
+    p.can_end = turn.can_end;
   }
 
   bool both_joined() const { return peers_[0]->joined && peers_[1]->joined; }
 
-  // Acts if `position` gives `p` the move.
-  void consider(Peer& p, std::string_view position) {
-    if (!position.empty()) last_position_.assign(position.substr(0, 300));
-    // A position that reaches a player before the other has joined (the `started` event can overtake the
-    // other player's `state` in this client) replaces the one kept from its `state`: it is played once
-    // both have joined. Dropping it stalled about one room in 10,000.
-    if (!both_joined() && p.joined && !position.empty()) p.state_position.assign(position);
-    if (position.empty() || p.act_pending || !both_joined() || dead_) return;
-    std::string_view status, legal;
-    std::optional<std::int64_t> to_move;
-    bool can_end = false;
-    scan::members(position, [&](std::string_view key, std::string_view value) {
-      if (key == "status")
-        status = scan::plain_string(value);
-      else if (key == "to_move")
-        to_move = scan::integer(value);
-      else if (key == "can_end_turn")
-        can_end = value == "true";
-      else if (key == "legal")
-        legal = value;
-      return true;
-    });
-    if (status != "live" || !to_move || *to_move != p.seat) return;
-    if (!w_.going()) {
-      p.held_position.assign(position);
-      return;
-    }
-    const std::size_t n = scan::count(legal);
-    const std::size_t choices = n + (can_end ? 1 : 0);
+  // Acts if `p` is to move, both players have joined and the room plays.
+  void consider(Peer& p) {
+    if (!p.my_turn || p.act_pending || !both_joined() || dead_ || !w_.going()) return;
+    const std::size_t n = scan::count(p.legal);
+    const std::size_t choices = n + (p.can_end ? 1 : 0);
     if (choices == 0) return w_.error("no_legal_action");
     const std::size_t k = w_.rng()() % choices;
     std::string text = R"({"type":"act","room":")" + id_ + "\",";
     if (k == n) {
       text += R"("end_turn":true})";
     } else {
-      text += R"("actions":[")" + scan::escape(scan::pick(legal, k, w_.rng()())) + "\"]}";
+      text += R"("actions":[")" + scan::escape(scan::pick(p.legal, k, w_.rng()())) + "\"]}";
     }
-    p.decided_on.assign(position);
     schedule(p, std::move(text));
   }
 
@@ -331,7 +314,8 @@ class Room : public std::enable_shared_from_this<Room> {
         p->plays_seen = 0;
         p->act_pending = p->awaiting_ack = false;
         p->joined = false;
-        p->state_position.clear();
+        p->my_turn = false;
+        p->legal.clear();
       }
       send(*p, R"({"type":"leave","room":")" + old + R"(","ref":"leave"})");
       send(*p, R"({"type":"join","room":")" + id_ + R"(","ref":"join"})");
@@ -343,7 +327,6 @@ class Room : public std::enable_shared_from_this<Room> {
   std::string game_;
   std::vector<std::unique_ptr<Peer>> peers_;
   std::string id_;
-  std::string last_position_;  // the start of the last position seen (for a stall report)
   bool live_ = false;
   bool dead_ = false;
   int generation_ = 0;

@@ -149,13 +149,36 @@ double self_cpu_seconds() {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-std::uint64_t raise_file_limit() {
+FileLimit raise_file_limit(std::uint64_t wanted) {
   rlimit limit{};
   ::getrlimit(RLIMIT_NOFILE, &limit);
+  FileLimit out;
+  out.hard_before = limit.rlim_max;
+  if (limit.rlim_max != RLIM_INFINITY && limit.rlim_max < wanted) {
+    rlimit higher{wanted, wanted};  // refused (EPERM) without CAP_SYS_RESOURCE, or above fs.nr_open
+    ::setrlimit(RLIMIT_NOFILE, &higher);
+    ::getrlimit(RLIMIT_NOFILE, &limit);
+  }
   limit.rlim_cur = limit.rlim_max;
   ::setrlimit(RLIMIT_NOFILE, &limit);
   ::getrlimit(RLIMIT_NOFILE, &limit);
-  return limit.rlim_cur;
+  out.soft = limit.rlim_cur;
+  out.hard = limit.rlim_max;
+  return out;
+}
+
+std::optional<std::uint64_t> open_files_limit(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/limits");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("Max open files", 0) != 0) continue;
+    std::istringstream fields(line.substr(14));
+    std::string soft;
+    fields >> soft;
+    if (soft == "unlimited") return UINT64_MAX;
+    return std::strtoull(soft.c_str(), nullptr, 10);
+  }
+  return std::nullopt;
 }
 
 std::string make_temp_dir(const std::string& prefix) {

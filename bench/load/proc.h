@@ -34,8 +34,15 @@ std::optional<double> cpu_seconds(pid_t pid);
 // This process's user + system CPU time in seconds (all threads).
 double self_cpu_seconds();
 
-// Raises RLIMIT_NOFILE to its hard limit; returns the new soft limit.
-std::uint64_t raise_file_limit();
+struct FileLimit {
+  std::uint64_t soft = 0, hard = 0;  // after raising
+  std::uint64_t hard_before = 0;
+};
+// Raises RLIMIT_NOFILE: to `wanted` if the hard limit allows or can be raised (that needs
+// CAP_SYS_RESOURCE), else to the hard limit.
+FileLimit raise_file_limit(std::uint64_t wanted);
+// The soft "Max open files" of a running process (/proc/PID/limits); nullopt if unreadable.
+std::optional<std::uint64_t> open_files_limit(pid_t pid);
 
 // A fresh directory under $TMPDIR (or /tmp); removed by remove_tree.
 std::string make_temp_dir(const std::string& prefix);

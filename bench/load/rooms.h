@@ -86,6 +86,9 @@ class RoomWorkload final : public Workload {
   const Window& window() const { return env_.window; }
   const Target& target() const { return env_.target; }
   std::mt19937_64& rng() { return rng_; }
+  const RelayShape& shape() const { return env_.shape; }
+  // The source address for this loop's next connection (round-robin over all loops' connections).
+  const std::string& next_source() { return env_.source(env_.loop_index + (connections_++) * env_.loops); }
 
  private:
   void pump() {
@@ -106,6 +109,7 @@ class RoomWorkload final : public Workload {
   std::vector<bool> counted_;              // slot already counted in `ready`
   std::deque<int> waiting_;
   int in_setup_ = 0;
+  std::int64_t connections_ = 0;  // opened so far
   bool stopped_ = false;
   bool going_ = false;
 };

@@ -1,5 +1,8 @@
 #include "bench/load/ws_conn.h"
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -53,7 +56,7 @@ class ConnImpl final : public Conn, public std::enable_shared_from_this<ConnImpl
  public:
   ConnImpl(asio::io_context& ioc, ConnListener* listener) : ws_(ioc), listener_(listener) {}
 
-  void start(const Target& target, Clock::duration timeout) {
+  void start(const Target& target, Clock::duration timeout, const std::string& source) {
     host_ = target.host + ":" + std::to_string(target.port);
     path_ = target.path;
     beast::error_code ec;
@@ -62,7 +65,12 @@ class ConnImpl final : public Conn, public std::enable_shared_from_this<ConnImpl
       // Reported from the loop, never from inside open(): the caller has not stored the connection yet.
       return asio::post(ws_.get_executor(), [self = shared_from_this(), ec] { self->fail("connect", ec); });
     }
+    if (!source.empty()) bind_source(source, ec);
+    if (ec) {
+      return asio::post(ws_.get_executor(), [self = shared_from_this(), ec] { self->fail("bind", ec); });
+    }
     beast::get_lowest_layer(ws_).expires_after(timeout);
+    // An open socket is connected as it is: from the address bound above.
     beast::get_lowest_layer(ws_).async_connect(
         tcp::endpoint(address, target.port),
         [self = shared_from_this()](beast::error_code e) { self->on_connect(e); });
@@ -87,6 +95,22 @@ class ConnImpl final : public Conn, public std::enable_shared_from_this<ConnImpl
   bool open_now() const override { return open_; }
 
  private:
+  // Binds the socket to `source`, port 0. IP_BIND_ADDRESS_NO_PORT defers the choice of the port to
+  // connect(), which then only needs the whole 4-tuple to be free: without it bind() reserves a port for
+  // the address alone, and sockets in TIME_WAIT from an earlier phase would use the range up.
+  void bind_source(const std::string& source, beast::error_code& ec) {
+    const auto address = asio::ip::make_address(source, ec);
+    if (ec) return;
+    auto& socket = beast::get_lowest_layer(ws_).socket();
+    socket.open(address.is_v4() ? tcp::v4() : tcp::v6(), ec);
+    if (ec) return;
+#ifdef IP_BIND_ADDRESS_NO_PORT
+    const int one = 1;
+    ::setsockopt(socket.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
+#endif
+    socket.bind(tcp::endpoint(address, 0), ec);
+  }
+
   void on_connect(beast::error_code ec) {
     if (ec) return fail("connect", ec);
     // The client must not add delays of its own to what it measures.
@@ -161,9 +185,9 @@ class ConnImpl final : public Conn, public std::enable_shared_from_this<ConnImpl
 }  // namespace
 
 std::shared_ptr<Conn> Conn::open(Loop& loop, const Target& target, ConnListener* listener,
-                                 Clock::duration connect_timeout) {
+                                 Clock::duration connect_timeout, const std::string& source) {
   auto c = std::make_shared<ConnImpl>(loop.impl().ioc, listener);
-  c->start(target, connect_timeout);
+  c->start(target, connect_timeout, source);
   return c;
 }
 

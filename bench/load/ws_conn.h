@@ -61,8 +61,10 @@ class ConnListener {
 class Conn {
  public:
   // Starts connecting at once; the result comes to `listener` on `loop`. Call on the loop's thread.
+  // `source`: a local IPv4 address to connect from (127.0.0.K: each loopback source address has its own
+  // ~28,000 ephemeral ports towards one server port); empty: the kernel's choice.
   static std::shared_ptr<Conn> open(Loop& loop, const Target& target, ConnListener* listener,
-                                    Clock::duration connect_timeout);
+                                    Clock::duration connect_timeout, const std::string& source = {});
   virtual ~Conn() = default;
   virtual void send(std::string text) = 0;  // queued; one write in flight
   virtual void detach() = 0;                // the listener is never called again

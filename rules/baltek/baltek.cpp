@@ -1,4 +1,4 @@
-// Baltek rules (../shared/rules/baltek.md): turns of 3 points and a bonus; runs, sprints, kicks; goals.
+// Baltek rules (docs/rules/baltek.md): turns of 3 points and a bonus; runs, sprints, kicks; goals.
 #include "rules/baltek/baltek.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Baltek, as ../shared/rules/baltek.md plays it: turn-based football on a 10 x 5 field with two goals.
+// Baltek, as docs/rules/baltek.md plays it: turn-based football on a 10 x 5 field with two goals.
 #pragma once
 
 #include <array>

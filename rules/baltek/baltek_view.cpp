@@ -1,4 +1,4 @@
-// Baltek (../shared/rules/baltek.md): the position as ASCII, as a view for clients, and from ASCII.
+// Baltek (docs/rules/baltek.md): the position as ASCII, as a view for clients, and from ASCII.
 #include <algorithm>
 #include <sstream>
 #include <vector>

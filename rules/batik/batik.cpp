@@ -1,4 +1,4 @@
-// Batik (../shared/rules/batik.md): the game, the turns, the end of a game and the match.
+// Batik (docs/rules/batik.md): the game, the turns, the end of a game and the match.
 #include "rules/batik/batik.h"
 
 #include <algorithm>

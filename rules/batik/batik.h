@@ -1,4 +1,4 @@
-// Batik (../shared/rules/batik.md): a physical game of dropping pieces into a frame, simulated with Box2D.
+// Batik (docs/rules/batik.md): a physical game of dropping pieces into a frame, simulated with Box2D.
 #pragma once
 
 #include <array>

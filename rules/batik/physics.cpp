@@ -1,4 +1,4 @@
-// Batik's physics (../shared/rules/batik.md, "A drop"): Box2D 2.4 with fixed constants.
+// Batik's physics (docs/rules/batik.md, "A drop"): Box2D 2.4 with fixed constants.
 #include "rules/batik/physics.h"
 
 #include <box2d/box2d.h>

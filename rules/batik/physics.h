@@ -1,4 +1,4 @@
-// Batik's frame as a Box2D world (../shared/rules/batik.md, "A drop"): the only authority on where pieces
+// Batik's frame as a Box2D world (docs/rules/batik.md, "A drop"): the only authority on where pieces
 // rest. Determinism: a drop builds a fresh world from the stored resting poses, always in the same order,
 // with a fixed time step and fixed iteration counts; the same poses and drop give bit-identical results on
 // the same build. Resting pieces are rebuilt asleep, their contacts already found, as Box2D leaves a stack

@@ -1,4 +1,4 @@
-// Batik's pieces (../shared/rules/batik.md, "Pieces"): the set as data and the geometry derived from it.
+// Batik's pieces (docs/rules/batik.md, "Pieces"): the set as data and the geometry derived from it.
 #include "rules/batik/pieces.h"
 
 #include <box2d/b2_common.h>

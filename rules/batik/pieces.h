@@ -1,4 +1,4 @@
-// Batik's piece set and its geometry (../shared/rules/batik.md, "Pieces"): the set is data, so that another
+// Batik's piece set and its geometry (docs/rules/batik.md, "Pieces"): the set is data, so that another
 // set can be loaded; everything the engine needs (outlines, convex parts, bounding boxes per rotation) is
 // derived from it here.
 #pragma once

@@ -1,4 +1,4 @@
-// Batik (../shared/rules/batik.md): what clients, tests and tools see of a state.
+// Batik (docs/rules/batik.md): what clients, tests and tools see of a state.
 #include <bit>
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-// Batik's state (../shared/rules/batik.md): the resting poses of the pieces in the frame, the sets, and the
+// Batik's state (docs/rules/batik.md): the resting poses of the pieces in the frame, the sets, and the
 // match so far. Copies are cheap: the last fall (for the view) is shared, never changed.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Batik's notation (../shared/notation.md, "Batik"): `PIECE[~] ANGLE X`, written and read.
+// Batik's notation (docs/notation.md, "Batik"): `PIECE[~] ANGLE X`, written and read.
 #include <algorithm>
 #include <charconv>
 #include <optional>

@@ -1,4 +1,4 @@
-// Bi-litaire: ../shared/rules/bilitaire.md (turns, rounds, the end).
+// Bi-litaire: docs/rules/bilitaire.md (turns, rounds, the end).
 #include "rules/bilitaire/bilitaire.h"
 
 #include <cassert>

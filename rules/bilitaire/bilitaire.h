@@ -1,4 +1,4 @@
-// Bi-litaire (../shared/rules/bilitaire.md): side 0 is the marble player `M`, side 1 the tray player `T`;
+// Bi-litaire (docs/rules/bilitaire.md): side 0 is the marble player `M`, side 1 the tray player `T`;
 // an Outcome's winner is a player (0 = player 1, who is M in round 1; 1 = player 2).
 #pragma once
 

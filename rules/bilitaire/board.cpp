@@ -1,4 +1,4 @@
-// Bi-litaire's board: ../shared/rules/bilitaire.md ("Board", "Play").
+// Bi-litaire's board: docs/rules/bilitaire.md ("Board", "Play").
 #include "rules/bilitaire/board.h"
 
 #include <bit>

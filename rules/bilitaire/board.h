@@ -1,4 +1,4 @@
-// Bi-litaire's board (../shared/rules/bilitaire.md): trays on a 4 x 4 grid of slots, marbles in the holes
+// Bi-litaire's board (docs/rules/bilitaire.md): trays on a 4 x 4 grid of slots, marbles in the holes
 // of an 8 x 8 lattice. A plain value: the rules of moving trays and jumping marbles, no turn logic.
 #pragma once
 

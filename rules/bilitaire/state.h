@@ -1,4 +1,4 @@
-// Bi-litaire's state (../shared/rules/bilitaire.md): the board, the round, and where the turn stands.
+// Bi-litaire's state (docs/rules/bilitaire.md): the board, the round, and where the turn stands.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// Bi-litaire's texts: ../shared/rules/bilitaire.md ("Notation") and notation.md; items read with precise
+// Bi-litaire's texts: docs/rules/bilitaire.md ("Notation") and notation.md; items read with precise
 // errors, the ASCII diagram, the client view.
 #include <bit>
 #include <charconv>

@@ -1,4 +1,4 @@
-// Kopf oder Knopf (../shared/rules/kopf-oder-knopf.md): geometry, groups, strike and moves.
+// Kopf oder Knopf (docs/rules/kopf-oder-knopf.md): geometry, groups, strike and moves.
 #include "rules/kopf/board.h"
 
 #include <algorithm>

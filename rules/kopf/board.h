@@ -1,4 +1,4 @@
-// Kopf oder Knopf (../shared/rules/kopf-oder-knopf.md): the board's geometry and the pure rules on it
+// Kopf oder Knopf (docs/rules/kopf-oder-knopf.md): the board's geometry and the pure rules on it
 // (groups, the strike, the moves), free of turns and records so each can be tested alone.
 #pragma once
 

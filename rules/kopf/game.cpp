@@ -1,4 +1,4 @@
-// Kopf oder Knopf (../shared/rules/kopf-oder-knopf.md): the game's description, its options, the layout
+// Kopf oder Knopf (docs/rules/kopf-oder-knopf.md): the game's description, its options, the layout
 // and positions from diagrams.
 #include <cctype>
 

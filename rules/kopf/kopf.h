@@ -1,4 +1,4 @@
-// Kopf oder Knopf (../shared/rules/kopf-oder-knopf.md): the game, and what tests and tools need to set up
+// Kopf oder Knopf (docs/rules/kopf-oder-knopf.md): the game, and what tests and tools need to set up
 // positions (an ASCII diagram, another hole layout).
 #pragma once
 

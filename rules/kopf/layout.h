@@ -1,4 +1,4 @@
-// Kopf oder Knopf (../shared/rules/kopf-oder-knopf.md): the board's hole layout, the one place it is kept.
+// Kopf oder Knopf (docs/rules/kopf-oder-knopf.md): the board's hole layout, the one place it is kept.
 //
 // The original board's figures are lost, so this project defines its own layout (the rules file's "Board").
 // It is data on purpose: to play on another layout, replace this diagram (rows 10 down to 1, columns a..j,

@@ -1,4 +1,4 @@
-// Kopf oder Knopf (../shared/rules/kopf-oder-knopf.md): reading a record's items, with errors a player can
+// Kopf oder Knopf (docs/rules/kopf-oder-knopf.md): reading a record's items, with errors a player can
 // read. The strike annotation follows notation.md's rules for Tablut's capture list: optional, but when
 // written it must name exactly the struck buttons, in any order.
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Kopf oder Knopf (../shared/rules/kopf-oder-knopf.md): the turn, the end, and showing a position.
+// Kopf oder Knopf (docs/rules/kopf-oder-knopf.md): the turn, the end, and showing a position.
 #include "rules/kopf/state.h"
 
 #include <cassert>

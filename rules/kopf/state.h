@@ -1,4 +1,4 @@
-// Kopf oder Knopf (../shared/rules/kopf-oder-knopf.md): one position, and the turn in its three steps.
+// Kopf oder Knopf (docs/rules/kopf-oder-knopf.md): one position, and the turn in its three steps.
 //
 // How the turn maps onto the contract (game.h): at the start of a turn the legal actions are the penalty
 // removals plus the moves computed on the board after the strike that would follow no penalty (or `pass`,

@@ -1,4 +1,4 @@
-// Tablut's board core (../shared/rules/tablut.md): moves, captures, endings, perft.
+// Tablut's board core (docs/rules/tablut.md): moves, captures, endings, perft.
 #include "rules/tablut/board.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Tablut's position, move generator and captures (../shared/rules/tablut.md): the fast core under the
+// Tablut's position, move generator and captures (docs/rules/tablut.md): the fast core under the
 // contract's State, used as it is by the perft walk (no virtual calls, make/unmake).
 #pragma once
 

@@ -1,4 +1,4 @@
-// Tablut (../shared/rules/tablut.md): the contract's State over the board core. Internal to rules/tablut.
+// Tablut (docs/rules/tablut.md): the contract's State over the board core. Internal to rules/tablut.
 #pragma once
 
 #include <optional>

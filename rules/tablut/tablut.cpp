@@ -1,4 +1,4 @@
-// Tablut (../shared/rules/tablut.md): the contract's Game and State over the board core.
+// Tablut (docs/rules/tablut.md): the contract's Game and State over the board core.
 #include "rules/tablut/tablut.h"
 
 #include <algorithm>
@@ -146,24 +146,17 @@ Value TablutState::view() const {
   v.set("options", Value(Value::Object{{"king", board_.rules().armed_king ? "armed" : "unarmed"},
                                        {"throne", board_.rules().special_throne ? "special" : "plain"}}));
   v.set("columns", "abcdefghi");
-  // Rows top (9) to bottom (1), one character per square: A D K pieces, # corner, + special empty throne.
-  Value rows = Value::array();
-  Value pieces = Value::array();
+  // The pieces by square: "A" an attacker, "D" a defender, "K" the king. An object, not a list, so that the
+  // merge patch of a move names only the squares it changed (docs/protocol.md, "Positions, patches").
+  Value pieces = Value::object();
   int attackers = 0, defenders = 0;
-  for (int r = kSize - 1; r >= 0; --r) {
-    std::string line;
-    for (int c = 0; c < kSize; ++c) {
-      int sq = r * kSize + c;
-      line += cell(board_, sq);
-      std::uint8_t p = board_.at(sq);
-      if (p == kEmpty) continue;
-      (p == kAttacker ? attackers : defenders) += 1;
-      pieces.push(Value(Value::Object{
-          {"square", square_name(sq)}, {"side", p == kAttacker ? "A" : "D"}, {"king", p == kKing}}));
-    }
-    rows.push(line);
+  for (int sq = 0; sq < kSize * kSize; ++sq) {
+    std::uint8_t p = board_.at(sq);
+    if (p == kEmpty) continue;
+    (p == kAttacker ? attackers : defenders) += 1;
+    pieces.set(square_name(sq), p == kAttacker ? "A" : p == kKing ? "K" : "D");
   }
-  v.set("rows", std::move(rows));
+  v.set("size", kSize);
   v.set("pieces", std::move(pieces));
   v.set("corners", Value(Value::Array{"a1", "a9", "i1", "i9"}));
   v.set("throne", Value(Value::Object{{"square", "e5"}, {"special", board_.rules().special_throne}}));

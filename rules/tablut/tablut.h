@@ -1,4 +1,4 @@
-// Tablut (../shared/rules/tablut.md): the game, and what tests need to set up positions.
+// Tablut (docs/rules/tablut.md): the game, and what tests need to set up positions.
 #pragma once
 
 #include <memory>

@@ -1,4 +1,4 @@
-// Tablut (../shared/rules/tablut.md, notation.md): reading a move with or without its capture list, with
+// Tablut (docs/rules/tablut.md, notation.md): reading a move with or without its capture list, with
 // errors a player can read.
 #include <algorithm>
 

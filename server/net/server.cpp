@@ -28,6 +28,22 @@ using tcp = asio::ip::tcp;
 namespace {
 
 constexpr auto kStopDeadline = std::chrono::seconds(3);
+
+// Set while a thread runs the io_context (on_network_thread()).
+thread_local bool network_thread = false;
+
+// Runs the io_context on this thread, marked as a network thread for as long as it does.
+void run_marked(asio::io_context& ioc) {
+  const bool was = network_thread;
+  network_thread = true;
+  try {
+    ioc.run();
+  } catch (...) {
+    network_thread = was;
+    throw;
+  }
+  network_thread = was;
+}
 // After a failed accept (out of file descriptors, say), wait a little instead of spinning on the error.
 constexpr auto kAcceptBackoff = std::chrono::milliseconds(100);
 
@@ -148,8 +164,8 @@ struct Server::Impl {
     });
     std::vector<std::thread> threads;
     const int count = std::max(1, state->config().threads);
-    for (int i = 1; i < count; ++i) threads.emplace_back([this] { ioc.run(); });
-    ioc.run();
+    for (int i = 1; i < count; ++i) threads.emplace_back([this] { run_marked(ioc); });
+    run_marked(ioc);
     for (auto& thread : threads) thread.join();
     // Only after a forced stop are sessions still registered: no read will complete for them any more, so
     // they report their end now (no I/O thread is left to race with).
@@ -190,6 +206,8 @@ struct Server::Impl {
   bool run_done = false;
   std::thread watchdog;
 };
+
+bool on_network_thread() { return network_thread; }
 
 Server::Server(ServerConfig config, Handler& handler)
     : impl_(std::make_unique<Impl>(std::move(config), handler)) {}

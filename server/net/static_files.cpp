@@ -1,6 +1,7 @@
 #include "server/net/static_files.h"
 
 #include <algorithm>
+#include <boost/url/pct_string_view.hpp>
 #include <array>
 #include <cctype>
 #include <filesystem>
@@ -15,13 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 StaticFile not_found() { return StaticFile{404, "text/plain; charset=utf-8", "not found\n"}; }
 
 // True when `path` is `root` or lies under it, comparing whole components (so /web2 is not under /web).
@@ -34,20 +28,10 @@ bool is_within(const fs::path& root, const fs::path& path) {
 }  // namespace
 
 std::optional<std::string> percent_decode(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '%') {
-      out += text[i];
-      continue;
-    }
-    if (i + 2 >= text.size()) return std::nullopt;
-    int high = hex_value(text[i + 1]), low = hex_value(text[i + 2]);
-    if (high < 0 || low < 0) return std::nullopt;
-    out += static_cast<char>(high * 16 + low);
-    i += 2;
-  }
-  return out;
+  // Boost.URL's decoder, the only one in the code base (the REST API's paths and queries use it too).
+  auto escaped = boost::urls::make_pct_string_view(text);
+  if (!escaped) return std::nullopt;
+  return escaped->decode();
 }
 
 std::string_view mime_type(std::string_view path) {

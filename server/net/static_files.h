@@ -19,7 +19,7 @@ struct StaticFile {
 // links included), is a 404 like a missing file: an attacker learns nothing from the difference.
 StaticFile read_static_file(const std::string& web_dir, std::string_view target);
 
-// "%2e%2E" -> "..". nullopt on a malformed escape.
+// "%2e%2E" -> "..". nullopt on a malformed escape. Boost.URL's decoder (the REST API's too): the only one.
 std::optional<std::string> percent_decode(std::string_view text);
 // By extension; application/octet-stream when unknown.
 std::string_view mime_type(std::string_view path);

@@ -1,6 +1,6 @@
 // The network as the rest of the server sees it: connections that can be sent text, requests that can be
 // answered, strands to serialize work on, and timers. No Boost here on purpose: Beast/Asio translation units
-// are slow to compile, so only server/net/*.cpp include them (DESIGN.md, "Stack"; README, "Building").
+// are slow to compile, so only server/net/*.cpp include them (docs/design.md, "Stack"; README, "Building").
 #pragma once
 
 #include <atomic>
@@ -14,6 +14,11 @@
 #include <vector>
 
 namespace cinq::net {
+
+// True on the transport's I/O threads (the threads running Server::run, which also run every Strand and
+// Timer handler): work there must never wait (a store read, a whole record's replay). The application counts
+// such work (cinq_blocking_on_network_total) with this.
+bool on_network_thread();
 
 // One WebSocket connection. Thread-safe: `send` and `close` may be called from any thread.
 class Connection {

@@ -113,7 +113,7 @@ void WsSession::on_send(std::shared_ptr<const std::string> text) {
   if (finished_ || close_requested_) return;
   if (queue_.size() >= state_->config().send_queue_max) {
     // The client reads slower than we write: drop everything not yet on the wire and disconnect it; it
-    // resynchronizes when it comes back (DESIGN.md). The front message is mid-write and must stay.
+    // resynchronizes when it comes back (docs/design.md). The front message is mid-write and must stay.
     state_->stats().send_queue_drops_total.fetch_add(1);
     if (!queue_.empty()) queue_.erase(std::next(queue_.begin()), queue_.end());
     return begin_close(1008, "too slow");

@@ -76,6 +76,9 @@ async function serveWithPace(h, paceMs) {
 
 async function watchComputers(h) {
   await serveWithPace(h, 50);
+  // Ben's lobby is open before the room exists: at this pace a game may last only a few seconds, and the
+  // room leaves the list when it ends.
+  const watcher = (await h.newPlayer('Ben')).page;
   const {page} = await h.newPlayer('Ada');
   await waitWelcomed(page);
   await h.screenshot(page, 'bot-lobby');
@@ -88,7 +91,6 @@ async function watchComputers(h) {
   assert((await mySeat(page)) === null, 'the creator of a computer-vs-computer room only watches');
 
   // Someone else finds it in the lobby's list, watches it, and sees it end.
-  const watcher = (await h.newPlayer('Ben')).page;
   const row = watcher.locator(`#rooms [data-room="${room}"]`);
   await row.waitFor({timeout: kWait});
   assert(

@@ -1,5 +1,6 @@
 // The connection banner and the resynchronisation after a dropped connection. The drop is real: the page
-// talks to the server through a TCP relay that the test cuts and restores.
+// talks to the server through a TCP relay that the test cuts and restores. And a server that speaks another
+// protocol version than the page is named, and not talked to.
 import {assert, clickMove, createRoom, kWait, mySeat, sitFromLobby, version, waitStatus, waitVersion,} from './harness.mjs';
 
 export const tests = {
@@ -39,4 +40,29 @@ export const tests = {
         const reached = await clickMove(alice.page, move[0], move[1]);
         await waitVersion(bob.page, reached);
       },
+
+  'a page whose server speaks another protocol version says so and stops': async (h) => {
+    const {page} = await h.newPlayer('');
+    // The page's WebSocket goes through playwright, which rewrites the version in the server's welcome.
+    let sockets = 0;
+    await page.routeWebSocket(/\/ws$/, (ws) => {
+      sockets += 1;
+      const server = ws.connectToServer();
+      server.onMessage((message) => {
+        const parsed = JSON.parse(message);
+        ws.send(parsed.type === 'welcome' ? JSON.stringify({...parsed, protocol: 3}) : message);
+      });
+    });
+    await page.reload();
+    const box = page.locator('#protocol-mismatch');
+    await box.waitFor({state: 'visible', timeout: kWait});
+    const text = await box.innerText();
+    assert(
+        /server speaks protocol 3, this page expects 2: reload/.test(text),
+        `#protocol-mismatch names both versions: ${JSON.stringify(text)}`);
+    assert(await page.locator('#banner').isHidden(), 'no "connection lost" banner meanwhile');
+    // No reconnection follows (the first would come 500 ms after the close).
+    await page.waitForTimeout(1500);
+    assert(sockets === 1, `one connection only, not ${sockets}`);
+  },
 };

@@ -32,18 +32,22 @@ export function binaryPath() {
   return process.env.CINQ_BINARY || positional || '/work/main/build/server/cinq';
 }
 
-// Records shipped with the repository (tests/data) or beside it (shared/records).
+// The sample records shipped with the repository (tests/data/records).
 export function readRecord(relative) {
-  const candidates =
-      [path.join(kRepo, 'tests', 'data', relative), path.join(kRepo, '..', 'shared', 'records', relative)];
-  for (const file of candidates) {
-    try {
-      return readFileSync(file, 'utf8');
-    } catch {
-      // try the next place
+  return readFileSync(path.join(kRepo, 'tests', 'data', 'records', relative), 'utf8');
+}
+
+// The turns of a one-action-per-turn record: [{side, from, to, text}] ("d1 d5 x c5": from d1 to d5).
+export function recordMoves(record) {
+  const moves = [];
+  for (const line of record.split('\n')) {
+    if (!/^\d+\s/.test(line)) continue;
+    for (const match of line.matchAll(/([A-Z])\/([^/]+)\//g)) {
+      const [from, to] = match[2].trim().split(/\s+/);
+      moves.push({side: match[1], from, to, text: `${from} ${to}`});
     }
   }
-  throw new Error(`record not found: ${relative}`);
+  return moves;
 }
 
 // Starts `cinq serve --port 0` and resolves once it printed the port it listens on.

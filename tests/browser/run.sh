@@ -1,6 +1,7 @@
 #!/bin/sh
-# Runs the browser tests (ctest's `browser`): installs playwright-core from the lockfile when it is missing,
-# then `node run.mjs` against the cinq binary given as $1 (or $CINQ_BINARY).
+# Runs the browser tests (ctest's `browser`): first the client's unit tests (`node --test unit/*.test.mjs`,
+# no browser nor server), then installs playwright-core from the lockfile when it is missing and runs
+# `node run.mjs` against the cinq binary given as $1 (or $CINQ_BINARY). Fails if either part fails.
 set -eu
 BINARY="${1:-${CINQ_BINARY:-}}"
 case "$BINARY" in /* | "") ;; *) BINARY="$(pwd)/$BINARY" ;; esac  # relative to where it was called from
@@ -10,5 +11,8 @@ if ! node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0
   echo "browser tests: Node >= 18 is needed, found $(node --version)" >&2
   exit 1
 fi
+status=0
+node --test unit/*.test.mjs || status=1
 test -d node_modules/playwright-core || npm ci --no-audit --no-fund
-CINQ_BINARY="$BINARY" exec node run.mjs
+CINQ_BINARY="$BINARY" node run.mjs || status=1
+exit "$status"

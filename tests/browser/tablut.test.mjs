@@ -1,19 +1,6 @@
 // Whole Tablut games through the browser: the lobby, the invitation link, the board's clicks, a spectator,
 // the end of the game, and a page reloaded in the middle of a game.
-import {assert, assertEqual, clickMove, createRoom, kWait, mySeat, openRoom, readRecord, sitFromLobby, version, waitSeated, waitStatus, waitVersion,} from './harness.mjs';
-
-// The turns of a one-action-per-turn record: [{side, from, to, text}] ("d1 d5 x c5": from d1 to d5).
-function recordMoves(record) {
-  const moves = [];
-  for (const line of record.split('\n')) {
-    if (!/^\d+\s/.test(line)) continue;
-    for (const match of line.matchAll(/([A-Z])\/([^/]+)\//g)) {
-      const [from, to] = match[2].trim().split(/\s+/);
-      moves.push({side: match[1], from, to, text: `${from} ${to}`});
-    }
-  }
-  return moves;
-}
+import {assert, assertEqual, clickMove, createRoom, kWait, mySeat, openRoom, readRecord, recordMoves, sitFromLobby, version, waitSeated, waitStatus, waitVersion,} from './harness.mjs';
 
 // The room's link as the room page shows it in #invite (a link, a field or plain text).
 async function invitation(page) {

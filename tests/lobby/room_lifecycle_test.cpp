@@ -22,7 +22,7 @@ TEST_CASE("Room clocks: the running clock goes down; a finished turn adds the in
   CHECK(clocks == json{{"ms", {55000, 60000}}, {"running", 0}});
 
   json ev = parse(play(room, {"d1 d2"}, false, at(5000)).events[0]);
-  CHECK(ev["position"]["clocks"] == json{{"ms", {57000, 60000}}, {"running", 1}});
+  CHECK(ev["patch"]["clocks"] == json{{"ms", {57000, 60000}}, {"running", 1}});
   CHECK(room.deadline() == 5000 + 60000);
   CHECK(room.clock_left(at(8000)) == Clocks{57000, 57000});
 
@@ -113,9 +113,12 @@ TEST_CASE("Room endings: a draw offer stands until the opponent accepts it, decl
   CHECK(code(room.offer_draw("alice-id", at(0))) == "already_offered");
   CHECK(code(room.decline_draw("alice-id", at(0))) == "no_draw_offer");  // one's own offer
   // Her own move leaves her offer standing.
-  CHECK(parse(play(room, "d1 d2").events[0])["position"]["draw_offer"] == 0);
-  // Bob answers with a move: that declines it.
-  CHECK(parse(play(room, "e3 c3").events[0])["position"]["draw_offer"] == nullptr);
+  CHECK_FALSE(parse(play(room, "d1 d2").events[0])["patch"].contains("draw_offer"));
+  CHECK(room.state_json(at(0))["position"]["draw_offer"] == 0);
+  // Bob answers with a move: that declines it (the patch removes the member: null).
+  json answer = parse(play(room, "e3 c3").events[0])["patch"];
+  CHECK((answer.contains("draw_offer") && answer["draw_offer"] == nullptr));
+  CHECK(room.state_json(at(0))["position"]["draw_offer"] == nullptr);
   CHECK(code(room.decline_draw("bob-id", at(0))) == "no_draw_offer");
 
   REQUIRE(!room.offer_draw("alice-id", at(0)).error);
@@ -314,9 +317,10 @@ TEST_CASE("Room saving: a Baltek room saved in the middle of a turn comes back w
   Room room = live_room("baltek", "", live_clock(60, 2));
   play(room, {"@ d3"}, false, at(1000));
   const Saved saved = room.saved(at(2000));
-  // A record has no form for an open turn (a reader ends it): a comment line marks it, and the stored
-  // record stays a record any reader takes.
-  CHECK(saved.record.ends_with("1   B/@ d3/\n# turn in progress\n"));
+  // A record has no form for an open turn (a reader ends it): the saved form says so beside it, and the
+  // stored record stays a record any reader takes.
+  CHECK(saved.open_turn);
+  CHECK(saved.record.ends_with("1   B/@ d3/\n"));
   CHECK(Record::read(saved.record).ok());
   Room back = restored(saved, at(2000));
   CHECK(back.record().state().mid_turn());
@@ -348,7 +352,7 @@ TEST_CASE("Room saving: a Kopf oder Knopf room saved between the penalty and the
   CHECK(back.record().state().mid_turn());
   CHECK(back.record().state().fingerprint() == room.record().state().fingerprint());
   CHECK(without_clocks(back.state_json(at(0))) == without_clocks(room.state_json(at(0))));
-  json legal = back.state_json(at(0))["position"]["legal"];
+  json legal = back.state_json(at(0), back.seat_to_move())["legal"];
   REQUIRE(!legal.empty());
   play(back, legal[0].get<std::string>());
   play(room, legal[0].get<std::string>());
@@ -361,7 +365,8 @@ TEST_CASE("Room saving: a Bi-litaire tray turn left open, second on its line, co
   play(room, "B1 >1");  // the tray player may still announce, or end the turn
   REQUIRE(room.record().state().mid_turn());
   const Saved saved = room.saved(at(0));
-  CHECK(saved.record.ends_with("1   M/x d4/   T/B1 >1/\n# turn in progress\n"));
+  CHECK(saved.open_turn);
+  CHECK(saved.record.ends_with("1   M/x d4/   T/B1 >1/\n"));
   Room back = restored(saved, at(0));
   CHECK(back.record().state().mid_turn());
   CHECK(back.seat_to_move() == 1);
@@ -370,7 +375,17 @@ TEST_CASE("Room saving: a Bi-litaire tray turn left open, second on its line, co
   play(room, {}, true, at(0));
   CHECK(back.record().write() == room.record().write());
   CHECK(back.saved(at(0)).record == room.saved(at(0)).record);  // the turn is over: no mark any more
-  CHECK_FALSE(back.saved(at(0)).record.ends_with("# turn in progress\n"));
+  CHECK_FALSE(back.saved(at(0)).open_turn);
+  // The older form of a saved open turn (a store of schema version 2): a last line `# turn in progress`.
+  Room undo = live_room("bi-litaire");
+  play(undo, "x d4");
+  play(undo, "B1 >1");
+  Saved older = undo.saved(at(0));
+  older.record += "# turn in progress\n";
+  older.open_turn = false;
+  Room older_back = restored(older, at(0));
+  CHECK(older_back.record().state().mid_turn());
+  CHECK(older_back.record().state().fingerprint() == undo.record().state().fingerprint());
 }
 
 TEST_CASE("Room saving: a stored room that cannot be read is refused with a message") {

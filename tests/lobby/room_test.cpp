@@ -103,10 +103,16 @@ TEST_CASE("Room seats: when both are seated the game starts, and the record gets
   CHECK(kinds(e) == "seated started");
   CHECK(room.status() == Status::live);
   json started = parse(e.events[1]);
-  CHECK(started["position"]["status"] == "live");
-  CHECK(started["position"]["to_move"] == 0);
-  CHECK(started["position"]["side"] == "A");
-  CHECK(started["position"]["legal"].size() == 72);
+  CHECK(started["patch"]["status"] == "live");
+  CHECK(started["patch"]["to_move"] == 0);
+  CHECK(started["patch"]["side"] == "A");
+  CHECK_FALSE(started.contains("legal"));  // the same text for everyone: the mover's copy adds them
+  CHECK(e.patched == 1);
+  CHECK(e.mover == 0);
+  CHECK(json::parse(with_members(*e.events[1], e.legal))["legal"].size() == 72);
+  CHECK(room.state_json(at(0), 0)["legal"].size() == 72);
+  CHECK_FALSE(room.state_json(at(0), 1).contains("legal"));  // the waiting seat
+  CHECK_FALSE(room.state_json(at(0)).contains("legal"));     // a spectator
   CHECK(room.seat_to_move() == 0);
   CHECK(room.record().player('A') == "alice");
   CHECK(room.record().player('D') == "bob");
@@ -171,8 +177,8 @@ TEST_CASE("Room act: a move is announced to everyone as a `play` event with the 
   CHECK(ev["seat"] == 0);
   CHECK(ev["actions"] == json::array({"d1 d2"}));
   CHECK(ev["turn_over"] == true);
-  CHECK(ev["position"]["to_move"] == 1);
-  CHECK(ev["position"]["side"] == "D");
+  CHECK(ev["patch"]["to_move"] == 1);
+  CHECK(ev["patch"]["side"] == "D");
   CHECK(room.seat_to_move() == 1);
   // Spaces are folded as in a record: `d2   d1` is the move `d2 d1`.
   CHECK(parse(play(room, " e3    c3 ").events[0])["actions"] == json::array({"e3 c3"}));
@@ -242,8 +248,8 @@ TEST_CASE("Room act: a Baltek turn sent action by action is the same turn as sen
   CHECK(first["actions"] == json::array({"@ d3"}));
   CHECK(first["turn_over"] == false);
   CHECK(first["end_turn"] == false);
-  CHECK(first["position"]["mid_turn"] == true);
-  CHECK(first["position"]["can_end_turn"] == true);
+  CHECK(first["patch"]["mid_turn"] == true);
+  CHECK(by_action.state_json(at(0), 0)["can_end_turn"] == true);
   CHECK(by_action.seat_to_move() == 0);
   CHECK(parse(play(by_action, "f3 g3").events[0])["turn_over"] == false);
   // The other player cannot act in the middle of Blue's turn.
@@ -416,7 +422,7 @@ TEST_CASE("Room act: in Bi-litaire's second round the seats keep their players w
   CHECK(code(room.act("alice-id", {"x d4"}, false, at(0))) == "not_your_turn");
   json ev = parse(play(room, "x d4").events[0]);
   CHECK(ev["seat"] == 1);
-  CHECK(ev["position"]["round"] == 2);
+  CHECK(ev["patch"]["round"] == 2);
   CHECK(room.seat_to_move() == 0);  // Alice, the tray player now
   CHECK(room.record().write().ends_with("\n#- 2\n1   M/x d4/\n"));
   // Play the round out: the result names the players by number, and the winner is a seat.
@@ -439,7 +445,7 @@ TEST_CASE("Room act: a Tablut game played to its end announces the result, and t
   Effect last;
   for (int i = 0; i < 5000 && room.status() == Status::live; ++i) {
     // The texts come from what the room sends its clients: the position's legal list.
-    json legal = room.state_json(at(0))["position"]["legal"];
+    json legal = room.state_json(at(0), room.seat_to_move())["legal"];
     REQUIRE(!legal.empty());
     last = play(room, legal[rng() % legal.size()].get<std::string>());
   }
@@ -449,9 +455,12 @@ TEST_CASE("Room act: a Tablut game played to its end announces the result, and t
   CAPTURE(result);
   json finished = parse(last.events[1]);
   CHECK(finished["result"]["text"] == result);
-  CHECK(finished["position"]["status"] == "finished");
-  CHECK(finished["position"]["to_move"] == nullptr);
-  CHECK(finished["position"]["legal"] == json::array());
+  json position = room.state_json(at(0))["position"];
+  CHECK(position["status"] == "finished");
+  CHECK(position["to_move"] == nullptr);
+  CHECK(last.mover == -1);
+  CHECK_FALSE(room.state_json(at(0), 0).contains("legal"));
+  CHECK_FALSE(room.state_json(at(0), 1).contains("legal"));
   CHECK(room.seat_to_move() == -1);
   CHECK(room.record().write().ends_with("#= " + result + "\n"));
   Saved saved = room.saved(at(0));
@@ -507,7 +516,7 @@ TEST_CASE("Room legal lists: Batik's drops are folded into ranges that expand to
   Room room = live_room("batik");
   for (int drop = 0; drop < 4 && room.status() == Status::live; ++drop) {
     CAPTURE(drop);
-    json legal = room.state_json(at(0))["position"]["legal"];
+    json legal = room.state_json(at(0), room.seat_to_move())["legal"];
     std::size_t ranges =
         std::count_if(legal.begin(), legal.end(), [](const json& x) { return x.is_object(); });
     CHECK(ranges > 0);
@@ -519,7 +528,7 @@ TEST_CASE("Room legal lists: Batik's drops are folded into ranges that expand to
   }
   // A short list is sent as it is: Tablut's 72 moves are plain texts.
   Room tablut = live_room("tablut");
-  json plain = tablut.state_json(at(0))["position"]["legal"];
+  json plain = tablut.state_json(at(0), 0)["legal"];
   CHECK(std::all_of(plain.begin(), plain.end(), [](const json& x) { return x.is_string(); }));
   CHECK(expand(plain) == legal_texts(tablut.record().state()));
 }

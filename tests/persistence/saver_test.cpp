@@ -1,13 +1,15 @@
 // Group commit (persistence/saver.h) on a real database file: saves queued while the writer is busy share one
-// transaction, each one's callback runs after that commit, the last row of a game wins, players and games
-// commit in the order they were queued, and a refused commit fails every save in it and writes none.
+// transaction, each one's callback runs after that commit, the saves of one game merge into one, players and
+// games commit in the order they were queued, and a refused commit fails every save in it and writes none.
 #include "persistence/saver.h"
 
 #include <doctest/doctest.h>
 #include <sqlite3.h>
 
+#include <array>
 #include <atomic>
 #include <future>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -25,12 +27,30 @@ std::unique_ptr<Store> open_store(const std::string& path) {
   return store;
 }
 
-GameRow row(const std::string& id, const std::string& record) {
-  GameRow g;
-  g.id = id;
-  g.game = "tablut";
-  g.status = "live";
-  g.record = record;
+// A new game's save: its `#!` line `header` and no entry.
+GameSave row(const std::string& id, const std::string& header) {
+  GameSave g;
+  g.row.id = id;
+  g.row.game = "tablut";
+  g.row.status = "live";
+  g.row.record = header;
+  return g;
+}
+
+// A change to game `id` at version `base`: the entries from `from` on, the version after it. Like every save,
+// it carries every column as it is now (the `#!` line too).
+GameSave change(const std::string& id, std::int64_t base, std::int64_t version, std::int64_t from,
+                std::vector<std::string> entries, const std::string& header = "#! TABLUT") {
+  GameSave g;
+  g.row.id = id;
+  g.row.game = "tablut";
+  g.row.status = "live";
+  g.row.record = header;
+  g.row.version = version;
+  g.write_row = false;
+  g.from = from;
+  g.entries = std::move(entries);
+  g.base_version = base;
   return g;
 }
 
@@ -55,8 +75,14 @@ TEST_CASE("saver: saves queued while the writer is busy are committed together, 
   std::atomic<int> done{0};
   std::atomic<int> failed{0};
   auto count = [&](bool ok, const std::string&) { ok ? ++done : ++failed; };
-  for (int i = 0; i < 50; ++i)
-    REQUIRE(saver.save(row("g" + std::to_string(i % 10), "turn " + std::to_string(i)), count));
+  // Ten new games, then four turns of each: "A/a1 a2/" ... as entries 0 to 3, versions 1 to 4.
+  for (int g = 0; g < 10; ++g) REQUIRE(saver.save(row("g" + std::to_string(g), "#! TABLUT"), count));
+  for (int i = 0; i < 40; ++i) {
+    const int turn = i / 10;
+    REQUIRE(saver.save(change("g" + std::to_string(i % 10), turn, turn + 1, turn,
+                              {std::string(turn % 2 ? "D" : "A") + "/t" + std::to_string(turn) + "/"}),
+                       count));
+  }
   REQUIRE(saver.save(PlayerRow{"p1", "hash", "Ann", 1}, count));
   CHECK(done == 0);  // nothing is acknowledged before its commit
   gate.open.set_value();
@@ -64,17 +90,129 @@ TEST_CASE("saver: saves queued while the writer is busy are committed together, 
 
   CHECK(done == 51);
   CHECK(failed == 0);
-  // One transaction for everything that waited: ten games (the last row of each), and the player.
+  // One transaction for everything that waited: ten games (the saves of each merged into one), the player.
   REQUIRE(commits == std::vector<std::size_t>{10});
   CHECK(store->count_games() == 10);
-  CHECK(store->game("g3")->record == "turn 43");
+  CHECK(store->game("g3")->record == "#! TABLUT\n1   A/t0/   D/t1/\n2   A/t2/   D/t3/\n");
+  CHECK(store->game("g3")->version == 4);
   CHECK(store->player("p1")->name == "Ann");
 
   // On a quiet writer a save commits at once, alone.
-  REQUIRE(saver.save(row("g3", "turn 50"), count));
+  REQUIRE(saver.save(change("g3", 4, 5, 4, {"A/t4/"}), count));
   writer.drain();
   CHECK(commits == std::vector<std::size_t>{10, 1});
-  CHECK(store->game("g3")->record == "turn 50");
+  CHECK(store->game("g3")->record == "#! TABLUT\n1   A/t0/   D/t1/\n2   A/t2/   D/t3/\n3   A/t4/\n");
+  CHECK(failed == 0);
+}
+
+TEST_CASE("saver: merging the saves of one game: the later columns and progress, entries by index") {
+  // An open turn rewritten, then ended and followed by another turn.
+  GameSave a = change("g", 7, 8, 5, {"B/x/"});
+  a.write_row = true;
+  GameSave b = change("g", 8, 9, 5, {"B/x/y/"});
+  b.row.clock_ms = {1, 2};
+  REQUIRE(merge(a, std::move(b)));
+  CHECK(a.from == 5);
+  CHECK(a.entries == std::vector<std::string>{"B/x/y/"});
+  CHECK(a.base_version == 8 - 1);  // what the first one needed
+  CHECK(a.row.version == 9);
+  CHECK(a.row.clock_ms == std::array<std::int64_t, 2>{1, 2});
+  CHECK(a.write_row);  // the first one changed the row
+  REQUIRE(merge(a, change("g", 9, 10, 6, {"R/z/", "# note"})));
+  CHECK(a.entries == std::vector<std::string>{"B/x/y/", "R/z/", "# note"});
+  REQUIRE(merge(a, change("g", 10, 11, 7, {"R/w/"})));  // a later save from inside the first's entries
+  CHECK(a.entries == std::vector<std::string>{"B/x/y/", "R/z/", "R/w/"});
+  REQUIRE(merge(a, change("g", 11, 12, 2, {"A/rewritten/"})));  // from before it: replaces all of them
+  CHECK(a.from == 2);
+  CHECK(a.entries == std::vector<std::string>{"A/rewritten/"});
+  CHECK(a.row.version == 12);
+
+  // What cannot be one save: another game, another version, a gap.
+  CHECK_FALSE(merge(a, change("h", 12, 13, 3, {})));
+  CHECK_FALSE(merge(a, change("g", 11, 13, 3, {})));
+  CHECK_FALSE(merge(a, change("g", 12, 13, 4, {"R/gap/"})));
+  CHECK(a.row.version == 12);
+  // A save that stands alone (a finished game's) replaces everything before it.
+  GameSave done = row("g", "#! TABLUT\n1   A/x/\n#= A resign\n");
+  done.row.status = "finished";
+  REQUIRE(merge(a, std::move(done)));
+  CHECK(a.row.status == "finished");
+  CHECK_FALSE(a.base_version);
+}
+
+TEST_CASE("saver: a game's saves merged or not, in one commit or several, give the same stored game") {
+  TempDir dir;
+  auto store = open_store(dir.path() + "/cinq.db");
+  Worker writer("test-writer");
+  std::vector<std::size_t> commits;
+  Saver saver(*store, writer, [&](std::size_t games, double) { commits.push_back(games); });
+  std::atomic<int> failed{0};
+  auto count = [&](bool ok, const std::string&) {
+    if (!ok) ++failed;
+  };
+  // One after another (each commits alone), then the same again held together.
+  for (const std::string id : {"alone", "together"}) {
+    Gate gate;
+    if (id == "together") gate.block(writer);
+    auto save = [&](GameSave g) {
+      REQUIRE(saver.save(std::move(g), count));
+      if (id == "alone") writer.drain();
+    };
+    save(row(id, "#! BALTEK"));
+    save(change(id, 0, 1, 0, {"B = Ann    R = Ben"}, "#! BALTEK"));
+    save(change(id, 1, 2, 1, {"B/@ d3/"}, "#! BALTEK"));        // a turn still open
+    save(change(id, 2, 3, 1, {"B/@ d3/f3 g3/"}, "#! BALTEK"));  // it grows
+    save(change(id, 3, 4, 1, {"B/@ d3/f3 g3/d1 e1/", "R/h3 g3/"}, "#! BALTEK"));
+    if (id == "together") gate.open.set_value();
+    writer.drain();
+  }
+  CHECK(failed == 0);
+  CHECK(commits == std::vector<std::size_t>{1, 1, 1, 1, 1, 1});
+  const std::string record = "#! BALTEK\nB = Ann    R = Ben\n1   B/@ d3/f3 g3/d1 e1/   R/h3 g3/\n";
+  CHECK(store->game("alone")->record == record);
+  CHECK(store->game("together")->record == record);
+  CHECK(store->game("together")->version == 4);
+}
+
+TEST_CASE("saver: after a failed save, the saves of that game made after it fail too, until it is reloaded") {
+  TempDir dir;
+  const std::string path = dir.path() + "/cinq.db";
+  auto store = open_store(path);
+  Worker writer("test-writer");
+  Saver saver(*store, writer);
+  std::vector<std::string> results;
+  std::mutex m;
+  auto note = [&](bool ok, const std::string& why) {
+    std::lock_guard lock(m);
+    results.push_back(ok ? "ok" : why);
+  };
+  REQUIRE(saver.save(row("g", "#! TABLUT"), note));
+  REQUIRE(saver.save(change("g", 0, 1, 0, {"A/e2 c2/"}), note));
+  writer.drain();
+  {
+    sqlite3* db = nullptr;
+    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr);
+    REQUIRE(sqlite3_exec(db,
+                         "CREATE TRIGGER refuse BEFORE INSERT ON record_entries WHEN NEW.text = 'D/refused/' "
+                         "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+  }
+  REQUIRE(saver.save(change("g", 1, 2, 1, {"D/refused/"}), note));
+  writer.drain();
+  REQUIRE(saver.save(change("g", 2, 3, 2, {"A/c2 c1/"}), note));  // made before the room heard of the failure
+  writer.drain();
+  REQUIRE(results.size() == 4);
+  CHECK(results[2] == "saving game g: refused by the test");
+  CHECK(results[3] ==
+        "saving game g: game g is not stored at version 2 (a save before this one failed): it must be reloaded");
+  CHECK(store->game("g")->record == "#! TABLUT\n1   A/e2 c2/\n");
+  CHECK(store->game("g")->version == 1);
+  // Reloaded at version 1, the room saves again from there.
+  REQUIRE(saver.save(change("g", 1, 2, 0, {"A/e2 c2/", "D/e3 c3/"}), note));
+  writer.drain();
+  CHECK(results.back() == "ok");
+  CHECK(store->game("g")->record == "#! TABLUT\n1   A/e2 c2/   D/e3 c3/\n");
 }
 
 TEST_CASE("saver: a refused commit fails every save in it and writes none of them") {

@@ -1,6 +1,8 @@
 // The SQLite store and its Worker, on real database files in fresh temporary directories: WAL mode, the
 // schema, every field's round trip, the queries the server makes on start, a failed save, a crash (SIGKILL)
-// right after a save, and the worker's ordering, draining and stopping.
+// right after a save, and the worker's ordering, draining and stopping. Storage the size of a turn (schema
+// version 3): rooms' saves as entry rows, finishing, reading back, restoring, and the upgrade of a version 2
+// file with games in progress.
 #include "persistence/store.h"
 
 #include <doctest/doctest.h>
@@ -11,6 +13,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <random>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -18,7 +21,12 @@
 #include <thread>
 #include <vector>
 
+#include "lobby/room.h"
 #include "persistence/worker.h"
+#include "rules/notation.h"
+#include "rules/registry.h"
+#include "tests/lobby/helpers.h"
+#include "tests/support.h"
 #include "tests/support/process.h"
 
 namespace cinq::store {
@@ -71,7 +79,7 @@ GameRow full_game(const std::string& id) {
   g.kind = "correspondence";
   g.status = "live";
   g.result = "";
-  g.record = "#! TABLUT\n# A: \"Zoë\" l'Ancienne \\ 王\n1   A/e2 c2/        D/e3 c3/\n2   A/c2 c1/\n";
+  g.record = "#! TABLUT\n# A: \"Zoë\" l'Ancienne \\ 王\n1   A/e2 c2/   D/e3 c3/\n2   A/c2 c1/\n";  // canonical
   g.seat_ids = {"pA1b2C3", "pZ9y8X7"};
   g.seat_names = {"Zoë «la rapide»", "Łukasz 🐉"};
   g.clock_ms = {299000, 9007199254740993};  // not representable as a double: stored as an integer
@@ -128,14 +136,15 @@ void check_same(const GameRow& a, const GameRow& b) {
   CHECK(a.seat_token_hashes == b.seat_token_hashes);
 }
 
-TEST_CASE("store: opening creates the file and its directories, in WAL mode, with schema version 2") {
+TEST_CASE("store: opening creates the file and its directories, in WAL mode, with schema version 3") {
   TempDir dir;
   const std::string path = dir.path() + "/data/deeper/cinq.db";
   auto store = open_store(path);
   CHECK(std::filesystem::is_regular_file(path));
   CHECK(ask_sqlite(path, "PRAGMA journal_mode") == "wal");
-  CHECK(ask_sqlite(path, "PRAGMA user_version") == "2");
-  CHECK(ask_sqlite(path, "SELECT count(*) FROM sqlite_master WHERE name IN ('players', 'games')") == "2");
+  CHECK(ask_sqlite(path, "PRAGMA user_version") == "3");
+  CHECK(ask_sqlite(path, "SELECT count(*) FROM sqlite_master WHERE name IN ('players', 'games', "
+                         "'record_entries', 'game_progress')") == "4");
   CHECK(store->count_games() == 0);
 }
 
@@ -154,7 +163,7 @@ TEST_CASE("store: reopening an existing file keeps every row and creates nothing
   }
   auto store = open_store(path);
   CHECK(ask_sqlite(path, schema_sql) == schema);
-  CHECK(ask_sqlite(path, "PRAGMA user_version") == "2");
+  CHECK(ask_sqlite(path, "PRAGMA user_version") == "3");
   CHECK(store->count_games() == 1);
   REQUIRE(store->game("g1"));
   check_same(*store->game("g1"), full_game("g1"));
@@ -353,6 +362,416 @@ TEST_CASE("store: a path that cannot hold a database gives no store and a messag
   CHECK(Store::open(file, error) == nullptr);  // a file that is not a database
   CHECK(error.message.find(file) != std::string::npos);
   CHECK(error.message.find("file is not a database") != std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Storage the size of a turn (schema version 3): rooms' saves.
+
+// What server/services.cpp does (to_row, from_row, to_save), which this executable does not link.
+GameRow row_of(const lobby::Saved& s, std::int64_t updated_ms) {
+  GameRow r;
+  r.id = s.id;
+  r.game = s.game;
+  r.options = s.options;
+  r.clock_base_ms = s.clock.base_ms;
+  r.clock_increment_ms = s.clock.increment_ms;
+  r.is_private = s.is_private;
+  r.kind = s.clock.correspondence() ? "correspondence" : "live";
+  r.clock_days = s.clock.days;
+  r.deadline_ms = s.deadline_ms;
+  r.seat_token_hashes = s.seat_token_hashes;
+  r.status = lobby::status_name(s.status);
+  r.result = s.result;
+  r.record = s.record;
+  r.open_turn = s.open_turn;
+  for (int i = 0; i < 2; ++i) {
+    r.seat_ids[i] = s.seats[i].id;
+    r.seat_names[i] = s.seats[i].name;
+  }
+  r.clock_ms = s.clock_ms;
+  r.version = s.version;
+  r.turns = s.turns;
+  r.rematch_of = s.rematch_of;
+  r.created_ms = s.created_ms;
+  r.updated_ms = updated_ms;
+  return r;
+}
+
+lobby::Saved saved_of(const GameRow& r) {
+  lobby::Saved s;
+  s.id = r.id;
+  s.game = r.game;
+  s.options = r.options;
+  s.clock = {r.clock_base_ms, r.clock_increment_ms, r.clock_days};
+  s.deadline_ms = r.deadline_ms;
+  s.seat_token_hashes = r.seat_token_hashes;
+  s.is_private = r.is_private;
+  s.status = r.status == "finished" ? lobby::Status::finished
+             : r.status == "live"   ? lobby::Status::live
+                                    : lobby::Status::open;
+  s.result = r.result;
+  s.record = r.record;
+  s.open_turn = r.open_turn;
+  s.stored = true;
+  for (int i = 0; i < 2; ++i) s.seats[i] = {r.seat_ids[i], r.seat_names[i]};
+  s.clock_ms = r.clock_ms;
+  s.version = r.version;
+  s.turns = r.turns;
+  s.rematch_of = r.rematch_of;
+  s.created_ms = r.created_ms;
+  return s;
+}
+
+GameSave save_of(lobby::RoomSave s, std::int64_t updated_ms) {
+  GameSave g;
+  g.row = row_of(s.saved, updated_ms);
+  g.write_row = s.row_changed;
+  g.from = static_cast<std::int64_t>(s.from);
+  g.entries = std::move(s.entries);
+  g.base_version = s.base_version;
+  return g;
+}
+
+// Saves `room` as the server does after an effect that asks for it; gives the save as the room handed it.
+lobby::RoomSave store_room(Store& store, lobby::Room& room) {
+  lobby::RoomSave s = room.take_save(lobby::test::at(0));
+  Error error;
+  REQUIRE_MESSAGE(store.save({}, {save_of(s, 1000 + room.version())}, error), error.message);
+  return s;
+}
+
+// The stored game reads back as the room stands: its whole record, its open turn, its progress.
+void check_stored(Store& store, const lobby::Room& room) {
+  auto row = store.game(room.id());
+  REQUIRE(row);
+  const lobby::Saved now = room.saved(lobby::test::at(0));
+  CHECK(row->record == now.record);
+  CHECK(row->open_turn == now.open_turn);
+  CHECK(row->status == lobby::status_name(now.status));
+  CHECK(row->result == now.result);
+  CHECK(row->version == now.version);
+  CHECK(row->turns == now.turns);
+  CHECK(row->clock_ms == now.clock_ms);
+  CHECK(row->seat_ids[1] == now.seats[1].id);
+}
+
+// A room built again from its stored row, as the server reopens it.
+lobby::Room reopened(Store& store, const std::string& id) {
+  auto row = store.game(id);
+  REQUIRE(row);
+  auto room = lobby::Room::restore(saved_of(*row), lobby::test::at(0));
+  REQUIRE_MESSAGE(room.ok(), (room.ok() ? "" : room.error().message));
+  return std::move(*room);
+}
+
+TEST_CASE("store: a game in progress is kept as entry rows; a turn writes its entry and progress, no games row") {
+  TempDir dir;
+  const std::string path = dir.path() + "/cinq.db";
+  auto store = open_store(path);
+  lobby::Room room = lobby::test::live_room("tablut", "", lobby::test::live_clock(300, 3));
+  lobby::RoomSave first = store_room(*store, room);
+  CHECK(first.row_changed);
+  CHECK_FALSE(first.base_version);  // a new room: its first save stands alone
+  CHECK(first.entries.size() == 2);  // the players and the timestamp
+  CHECK(ask_sqlite(path, "SELECT record FROM games WHERE id = 'room-1'") == "#! TABLUT");
+  CHECK(ask_sqlite(path, "SELECT group_concat(text, '|') FROM record_entries WHERE game_id = 'room-1'") ==
+        "A = alice    D = bob|> 2026-11-21 10:00:00");
+  check_stored(*store, room);
+
+  // From now on the games row may not change: a turn must not write it.
+  REQUIRE(ask_sqlite(path, "CREATE TRIGGER frozen BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'frozen'); "
+                           "END") == "");
+  std::mt19937 rng(5);
+  for (int turn = 0; turn < 12; ++turn) {
+    const std::int64_t before = room.version();
+    lobby::test::play_random_action(room, rng, lobby::test::at(1000 * turn));
+    REQUIRE(room.status() == lobby::Status::live);
+    lobby::RoomSave s = store_room(*store, room);
+    CHECK_FALSE(s.row_changed);
+    CHECK(s.base_version == before);
+    REQUIRE(s.entries.size() == 1);  // this turn's entry alone
+    CHECK(s.from == static_cast<std::size_t>(turn + 2));
+    CHECK(s.saved.record == "#! TABLUT");
+    check_stored(*store, room);
+  }
+  CHECK(ask_sqlite(path, "SELECT count(*) FROM record_entries WHERE game_id = 'room-1'") == "14");
+  CHECK(ask_sqlite(path, "SELECT version FROM game_progress WHERE game_id = 'room-1'") ==
+        std::to_string(room.version()));
+
+  // A queried column changed (the result, the status): the row is written, here refused by the trigger.
+  REQUIRE(!room.resign(room.seats()[0].id, lobby::test::at(20000)).error);
+  lobby::RoomSave done = room.take_save(lobby::test::at(20000));
+  CHECK(done.row_changed);
+  Error error;
+  CHECK_FALSE(store->save({}, {save_of(done, 1)}, error));
+  CHECK(error.message == "saving game room-1: frozen");
+}
+
+TEST_CASE("store: a finished game keeps its whole record in its row; its entries and progress go") {
+  TempDir dir;
+  const std::string path = dir.path() + "/cinq.db";
+  auto store = open_store(path);
+  lobby::Room room = lobby::test::live_room("tablut");
+  store_room(*store, room);
+  std::mt19937 rng(9);
+  for (int turn = 0; turn < 6; ++turn) {
+    lobby::test::play_random_action(room, rng);
+    store_room(*store, room);
+  }
+  CHECK(ask_sqlite(path, "SELECT count(*) FROM record_entries") == "8");
+  REQUIRE(!room.offer_draw("alice-id", lobby::test::at(0)).error);
+  REQUIRE(!room.offer_draw("bob-id", lobby::test::at(0)).error);
+  lobby::RoomSave done = store_room(*store, room);
+  CHECK_FALSE(done.base_version);  // stands alone: the whole record
+  CHECK(done.entries.empty());
+  CHECK(ask_sqlite(path, "SELECT count(*) FROM record_entries") == "0");
+  CHECK(ask_sqlite(path, "SELECT count(*) FROM game_progress") == "0");
+  const std::string record = room.record().write();
+  CHECK(record.ends_with("#= draw agreement\n"));
+  CHECK(ask_sqlite(path, "SELECT record FROM games") == record);
+  check_stored(*store, room);
+  CHECK(store->finished_games(10).size() == 1);
+  CHECK(store->unfinished_games().empty());
+  CHECK(store->games_of_player("alice-id").front().record == record);
+}
+
+// Plays random actions (one item per message, as a browser sends them) in a room of `game`, saving after
+// each as the server does; checks that the stored game reads back as the room stands, and now and then
+// reopens the room from the store and plays on with the reopened one.
+void play_and_store(const Game& game, unsigned seed) {
+  TempDir dir;
+  auto store = open_store(dir.path() + "/cinq.db");
+  lobby::Room room = lobby::test::live_room(game.name(), game.bounded_options());
+  store_room(*store, room);
+  std::mt19937 rng(seed);
+  for (int action = 0; action < 400 && room.status() != lobby::Status::finished; ++action) {
+    lobby::test::play_random_action(room, rng);
+    lobby::RoomSave s = store_room(*store, room);
+    // The size of a turn: this action's turn entry (and a round's result and `#- N` line when one starts).
+    if (room.status() != lobby::Status::finished && s.base_version && action % 37 != 1) CHECK(s.entries.size() <= 3);
+    if (action < 40 || action % 5 == 0 || room.status() == lobby::Status::finished) check_stored(*store, room);
+    if (action % 37 == 0 && room.status() != lobby::Status::finished) {
+      // The server restarts: the room comes back from the store (its next save rewrites its entries).
+      lobby::Room back = reopened(*store, room.id());
+      CHECK(back.record().write() == room.record().write());
+      CHECK(back.record().state().fingerprint() == room.record().state().fingerprint());
+      CHECK(back.version() == room.version());
+      room = std::move(back);
+    }
+  }
+  check_stored(*store, room);
+}
+
+TEST_CASE("store: rooms of every game played at random read back from their saves, and reopen, every step") {
+  for (const Game* g : games()) {
+    SUBCASE(g->name().data()) { play_and_store(*g, 1616u); }
+  }
+}
+
+// Plays the turns of the record in `file` in a room, whole turn by whole turn, saving after each; the stored
+// game reads back as the room stands at every turn, reopens to the same game, and at the end has the
+// record's turns and results.
+void replay_through_store(const std::string& file) {
+  auto sample = Record::read(cinq::test::read_text(cinq::test::data_path(file)));
+  REQUIRE_MESSAGE(sample.ok(), (sample.ok() ? "" : sample.error().text()));
+  TempDir dir;
+  auto store = open_store(dir.path() + "/cinq.db");
+  lobby::Room room = lobby::test::live_room(sample->game().name(), sample->options().text());
+  store_room(*store, room);
+  int turns = 0;
+  for (const Entry& e : sample->entries()) {
+    if (e.kind != Entry::Kind::turns) continue;
+    const TurnText& t = e.turns.front();
+    INFO("turn ", turns + 1, ": ", turn_text(t));
+    REQUIRE(room.seat_to_move() >= 0);
+    lobby::Effect effect = room.act_seat(room.seat_to_move(), t.items, true, lobby::test::at(0));
+    REQUIRE_MESSAGE(!effect.error, (effect.error ? effect.error->message : ""));
+    store_room(*store, room);
+    ++turns;
+    check_stored(*store, room);
+    if (turns % 5 == 0) {
+      lobby::Room back = reopened(*store, room.id());
+      CHECK(back.record().write() == room.record().write());
+      CHECK(back.record().state().fingerprint() == room.record().state().fingerprint());
+      room = std::move(back);
+    }
+  }
+  CHECK(room.record().result_text() == sample->result_text());
+  CHECK(room.record().state().fingerprint() == sample->state().fingerprint());
+  // The results the sample writes (a Batik game's inside the match, the match's) are all in the stored one.
+  auto stored = Record::read(store->game(room.id())->record);
+  REQUIRE(stored.ok());
+  auto results = [](const Record& r) {
+    std::vector<std::string> out;
+    for (const std::string& text : r.entry_texts(0))
+      if (text.starts_with("#=") || text.starts_with("#-")) out.push_back(text);
+    return out;
+  };
+  CHECK(results(*stored) == results(*sample));
+  CHECK(stored->write() == room.record().write());
+}
+
+TEST_CASE("store: a Batik match (games with results) survives save, read and restore unchanged") {
+  replay_through_store("batik/match-random.txt");
+}
+
+TEST_CASE("store: a two-round Bi-litaire game survives save, read and restore unchanged") {
+  replay_through_store("records/bi-litaire/sample-two-rounds.txt");
+}
+
+// The schema of version 2, as it was (the games table with the whole record; no entries).
+constexpr const char* kVersion2 = R"sql(
+CREATE TABLE players (
+  id TEXT PRIMARY KEY NOT NULL,
+  token_hash TEXT NOT NULL,
+  name TEXT NOT NULL,
+  created_ms INTEGER NOT NULL
+);
+CREATE TABLE games (
+  id TEXT PRIMARY KEY NOT NULL,
+  game TEXT NOT NULL,
+  options TEXT NOT NULL,
+  clock_base_ms INTEGER NOT NULL,
+  clock_increment_ms INTEGER NOT NULL,
+  is_private INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  status TEXT NOT NULL,
+  result TEXT NOT NULL,
+  record TEXT NOT NULL,
+  seat0_id TEXT NOT NULL,
+  seat1_id TEXT NOT NULL,
+  seat0_name TEXT NOT NULL,
+  seat1_name TEXT NOT NULL,
+  seat0_clock_ms INTEGER NOT NULL,
+  seat1_clock_ms INTEGER NOT NULL,
+  version INTEGER NOT NULL,
+  turns INTEGER NOT NULL,
+  rematch_of TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  updated_ms INTEGER NOT NULL,
+  clock_days INTEGER NOT NULL DEFAULT 0,
+  deadline_ms INTEGER NOT NULL DEFAULT 0,
+  seat0_token_hash TEXT NOT NULL DEFAULT '',
+  seat1_token_hash TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX games_by_status ON games(status);
+CREATE INDEX games_by_updated ON games(updated_ms);
+CREATE INDEX games_by_seat0 ON games(seat0_id);
+CREATE INDEX games_by_seat1 ON games(seat1_id);
+PRAGMA user_version = 2;
+)sql";
+
+// Writes `room` into a version 2 file the way that version's server did: the whole row, the record whole
+// and, while a turn was open, followed by the line `# turn in progress`.
+void insert_v2(sqlite3* db, const lobby::Room& room) {
+  const lobby::Saved s = room.saved(lobby::test::at(0));
+  GameRow r = row_of(s, 5000 + s.version);
+  if (s.open_turn) r.record += "# turn in progress\n";
+  sqlite3_stmt* stmt = nullptr;
+  REQUIRE(sqlite3_prepare_v2(db,
+                             "INSERT INTO games VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+                             "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
+                             -1, &stmt, nullptr) == SQLITE_OK);
+  int i = 0;
+  auto text = [&](const std::string& v) { sqlite3_bind_text(stmt, ++i, v.c_str(), -1, SQLITE_TRANSIENT); };
+  auto integer = [&](std::int64_t v) { sqlite3_bind_int64(stmt, ++i, v); };
+  text(r.id), text(r.game), text(r.options), integer(r.clock_base_ms), integer(r.clock_increment_ms);
+  integer(r.is_private), text(r.kind), text(r.status), text(r.result), text(r.record);
+  text(r.seat_ids[0]), text(r.seat_ids[1]), text(r.seat_names[0]), text(r.seat_names[1]);
+  integer(r.clock_ms[0]), integer(r.clock_ms[1]), integer(r.version), integer(r.turns), text(r.rematch_of);
+  integer(r.created_ms), integer(r.updated_ms), integer(r.clock_days), integer(r.deadline_ms);
+  text(r.seat_token_hashes[0]), text(r.seat_token_hashes[1]);
+  CHECK(sqlite3_step(stmt) == SQLITE_DONE);
+  sqlite3_finalize(stmt);
+}
+
+lobby::Room room_with_id(const std::string& id, std::string_view game, std::string_view options = "",
+                         lobby::ClockSpec clock = {}) {
+  auto room = lobby::Room::create(lobby::RoomConfig{id, find_game(game), std::string(options), clock, false, ""},
+                                  lobby::test::at(0));
+  REQUIRE(room.ok());
+  return std::move(*room);
+}
+
+TEST_CASE("store: a version 2 file with games in progress is upgraded in place; every game reads back, plays on") {
+  TempDir dir;
+  const std::string path = dir.path() + "/cinq.db";
+  std::mt19937 rng(2);
+  std::vector<lobby::Room> rooms;
+  auto seated = [&](lobby::Room room) {
+    REQUIRE(!room.sit(lobby::test::kAlice, 0, lobby::test::at(0)).error);
+    REQUIRE(!room.sit(lobby::test::kBob, 1, lobby::test::at(0)).error);
+    return room;
+  };
+  // Tablut some turns in, on a clock.
+  rooms.push_back(seated(room_with_id("tablut-live", "tablut", "", lobby::test::live_clock(300, 3))));
+  for (int i = 0; i < 9; ++i) lobby::test::play_random_action(rooms.back(), rng);
+  // Baltek with a turn still open (sent action by action).
+  rooms.push_back(seated(room_with_id("baltek-open", "baltek")));
+  lobby::test::play(rooms.back(), "@ d3");
+  REQUIRE(rooms.back().record().state().mid_turn());
+  // Bi-litaire into its second round.
+  rooms.push_back(seated(room_with_id("bilitaire-round-2", "bi-litaire")));
+  while (rooms.back().record().state().round() < 2) lobby::test::play_random_action(rooms.back(), rng);
+  for (int i = 0; i < 3; ++i) lobby::test::play_random_action(rooms.back(), rng);
+  // A Batik match into its second game (the first one's result line not written yet: the board's).
+  rooms.push_back(seated(room_with_id("batik-match", "batik", "match=on")));
+  while (rooms.back().record().state().round() < 2) lobby::test::play_random_action(rooms.back(), rng);
+  // A correspondence game, and a room still waiting for its second player.
+  rooms.push_back(seated(room_with_id("kopf-mail", "kopf-oder-knopf", "", lobby::ClockSpec{0, 0, 3})));
+  rooms.back().set_seat_token_hash(0, "h0");
+  lobby::test::play_random_action(rooms.back(), rng);
+  rooms.push_back(room_with_id("tablut-open", "tablut"));
+  REQUIRE(!rooms.back().sit(lobby::test::kCarol, 1, lobby::test::at(0)).error);
+  // A finished game.
+  rooms.push_back(seated(room_with_id("tablut-done", "tablut")));
+  lobby::test::play_random_action(rooms.back(), rng);
+  REQUIRE(!rooms.back().resign("bob-id", lobby::test::at(0)).error);
+  {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, kVersion2, nullptr, nullptr, nullptr) == SQLITE_OK);
+    for (const lobby::Room& room : rooms) insert_v2(db, room);
+    sqlite3_close(db);
+  }
+  const std::string finished_v2 = ask_sqlite(path, "SELECT record FROM games WHERE id = 'tablut-done'");
+
+  auto store = open_store(path);
+  CHECK(ask_sqlite(path, "PRAGMA user_version") == "3");
+  for (const lobby::Room& room : rooms) {
+    INFO(room.id());
+    check_stored(*store, room);
+    const bool finished = room.status() == lobby::Status::finished;
+    CHECK(ask_sqlite(path, "SELECT record FROM games WHERE id = '" + room.id() + "'") ==
+          (finished ? room.record().write() : room.record().header_line()));
+    CHECK(ask_sqlite(path, "SELECT count(*) FROM game_progress WHERE game_id = '" + room.id() + "'") ==
+          (finished ? "0" : "1"));
+  }
+  CHECK(ask_sqlite(path, "SELECT record FROM games WHERE id = 'tablut-done'") == finished_v2);
+  CHECK(store->unfinished_games().size() == rooms.size() - 1);
+  CHECK(store->game("baltek-open")->open_turn);
+  CHECK(store->game("kopf-mail")->seat_token_hashes[0] == "h0");
+  CHECK(ask_sqlite(path, "SELECT count(*) FROM record_entries WHERE game_id = 'tablut-live'") == "11");
+
+  // Play goes on: every unfinished room reopened from the upgraded file accepts turns, saved as changes.
+  for (const lobby::Room& before : rooms) {
+    if (before.status() == lobby::Status::finished) continue;
+    INFO(before.id());
+    lobby::Room room = reopened(*store, before.id());
+    CHECK(room.record().write() == before.record().write());
+    if (room.status() == lobby::Status::open) {
+      REQUIRE(!room.sit(lobby::test::kAlice, 0, lobby::test::at(0)).error);
+      store_room(*store, room);
+      check_stored(*store, room);
+    }
+    for (int i = 0; i < 4 && room.status() == lobby::Status::live; ++i) {
+      lobby::test::play_random_action(room, rng);
+      lobby::RoomSave s = store_room(*store, room);
+      CHECK(s.base_version);  // a change to what the store holds
+      check_stored(*store, room);
+    }
+    CHECK(reopened(*store, before.id()).record().write() == room.record().write());
+  }
 }
 
 // Captures what this process writes to stderr (fd 2) while it lives.

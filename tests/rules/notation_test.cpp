@@ -1,4 +1,4 @@
-// Records (../shared/notation.md): every line type, read and written; the first bad line named; nothing kept.
+// Records (docs/notation.md): every line type, read and written; the first bad line named; nothing kept.
 #include <doctest/doctest.h>
 
 #include "rules/notation.h"
@@ -166,7 +166,7 @@ TEST_CASE("notation: a result decided outside the board names a winner or a draw
 }
 
 TEST_CASE("notation: a result that follows from the board must agree with the replay") {
-  std::string game = test::read_text(test::shared_path("records/baltek/sample-won-2-1.txt"));
+  std::string game = test::read_text(test::data_path("records/baltek/sample-won-2-1.txt"));
   std::string moves = game.substr(0, game.find("#="));
   CHECK(accepted(moves).result_text() == "B score 2-1");  // the result line may be left out
   CHECK(accepted(moves + "#= B score\n").result_text() == "B score 2-1");
@@ -185,7 +185,7 @@ TEST_CASE("notation: the turns option draws the game by limit after N turns") {
 
 TEST_CASE("notation: the writer's record reads back to the same game, and writing is stable") {
   for (const char* path : {"records/baltek/sample-won-2-1.txt", "records/baltek/seed-example.txt"}) {
-    Record r = accepted(test::read_text(test::shared_path(path)));
+    Record r = accepted(test::read_text(test::data_path(path)));
     std::string text = r.write();
     Record back = accepted(text);
     CHECK(back.state().fingerprint() == r.state().fingerprint());
@@ -197,7 +197,7 @@ TEST_CASE("notation: the writer's record reads back to the same game, and writin
 
 TEST_CASE("notation: canonical records are golden files") {
   for (std::string name : {"sample-won-2-1", "seed-example"}) {
-    Record r = accepted(test::read_text(test::shared_path("records/baltek/" + name + ".txt")));
+    Record r = accepted(test::read_text(test::data_path("records/baltek/" + name + ".txt")));
     CHECK(r.write() == test::read_text(test::data_path("baltek/" + name + ".canonical.txt")));
   }
 }
@@ -244,7 +244,7 @@ TEST_CASE("notation: a record is UTF-8 text; an error quotes whole characters") 
 }
 
 TEST_CASE("notation: '...' cannot stand for turns after the moves have ended the game") {
-  std::string game = test::read_text(test::shared_path("records/baltek/sample-won-2-1.txt"));
+  std::string game = test::read_text(test::data_path("records/baltek/sample-won-2-1.txt"));
   std::string moves = game.substr(0, game.find("#="));
   CHECK(rejection(moves + "...\n") == "line 82: the game is over (B score 2-1): '...' cannot stand for more turns");
   CHECK(rejection("#! BALTEK turns=2\n1   B/   R/\n...\n") ==

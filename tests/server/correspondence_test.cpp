@@ -18,7 +18,7 @@ namespace {
 
 // The turns of the sample game, in order, as record text (`A/e8 i8/`).
 std::vector<std::string> sample_turns() {
-  auto sample = Record::read(read_text(shared_path("records/tablut/sample-escape.txt")));
+  auto sample = Record::read(read_text(data_path("records/tablut/sample-escape.txt")));
   REQUIRE(sample.ok());
   std::vector<std::string> out;
   for (const Entry& e : sample->entries())
@@ -249,7 +249,7 @@ TEST_CASE(
     "Correspondence over HTTP: import of a finished record shows it; a record stopping at `...` is refused") {
   TempDir data;
   ServerProcess server(data.path(), CINQ_WEB_DIR);
-  const std::string sample = read_text(shared_path("records/tablut/sample-escape.txt"));
+  const std::string sample = read_text(data_path("records/tablut/sample-escape.txt"));
   auto reply = http_request(server.port(), "POST", "/api/games/import", sample, "text/plain");
   REQUIRE(reply.status == 201);
   json answer = json::parse(reply.body);

@@ -41,7 +41,46 @@ class Peer {
     REQUIRE_MESSAGE(m.has_value(), "no message came (connection closed: " << ws_.closed() << ")");
     json j = json::parse(*m);
     if (j.contains("version") && j.value("type", "") != "error") version = j["version"];
+    track(j);
     return j;
+  }
+
+  // Protocol 2 (docs/protocol.md, "Positions, patches and legal actions"): the position this client holds,
+  // built from `state` and the events' merge patches only, and the legal actions it was given. Every message
+  // that carries a position or a patch is handed back with `position` set to that position plus `legal` and
+  // `can_end_turn`, as version 1 sent it, so tests read what a client applying patches would hold.
+  json position;
+  json legal = json::array();
+  bool can_end_turn = false;
+  void track(json& j) {
+    const std::string type = j.value("type", "");
+    auto take_legal = [&](const json& m) {
+      legal = m.contains("legal") ? m["legal"] : json::array();
+      can_end_turn = m.value("can_end_turn", false);
+    };
+    auto shown = [&] {
+      json p = position;
+      p["legal"] = legal;
+      p["can_end_turn"] = can_end_turn;
+      return p;
+    };
+    if (type == "state" && j.contains("position")) {
+      position = j["position"];
+      take_legal(j);
+      j["position"] = shown();
+    } else if (type == "event" && j.contains("patch")) {
+      position.merge_patch(j["patch"]);
+      take_legal(j);
+      j["position"] = shown();
+    } else if (type == "events") {
+      bool patched = false;
+      for (auto& e : j["events"])
+        if (e.contains("patch")) {
+          position.merge_patch(e["patch"]);
+          patched = true;
+        }
+      if (patched || j.contains("legal")) take_legal(j);
+    }
   }
   // Reads until a message satisfies `pred`, and returns it; the messages read before it are in `skipped`.
   json until(const std::function<bool(const json&)>& pred,

@@ -9,239 +9,39 @@ failed check's message otherwise. Standard library only besides `websockets`: no
 """
 
 import asyncio
+import copy
 import json
-import os
 import random
 import re
-import shutil
-import signal
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.error
-import urllib.request
 
-import websockets
+from cinq_support import (check, short, is_type, is_event, is_error, get, get_json, comparable,
+                          first_difference, stripped, no_problems, run_main)
+from cinq_support import Client as SupportClient
 
-# The server allows 20 messages a second per connection (bursts of 40) and 100 a second per address
-# (bursts of 200). Every client here shares one address, so sends are paced below both limits: only the
-# rate-limit check means to go over them.
-CONNECTION_RATE, CONNECTION_BURST = 15.0, 20.0
-ADDRESS_RATE, ADDRESS_BURST = 60.0, 100.0
 MAX_TURNS = 1500  # random Tablut with captures preferred ends far sooner; this only bounds a broken server
 QUIET_S = 0.3  # how long "nobody else heard anything" is watched for
+COALESCE_S = 0.5  # presence and spectators events: at most one per room per kind in this time
+EVERY_CLIENT = []  # every connection opened: each one's `problems` must stay empty
 
 
-class Failed(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failed(message)
-
-
-class Bucket:
-    """A token bucket like the server's, so that paced sends are never refused."""
-
-    def __init__(self, rate, burst):
-        self.rate, self.burst, self.tokens, self.last = rate, burst, burst, time.monotonic()
-
-    def wait_s(self):
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
-
-
-ADDRESS_BUCKET = Bucket(ADDRESS_RATE, ADDRESS_BURST)
-
-
-class Client:
-    """One WebSocket connection: everything it receives is kept in order; `expect` reads it like a queue."""
-
+class Client(SupportClient):
     def __init__(self, name, url):
-        self.name, self.url = name, url
-        self.received = []  # every message, parsed, in arrival order
-        self.cursor = 0  # the next message `expect` looks at
-        self.bucket = Bucket(CONNECTION_RATE, CONNECTION_BURST)
-        self.arrived = asyncio.Event()
-        self.ws = None
-        self.reader = None
-        self.player_id = self.token = None
-
-    async def open(self):
-        self.ws = await websockets.connect(self.url, max_size=1 << 22, open_timeout=5)
-        self.reader = asyncio.create_task(self._read())
-        return self
-
-    async def _read(self):
-        try:
-            async for raw in self.ws:
-                try:
-                    self.received.append(json.loads(raw))
-                except ValueError:
-                    self.received.append({"type": "<not JSON>", "raw": raw})
-                self.arrived.set()
-        except websockets.exceptions.ConnectionClosed:
-            pass
-        self.arrived.set()
-
-    async def close(self):
-        if self.ws is not None:
-            await self.ws.close()
-            await self.reader
-
-    async def send(self, message):
-        """Sends a dict as JSON (or a str as it is), paced under the server's rate limits."""
-        while True:
-            wait = max(self.bucket.wait_s(), ADDRESS_BUCKET.wait_s())
-            if wait == 0:
-                break
-            await asyncio.sleep(wait)
-        self.bucket.tokens -= 1
-        ADDRESS_BUCKET.tokens -= 1
-        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
-
-    async def expect(self, what, predicate, timeout=5.0, next_only=False):
-        """The first message from the cursor on that matches (or, with next_only, the very next one)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            while self.cursor < len(self.received):
-                m = self.received[self.cursor]
-                self.cursor += 1
-                if predicate(m):
-                    return m
-                if next_only:
-                    raise Failed(f"{self.name}: expected {what}, got {short(m)}")
-            if self.reader.done():
-                raise Failed(f"{self.name}: the connection closed (code {self.ws.close_code}) "
-                             f"while waiting for {what}")
-            left = deadline - time.monotonic()
-            if left <= 0:
-                recent = [short(m) for m in self.received[-3:]]
-                raise Failed(f"{self.name}: no {what} within {timeout:g} s (last messages: {recent})")
-            self.arrived.clear()
-            try:
-                await asyncio.wait_for(self.arrived.wait(), left)
-            except asyncio.TimeoutError:
-                pass
-
-    async def hello(self, **fields):
-        await self.send({"type": "hello", **fields})
-        m = await self.expect("welcome", lambda m: m["type"] in ("welcome", "error"))
-        check(m["type"] == "welcome", f"{self.name}: hello {fields} answered {short(m)}")
-        self.player_id = m["player"]["id"]
-        self.token = m.get("token", self.token)
-        return m
-
-    def skip(self):
-        """Forgets the messages not yet expected: the next `expect` looks only at what comes after."""
-        self.cursor = len(self.received)
-
-    def events(self, room):
-        return [m for m in self.received if m["type"] == "event" and m["room"] == room]
-
-
-def short(message):
-    text = json.dumps(message)
-    return text if len(text) < 300 else text[:300] + "..."
-
-
-def is_type(kind, **fields):
-    return lambda m: m.get("type") == kind and all(m.get(k) == v for k, v in fields.items())
-
-
-def is_event(kind, room):
-    return lambda m: m.get("type") == "event" and m.get("kind") == kind and m.get("room") == room
-
-
-def is_error(code):
-    return lambda m: m.get("type") == "error" and m.get("code") == code
+        super().__init__(name, url)
+        EVERY_CLIENT.append(self)
 
 
 # ---------------------------------------------------------------------------------------------------------
-# The server and HTTP
+# Playing Tablut from the mover's `legal` alone
 
 
-class Server:
-    def __init__(self, binary, web_dir):
-        self.data = tempfile.mkdtemp(prefix="cinq-protocol-test-")
-        self.log_path = os.path.join(self.data, "server.log")
-        self.log = open(self.log_path, "w")
-        # Output goes to a file, not a pipe: a pipe nobody reads would block the server's logging.
-        self.process = subprocess.Popen(
-            [binary, "serve", "--port", "0", "--data", self.data, "--web", web_dir],
-            stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        self.port = None
-
-    def wait_ready(self, timeout=15):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            with open(self.log_path) as f:
-                found = re.search(r"^cinq: listening on http://[^:\s]+:(\d+)\s*$", f.read(), re.M)
-            if found:
-                self.port = int(found.group(1))
-                return
-            check(self.process.poll() is None,
-                  f"cinq serve exited with {self.process.returncode}:\n{self.tail()}")
-            time.sleep(0.05)
-        raise Failed(f"cinq serve did not say 'listening' within {timeout} s:\n{self.tail()}")
-
-    def stop(self):
-        """SIGTERM, then SIGKILL if it lingers; returns the exit code after SIGTERM (None if killed)."""
-        code = None
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                code = self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        else:
-            code = self.process.returncode
-        self.log.close()
-        return code
-
-    def tail(self, lines=30):
-        with open(self.log_path, errors="replace") as f:
-            return "".join(f.readlines()[-lines:])
-
-    def cleanup(self):
-        shutil.rmtree(self.data, ignore_errors=True)
-
-
-def http_get(port, path):
-    """(status, content type, body text) of a GET, off the event loop's thread."""
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
-            return r.status, r.headers.get("Content-Type", ""), r.read().decode("utf-8")
-    except urllib.error.HTTPError as e:
-        return e.code, e.headers.get("Content-Type", ""), e.read().decode("utf-8")
-
-
-async def get(port, path):
-    return await asyncio.to_thread(http_get, port, path)
-
-
-async def get_json(port, path):
-    status, _, body = await get(port, path)
-    check(status == 200, f"GET {path}: HTTP {status}: {body[:300]}")
-    return json.loads(body)
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Playing Tablut from position.legal alone
-
-
-def choose(position, rng, aggressive):
+def choose(position, legal, rng, aggressive):
     """A legal text. Aggressive: the king's escape if there is one, else a capture, else a seeded random move
     (such games end within a few dozen turns). Otherwise a quiet move, so the mid-game checks have a game."""
-    legal = position["legal"]
     check(legal and all(isinstance(t, str) for t in legal),
-          f"a live Tablut position lists its moves: {short(position)}")
-    king = next((p["square"] for p in position["view"]["pieces"] if p["king"]), None)
+          f"the seat to move gets its moves in a live Tablut game: {short(legal)}")
+    king = next((sq for sq, p in position["view"]["pieces"].items() if p == "K"), None)
     corners = {"a1", "a9", "i1", "i9"}
     escapes = [t for t in legal if t.split()[0] == king and t.split()[1] in corners]
     captures = sorted(t for t in legal if " x " in t)
@@ -253,13 +53,29 @@ def choose(position, rng, aggressive):
     return rng.choice(captures or sorted(legal))
 
 
-class Game:
-    """A room being played by two seated clients, watched by whoever else joined."""
+async def same_position(room, clients, timeout=3.0):
+    """Once every client has seen the same version of the room: the position each one built from patches,
+    checked equal (null members dropped, clocks.ms ignored). Returns a copy of it."""
+    deadline = time.monotonic() + timeout
+    while len({c.view(room).version for c in clients}) > 1:
+        check(time.monotonic() < deadline, "the clients are at versions "
+              f"{[(c.name, c.view(room).version) for c in clients]} after {timeout:g} s")
+        await asyncio.sleep(0.02)
+    first = comparable(clients[0].view(room).position)
+    for c in clients[1:]:
+        d = first_difference(comparable(c.view(room).position), first)
+        check(d is None, f"{c.name} and {clients[0].name} hold different positions after applying the "
+              f"patches up to version {c.view(room).version}: {d}")
+    return json.loads(json.dumps(clients[0].view(room).position))
 
-    def __init__(self, port, room, players, state):
+
+class Game:
+    """A room being played by two seated clients, watched by whoever else joined. The position is what the
+    clients built from the events' patches; the moves come from the mover's own `legal`."""
+
+    def __init__(self, port, room, players, position, version):
         self.port, self.room, self.players = port, room, players  # players[seat] is a Client
-        self.position = state["position"]
-        self.version = state["version"]
+        self.position, self.version = position, version
         self.rng = random.Random(7)
         self.turns = 0
         self.aggressive = False
@@ -267,10 +83,15 @@ class Game:
         self.spectator = self.steady = None  # steady: a player connected from start to end
         self.join_version = None  # the spectator's state's version
 
+    def legal(self):
+        """What the seat to move was told it may play (top-level `legal` of its last patched message)."""
+        return self.players[self.position.get("to_move")].view(self.room).legal
+
     async def play_turn(self, everyone):
-        """The seat to move plays one legal move; everyone sees the same `play` event."""
-        seat = self.position["to_move"]
-        text = choose(self.position, self.rng, self.aggressive)
+        """The seat to move plays one legal move; everyone sees the same `play` event, with a patch; only the
+        seat to move next gets `legal`."""
+        seat = self.position.get("to_move")
+        text = choose(self.position, self.legal(), self.rng, self.aggressive)
         await self.players[seat].send({"type": "act", "room": self.room, "actions": [text]})
         seen = None
         for c in everyone:
@@ -278,16 +99,24 @@ class Game:
             check(m["seat"] == seat and m["turn_over"],
                   f"{c.name}: play event {short(m)} after seat {seat} played")
             check(m["actions"] == [text], f"{c.name}: '{text}' was played but the event says {m['actions']}")
+            check(isinstance(m.get("patch"), dict) and "position" not in m,
+                  f"{c.name}: a v2 play event carries a patch, not a position: {short(m)}")
             if seen is None:
                 seen = m
-            check(m == seen, f"{c.name} and {everyone[0].name} got different play events")
-        self.position, self.version = seen["position"], seen["version"]
+            check(stripped(m) == stripped(seen), f"{c.name} and {everyone[0].name} got different play events: "
+                  f"{short(stripped(m))} vs {short(stripped(seen))}")
+        self.version = seen["version"]
         self.turns += 1
+        self.position = await same_position(self.room, everyone)
+        if self.position["status"] == "live" and self.position.get("result") is None:
+            mover = self.players[self.position.get("to_move")]
+            if mover in everyone:  # (not while it is disconnected)
+                check(mover.view(self.room).legal, f"{mover.name} is to move and was told what it may play")
         return seen
 
     def over(self):
-        # The last play event's position holds the result; `finished` (next event) has status "finished".
-        return self.position["result"] is not None
+        # The last play event's patch holds the result; `finished` (next event) has status "finished".
+        return self.position.get("result") is not None
 
     async def state_version(self):
         return (await get_json(self.port, f"/api/games/{self.room}"))["version"]
@@ -377,11 +206,16 @@ async def start_game(url, port):
     await alice.expect("Bob's seat", is_event("seated", room))
     started = await alice.expect("the start", is_event("started", room))
     check(state["seats"][1]["id"] == bob.player_id, f"Bob holds seat 1: {short(state)}")
-    check(started["position"]["status"] == "live" and started["position"]["to_move"] == 0,
-          f"the game starts with the attackers (seat 0) to move: {short(started)}")
-    check(state["position"]["status"] == "live", "Bob's state shows the game live")
+    check(isinstance(started.get("patch"), dict) and "position" not in started,
+          f"started carries a patch of the position, not the position: {short(started)}")
+    check(started.get("legal") and started.get("can_end_turn") is False,
+          f"Alice (seat 0, to move) gets legal and can_end_turn in the started event: {short(started)}")
+    position = await same_position(room, [alice, bob])
+    check(position["status"] == "live" and position.get("to_move") == 0,
+          f"the game starts with the attackers (seat 0) to move: {short(position)}")
+    check(bob.view(room).legal == [], "Bob (seat 1) has nothing to play")
 
-    game = Game(port, room, [alice, bob], {"position": started["position"], "version": started["version"]})
+    game = Game(port, room, [alice, bob], position, started["version"])
     game.everyone = [alice, bob]
     for _ in range(8):
         await game.play_turn(game.everyone)
@@ -419,8 +253,8 @@ async def watch_and_reconnect(url, game):
     for _ in range(6):
         await game.play_turn(game.everyone)
 
-    mover = game.steady = game.players[game.position["to_move"]]
-    dropper = game.players[1 - game.position["to_move"]]
+    mover = game.steady = game.players[game.position.get("to_move")]
+    dropper = game.players[1 - game.position.get("to_move")]
     seat_dropped = game.players.index(dropper)
     last_seen = dropper.events(room)[-1]["version"]
     await dropper.close()
@@ -431,16 +265,26 @@ async def watch_and_reconnect(url, game):
     await game.play_turn([mover, carol])  # a move the dropped player does not see
     back = await Client(dropper.name + "-back", url).open()
     await back.hello(id=dropper.player_id, token=dropper.token)
-    missed = [e for e in carol.events(room) if e["version"] > last_seen]  # before the return is announced
+    back.rooms[room] = copy.deepcopy(dropper.view(room))  # the client keeps its position and version
     await back.send({"type": "join", "room": room, "since": last_seen})
     m = await back.expect("the missed events", lambda m: True, next_only=True)
     check(m["type"] == "events" and m["room"] == room, f"join with since answers with events: {short(m)}")
-    check(m["version"] == missed[-1]["version"], f"the events' version {m['version']} is the room's")
+    deadline = time.monotonic() + 3
+    while carol.view(room).version < m["version"]:
+        check(time.monotonic() < deadline, f"the events' version {m['version']} is the room's")
+        await asyncio.sleep(0.02)
+    missed = [e for e in carol.events(room) if last_seen < e["version"] <= m["version"]]
     listing = lambda events: [(e["version"], e["kind"]) for e in events]
     check(m["events"] == missed, f"the events are exactly the {len(missed)} missed ones: "
           f"got {listing(m['events'])}, want {listing(missed)}")
     check(any(e["kind"] == "play" for e in m["events"]),
           "the missed events include the move played meanwhile")
+    check(all("patch" in e and "position" not in e for e in m["events"] if e["kind"] == "play"),
+          f"the missed play events carry patches: {short(m)}")
+    check(m.get("legal") and m.get("can_end_turn") is False,
+          f"the returning player is to move: `events` carries its legal actions: {short(m)}")
+    d = first_difference(comparable(back.view(room).position), comparable(carol.view(room).position))
+    check(d is None, f"the returning player's position, patched with the missed events, is the spectator's: {d}")
     game.players[seat_dropped] = back
     game.everyone = [*game.players, carol]
     for c in (mover, carol):
@@ -461,6 +305,90 @@ async def watch_and_reconnect(url, game):
           f"{len(missed)} missed events")
 
 
+async def spaced(events, times, what):
+    """Coalesced events: consecutive ones at least COALESCE_S apart (as received, with 0.1 s of slack)."""
+    for (e0, t0), (e1, t1) in zip(zip(events, times), zip(events[1:], times[1:])):
+        check(t1 - t0 >= COALESCE_S - 0.1, f"two {what} events {1000 * (t1 - t0):.0f} ms apart (at most one per "
+              f"{1000 * COALESCE_S:.0f} ms): v{e0['version']} {short(e0)} then v{e1['version']} {short(e1)}")
+
+
+def room_events(client, kind, room, start):
+    pairs = [(m, t) for m, t in zip(client.received[start:], client.times[start:])
+             if m.get("type") == "event" and m.get("kind") == kind and m.get("room") == room]
+    return [m for m, _ in pairs], [t for _, t in pairs]
+
+
+async def check_coalescing(url, game, port):
+    """A burst of spectators joining and leaving, and of a player's connection coming and going: the room
+    sends at most one `spectators` and one `presence` event per 500 ms, the last one telling how it ends."""
+    room = game.room
+    watchers = [game.steady, game.spectator]
+    starts = [len(c.received) for c in watchers]
+    burst, changes = [], 0
+    for i in range(10):
+        c = await Client(f"burst-{i}", url).open()
+        await c.hello(name=f"Burst{i}")
+        await c.send({"type": "join", "room": room})
+        await c.expect("the state", is_type("state", room=room))
+        changes += 1
+        burst.append(c)
+        if i % 2 == 1:  # two in, one out: the count goes up and down
+            await burst.pop(0).close()
+            changes += 1
+        await asyncio.sleep(0.05)
+    for c in burst:
+        await c.close()
+        changes += 1
+    await asyncio.sleep(2 * COALESCE_S + 0.3)  # the last coalesced event leaves
+    state = await get_json(port, f"/api/games/{room}")
+    check(state["spectators"] == 1, f"only Carol watches after the burst: {state['spectators']}")
+    seen = None
+    for c, start in zip(watchers, starts):
+        events, times = room_events(c, "spectators", room, start)
+        check(events, f"{c.name}: the burst of {changes} spectator changes sent no spectators event")
+        check(len(events) < changes, f"{c.name}: {len(events)} spectators events for {changes} changes")
+        await spaced(events, times, "spectators")
+        check(events[-1]["count"] == 1, f"{c.name}: the last spectators event says {events[-1]['count']}, "
+              f"1 watches now: {[e['count'] for e in events]}")
+        check(seen is None or [e["version"] for e in events] == seen,
+              "the players and the spectators get the same spectators events")
+        seen = [e["version"] for e in events]
+    spectator_events = len(seen)
+
+    # presence: in a room of its own, Erin's only connection drops and comes back, four times in a row
+    dave, erin = await Client("dave", url).open(), await Client("erin", url).open()
+    await dave.hello(name="Dave")
+    await erin.hello(name="Erin")
+    await dave.send({"type": "create", "game": "tablut", "clock": None, "private": True, "seat": 0})
+    other = (await dave.expect("the new room's state", is_type("state")))["room"]
+    await erin.send({"type": "sit", "room": other, "seat": 1})
+    await dave.expect("the start", is_event("started", other))
+    await asyncio.sleep(2 * COALESCE_S)
+    start = len(dave.received)
+    erin_id, erin_token = erin.player_id, erin.token
+    for i in range(4):
+        await erin.close()
+        await asyncio.sleep(0.1)
+        erin = await Client(f"erin-{i}", url).open()
+        await erin.hello(id=erin_id, token=erin_token)
+        await erin.send({"type": "join", "room": other})
+        await erin.expect("the state", is_type("state", room=other))
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(2 * COALESCE_S + 0.3)
+    events, times = room_events(dave, "presence", other, start)
+    check(len(events) < 8, f"{len(events)} presence events for 8 changes of Erin's connection")
+    await spaced(events, times, "presence")
+    check(all(e["seat"] == 1 for e in events), f"presence events are Erin's (seat 1): {events}")
+    check(not events or events[-1]["online"] is True,
+          f"Erin is back: the last presence event says online: {[e['online'] for e in events]}")
+    state = await get_json(port, f"/api/games/{other}")
+    check(state["seats"][1]["online"] is True, f"Erin's seat is online: {state['seats']}")
+    await dave.close()
+    await erin.close()
+    print(f"ok: coalesced: {spectator_events} spectators events for {changes} changes, {len(events)} presence "
+          "events for 8")
+
+
 def refusals(game):
     """`refused(sender, message, code)` and the messages the refusal checks send."""
     act = lambda text, **more: {"type": "act", "room": game.room, "actions": [text], **more}
@@ -472,11 +400,11 @@ def refusals(game):
 async def check_refusals(game):
     """Bad input: answered to its sender only, nothing changes."""
     check(not game.over(), "the game is still live for the bad-input checks")
-    to_move = game.players[game.position["to_move"]]
-    waiting = game.players[1 - game.position["to_move"]]
+    to_move = game.players[game.position.get("to_move")]
+    waiting = game.players[1 - game.position.get("to_move")]
     carol = game.spectator
-    legal = game.position["legal"][0]
-    illegal = next(t for t in ("a1 a2", "e5 e5", "i9 h9") if t not in game.position["legal"])
+    legal = game.legal()[0]
+    illegal = next(t for t in ("a1 a2", "e5 e5", "i9 h9") if t not in game.legal())
     act, refused = refusals(game)
     await refused(waiting, '{"type": "act", "room": ', "bad_json")
     await refused(waiting, '["act"]', "bad_json")
@@ -502,7 +430,7 @@ async def finish_game(game):
     while not game.over():
         check(game.turns < MAX_TURNS, f"the game did not end within {MAX_TURNS} turns")
         await game.play_turn(game.everyone)
-    result = game.position["result"]
+    result = game.position.get("result")
     check(result and result["text"], f"a finished position has a result: {game.position}")
     finished = []
     for c in game.everyone:
@@ -511,6 +439,12 @@ async def finish_game(game):
               f"{c.name}: finished with {m['result']}, the last position says {result}")
         finished.append(m)
     check(all(m == finished[0] for m in finished), "everyone got the same finished event")
+    check(isinstance(finished[0].get("patch"), dict) and "position" not in finished[0],
+          f"finished carries a patch: {short(finished[0])}")
+    position = await same_position(room, game.everyone)
+    check(position["status"] == "finished" and position.get("result") == result
+          and position.get("to_move") is None,
+          f"after the finished patch: status finished, the result, nobody to move: {short(position)}")
     check(finished[0]["version"] == game.version + 1, "finished comes right after the last play")
 
     # The spectator saw the state, then every event, versions consecutive.
@@ -548,6 +482,10 @@ async def finish_game(game):
     check(re.search(r"^# TYPE cinq_turns_accepted_total counter$", metrics, re.M),
           "/metrics is Prometheus text")
 
+    no_problems(EVERY_CLIENT)
+    check(carol.legal_messages == 0, "the spectator never got legal")
+    check(all(c.legal_messages > 0 for c in game.players),
+          f"each player got legal when it was to move: {[c.legal_messages for c in game.players]}")
     for c in game.everyone:
         await c.close()
     await asyncio.sleep(0.2)  # with nobody left in it, the finished room is read back from the store
@@ -588,37 +526,20 @@ async def run(port):
     await check_identity(url)
     game = await start_game(url, port)
     await watch_and_reconnect(url, game)
+    await check_coalescing(url, game, port)
     await check_refusals(game)
     await finish_game(game)
     await check_rate_limit(url)
+    no_problems(EVERY_CLIENT)
+    print(f"ok: {len(EVERY_CLIENT)} connections: patches applied in version order, legal only to the seat "
+          "to move, in every message")
 
 
 def main():
-    if len(sys.argv) != 3:
-        print("usage: protocol_test.py CINQ_BINARY WEB_DIR", file=sys.stderr)
-        return 2
-    server = Server(sys.argv[1], sys.argv[2])
-    failure = None
-    try:
-        server.wait_ready()
-        asyncio.run(asyncio.wait_for(run(server.port), 100))
-    except Failed as e:
-        failure = str(e)
-    except asyncio.TimeoutError:
-        failure = "the checks took over 100 s"
-    except Exception as e:  # noqa: BLE001 - any surprise is a failed test with its reason
-        failure = f"{type(e).__name__}: {e}"
-    finally:
-        code = server.stop()
-    if failure is None and code != 0:
-        failure = f"cinq serve exited with {code} after SIGTERM (expected 0)"
-    if failure:
-        print(f"FAILED: {failure}\n--- server log (end) ---\n{server.tail()}", file=sys.stderr)
-        server.cleanup()
-        return 1
-    server.cleanup()
-    print("protocol_test.py: all checks passed")
-    return 0
+    code = run_main("usage: protocol_test.py CINQ_BINARY WEB_DIR", 3, run, 100)
+    if code == 0:
+        print("protocol_test.py: all checks passed")
+    return code
 
 
 if __name__ == "__main__":

@@ -50,9 +50,9 @@ void play(Peer& p, const std::string& room, const std::vector<std::string>& acti
   p.send({{"type", "act"}, {"room", room}, {"actions", actions}});
 }
 
-// The first legal text of a position (expanding a folded range entry).
-std::string first_legal(const json& position) {
-  const json& l = position["legal"].at(0);
+// The first legal text of a list of legal actions (expanding a folded range entry).
+std::string first_legal(const json& legal) {
+  const json& l = legal.at(0);
   if (l.is_string()) return l;
   double from = l["from"];
   char buf[32];
@@ -65,7 +65,7 @@ std::string first_legal(const json& position) {
 TEST_CASE(
     "two players play a whole Tablut game to its end; spectators see every move; the record and result are "
     "stored") {
-  auto sample = Record::read(read_text(shared_path("records/tablut/sample-escape.txt")));
+  auto sample = Record::read(read_text(data_path("records/tablut/sample-escape.txt")));
   REQUIRE(sample.ok());
   auto turns = turns_of(*sample);
   TempDir data;
@@ -318,20 +318,23 @@ TEST_CASE("a Baltek turn sent action by action is shown to the room at each acti
   Table t(server.port(), "baltek");
   Peer carol(server.port(), "Carol");
   carol.send({{"type", "join"}, {"room", t.room}});
-  json position = carol.until_type("state")["position"];
+  json state = carol.until_type("state");
+  CHECK_FALSE(state.contains("legal"));  // a spectator is never sent the legal actions
   std::vector<std::string> sent;
   for (int i = 0; i < 2; ++i) {
-    std::string action = first_legal(position);
+    std::string action = first_legal(t.alice.legal);  // only the seat to move has them
     sent.push_back(action);
     play(t.alice, t.room, {action});
     json ev = carol.until_event("play");
+    CHECK_FALSE(ev.contains("legal"));
     CHECK(ev["actions"] == json({action}));
     CHECK(ev["turn_over"] == false);
     CHECK(ev["position"]["mid_turn"] == true);
     CHECK(ev["position"]["to_move"] == 0);
-    position = ev["position"];
+    json mine = t.alice.until_event("play");  // the same event, with Alice's legal actions for the rest
+    CHECK(mine["version"] == ev["version"]);
   }
-  CHECK(position["can_end_turn"] == true);
+  CHECK(t.alice.can_end_turn == true);
   t.alice.send({{"type", "act"}, {"room", t.room}, {"end_turn", true}});
   json end = carol.until_event("play");
   CHECK(end["end_turn"] == true);
@@ -350,8 +353,8 @@ TEST_CASE("a Batik drop's fall frames reach the spectators") {
   Table t(server.port(), "batik");
   Peer carol(server.port(), "Carol");
   carol.send({{"type", "join"}, {"room", t.room}});
-  json position = carol.until_type("state")["position"];
-  std::string drop = first_legal(position);
+  carol.until_type("state");
+  std::string drop = first_legal(t.alice.legal);
   play(t.alice, t.room, {drop});
   json ev = carol.until_event("play");
   CHECK(ev["actions"] == json({drop}));

@@ -1,4 +1,4 @@
-// Baltek board (rules: shared/rules/baltek.md): the field, the two goals, the footballers with their
+// Baltek board (rules: docs/rules/baltek.md): the field, the two goals, the footballers with their
 // strength and the ball, drawn as SVG. A turn is composed action by action: pick a footballer to run or
 // sprint, or the ball to kick (each target shows what it costs); every action is sent at once and the
 // shell's "End turn" button closes the turn. No rules here: every target comes from position.legal.

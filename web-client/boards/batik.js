@@ -1,4 +1,4 @@
-// Batik's board (/work/shared/rules/batik.md): the well, the resting pieces and both sets, and a drop
+// Batik's board (docs/rules/batik.md): the well, the resting pieces and both sets, and a drop
 // composer (pick, rotate by 15 degrees, flip, slide along the rim, drop). The server alone knows physics:
 // resting pieces and the fall's frames come from view; which drops exist comes from position.legal.
 const NS = 'http://www.w3.org/2000/svg';

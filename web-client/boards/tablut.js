@@ -1,4 +1,4 @@
-// Tablut board (rules: /work/shared/rules/tablut.md). Draws position.view as SVG and turns two clicks
+// Tablut board (rules: docs/rules/tablut.md). Draws position.view as SVG and turns two clicks
 // (a piece, then one of its destinations) into a move text taken verbatim from position.legal.
 // It never decides what is legal: movable pieces and destinations come only from position.legal.
 
@@ -45,7 +45,9 @@ function parse_move(text) {
 
 function piece_map(view) {
   const map = new Map();
-  for (const p of view?.pieces ?? []) map.set(p.square, {side: p.side, king: !!p.king});
+  // view.pieces: {square: "A" | "D" | "K"} (the king is a defender).
+  for (const [square, p] of Object.entries(view?.pieces ?? {}))
+    map.set(square, {side: p === 'A' ? 'A' : 'D', king: p === 'K'});
   return map;
 }
 
@@ -98,7 +100,7 @@ export function mount(root, ctx) {
 
   function build_grid(v) {
     columns = v.columns || 'abcdefghi';
-    size = (v.rows || []).length || columns.length;
+    size = v.size || columns.length;
     const key = `${columns}/${size}/${(v.corners || []).join()}/${v.throne?.square}`;
     if (key === geometry_key) return;
     geometry_key = key;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent, slow reference of Bi-litaire's move generation (../../../../shared/rules/bilitaire.md),
+"""An independent, slow reference of Bi-litaire's move generation (docs/rules/bilitaire.md),
 written from the rules text alone, to check the C++ engine's counts.
 
   python3 reference.py perft DEPTH            perft from the start (action sequences, turn ends included)

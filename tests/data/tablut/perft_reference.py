@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent, naive Tablut perft (../shared/rules/tablut.md), to cross-check the C++ walk.
+"""An independent, naive Tablut perft (docs/rules/tablut.md), to cross-check the C++ walk.
 
 Written from the rules file alone, sharing no code with rules/tablut: a board is a dict of squares, every
 move copies it. Run by hand: `python3 tests/data/tablut/perft_reference.py [MAX_DEPTH]`; its figures are

@@ -1,4 +1,4 @@
-// Baltek: one test per rule of ../shared/rules/baltek.md, on ASCII boards.
+// Baltek: one test per rule of docs/rules/baltek.md, on ASCII boards.
 // Cells: Blue's strength or '.', Red's strength or '.', 'o' for the ball or '.'; goals are '#'.
 #include <doctest/doctest.h>
 
@@ -437,7 +437,7 @@ TEST_CASE("Baltek shot: a shot may have to pay a duel or a lob like any kick") {
 
 TEST_CASE("Baltek goal: the turn ends at once, so nothing may follow it in the turn") {
   // The sample game up to line 29, then line 30 with the goal as Blue's second action and a run after it.
-  std::string sample = test::read_text(test::shared_path("records/baltek/sample-won-2-1.txt"));
+  std::string sample = test::read_text(test::data_path("records/baltek/sample-won-2-1.txt"));
   std::string head = sample.substr(0, sample.find("\n30 "));
   auto ok = Record::read(head + "\n30  B/j2 k2/@ #/\n");
   REQUIRE_MESSAGE(ok.ok(), (ok.ok() ? "" : ok.error().text()));
@@ -493,7 +493,7 @@ TEST_CASE("Baltek notation: the later rules' compact forms are errors") {
 }
 
 TEST_CASE("Baltek check case: the seed's example replays to the final position of baltek.md") {
-  auto r = Record::read(test::read_text(test::shared_path("records/baltek/seed-example.txt")));
+  auto r = Record::read(test::read_text(test::data_path("records/baltek/seed-example.txt")));
   REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().text()));
   CHECK(r->incomplete());
   CHECK(r->turn_count() == 6);
@@ -515,7 +515,7 @@ TEST_CASE("Baltek check case: the seed's example replays to the final position o
 }
 
 TEST_CASE("Baltek sample: a whole game won 2-1 replays with its result") {
-  auto r = Record::read(test::read_text(test::shared_path("records/baltek/sample-won-2-1.txt")));
+  auto r = Record::read(test::read_text(test::data_path("records/baltek/sample-won-2-1.txt")));
   REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().text()));
   CHECK(r->finished());
   CHECK(r->result_text() == "B score 2-1");

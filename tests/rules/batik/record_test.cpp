@@ -1,4 +1,4 @@
-// Batik records (../shared/notation.md, "Batik"): golden records read, replayed and written back; bad ones
+// Batik records (docs/notation.md, "Batik"): golden records read, replayed and written back; bad ones
 // refused at the right line.
 #include "rules/notation.h"
 #include "tests/rules/batik/helpers.h"

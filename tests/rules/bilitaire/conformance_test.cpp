@@ -1,4 +1,4 @@
-// Bi-litaire (../shared/rules/bilitaire.md) through the shared conformance suite: more random games than the
+// Bi-litaire (docs/rules/bilitaire.md) through the shared conformance suite: more random games than the
 // suite over every game runs, both rounds played out each time.
 #include <doctest/doctest.h>
 

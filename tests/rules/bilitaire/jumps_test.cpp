@@ -1,4 +1,4 @@
-// Bi-litaire (../shared/rules/bilitaire.md): the marble player's jumps and chains, the announcements.
+// Bi-litaire (docs/rules/bilitaire.md): the marble player's jumps and chains, the announcements.
 #include <doctest/doctest.h>
 
 #include "rules/bilitaire/bilitaire.h"

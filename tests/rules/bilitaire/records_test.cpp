@@ -1,4 +1,4 @@
-// Bi-litaire records (../shared/notation.md, ../shared/rules/bilitaire.md "Notation"): golden records under
+// Bi-litaire records (docs/notation.md, docs/rules/bilitaire.md "Notation"): golden records under
 // tests/data/bilitaire, accepted whole or rejected at the right line with the right reason.
 #include <doctest/doctest.h>
 
@@ -17,7 +17,7 @@ std::string record_file(std::string_view name) {
   return test::read_text(test::data_path("bilitaire/" + std::string(name)));
 }
 std::string sample() {
-  return test::read_text(test::shared_path("records/bi-litaire/sample-two-rounds.txt"));
+  return test::read_text(test::data_path("records/bi-litaire/sample-two-rounds.txt"));
 }
 
 // Every record in bad/ and the error it must give.
@@ -57,7 +57,7 @@ const std::map<std::string, std::string> kBad = {
 
 }  // namespace
 
-TEST_CASE("Bi-litaire records: the shared sample reads, both rounds, player 2 winning 13-12") {
+TEST_CASE("Bi-litaire records: the sample record reads, both rounds, player 2 winning 13-12") {
   auto r = Record::read(sample());
   REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().text()));
   CHECK(r->finished());
@@ -131,7 +131,7 @@ TEST_CASE("Bi-litaire records: a turn is played onto a record as the tray player
 }
 
 TEST_CASE("Bi-litaire records: cinq replay accepts the sample and names the bad line of a wrong record") {
-  auto ok = test::run_cinq("replay " + test::shared_path("records/bi-litaire/sample-two-rounds.txt"));
+  auto ok = test::run_cinq("replay " + test::data_path("records/bi-litaire/sample-two-rounds.txt"));
   CHECK(ok.exit_code == 0);
   CHECK(ok.out.find("2 score 13-12") != std::string::npos);
   auto bad = test::run_cinq("replay " + test::data_path("bilitaire/bad/push-blocked-by-tray.txt"));

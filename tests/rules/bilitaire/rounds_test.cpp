@@ -1,4 +1,4 @@
-// Bi-litaire (../shared/rules/bilitaire.md): the end of a round, the second round, the winner.
+// Bi-litaire (docs/rules/bilitaire.md): the end of a round, the second round, the winner.
 #include <doctest/doctest.h>
 
 #include "rules/bilitaire/bilitaire.h"
@@ -139,11 +139,11 @@ TEST_CASE("Bi-litaire: move generation counts from the start") {
   CHECK(game().perft(*s, 7) == 142176);
 }
 
-// The sample record of ../shared/records/bi-litaire, played turn by turn (the record reader's own tests
+// The sample record of tests/data/records/bi-litaire, played turn by turn (the record reader's own tests
 // read it whole).
 TEST_CASE("Bi-litaire: the sample two-round game plays through to 13-12, player 2 winning") {
   std::string text =
-      cinq::test::read_text(cinq::test::shared_path("records/bi-litaire/sample-two-rounds.txt"));
+      cinq::test::read_text(cinq::test::data_path("records/bi-litaire/sample-two-rounds.txt"));
   std::vector<std::string> turns;
   std::size_t start = 0;
   while (start < text.size()) {

@@ -1,4 +1,4 @@
-// Bi-litaire (../shared/rules/bilitaire.md): the board, the start and the tray player's actions.
+// Bi-litaire (docs/rules/bilitaire.md): the board, the start and the tray player's actions.
 #include <doctest/doctest.h>
 
 #include <algorithm>

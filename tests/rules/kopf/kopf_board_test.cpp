@@ -1,4 +1,4 @@
-// Kopf oder Knopf (../shared/rules/kopf-oder-knopf.md): the board, its hole layout, the start and options.
+// Kopf oder Knopf (docs/rules/kopf-oder-knopf.md): the board, its hole layout, the start and options.
 #include <doctest/doctest.h>
 
 #include "rules/kopf/board.h"

@@ -1,4 +1,4 @@
-// Kopf oder Knopf (../shared/rules/kopf-oder-knopf.md): the shared conformance suite, on more games than the
+// Kopf oder Knopf (docs/rules/kopf-oder-knopf.md): the shared conformance suite, on more games than the
 // registry-wide run, with the quick and the full target.
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-// Kopf oder Knopf (../shared/rules/kopf-oder-knopf.md, "Notation"; ../shared/notation.md): records, the
+// Kopf oder Knopf (docs/rules/kopf-oder-knopf.md, "Notation"; docs/notation.md): records, the
 // strike annotation (written by the writer, optional for the reader, checked when present), and results.
 #include <doctest/doctest.h>
 
@@ -37,9 +37,9 @@ std::string without_annotations(std::string text) {
 
 }  // namespace
 
-TEST_CASE("Kopf records: the shared sample replays, every strike annotation in it checked") {
+TEST_CASE("Kopf records: the sample record replays, every strike annotation in it checked") {
   auto r = Record::read(
-      cinq::test::read_text(cinq::test::shared_path("records/kopf-oder-knopf/sample-finished.txt")));
+      cinq::test::read_text(cinq::test::data_path("records/kopf-oder-knopf/sample-finished.txt")));
   REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().text()));
   CHECK(r->state().score() == "6-4");
   CHECK(r->result_text() == "draw agreement 6-4");

@@ -1,4 +1,4 @@
-// Kopf oder Knopf (../shared/rules/kopf-oder-knopf.md), "The turn", step 2: the automatic strike.
+// Kopf oder Knopf (docs/rules/kopf-oder-knopf.md), "The turn", step 2: the automatic strike.
 // Boards show the holes of each square to the right of its row; the side to move is Red unless said.
 #include <doctest/doctest.h>
 

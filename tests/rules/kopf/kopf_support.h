@@ -1,4 +1,4 @@
-// Helpers for the Kopf oder Knopf tests (../shared/rules/kopf-oder-knopf.md): positions from diagrams, and
+// Helpers for the Kopf oder Knopf tests (docs/rules/kopf-oder-knopf.md): positions from diagrams, and
 // the position's facts as short texts so that tests read as sentences.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Kopf oder Knopf (../shared/rules/kopf-oder-knopf.md), "The turn": the penalty, the move, passing, and
+// Kopf oder Knopf (docs/rules/kopf-oder-knopf.md), "The turn": the penalty, the move, passing, and
 // "End of the game". Boards show the holes of each square to the right of its row; Red moves unless said.
 #include <doctest/doctest.h>
 

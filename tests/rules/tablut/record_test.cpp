@@ -1,5 +1,5 @@
-// Tablut records (notation.md): the shared samples, golden records in tests/data/tablut, capture lists and
-// results as the reader checks them, and `cinq replay`.
+// Tablut records (notation.md): the samples in tests/data/records, golden records in tests/data/tablut,
+// capture lists and results as the reader checks them, and `cinq replay`.
 #include "rules/notation.h"
 #include "tests/rules/tablut/helpers.h"
 #include "tests/support.h"
@@ -9,7 +9,6 @@ namespace {
 
 using cinq::test::data_path;
 using cinq::test::read_text;
-using cinq::test::shared_path;
 
 Record read_ok(std::string_view text) {
   auto r = Record::read(text);
@@ -27,12 +26,12 @@ constexpr std::string_view kOpening =
     "#! TABLUT\n"
     "1   A/e2 c2/        D/e3 c3/\n";
 
-TEST_CASE("Tablut records: the shared sample records replay") {
-  Record escape = read_ok(read_text(shared_path("records/tablut/sample-escape.txt")));
+TEST_CASE("Tablut records: the sample records replay") {
+  Record escape = read_ok(read_text(data_path("records/tablut/sample-escape.txt")));
   CHECK(escape.game().name() == "tablut");
   CHECK(escape.result_text() == "D escape");
   CHECK(escape.turn_count() == 42);
-  Record open = read_ok(read_text(shared_path("records/tablut/example-in-progress.txt")));
+  Record open = read_ok(read_text(data_path("records/tablut/example-in-progress.txt")));
   CHECK_FALSE(open.finished());
   CHECK(open.turn_count() == 5);
   CHECK(open.state().to_move() == kD);

@@ -1,0 +1,745 @@
+// The messages clients send (docs/protocol.md), as one table of typed commands. Each message type has a
+// struct for its fields with one parse function that checks them, a flag saying whether it needs `hello`,
+// and its handler; commands that name a room get the room found (or loaded from the store, off the network
+// thread) before their handler runs. A message that is refused gets one `error` to its sender and changes
+// nothing.
+#include <algorithm>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string_view>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+#include "bots/bot.h"
+#include "rules/registry.h"
+#include "server/bot_runner.h"
+#include "server/identity.h"
+#include "server/request.h"
+#include "server/room_actor.h"
+#include "server/rooms.h"
+#include "server/services.h"
+#include "server/workers.h"
+
+namespace cinq::server {
+
+using nlohmann::json;
+
+namespace {
+
+template <class T>
+using Parsed = std::variant<T, Refusal>;
+
+Refusal bad_message(std::string why) { return {"bad_message", std::move(why)}; }
+
+const std::string kBusy = "the server is busy: try again in a moment";
+
+// A string field: nullopt when absent (`why` set if it is `required`) or of the wrong shape (`why` set).
+std::optional<std::string> string_field(const json& body, const char* key, std::string& why,
+                                        bool required = true) {
+  auto it = body.find(key);
+  if (it == body.end() || it->is_null()) {
+    if (required) why = std::string("field '") + key + "' is missing";
+    return std::nullopt;
+  }
+  if (!it->is_string()) {
+    why = std::string("field '") + key + "' must be a string";
+    return std::nullopt;
+  }
+  return it->get<std::string>();
+}
+
+// The room a command names.
+std::optional<Refusal> room_field(const json& body, std::string& room) {
+  std::string why;
+  auto id = string_field(body, "room", why);
+  if (!id) return bad_message(why);
+  room = std::move(*id);
+  return std::nullopt;
+}
+
+// Game options from a message: `"k=v k=v"`, or an object {"k": "v", "n": 3}.
+std::optional<std::string> options_text(const json& body, std::string& why) {
+  auto it = body.find("options");
+  if (it == body.end() || it->is_null()) return std::string();
+  if (it->is_string()) return it->get<std::string>();
+  if (!it->is_object()) {
+    why = "field 'options' must be a string (\"key=value ...\") or an object";
+    return std::nullopt;
+  }
+  std::string out;
+  for (const auto& [k, v] : it->items()) {
+    std::string value;
+    if (v.is_string())
+      value = v.get<std::string>();
+    else if (v.is_number_integer())
+      value = std::to_string(v.get<std::int64_t>());
+    else {
+      why = "option '" + k + "' must be a string or an integer";
+      return std::nullopt;
+    }
+    out += (out.empty() ? "" : " ") + k + "=" + value;
+  }
+  return out;
+}
+
+std::optional<lobby::ClockSpec> clock_of(const json& body, std::string& why) {
+  auto it = body.find("clock");
+  if (it == body.end() || it->is_null()) return lobby::ClockSpec{};
+  if (!it->is_object()) {
+    why = "field 'clock' must be null, {\"base_ms\": N, \"increment_ms\": N} or {\"days\": N}";
+    return std::nullopt;
+  }
+  lobby::ClockSpec c;
+  for (auto [key, out] : {std::pair{"base_ms", &c.base_ms}, std::pair{"increment_ms", &c.increment_ms},
+                          std::pair{"days", &c.days}}) {
+    auto f = it->find(key);
+    if (f == it->end()) continue;
+    if (!f->is_number_integer()) {
+      why = std::string("clock.") + key + " must be an integer";
+      return std::nullopt;
+    }
+    *out = f->get<std::int64_t>();
+  }
+  return c;
+}
+
+// A game, its options and clock, checked as Room::create would, telling which part is wrong.
+struct GameRequest {
+  const Game* game = nullptr;
+  std::string options;  // canonical
+  lobby::ClockSpec clock;
+
+  static Parsed<GameRequest> parse(const json& body) {
+    GameRequest g;
+    auto name = body.find("game");
+    if (name == body.end() || !name->is_string())
+      return bad_message("field 'game' must be a game name (" + game_names() + ")");
+    g.game = find_game(name->get<std::string>());
+    if (!g.game)
+      return Refusal{"unknown_game", "unknown game '" + name->get<std::string>() + "' (" + game_names() + ")"};
+    std::string why;
+    auto text = options_text(body, why);
+    if (!text) return bad_message(why);
+    auto options = Options::parse_text(g.game->option_specs(), *text);
+    if (!options) return Refusal{"bad_options", options.error().message};
+    g.options = options->text();
+    auto clock = clock_of(body, why);
+    if (!clock) return bad_message(why);
+    g.clock = *clock;
+    if (auto bad = lobby::check_clock(g.clock)) return Refusal{bad->code, bad->message};
+    return g;
+  }
+};
+
+// The computer opponents a `create` asks for: `bot` (a level: the bot takes the seat the creator does not)
+// or `bots` (two levels, seats 0 and 1: nobody else sits). Nothing, or why not (for `bad_message`).
+struct BotRequest {
+  std::array<std::optional<int>, 2> levels;  // `bot`: [level, nullopt]; `bots`: both
+  bool any() const { return levels[0].has_value(); }
+};
+
+std::optional<BotRequest> bot_request(const json& body, bool seat_given, bool correspondence,
+                                      std::string& why) {
+  auto level_of = [](const json& v) -> std::optional<int> {
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > bots::kMaxLevel)
+      return std::nullopt;
+    return v.get<int>();
+  };
+  const std::string levels = "a level from 0 (random play) to " + std::to_string(bots::kMaxLevel);
+  BotRequest out;
+  auto bot = body.find("bot");
+  auto two = body.find("bots");
+  const bool has_bot = bot != body.end() && !bot->is_null();
+  const bool has_two = two != body.end() && !two->is_null();
+  if (has_bot && has_two)
+    return why = "give 'bot' (one computer opponent) or 'bots' (two), not both", std::nullopt;
+  if (has_bot) {
+    out.levels[0] = level_of(*bot);
+    if (!out.levels[0]) return why = "field 'bot' must be " + levels, std::nullopt;
+  }
+  if (has_two) {
+    if (!two->is_array() || two->size() != 2 || !level_of((*two)[0]) || !level_of((*two)[1]))
+      return why = "field 'bots' must be two levels [L0, L1], each " + levels, std::nullopt;
+    if (seat_given) return why = "a room of two bots has no seat for you: leave 'seat' out", std::nullopt;
+    out.levels = {level_of((*two)[0]), level_of((*two)[1])};
+  }
+  if (out.any() && correspondence)
+    return why = "computer opponents play live: no correspondence clock with 'bot' or 'bots'", std::nullopt;
+  return out;
+}
+
+// A seat number: 0, 1, or null/absent.
+std::optional<Refusal> seat_field(const json& body, std::optional<int>& seat, const char* null_means) {
+  auto s = body.find("seat");
+  if (s == body.end() || s->is_null()) return std::nullopt;
+  if (!s->is_number_integer() || (*s != 0 && *s != 1))
+    return bad_message(std::string("field 'seat' must be 0, 1 or null (") + null_means + ")");
+  seat = s->get<int>();
+  return std::nullopt;
+}
+
+int random_seat() {
+  static thread_local std::mt19937 rng{std::random_device{}()};
+  return static_cast<int>(rng() & 1);
+}
+
+json ref_json(const std::string& ref) { return ref.empty() ? json() : json::parse(ref); }
+
+// ---------------------------------------------------------------------------------------------------------
+// The commands' fields
+
+struct Ping {
+  static Parsed<Ping> parse(const json&) { return Ping{}; }
+};
+
+struct Hello {
+  std::optional<std::string> id, token, name;
+  static Parsed<Hello> parse(const json& body) {
+    Hello h;
+    std::string why;
+    h.id = string_field(body, "id", why, false);
+    h.token = string_field(body, "token", why, false);
+    h.name = string_field(body, "name", why, false);
+    if (!why.empty()) return bad_message(why);
+    if (h.name) {
+      h.name = clean_name(*h.name, why);
+      if (!h.name) return Refusal{"bad_name", why};
+    }
+    return h;
+  }
+};
+
+struct Name {
+  std::string name;
+  static Parsed<Name> parse(const json& body) {
+    std::string why;
+    auto name = string_field(body, "name", why);
+    if (!name) return bad_message(why);
+    auto clean = clean_name(*name, why);
+    if (!clean) return Refusal{"bad_name", why};
+    return Name{*clean};
+  }
+};
+
+struct Create {
+  GameRequest game;
+  std::optional<int> seat;
+  bool is_private = false;
+  BotRequest bots;
+  static Parsed<Create> parse(const json& body) {
+    Create c;
+    auto g = GameRequest::parse(body);
+    if (auto* r = std::get_if<Refusal>(&g)) return *r;
+    c.game = std::get<GameRequest>(g);
+    if (auto r = seat_field(body, c.seat, "random")) return *r;
+    if (auto p = body.find("private"); p != body.end() && !p->is_null()) {
+      if (!p->is_boolean()) return bad_message("field 'private' must be true or false");
+      c.is_private = p->get<bool>();
+    }
+    std::string why;
+    auto bots = bot_request(body, c.seat.has_value(), c.game.clock.correspondence(), why);
+    if (!bots) return bad_message(why);
+    c.bots = *bots;
+    return c;
+  }
+};
+
+struct Join {
+  std::string room;
+  std::optional<std::int64_t> since;
+  static Parsed<Join> parse(const json& body) {
+    Join j;
+    if (auto r = room_field(body, j.room)) return *r;
+    if (auto s = body.find("since"); s != body.end() && !s->is_null()) {
+      if (!s->is_number_integer()) return bad_message("field 'since' must be an integer");
+      j.since = s->get<std::int64_t>();
+    }
+    return j;
+  }
+};
+
+struct Sit {
+  std::string room;
+  std::optional<int> seat;
+  std::optional<std::string> seat_token;
+  static Parsed<Sit> parse(const json& body) {
+    Sit s;
+    if (auto r = room_field(body, s.room)) return *r;
+    if (auto r = seat_field(body, s.seat, "any")) return *r;
+    std::string why;
+    s.seat_token = string_field(body, "seat_token", why, false);
+    if (!why.empty()) return bad_message(why);
+    if (s.seat_token && !s.seat) return bad_message("a seat_token needs its 'seat' (0 or 1)");
+    return s;
+  }
+};
+
+struct Act {
+  std::string room;
+  std::vector<std::string> actions;
+  bool end_turn = false;
+  static Parsed<Act> parse(const json& body) {
+    Act a;
+    if (auto r = room_field(body, a.room)) return *r;
+    auto actions = body.find("actions");
+    if (actions != body.end() && !actions->is_null()) {
+      if (!actions->is_array() || actions->size() > 16)
+        return bad_message("field 'actions' must be an array of at most 16 texts");
+      for (const auto& item : *actions) {
+        if (!item.is_string() || item.get<std::string>().size() > 200)
+          return bad_message("each action must be a text of at most 200 bytes");
+        a.actions.push_back(item.get<std::string>());
+      }
+    }
+    if (auto e = body.find("end_turn"); e != body.end() && !e->is_null()) {
+      if (!e->is_boolean()) return bad_message("field 'end_turn' must be true or false");
+      a.end_turn = e->get<bool>();
+    }
+    return a;
+  }
+};
+
+// leave, resign, draw, decline_draw, abort, rematch: the room alone.
+struct InRoom {
+  std::string room;
+  static Parsed<InRoom> parse(const json& body) {
+    InRoom c;
+    if (auto r = room_field(body, c.room)) return *r;
+    return c;
+  }
+};
+
+struct Seek {
+  GameRequest game;
+  static Parsed<Seek> parse(const json& body) {
+    auto g = GameRequest::parse(body);
+    if (auto* r = std::get_if<Refusal>(&g)) return *r;
+    return Seek{std::get<GameRequest>(g)};
+  }
+};
+
+struct Unseek {
+  static Parsed<Unseek> parse(const json&) { return Unseek{}; }
+};
+struct Rooms {
+  static Parsed<Rooms> parse(const json&) { return Rooms{}; }
+};
+struct MyGames {
+  static Parsed<MyGames> parse(const json&) { return MyGames{}; }
+};
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------------------
+// The handlers and the table
+
+struct Commands {
+  using RoomPtr = std::shared_ptr<RoomActor>;
+  using Run = void (*)(Protocol&, Context&, const json&);
+  struct Command {
+    bool needs_hello = true;
+    Run run = nullptr;
+  };
+
+  static const std::unordered_map<std::string_view, Command>& table() {
+    static const std::unordered_map<std::string_view, Command> kTable = {
+        {"ping", {false, &plain<Ping, &on_ping>}},
+        {"hello", {false, &plain<Hello, &on_hello>}},
+        {"name", {true, &plain<Name, &on_name>}},
+        {"create", {true, &plain<Create, &on_create>}},
+        {"join", {true, &in_room<Join, &on_join>}},
+        {"sit", {true, &in_room<Sit, &on_sit>}},
+        {"leave", {true, &in_room<InRoom, &on_leave>}},
+        {"act", {true, &in_room<Act, &on_act>}},
+        {"resign", {true, &in_room<InRoom, &on_room_command<&lobby::Room::resign>>}},
+        {"draw", {true, &in_room<InRoom, &on_room_command<&lobby::Room::offer_draw>>}},
+        {"decline_draw", {true, &in_room<InRoom, &on_room_command<&lobby::Room::decline_draw>>}},
+        {"abort", {true, &in_room<InRoom, &on_room_command<&lobby::Room::abort>>}},
+        {"rematch", {true, &in_room<InRoom, &on_room_command<&lobby::Room::ask_rematch>>}},
+        {"seek", {true, &plain<Seek, &on_seek>}},
+        {"unseek", {true, &plain<Unseek, &on_unseek>}},
+        {"rooms", {true, &plain<Rooms, &on_rooms>}},
+        {"my_games", {true, &plain<MyGames, &on_my_games>}},
+    };
+    return kTable;
+  }
+
+  static void run(Protocol& p, Context& ctx, const std::string& type, const json& body) {
+    const auto& t = table();
+    auto it = t.find(type);
+    if (it == t.end()) return p.reply_error(ctx, "unknown_type", "unknown message type '" + type + "'");
+    if (it->second.needs_hello && !ctx.player) return p.reply_error(ctx, "hello_required", "send 'hello' first");
+    it->second.run(p, ctx, body);
+  }
+
+  // A command of its fields alone.
+  template <class C, void (*Handle)(Protocol&, Context&, C&)>
+  static void plain(Protocol& p, Context& ctx, const json& body) {
+    Parsed<C> parsed = C::parse(body);
+    if (auto* r = std::get_if<Refusal>(&parsed)) return p.reply_error(ctx, r->code, r->message);
+    Handle(p, ctx, std::get<C>(parsed));
+  }
+
+  // A command on a room: the room in memory, or loaded from the store on a worker (the connection's later
+  // messages wait meanwhile); `no_room` if there is none.
+  template <class C, void (*Handle)(Protocol&, Context&, C&, const RoomPtr&)>
+  static void in_room(Protocol& p, Context& ctx, const json& body) {
+    Parsed<C> parsed = C::parse(body);
+    if (auto* r = std::get_if<Refusal>(&parsed)) return p.reply_error(ctx, r->code, r->message);
+    C& cmd = std::get<C>(parsed);
+    if (auto actor = p.rooms_.find(cmd.room)) return Handle(p, ctx, cmd, actor);
+    Resume resume = ctx.defer(p);
+    p.rooms_.load(cmd.room, [&p, later = ctx, cmd, resume](RoomDirectory::Lookup found) mutable {
+      if (!resume->closed()) {
+        if (found.busy)
+          p.reply_error(later, "storage", kBusy, cmd.room);
+        else if (!found.room)
+          p.reply_error(later, "no_room", "no room '" + cmd.room + "'", cmd.room);
+        else
+          Handle(p, later, cmd, found.room);
+      }
+      resume->finish();
+    });
+  }
+
+  // --- identity
+
+  static void on_ping(Protocol&, Context& ctx, Ping&) {
+    ctx.connection->send(json{{"type", "pong"}, {"ref", ref_json(ctx.ref)}}.dump());
+  }
+
+  static void on_hello(Protocol& p, Context& ctx, Hello& h) {
+    if (ctx.player) return p.reply_error(ctx, "bad_message", "this connection already said hello");
+    if (!h.id && !h.token) {
+      std::string token;
+      store::PlayerRow row = p.identities_.create(h.name, token);
+      return welcome(p, ctx, row, token);
+    }
+    if (!h.id || !h.token) return refuse_identity(p, ctx);
+    if (auto row = p.identities_.cached(*h.id)) return welcome_back(p, ctx, h, std::move(*row));
+    // A player not seen since the start: read from the store on a worker.
+    Resume resume = ctx.defer(p);
+    p.identities_.load(*h.id, [&p, later = ctx, h, resume](std::optional<store::PlayerRow> row, bool busy) {
+      if (busy)
+        p.reply_error(later, "storage", kBusy);
+      else if (!row)
+        refuse_identity(p, later);
+      else
+        welcome_back(p, later, h, std::move(*row));
+      resume->finish();
+    });
+  }
+
+  static void refuse_identity(Protocol& p, const Context& ctx) {
+    p.reply_error(ctx, "bad_token", "unknown id or wrong token: say hello without them for a new identity");
+  }
+
+  static void welcome_back(Protocol& p, const Context& ctx, const Hello& h, store::PlayerRow row) {
+    if (!token_matches(*h.token, row.token_hash)) return refuse_identity(p, ctx);
+    bool changed = false;
+    if (is_legacy_hash(row.token_hash)) {  // stored before issue 16 (SHA-1): kept as SHA-256 from now on
+      row.token_hash = token_hash(*h.token);
+      changed = true;
+    }
+    if (h.name && *h.name != row.name) {
+      row.name = *h.name;
+      changed = true;
+    }
+    if (changed) p.identities_.save(row);
+    welcome(p, ctx, row, *h.token);
+  }
+
+  static void welcome(Protocol& p, const Context& ctx, const store::PlayerRow& row, const std::string& token) {
+    p.set_player(ctx.connection->id(), lobby::Player{row.id, row.name});
+    json m = {{"type", "welcome"},
+              {"protocol", kProtocolVersion},
+              {"player", {{"id", row.id}, {"name", row.name}}},
+              {"token", token}};
+    if (!ctx.ref.empty()) m["ref"] = json::parse(ctx.ref);
+    ctx.connection->send(m.dump());
+  }
+
+  static void on_name(Protocol& p, Context& ctx, Name& n) {
+    auto rename = [&p](const Context& ctx, store::PlayerRow row, const std::string& name) {
+      row.name = name;
+      p.identities_.save(row);
+      p.set_player(ctx.connection->id(), lobby::Player{row.id, row.name});
+      ctx.connection->send(json{{"type", "welcome"},
+                                {"protocol", kProtocolVersion},
+                                {"player", {{"id", row.id}, {"name", row.name}}}}
+                               .dump());
+    };
+    if (auto row = p.identities_.cached(ctx.player->id)) return rename(ctx, std::move(*row), n.name);
+    Resume resume = ctx.defer(p);
+    p.identities_.load(ctx.player->id, [&p, later = ctx, name = n.name, rename, resume](
+                                           std::optional<store::PlayerRow> row, bool busy) {
+      if (busy)
+        p.reply_error(later, "storage", kBusy);
+      else if (!row)
+        p.reply_error(later, "storage", "your identity could not be read");
+      else
+        rename(later, std::move(*row), name);
+      resume->finish();
+    });
+  }
+
+  // --- rooms
+
+  static void on_create(Protocol& p, Context& ctx, Create& cmd) {
+    lobby::RoomConfig config{p.rooms_.new_room_id(), cmd.game.game, cmd.game.options, cmd.game.clock,
+                             cmd.is_private,         {}};
+    auto room = lobby::Room::create(config, Services::now());
+    if (!room) return p.reply_error(ctx, "bad_options", room.error().message);
+    if (cmd.bots.any()) return create_bot_room(p, ctx, std::move(*room), cmd.bots.levels, cmd.seat);
+    // A correspondence room's seat links go to its creator only, in the creator's state: never broadcast.
+    std::shared_ptr<const json> extra;
+    if (cmd.game.clock.correspondence()) {
+      auto links = issue_seat_tokens(*room);
+      extra = std::make_shared<const json>(json{{"links", {links[0], links[1]}}});
+    }
+    auto actor = p.rooms_.add(std::move(*room));
+    bool here = p.enter_room(ctx.connection->id(), actor->id(), [&] {
+      actor->post([c = ctx.connection, player = *ctx.player, seat = cmd.seat.value_or(random_seat()),
+                   ref = ctx.ref, extra](RoomActor& a) {
+        a.apply(a.room().sit(player, seat, Services::now()), c, ref);
+        a.subscribe(c, player.id, std::nullopt, extra);
+      });
+    });
+    if (!here) p.rooms_.forget(actor->id());  // its creator is gone: nobody will ever sit in it
+  }
+
+  // A room with computer opponents (docs/protocol.md, "Lobby"): the creator's seat and the bot's, or two bots
+  // and the creator watching. Both seats are taken at once: the game starts, and the bot to move is asked.
+  static void create_bot_room(Protocol& p, Context& ctx, lobby::Room room,
+                              std::array<std::optional<int>, 2> levels, std::optional<int> seat) {
+    RoomPtr actor;
+    if (levels[1]) {
+      actor = p.rooms_.add_bot_room(ctx.player->id, std::move(room));
+      if (!actor)
+        return p.reply_error(ctx, "too_many_rooms",
+                             "you already have " + std::to_string(RoomDirectory::kMaxWatchedBotRooms) +
+                                 " computer-vs-computer games going: wait for one to end");
+    } else {
+      actor = p.rooms_.add(std::move(room));
+    }
+    std::array<std::optional<lobby::Player>, 2> sitters;
+    if (levels[1]) {
+      sitters = {bot_player(*levels[0], 0), bot_player(*levels[1], 1)};
+    } else {
+      int mine = seat.value_or(random_seat());
+      sitters[mine] = *ctx.player;
+      sitters[1 - mine] = bot_player(*levels[0]);
+    }
+    auto sit = [c = ctx.connection, sitters, ref = ctx.ref](RoomActor& a) {
+      for (int s = 0; s < 2; ++s) a.apply(a.room().sit(*sitters[s], s, Services::now()), c, ref);
+    };
+    bool here = p.enter_room(ctx.connection->id(), actor->id(), [&] {
+      actor->post([sit, c = ctx.connection, pid = ctx.player->id](RoomActor& a) {
+        sit(a);
+        a.subscribe(c, pid, std::nullopt);
+      });
+    });
+    if (!here) p.rooms_.forget(actor->id());  // its creator is gone before it began
+  }
+
+  static void on_join(Protocol& p, Context& ctx, Join& cmd, const RoomPtr& actor) {
+    p.enter_room(ctx.connection->id(), actor->id(), [&] {
+      actor->post([c = ctx.connection, pid = ctx.player->id, since = cmd.since](RoomActor& a) {
+        a.subscribe(c, pid, since);
+      });
+    });
+  }
+
+  static void on_sit(Protocol& p, Context& ctx, Sit& cmd, const RoomPtr& actor) {
+    p.enter_room(ctx.connection->id(), actor->id(), [&] {
+      actor->post([c = ctx.connection, player = *ctx.player, seat = cmd.seat, seat_token = cmd.seat_token,
+                   ref = ctx.ref](RoomActor& a) { sit_down(a, c, player, seat, seat_token, ref); });
+    });
+  }
+
+  // On the room's strand.
+  static void sit_down(RoomActor& a, const std::shared_ptr<net::Connection>& c, const lobby::Player& player,
+                       std::optional<int> seat, const std::optional<std::string>& seat_token,
+                       const std::string& ref) {
+    lobby::Room& room = a.room();
+    lobby::Now now = Services::now();
+    lobby::Effect effect;
+    if (seat_token) {
+      // The token is checked here, in constant time; the room then sees the stored hash, or a wrong one.
+      const std::string& stored = room.seat_token_hash(*seat);
+      effect = room.claim_seat(player, *seat, token_matches(*seat_token, stored) ? stored : std::string("-"),
+                               now);
+    } else {
+      effect = room.sit(player, seat, now);
+    }
+    bool ok = !effect.error;
+    // Taking a correspondence seat from the lobby (without its link) gives the seat a new token, told to the
+    // one who sat only: an earlier link to that seat stops working.
+    std::string link_message;
+    if (ok && !seat_token && room.config().clock.correspondence()) {
+      int s = room.seat_of(player.id);
+      std::string token = random_id(32);
+      room.set_seat_token_hash(s, token_hash(token));
+      link_message = json{{"type", "seat_link"},
+                          {"room", room.id()},
+                          {"seat", s},
+                          {"link", seat_link(room.id(), s, token)}}
+                         .dump();
+    }
+    a.apply(std::move(effect), c, ref);
+    if (!ok) return;
+    if (!link_message.empty()) a.when_settled([c, link_message] { c->send(link_message); });
+    if (a.is_subscribed(c->id()))
+      a.refresh_presence();  // a spectator who sat down is now a player online
+    else
+      a.subscribe(c, player.id, std::nullopt);  // sitting is joining
+  }
+
+  static void on_leave(Protocol& p, Context& ctx, InRoom& cmd, const RoomPtr& actor) {
+    p.leave_room(ctx.connection->id(), cmd.room);
+    actor->post([c = ctx.connection, pid = ctx.player->id, ref = ctx.ref](RoomActor& a) {
+      a.apply(a.room().leave(pid, Services::now()), c, ref);
+      a.unsubscribe(c->id());
+      c->send(json{{"type", "left"}, {"room", a.id()}}.dump());
+    });
+  }
+
+  static void on_act(Protocol& p, Context& ctx, Act& cmd, const RoomPtr& actor) {
+    actor->post([&metrics = p.services_.metrics, c = ctx.connection, pid = ctx.player->id,
+                 items = std::move(cmd.actions), end_turn = cmd.end_turn, ref = ctx.ref,
+                 received = ctx.received](RoomActor& a) {
+      auto effect = a.room().act(pid, items, end_turn, Services::now());
+      bool accepted = !effect.error;
+      ++(accepted ? metrics.turns_accepted : metrics.turns_rejected);
+      a.apply(std::move(effect), c, ref, accepted ? std::optional(received) : std::nullopt);
+    });
+  }
+
+  // resign, draw, decline_draw, abort, rematch: one room method each.
+  template <lobby::Effect (lobby::Room::*Method)(const std::string&, lobby::Now)>
+  static void on_room_command(Protocol&, Context& ctx, InRoom&, const RoomPtr& actor) {
+    actor->post([c = ctx.connection, pid = ctx.player->id, ref = ctx.ref](RoomActor& a) {
+      a.apply((a.room().*Method)(pid, Services::now()), c, ref);
+    });
+  }
+
+  // --- the lobby
+
+  static void on_seek(Protocol& p, Context& ctx, Seek& cmd) {
+    const GameRequest& g = cmd.game;
+    lobby::Seek seek{*ctx.player,  ctx.connection->id(), std::string(g.game->name()),
+                     g.options,    g.clock,              Services::now().unix_ms};
+    std::optional<lobby::Seek> other;
+    {
+      std::lock_guard lock(p.seeks_mutex_);
+      other = p.seeks_.add(seek);
+    }
+    json game_json = {{"game", seek.game}, {"options", seek.options}, {"clock", lobby::clock_json(g.clock)}};
+    if (!other) {
+      json m = game_json;
+      m["type"] = "seeking";
+      return ctx.connection->send(m.dump());
+    }
+    // Paired: a room with both seated (sides drawn at random); each player is told, and joins.
+    std::shared_ptr<net::Connection> other_connection = p.connection_of(other->connection);
+    lobby::Now now = Services::now();
+    lobby::RoomConfig config{p.rooms_.new_room_id(), g.game, g.options, g.clock, false, {}};
+    auto room = lobby::Room::create(config, now);
+    if (!room) return p.reply_error(ctx, "bad_options", room.error().message);
+    int first = random_seat();
+    (void)room->sit(other->player, first, now);
+    (void)room->sit(*ctx.player, 1 - first, now);
+    auto actor = p.rooms_.add(std::move(*room));
+    json m = game_json;
+    m["type"] = "paired";
+    m["room"] = actor->id();
+    auto message = std::make_shared<const std::string>(m.dump());
+    actor->post([c = ctx.connection, other_connection, message](RoomActor& a) {
+      a.save_then([c, other_connection, message] {
+        c->send(message);
+        if (other_connection) other_connection->send(message);
+      });
+    });
+  }
+
+  static void on_unseek(Protocol& p, Context& ctx, Unseek&) {
+    int n = 0;
+    {
+      std::lock_guard lock(p.seeks_mutex_);
+      n = p.seeks_.remove_player(ctx.player->id);
+    }
+    ctx.connection->send(json{{"type", "unseeked"}, {"count", n}}.dump());
+  }
+
+  static void on_rooms(Protocol& p, Context& ctx, Rooms&) {
+    json seeks = json::array();
+    {
+      std::lock_guard lock(p.seeks_mutex_);
+      for (const auto& s : p.seeks_.seeks())
+        seeks.push_back({{"game", s.game},
+                         {"options", s.options},
+                         {"clock", lobby::clock_json(s.clock)},
+                         {"name", s.player.name}});
+    }
+    ctx.connection->send(R"({"type":"rooms","rooms":)" + *p.rooms_.public_list() + R"(,"seeks":)" +
+                         seeks.dump() + "}");
+  }
+
+  // The player's games, read (and those not in memory replayed, for their summary) on a worker: unfinished
+  // ones first, those where it is the player's turn before the others, nearest deadline first; then the
+  // finished ones, newest first.
+  static void on_my_games(Protocol& p, Context& ctx, MyGames&) {
+    Resume resume = ctx.defer(p);
+    bool queued = p.workers_.submit(Workers::Kind::quick, [&p, c = ctx.connection, pid = ctx.player->id, resume] {
+      if (!resume->closed()) c->send(my_games(p, pid));
+      resume->finish();
+    });
+    if (!queued) {
+      p.reply_error(ctx, "storage", kBusy);
+      resume->finish();
+    }
+  }
+
+  static std::string my_games(Protocol& p, const std::string& pid) {
+    Services& services = p.services_;
+    note_blocking(services.metrics);
+    std::vector<store::GameRow> rows = services.store->games_of_player(pid, 50);
+    std::vector<json> games;
+    for (const auto& row : rows) {
+      json summary;
+      RoomPtr actor = row.status != "finished" ? p.rooms_.find(row.id) : nullptr;
+      if (actor) {
+        summary = actor->listing().summary;
+      } else {
+        note_blocking(services.metrics);
+        auto room = lobby::Room::restore(from_row(row), Services::now());
+        if (!room) continue;
+        summary = room->summary(Services::now());
+      }
+      int seat = row.seat_ids[0] == pid ? 0 : 1;
+      summary["my_seat"] = seat;
+      summary["my_turn"] = summary.value("to_move", json()) == json(seat);
+      games.push_back(std::move(summary));
+    }
+    std::stable_sort(games.begin(), games.end(), [](const json& x, const json& y) {
+      auto rank = [](const json& g) {
+        return g["status"] == "finished" ? 2 : g["my_turn"].get<bool>() ? 0 : 1;
+      };
+      if (rank(x) != rank(y)) return rank(x) < rank(y);
+      if (rank(x) == 2) return false;  // the store's order: newest first
+      auto deadline = [](const json& g) {
+        return g["deadline_ms"].is_number() ? g["deadline_ms"].get<std::int64_t>() : INT64_MAX;
+      };
+      return deadline(x) < deadline(y);
+    });
+    return json{{"type", "my_games"}, {"games", games}}.dump();
+  }
+};
+
+void run_command(Protocol& protocol, Context& ctx, const std::string& type, const json& body) {
+  Commands::run(protocol, ctx, type, body);
+}
+
+}  // namespace cinq::server

@@ -1,0 +1,81 @@
+// The HTTP API (docs/protocol.md, "HTTP") as a route table: a method and a path pattern (`/api/games/{id}`)
+// to a handler. Targets are parsed and percent-decoded by Boost.URL (rest.cpp); an unknown path is a 404, a
+// known path with another method a 405, both as JSON errors (http_answers.h). Live rooms answer from their
+// strand once settled (so a state never shows a turn not yet stored); games not in memory are loaded on a
+// worker, and every replay (`/api/replay`, an import, a mailed log) runs on a worker.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "server/net/transport.h"
+
+namespace cinq::server {
+
+struct Services;
+class RoomDirectory;
+class RoomActor;
+class Workers;
+
+class HttpApi {
+ public:
+  using Respond = std::function<void(net::HttpResponse)>;
+  // What the server adds to /metrics that it alone knows (seeks waiting).
+  struct Extra {
+    std::function<std::size_t()> seeks;
+  };
+
+  HttpApi(Services& services, RoomDirectory& rooms, Workers& workers, Extra extra);
+
+  // Any request whose path starts with /api/ or is /metrics. `respond` may be called later, from any thread.
+  void handle(net::HttpRequest request, Respond respond);
+
+  // One request, as a handler sees it.
+  struct Call {
+    net::HttpRequest request;
+    std::vector<std::string> params;             // the values of the pattern's {names}, in order, decoded
+    std::map<std::string, std::string> query;    // decoded; the last of a repeated name wins
+    Respond respond;
+  };
+
+ private:
+  struct Route {
+    const char* method;   // GET routes answer HEAD too
+    const char* pattern;  // "/api/games/{id}/record": literal segments, {name} for one non-empty segment
+    void (HttpApi::*handler)(Call&);
+    const char* usage = "";  // added to a 405's "use METHOD"
+  };
+  // The first pattern that matches a path is its route: literal patterns come before those with {names}.
+  static const std::vector<Route>& routes();
+
+  // --- rest.cpp
+  void health(Call& call);
+  void games(Call& call);
+  void game(Call& call);
+  void record(Call& call);
+  void replay(Call& call);
+  void metrics(Call& call);
+  // A room's view once settled: its state or its record.
+  void show_room(Call& call, bool record_only);
+
+  // --- mail.cpp: correspondence over HTTP (docs/protocol.md, "Correspondence")
+  void post_record(Call& call);
+  void import_game(Call& call);
+  // The log checked and played on a copy of the room on a worker, then kept by the room if nothing happened
+  // to it meanwhile (else tried again; after a few tries, played on the room's strand).
+  void play_log(std::shared_ptr<RoomActor> actor, int seat, std::string token,
+                std::shared_ptr<const std::string> body, Respond respond, int attempt);
+
+  Services& services_;
+  RoomDirectory& rooms_;
+  Workers& workers_;
+  Extra extra_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace cinq::server

@@ -1,0 +1,69 @@
+// Guest identities (docs/protocol.md, "Identity"): a random id, a secret token, a display name. The token is
+// the only proof of identity; the store keeps its hash. Also the secret tokens of correspondence seats, which
+// are hashed and checked the same way.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "persistence/store.h"
+
+namespace cinq::lobby {
+class Room;
+}
+
+namespace cinq::server {
+
+struct Services;
+class Workers;
+
+class Identities {
+ public:
+  Identities(Services& services, Workers& workers);
+
+  // A player seen since the start (the cache), without touching the store.
+  std::optional<store::PlayerRow> cached(const std::string& id);
+  // The player `id`: from the cache, else read from the store on a worker. `done` runs once, with the row
+  // (nullopt: no such player) — at once on this thread when cached, else on a worker thread; `busy`: the
+  // workers could not take the read (the row is then nullopt).
+  using Loaded = std::function<void(std::optional<store::PlayerRow> row, bool busy)>;
+  void load(const std::string& id, Loaded done);
+  // A new guest named `name` (or Guest-XXXX), stored; `token` receives its secret token.
+  store::PlayerRow create(const std::optional<std::string>& name, std::string& token);
+  // Keeps a changed row (a new name, a new token hash) in the cache and queues its save.
+  void save(const store::PlayerRow& row);
+
+ private:
+  Services& services_;
+  Workers& workers_;
+  std::mutex mutex_;
+  std::unordered_map<std::string, store::PlayerRow> players_;  // players seen since start
+};
+
+// A name a record can hold: 1 to 32 characters after trimming, no control characters, none of `= # / >`.
+std::optional<std::string> clean_name(const std::string& name, std::string& why);
+// Random identifiers: `length` characters of [0-9A-Za-z] from the system's random source.
+std::string random_id(std::size_t length);
+
+// The stored form of a token: its SHA-256 in hex, 64 characters (tokens are 128-bit random: no salt or
+// stretching needed). Computed with OpenSSL's libcrypto.
+std::string token_hash(std::string_view token);
+// Whether `token` is the one `stored` is the hash of, compared in constant time. `stored` is a SHA-256 hash
+// (64 hex characters) or, for tokens issued before issue 16, a SHA-1 hash (40); anything else never matches.
+bool token_matches(std::string_view token, std::string_view stored);
+// Whether a stored hash is of the old form (SHA-1), to be replaced by token_hash() once the token is known.
+bool is_legacy_hash(std::string_view stored);
+
+// A seat's private link, relative to the site: `/#/room/ID?seat=S&token=T`.
+std::string seat_link(const std::string& room, int seat, const std::string& token);
+// Gives each seat of a new correspondence room a secret token (only its hash stays in the room); returns the
+// seats' private links.
+std::array<std::string, 2> issue_seat_tokens(lobby::Room& room);
+
+}  // namespace cinq::server

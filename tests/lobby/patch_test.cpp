@@ -1,0 +1,117 @@
+// Protocol 2 (docs/protocol.md, "Positions, patches and legal actions"): events carry a merge patch of the
+// position, and the legal actions go to the seat to move only. A client that holds the first state's position
+// and applies every patch in order holds, after every event, the position a fresh state shows.
+#include <random>
+
+#include "lobby/json_value.h"
+#include "tests/lobby/helpers.h"
+
+namespace cinq::lobby::test {
+namespace {
+
+// JSON with its null members dropped, at every depth: a merge patch removes a member to make it null.
+json without_nulls(const json& j) {
+  if (!j.is_object()) return j;
+  json out = json::object();
+  for (const auto& [k, v] : j.items())
+    if (!v.is_null()) out[k] = without_nulls(v);
+  return out;
+}
+
+// Plays `game` at random to its end (or `max_actions`), applying each event's patch to the position a
+// spectator holds; checks it against a fresh state after every effect, and the mover's legal actions.
+void follow(std::string_view game, std::string_view options, unsigned seed, int max_actions,
+            ClockSpec clock = {}) {
+  CAPTURE(game);
+  CAPTURE(seed);
+  std::mt19937 rng(seed);
+  Room room = open_room(game, options, clock);
+  REQUIRE(!room.sit(kAlice, 0, at(0)).error);
+  json held = room.state_json(at(0))["position"];  // the state a spectator got before the start
+  std::int64_t version = room.version();
+  auto apply = [&](const Effect& e, Now now) {
+    for (std::size_t i = 0; i < e.events.size(); ++i) {
+      json ev = parse(e.events[i]);
+      REQUIRE(ev["version"] == ++version);
+      CHECK_FALSE(ev.contains("legal"));        // the shared text never holds them
+      CHECK_FALSE(ev.contains("position"));     // only `state` carries a whole position
+      if (ev.contains("patch")) held.merge_patch(ev["patch"]);
+    }
+    json fresh = room.state_json(now)["position"];
+    if (clock.enabled()) {
+      fresh.erase("clocks");
+      held.erase("clocks");
+    }
+    REQUIRE(without_nulls(held) == without_nulls(fresh));
+    // The seat to move gets its legal actions with the last patched event; the other seat never does.
+    const int seat = room.seat_to_move();
+    if (e.patched != Effect::npos) {
+      CHECK(e.mover == seat);
+      if (seat >= 0) {
+        json mine = json::parse(with_members(*e.events[e.patched], e.legal));
+        json expected = room.state_json(now, seat);
+        CHECK(mine["legal"] == expected["legal"]);
+        CHECK(mine["can_end_turn"] == expected["can_end_turn"]);
+        CHECK_FALSE(room.state_json(now, 1 - seat).contains("legal"));
+      }
+    }
+  };
+  apply(room.sit(kBob, 1, at(0)), at(0));
+  std::int64_t t = 0;
+  for (int i = 0; i < max_actions && room.status() == Status::live; ++i) {
+    t += 1000;
+    Effect e = play_random_action(room, rng, at(t));
+    apply(e, at(t));
+    if (rng() % 23 == 0 && room.status() == Status::live) {  // a draw offer and its answer change the position
+      apply(room.offer_draw(mover(room), at(t)), at(t));
+      const int other = 1 - room.seat_to_move();
+      apply(room.decline_draw(room.seats()[other].id, at(t)), at(t));
+    }
+  }
+  if (room.status() == Status::live) apply(room.resign(mover(room), at(t)), at(t));
+  CHECK(room.status() == Status::finished);
+}
+
+}  // namespace
+
+TEST_CASE("Patches: applied in order, they give a fresh state's position, in every game") {
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    follow("tablut", "", seed, 400);
+    follow("kopf-oder-knopf", "", seed, 400);
+    follow("baltek", "", seed, 400);
+    follow("bi-litaire", "", seed, 400);
+  }
+  follow("batik", "", 1, 12);  // Box2D drops are slow: a few are enough to cover the view's fall frames
+}
+
+TEST_CASE("Patches: with a live clock, every patch carries the clocks") {
+  std::mt19937 rng(7);
+  Room room = live_room("tablut", "", ClockSpec{60000, 1000, 0});
+  for (int i = 0; i < 6; ++i) {
+    Effect e = play_random_action(room, rng, at(1000 * (i + 1)));
+    json patch = parse(e.events[0])["patch"];
+    REQUIRE(patch.contains("clocks"));
+    CHECK(patch["clocks"] == room.state_json(at(1000 * (i + 1)))["position"]["clocks"]);
+  }
+  follow("tablut", "", 9, 60, ClockSpec{600000, 0, 0});
+}
+
+TEST_CASE("Patches: merge_patch removes members that became null and diffs objects member by member") {
+  Value a = Value::object();
+  a.set("x", 1);
+  a.set("y", Value(Value::Object{{"p", 1}, {"q", 2}}));
+  a.set("z", "gone");
+  Value b = Value::object();
+  b.set("x", 1);
+  b.set("y", Value(Value::Object{{"p", 1}, {"q", 3}}));
+  b.set("z", Value());
+  b.set("w", Value(Value::Array{1, 2}));
+  std::string text;
+  write_json(merge_patch(a, b), text);
+  CHECK(json::parse(text) == json::parse(R"({"y":{"q":3},"z":null,"w":[1,2]})"));
+  std::string none;
+  write_json(merge_patch(a, a), none);
+  CHECK(none == "{}");
+}
+
+}  // namespace cinq::lobby::test
