@@ -182,10 +182,15 @@ Message Room::event(json body, Effect& e, Now now) {
   std::string text = body.dump();
   Value position = position_value(now);
   Value patch = merge_patch(shown_, position);
-  // A running clock's `ms` is as of now: always sent, so a client that joined since the last event (its
-  // state read the clock later than shown_ did) cannot keep a time the patch would leave out as unchanged.
-  if (config_.clock.enabled() && patch.is_object() && !patch.find("clocks"))
-    if (const Value* c = position.find("clocks")) patch.set("clocks", *c);
+  // A running clock's `ms` is as of now: always sent whole, so a client that joined since the last event
+  // (its state read the clock later than shown_ did) cannot keep a time the patch would leave out.
+  if (config_.clock.enabled() && patch.is_object()) {
+    Value whole = Value::object();
+    for (const auto& [k, v] : patch.as_object())
+      if (k != "clocks") whole.set(k, v);
+    if (const Value* c = position.find("clocks")) whole.set("clocks", *c);
+    patch = std::move(whole);
+  }
   shown_ = std::move(position);
   text.pop_back();  // spliced in as text: already JSON
   text += ",\"patch\":";

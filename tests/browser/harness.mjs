@@ -347,6 +347,27 @@ export async function waitVersion(page, wanted, timeout = kWait) {
   return version(page);
 }
 
+// Where the game stands as the page holds it (window.cinqApp.room, set by room.js): {turn, to_move, status}.
+export function turnMark(page) {
+  return page.evaluate(() => {
+    const position = window.cinqApp.room?.state?.position;
+    return position ? {turn: position.turn, to_move: position.to_move, status: position.status} : null;
+  });
+}
+
+// Waits until the turn under way at `mark` (turnMark) is over: another seat to move, a later turn number (a
+// turn number counts rounds in some games) or the end. Waiting for the other seat to be to move alone would
+// miss a bot that answers before the next check.
+export async function waitTurnPast(page, mark, timeout = 20000) {
+  if (!mark) throw new Error('waitTurnPast: the page holds no position');
+  await page.waitForFunction((m) => {
+    const position = window.cinqApp.room?.state?.position;
+    return Boolean(
+        position &&
+        (position.status !== m.status || position.to_move !== m.to_move || position.turn > m.turn));
+  }, mark, {timeout});
+}
+
 export async function waitStatus(page, status, timeout = kWait) {
   await page.waitForSelector(`#room[data-status="${status}"]`, {timeout});
 }

@@ -422,7 +422,7 @@ TEST_CASE("Room act: in Bi-litaire's second round the seats keep their players w
   CHECK(code(room.act("alice-id", {"x d4"}, false, at(0))) == "not_your_turn");
   json ev = parse(play(room, "x d4").events[0]);
   CHECK(ev["seat"] == 1);
-  CHECK(ev["patch"]["round"] == 2);
+  CHECK(room.state_json(at(0))["position"]["round"] == 2);
   CHECK(room.seat_to_move() == 0);  // Alice, the tray player now
   CHECK(room.record().write().ends_with("\n#- 2\n1   M/x d4/\n"));
   // Play the round out: the result names the players by number, and the winner is a seat.

@@ -1,6 +1,7 @@
 // Browser test hook for the Baltek board (web-client/boards/baltek.js): a turn composed action by action,
 // as a person plays it: a kick (the ball, then a highlighted target), a run (a footballer, then a
 // highlighted square), then the shell's "End turn" button for the point left over.
+import {turnMark, waitTurnPast} from '../harness.mjs';
 export const game = 'baltek';
 export const options = '';
 
@@ -18,7 +19,6 @@ async function roomVersion(page) {
 // `page` shows the room as the seat to move. Returns the actions played, e.g. ['@ g3', 'd3 e4'].
 export async function playFirstTurn(page) {
   const board = page.locator('#board svg.board-baltek');
-  const me = await page.locator('#room').getAttribute('data-my-seat');
   const played = [];
 
   // 1. Kick: the ball of the kickoff is at the feet of our captain.
@@ -45,9 +45,8 @@ export async function playFirstTurn(page) {
   // 3. One point is left: end the turn through the shell's button.
   const endTurn = page.locator('#end-turn');
   await endTurn.waitFor({ state: 'visible' });
+  const mark = await turnMark(page);
   await endTurn.click();
-  await page.waitForFunction((seat) => document.querySelector('#room')?.dataset.toMove !== seat, me, {
-    timeout: 20000,
-  });
+  await waitTurnPast(page, mark);
   return played;
 }

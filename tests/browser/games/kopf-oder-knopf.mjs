@@ -1,4 +1,5 @@
 // Kopf oder Knopf in the browser tests: plays one whole turn through the board, as a person would.
+import {turnMark, waitTurnPast} from '../harness.mjs';
 export const game = 'kopf-oder-knopf';
 export const options = '';
 
@@ -6,8 +7,7 @@ export const options = '';
 // one of its highlighted destinations; if the player has no move, presses the board's Pass button. The
 // strike is automatic and no penalty is possible on the first turn, so this is the whole turn.
 export async function playFirstTurn(page) {
-  const room = page.locator('#room');
-  const mySeat = await room.getAttribute('data-my-seat');
+  const mark = await turnMark(page);
   const board = page.locator('#board');
   await board.locator('svg.board-kopf-oder-knopf').waitFor();
   const pass = board.locator('button[data-action="pass"]');
@@ -21,13 +21,6 @@ export async function playFirstTurn(page) {
     await target.waitFor();
     await target.click();
   }
-  // The turn is over when the server hands the move to the other seat.
-  await page.waitForFunction(
-      (seat) => {
-        const el = document.querySelector('#room');
-        return el && el.getAttribute('data-to-move') !== seat;
-      },
-      mySeat,
-      {timeout: 10000},
-  );
+  await waitTurnPast(page, mark);
 }
+

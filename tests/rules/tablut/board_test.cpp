@@ -179,7 +179,7 @@ TEST_CASE("Tablut board: the view shows the board, the pieces, whose turn and th
   CHECK(v.find("pieces")->find("e5")->as_string() == "K");
   CHECK(v.find("pieces")->find("d9")->as_string() == "A");
   CHECK(v.find("pieces")->find("e7")->as_string() == "D");
-  CHECK(v.find("pieces")->find("e6") == nullptr);
+  CHECK(v.find("pieces")->find("a1") == nullptr);  // a corner: no piece
   CHECK(v.find("to_move")->as_string() == "A");
   CHECK(v.find("counts")->find("A")->as_int() == 16);
   CHECK(v.find("counts")->find("D")->as_int() == 9);
