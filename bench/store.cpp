@@ -25,6 +25,7 @@
 //                    [--dir DIR (/tmp)] [--modes single,8,64,256] [--plies 10,300] [--seed S (1)]
 //                    [--json FILE]
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -35,11 +36,13 @@
 #include <future>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "bench/cli_args.h"
 #include "persistence/saver.h"
 #include "persistence/store.h"
 #include "persistence/worker.h"
@@ -392,13 +395,7 @@ nlohmann::json to_json(const Figures& f) {
 }
 
 int usage(const std::string& why) {
-  std::fprintf(
-      stderr,
-      "cinq_bench_store: %s\n"
-      "usage: cinq_bench_store [--turns N (1000)] [--games G (256)] [--background N (1024)] [--runs K (3)]\n"
-      "                        [--dir DIR (/tmp)] [--modes single,8,64,256] [--plies 10,300] [--seed S (1)]\n"
-      "                        [--json FILE]\n",
-      why.c_str());
+  std::fprintf(stderr, "cinq_bench_store: %s\n(see 'cinq_bench_store --help')\n", why.c_str());
   return 2;
 }
 
@@ -413,38 +410,64 @@ std::vector<std::string> split_list(const std::string& value) {
   return out;
 }
 
-bool parse_args(int argc, char** argv, Args& args, std::string& why) {
-  for (int i = 1; i < argc; ++i) {
-    std::string flag = argv[i];
-    if (i + 1 >= argc) return why = "missing value after " + flag, false;
-    std::string value = argv[++i];
-    if (flag == "--turns") {
-      args.turns = std::max(1, std::stoi(value));
-    } else if (flag == "--games") {
-      args.games = std::max(1, std::stoi(value));
-    } else if (flag == "--background") {
-      args.background = std::max(0, std::stoi(value));
-    } else if (flag == "--runs") {
-      args.runs = std::max(1, std::stoi(value));
-    } else if (flag == "--dir") {
-      args.dir = value;
-    } else if (flag == "--seed") {
-      args.seed = std::stoull(value);
-    } else if (flag == "--json") {
-      args.json = value;
-    } else if (flag == "--modes") {
-      args.modes.clear();
-      for (const auto& m : split_list(value)) args.modes.push_back(m == "single" ? 0 : std::max(1, std::stoi(m)));
-    } else if (flag == "--plies") {
-      args.plies.clear();
-      for (const auto& p : split_list(value)) args.plies.push_back(std::max(0, std::stoi(p)));
-      std::sort(args.plies.begin(), args.plies.end());
-      if (args.plies.empty()) return why = "--plies needs at least one ply", false;
-    } else {
-      return why = "unknown option " + flag, false;
-    }
-  }
-  return true;
+// A whole number, or nothing.
+std::optional<int> to_int(const std::string& text) {
+  int n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return n;
+}
+
+// -1 once `args` are read; otherwise the status to exit with (0 after --help, 2 after a usage error).
+int parse_args(int argc, char** argv, Args& args) {
+  std::string modes, plies;  // the defaults: those of Args
+  for (int m : args.modes) modes += (modes.empty() ? "" : ",") + (m == 0 ? "single" : std::to_string(m));
+  for (int p : args.plies) plies += (plies.empty() ? "" : ",") + std::to_string(p);
+  CLI::App app("Committed turns per second through the real store and Saver, early and late in the same "
+               "games (at each ply of --plies), one turn a commit (single) or B turns of B games a commit "
+               "(batch B); the median of K runs.",
+               "cinq_bench_store");
+  app.add_option("--turns", args.turns, "timed turns per ply and run")->type_name("N")->capture_default_str();
+  app.add_option("--games", args.games, "Tablut games played round-robin")->type_name("G")->capture_default_str();
+  app.add_option("--background", args.background, "other games in progress in the database")
+      ->type_name("N")->capture_default_str();
+  app.add_option("--runs", args.runs, "runs per mode")->type_name("K")->capture_default_str();
+  app.add_option("--dir", args.dir, "where the database file is made")->type_name("DIR")->capture_default_str();
+  app.add_option("--modes", modes, "single and batch sizes")
+      ->type_name("LIST")
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            for (const auto& m : split_list(v))
+              if (m != "single" && !to_int(m)) return std::string("expected single or batch sizes, like single,8");
+            return std::string();
+          },
+          ""))
+      ->capture_default_str();
+  app.add_option("--plies", plies, "the plies the turns are timed at")
+      ->type_name("LIST")
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            auto list = split_list(v);
+            for (const auto& p : list)
+              if (!to_int(p)) return std::string("expected plies, like 10,300");
+            return list.empty() ? std::string("--plies needs at least one ply") : std::string();
+          },
+          ""))
+      ->capture_default_str();
+  app.add_option("--seed", args.seed, "the seed of the first run (the next runs: +1, +2, ...)")
+      ->type_name("S")->capture_default_str();
+  app.add_option("--json", args.json, "also write the figures to FILE as JSON")->type_name("FILE");
+  if (int status = cinq::bench::parse_args(app, argc, argv); status >= 0) return status;
+  args.turns = std::max(1, args.turns);
+  args.games = std::max(1, args.games);
+  args.background = std::max(0, args.background);
+  args.runs = std::max(1, args.runs);
+  args.modes.clear();
+  for (const auto& m : split_list(modes)) args.modes.push_back(m == "single" ? 0 : std::max(1, *to_int(m)));
+  args.plies.clear();
+  for (const auto& p : split_list(plies)) args.plies.push_back(std::max(0, *to_int(p)));
+  std::sort(args.plies.begin(), args.plies.end());
+  return -1;
 }
 
 }  // namespace
@@ -452,11 +475,7 @@ bool parse_args(int argc, char** argv, Args& args, std::string& why) {
 int main(int argc, char** argv) {
   Args args;
   std::string why;
-  try {
-    if (!parse_args(argc, argv, args, why)) return usage(why);
-  } catch (const std::exception&) {
-    return usage("a number was expected");
-  }
+  if (int status = parse_args(argc, argv, args); status >= 0) return status;
   std::string plies;
   for (int p : args.plies) plies += (plies.empty() ? "" : ", ") + std::to_string(p);
   std::printf(

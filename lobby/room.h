@@ -176,6 +176,7 @@ class Room {
                                   bool is_private, Now now);
   Effect tick(Now now);  // flag fall: call at deadline() (and any time: it does nothing early)
   Effect set_online(int seat, bool online, Now now);
+  bool online(int seat) const { return online_[seat]; }
   Effect set_spectators(int count, Now now);
   Effect rematch_opened(const std::string& new_room, Now now);
 

@@ -200,6 +200,15 @@ void RoomActor::unsubscribe(std::uint64_t connection_id) {
 
 void RoomActor::refresh_presence() {
   update_listing();
+  // A seated player coming or going is told at once (the opponent waits on it); the spectator count is what
+  // bursts of joins and leaves move, and is coalesced.
+  std::array<bool, 2> seated_online{false, false};
+  for (const auto& [id, sub] : subscribers_)
+    if (int seat = room_.seat_of(sub.player_id); seat >= 0) seated_online[seat] = true;
+  for (int s = 0; s < 2; ++s) {
+    if (bot_level(room_.seats()[s].id)) continue;
+    if (seated_online[s] != room_.online(s)) apply(room_.set_online(s, seated_online[s], Services::now()), nullptr, {});
+  }
   const std::int64_t now = Services::now().steady_ms;
   if (now - presence_told_ms_ >= kPresenceEveryMs) return announce_presence();
   if (presence_pending_) return;
@@ -264,7 +273,8 @@ void RoomActor::serve_bots() {
   for (int s = 0; s < 2; ++s) {
     if (bot_shown_online_[s] || !bot_level(room_.seats()[s].id)) continue;
     bot_shown_online_[s] = true;
-    return refresh_presence();
+    // Not coalesced like people's presence: the bot is the server itself, online from the start.
+    return apply(room_.set_online(s, true, Services::now()), nullptr, {});
   }
   if (room_.status() == lobby::Status::finished) {
     cancel_bot();

@@ -17,6 +17,7 @@ Box2D simulation and import done on a network thread.
 import asyncio
 import glob
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -24,7 +25,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import multiprocessing
 import time
 
 from cinq_support import (Client, Failed, check, short, is_type, is_event, get, http, no_problems, run_main,
