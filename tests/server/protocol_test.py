@@ -13,6 +13,7 @@ import copy
 import json
 import random
 import re
+import statistics
 import sys
 import time
 
@@ -22,7 +23,7 @@ from cinq_support import Client as SupportClient
 
 MAX_TURNS = 1500  # random Tablut with captures preferred ends far sooner; this only bounds a broken server
 QUIET_S = 0.3  # how long "nobody else heard anything" is watched for
-COALESCE_S = 0.5  # presence and spectators events: at most one per room per kind in this time
+COALESCE_S = 0.5  # spectators events: at most one per room in this time
 EVERY_CLIENT = []  # every connection opened: each one's `problems` must stay empty
 
 
@@ -361,8 +362,8 @@ def room_events(client, kind, room, start):
 
 
 async def check_coalescing(url, game, port):
-    """A burst of spectators joining and leaving, and of a player's connection coming and going: the room
-    sends at most one `spectators` and one `presence` event per 500 ms, the last one telling how it ends."""
+    """A burst of spectators joining and leaving: the room sends at most one `spectators` event per 500 ms, the
+    last one telling how it ends. A player's connection coming and going: each change is told at once."""
     room = game.room
     watchers = [game.steady, game.spectator]
     starts = [len(c.received) for c in watchers]
@@ -399,7 +400,10 @@ async def check_coalescing(url, game, port):
         seen = [e["version"] for e in events]
     spectator_events = len(seen)
 
-    # presence: in a room of its own, Erin's only connection drops and comes back, four times in a row
+    lag.stop()
+
+    # presence is told at once (the opponent waits on it): in a room of its own, Erin's only connection drops
+    # and comes back four times within two seconds, and Dave hears each of the 8 changes, in order, promptly.
     dave, erin = await Client("dave", url).open(), await Client("erin", url).open()
     await dave.hello(name="Dave")
     await erin.hello(name="Erin")
@@ -408,32 +412,36 @@ async def check_coalescing(url, game, port):
     await erin.send({"type": "sit", "room": other, "seat": 1})
     await dave.expect("the start", is_event("started", other))
     await asyncio.sleep(2 * COALESCE_S)
-    start = len(dave.received)
-    since = time.monotonic()
+    dave.skip()
     erin_id, erin_token = erin.player_id, erin.token
+    delays = []
     for i in range(4):
+        t0 = time.monotonic()
         await erin.close()
-        await asyncio.sleep(0.1)
+        m = await dave.expect("Erin's drop", is_event("presence", other), timeout=3)
+        delays.append(time.monotonic() - t0)
+        check(m["seat"] == 1 and m["online"] is False, f"presence after Erin's drop {i + 1}: {short(m)}")
         erin = await Client(f"erin-{i}", url).open()
         await erin.hello(id=erin_id, token=erin_token)
+        t0 = time.monotonic()
         await erin.send({"type": "join", "room": other})
-        await erin.expect("the state", is_type("state", room=other))
-        await asyncio.sleep(0.1)
-    await asyncio.sleep(2 * COALESCE_S + 0.3)
-    events, times = room_events(dave, "presence", other, start)
-    check(len(events) < 8, f"{len(events)} presence events for 8 changes of Erin's connection")
-    await spaced(events, times, "presence", since, lag)
-    lag.stop()
-    check(all(e["seat"] == 1 for e in events), f"presence events are Erin's (seat 1): {events}")
-    check(not events or events[-1]["online"] is True,
-          f"Erin is back: the last presence event says online: {[e['online'] for e in events]}")
+        m = await dave.expect("Erin's return", is_event("presence", other), timeout=3)
+        delays.append(time.monotonic() - t0)
+        check(m["seat"] == 1 and m["online"] is True, f"presence after Erin's return {i + 1}: {short(m)}")
+    await asyncio.sleep(QUIET_S)
+    extra = [short(m) for m in dave.received[dave.cursor:] if is_event("presence", other)(m)]
+    check(not extra, f"one presence event per change, no more: {extra}")
+    median = statistics.median(delays)
+    check(median < 0.2, f"presence is told at once, not coalesced: the 8 events came "
+          f"{[round(1000 * d) for d in delays]} ms after their change (median {1000 * median:.0f} ms)")
     state = await get_json(port, f"/api/games/{other}")
     check(state["seats"][1]["online"] is True, f"Erin's seat is online: {state['seats']}")
     await dave.close()
     await erin.close()
-    print(f"ok: coalesced: {spectator_events} spectators events for {changes} changes, {len(events)} presence "
-          f"events for 8; gaps {GAPS} ms" + (f" ({INCONCLUSIVE} ms while this process lagged)" if INCONCLUSIVE
-                                             else ""))
+    print(f"ok: {spectator_events} spectators events for {changes} changes (coalesced; gaps {GAPS} ms"
+          + (f", {INCONCLUSIVE} ms while this process lagged" if INCONCLUSIVE else "")
+          + f"); presence told at once: 8 events for 8 changes, median {1000 * median:.0f} ms, max "
+          f"{1000 * max(delays):.0f} ms")
 
 
 def refusals(game):
