@@ -6,6 +6,12 @@ Usage: protocol_test.py CINQ_BINARY WEB_DIR
 Starts `cinq serve --port 0` in a fresh data directory, talks to it with the `websockets` library (Debian's
 python3-websockets) and urllib, and always stops it at the end. Exit 0 when every check passes, 1 with the
 failed check's message otherwise. Standard library only besides `websockets`: no pip.
+
+Protocol version 2: every client keeps each room's position by applying the events' merge patches
+(cinq_support.Client), the players and the spectator must hold the same position after every move, moves
+come from the mover's own top-level `legal`, and every message any connection receives is checked: only the
+seat to move gets `legal`/`can_end_turn` (spectators and the waiting seat never do). A burst of spectators
+gets coalesced `spectators` events (at most one per 500 ms); a player's comings and goings are told at once.
 """
 
 import asyncio
