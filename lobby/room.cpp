@@ -293,9 +293,11 @@ Effect Room::act_seat(int seat, const std::vector<std::string>& items, bool end_
     running_ = -1;
     status_ = Status::finished;
   }
-  e.events.push_back(event(
-      {{"kind", "play"}, {"seat", seat}, {"actions", played}, {"end_turn", ended}, {"turn_over", turn_over}},
-      e, now));
+  // Whether the turn is over is the patched position's (`mid_turn` false, or the game over; `turn` counts it):
+  // not repeated in the event, which goes to every connection.
+  json body = {{"kind", "play"}, {"seat", seat}, {"actions", played}};
+  if (ended) body["end_turn"] = true;  // absent: false (bytes: every event goes to every connection)
+  e.events.push_back(event(std::move(body), e, now));
   if (record_.finished()) finish(e, now);
   return e;
 }

@@ -81,6 +81,26 @@ Value merge_patch(const Value& from, const Value& to);
 // `message` (one JSON object as text) with `members` (`"k":v,...`) added at its end.
 std::string with_members(const std::string& message, const std::string& members);
 
+// A `legal` list with its groups (["e3","f3 g3"], docs/protocol.md) written out as texts; folded ranges and
+// texts are kept as they are. For tests and tools that read legal lists.
+nlohmann::json ungroup_legal(const nlohmann::json& legal);
+
+// One line of the lobby's list (docs/protocol.md, SUMMARY) as plain fields: cheap enough to take at every
+// announcement; its JSON is built only when a list is asked for.
+struct Summary {
+  std::shared_ptr<const nlohmann::json> fixed;  // room, game, options, clock, created_ms: set for life
+  Status status = Status::open;
+  std::array<std::optional<std::string>, 2> seats;  // the names in the seats
+  int spectators = 0;
+  int turn = 0;
+  std::optional<std::string> result;
+  std::optional<std::array<std::int64_t, 2>> clock_ms;  // while live with a clock
+  int running = -1;
+  int to_move = -1;
+  std::optional<std::int64_t> deadline_ms;
+  nlohmann::json to_json() const;
+};
+
 // Everything needed to build a room again after a restart (the server maps it to its stored row).
 struct Saved {
   std::string id;
@@ -207,7 +227,7 @@ class Room {
   // Who asked for a rematch, by seat.
   const std::array<bool, 2>& rematch_asked() const { return rematch_; }
   // One line of the lobby's list.
-  nlohmann::json summary(Now now) const;
+  Summary summary(Now now) const;
   // The events after `version`, if the log still holds them all (empty if up to date); nullopt otherwise.
   std::optional<std::vector<Message>> events_since(std::int64_t version) const;
   // The whole stored form (the record whole): what restore() takes.
@@ -247,6 +267,7 @@ class Room {
   std::array<Player, 2> seats_;
   std::array<bool, 2> online_{false, false};
   int spectators_ = 0;
+  mutable std::shared_ptr<const nlohmann::json> summary_fixed_;  // Summary::fixed, built once
   std::int64_t version_ = 0;
   std::deque<std::pair<std::int64_t, Message>> log_;
   Value shown_;  // the position as of the last patched event (or restore): what the next patch starts from

@@ -41,18 +41,51 @@ bool ends_with_number(const std::string& t, std::size_t space) {
          (std::isdigit(static_cast<unsigned char>(t[space + 1])) != 0 || t[space + 1] == '-');
 }
 
+// Texts that share all but their last word, grouped: {prefix, last words} in the order first seen. A text
+// of one word, or alone with its prefix, stays a text (an empty `words`).
+struct Group {
+  std::string prefix;  // the text itself when `words` is empty
+  std::vector<std::string> words;
+};
+
+std::vector<Group> grouped(const std::vector<std::string>& texts) {
+  std::vector<Group> out;
+  std::map<std::string, std::size_t, std::less<>> at;  // prefix -> index in out
+  for (const auto& t : texts) {
+    auto space = t.rfind(' ');
+    if (space == std::string::npos || space == 0 || space + 1 == t.size()) {
+      out.push_back({t, {}});
+      continue;
+    }
+    std::string_view prefix(t.data(), space);
+    auto it = at.find(prefix);
+    if (it == at.end()) {
+      at.emplace(std::string(prefix), out.size());
+      out.push_back({std::string(prefix), {t.substr(space + 1)}});
+    } else {
+      out[it->second].words.push_back(t.substr(space + 1));
+    }
+  }
+  for (auto& g : out)
+    if (g.words.size() == 1) g.prefix += " " + g.words[0], g.words.clear();
+  return out;
+}
+
+// docs/protocol.md: a group is ["PREFIX","W1 W2 ..."], standing for "PREFIX W1", "PREFIX W2", ...
+std::string words_text(const Group& g) {
+  std::string words;
+  for (const auto& w : g.words) words += (words.empty() ? "" : " ") + w;
+  return words;
+}
+
 json legal_json(const std::vector<std::string>& texts) {
   json out = json::array();
-  if (texts.size() <= 64) {
-    for (const auto& t : texts) out.push_back(t);
-    return out;
-  }
   std::map<std::string, std::vector<double>> runs;  // prefix -> last numbers
   std::vector<std::string> order;
   std::vector<std::string> plain;
   for (const auto& t : texts) {
     auto space = t.rfind(' ');
-    bool may_be_number = ends_with_number(t, space);
+    bool may_be_number = texts.size() > 64 && ends_with_number(t, space);
     std::optional<double> x = may_be_number ? number_of(t.substr(space + 1)) : std::nullopt;
     if (!x) {
       plain.push_back(t);
@@ -63,7 +96,8 @@ json legal_json(const std::vector<std::string>& texts) {
     if (fresh) order.push_back(prefix);
     it->second.push_back(*x);
   }
-  for (const auto& t : plain) out.push_back(t);
+  for (const auto& g : grouped(plain))
+    out.push_back(g.words.empty() ? json(g.prefix) : json::array({g.prefix, words_text(g)}));
   for (const auto& prefix : order) {
     auto xs = runs[prefix];
     std::sort(xs.begin(), xs.end());
@@ -91,15 +125,40 @@ std::string legal_text(const std::vector<std::string>& texts) {
                });
   if (folds) return legal_json(texts).dump();
   std::string out = "[";
-  for (std::size_t i = 0; i < texts.size(); ++i) {
-    if (i > 0) out += ',';
-    write_json_string(texts[i], out);
+  for (const auto& g : grouped(texts)) {
+    if (out.size() > 1) out += ',';
+    if (g.words.empty()) {
+      write_json_string(g.prefix, out);
+      continue;
+    }
+    out += '[';
+    write_json_string(g.prefix, out);
+    out += ',';
+    write_json_string(words_text(g), out);
+    out += ']';
   }
   out += ']';
   return out;
 }
 
 }  // namespace
+
+json ungroup_legal(const json& legal) {
+  json out = json::array();
+  for (const json& entry : legal) {
+    if (!entry.is_array()) {
+      out.push_back(entry);
+      continue;
+    }
+    const std::string prefix = entry.at(0).get<std::string>(), words = entry.at(1).get<std::string>();
+    for (std::size_t at = 0; at <= words.size();) {
+      std::size_t end = std::min(words.find(' ', at), words.size());
+      out.push_back(prefix + " " + words.substr(at, end - at));
+      at = end + 1;
+    }
+  }
+  return out;
+}
 
 json clock_json(const ClockSpec& c) {
   if (c.correspondence()) return {{"days", c.days}};
@@ -299,7 +358,7 @@ std::string Room::legal_members() const {
   }
   std::string out = "\"legal\":";
   out += legal_text(texts);
-  out += can_end ? ",\"can_end_turn\":true" : ",\"can_end_turn\":false";
+  if (can_end) out += ",\"can_end_turn\":true";  // absent: false
   return out;
 }
 
@@ -346,23 +405,45 @@ std::string Room::state_message(Now now, int viewer, const json& extra) const {
   return text;
 }
 
-json Room::summary(Now now) const {
-  json seats = json::array();
-  for (const auto& p : seats_) seats.push_back(p.id.empty() ? json(nullptr) : json{{"name", p.name}});
-  json clock = clock_json(config_.clock);
-  return {{"room", id_},
-          {"game", std::string(record_.game().name())},
-          {"options", config_.options},
-          {"clock", clock},
-          {"status", status_name(status_)},
-          {"seats", seats},
-          {"spectators", spectators_},
-          {"turn", record_.turn_count()},
-          {"result", record_.finished() ? json(record_.result_text()) : json(nullptr)},
-          {"created_ms", created_ms_},
-          {"clocks", status_ == Status::live ? clocks_json(now) : json(nullptr)},
-          {"to_move", seat_to_move() >= 0 ? json(seat_to_move()) : json(nullptr)},
-          {"deadline_ms", wall_deadline() ? json(*wall_deadline()) : json(nullptr)}};
+Summary Room::summary(Now now) const {
+  if (!summary_fixed_)
+    summary_fixed_ = std::make_shared<const json>(json{{"room", id_},
+                                                       {"game", std::string(record_.game().name())},
+                                                       {"options", config_.options},
+                                                       {"clock", clock_json(config_.clock)},
+                                                       {"created_ms", created_ms_}});
+  Summary s;
+  s.fixed = summary_fixed_;
+  s.status = status_;
+  for (int i = 0; i < 2; ++i)
+    if (!seats_[i].id.empty()) s.seats[i] = seats_[i].name;
+  s.spectators = spectators_;
+  s.turn = record_.turn_count();
+  if (record_.finished()) s.result = record_.result_text();
+  if (status_ == Status::live && config_.clock.enabled()) {
+    s.clock_ms = clock_left(now);
+    s.running = running_;
+  }
+  s.to_move = seat_to_move();
+  s.deadline_ms = wall_deadline();
+  return s;
+}
+
+json Summary::to_json() const {
+  json out = fixed ? *fixed : json::object();
+  json seat_list = json::array();
+  for (const auto& name : seats) seat_list.push_back(name ? json{{"name", *name}} : json(nullptr));
+  out["status"] = status_name(status);
+  out["seats"] = std::move(seat_list);
+  out["spectators"] = spectators;
+  out["turn"] = turn;
+  out["result"] = result ? json(*result) : json(nullptr);
+  out["clocks"] = clock_ms ? json{{"ms", {(*clock_ms)[0], (*clock_ms)[1]}},
+                                  {"running", running >= 0 ? json(running) : json(nullptr)}}
+                           : json(nullptr);
+  out["to_move"] = to_move >= 0 ? json(to_move) : json(nullptr);
+  out["deadline_ms"] = deadline_ms ? json(*deadline_ms) : json(nullptr);
+  return out;
 }
 
 }  // namespace cinq::lobby

@@ -711,12 +711,12 @@ struct Commands {
       json summary;
       RoomPtr actor = row.status != "finished" ? p.rooms_.find(row.id) : nullptr;
       if (actor) {
-        summary = actor->listing().summary;
+        summary = actor->listing().summary.to_json();
       } else {
         note_blocking(services.metrics);
         auto room = lobby::Room::restore(from_row(row), Services::now());
         if (!room) continue;
-        summary = room->summary(Services::now());
+        summary = room->summary(Services::now()).to_json();
       }
       int seat = row.seat_ids[0] == pid ? 0 : 1;
       summary["my_seat"] = seat;

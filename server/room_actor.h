@@ -62,7 +62,7 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
 
   // --- any thread: what the lobby lists, as of the last announcement
   struct Listing {
-    nlohmann::json summary;  // lobby::Room::summary
+    lobby::Summary summary;  // lobby::Room::summary (its JSON: summary.to_json())
     bool is_private = false;
     lobby::Status status = lobby::Status::open;
     int subscribers = 0;

@@ -229,7 +229,7 @@ std::shared_ptr<const std::string> RoomDirectory::public_list() {
   for (const auto& a : actors) {
     auto l = a->listing();
     if (l.is_private || l.status == lobby::Status::finished) continue;
-    rooms.push_back(std::move(l.summary));
+    rooms.push_back(l.summary.to_json());
   }
   std::sort(rooms.begin(), rooms.end(), [](const json& x, const json& y) {
     return x["created_ms"].get<std::int64_t>() > y["created_ms"].get<std::int64_t>();

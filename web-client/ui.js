@@ -50,13 +50,18 @@ export function format_clock(ms) {
 // removes the binary noise that from + i * step accumulates.
 export function format_number(x) { return String(Number(x.toFixed(9))); }
 
-// `legal` (beside a state's position or an event's patch) may fold evenly spaced runs into
-// {prefix, from, to, step}; boards get plain strings.
+// `legal` (beside a state's position or an event's patch) holds texts, groups [prefix, "w1 w2 ..."] standing
+// for "prefix w1", "prefix w2", ..., and evenly spaced runs folded into {prefix, from, to, step}; boards get
+// plain strings.
 export function expand_legal(legal) {
   const out = [];
   for (const entry of legal || []) {
     if (typeof entry === 'string') {
       out.push(entry);
+      continue;
+    }
+    if (Array.isArray(entry)) {
+      for (const word of String(entry[1]).split(' ')) out.push(`${entry[0]} ${word}`);
       continue;
     }
     const {prefix, from, to, step} = entry;

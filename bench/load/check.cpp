@@ -25,7 +25,7 @@ TEST_CASE("welcome: the protocol version") {
 TEST_CASE("v2: a play event with legal gives the move; its members may come in any order") {
   const std::string text =
       R"({"type":"event","room":"Ab3dE5fG7h","version":8,"kind":"play","seat":1,"actions":["e3 c3"],)"
-      R"("end_turn":false,"turn_over":true,"patch":{"turn":3,"to_move":0,"side":"A",)"
+      R"("patch":{"turn":3,"to_move":0,"side":"A",)"
       R"("view":{"rows":["...","..."],"legal":["not","this"]}},"legal":["e2 c2","e2 d2","d1 d2"],)"
       R"("can_end_turn":false})";
   const auto m = read_message(text, 2, 0);
@@ -50,8 +50,8 @@ TEST_CASE("v2: a play event with legal gives the move; its members may come in a
 
 TEST_CASE("v2: a patch without legal says there is nothing to play") {
   const auto m = read_message(
-      R"({"type":"event","room":"R","version":9,"kind":"play","seat":0,"actions":["e2 c2"],"end_turn":false,)"
-      R"("turn_over":true,"patch":{"turn":4,"to_move":1,"side":"D","clocks":null}})",
+      R"({"type":"event","room":"R","version":9,"kind":"play","seat":0,"actions":["e2 c2"],"end_turn":true,)"
+      R"("patch":{"turn":4,"to_move":1,"side":"D","clocks":null}})",
       2, 0);
   CHECK(m.turn.says);
   CHECK_FALSE(m.turn.mine);
@@ -93,16 +93,18 @@ TEST_CASE("v2: a state gives the move with top-level legal, or not") {
       R"("position":)" +
       position;
   const auto mine =
-      read_message(head + R"(,"legal":["e3 c3",{"prefix":"TL 45","from":0,"to":6.5,"step":0.125}],)"
+      read_message(head + R"(,"legal":["e3 c3",{"prefix":"TL 45","from":0,"to":6.5,"step":0.125},)"
+                          R"(["a4","b4 c4 d4"]],)"
                           R"("can_end_turn":false})",
                    2, 1);
   CHECK(mine.type == "state");
   CHECK(mine.room == "Ab3dE5fG7h");
   CHECK(mine.turn.says);
   CHECK(mine.turn.mine);
-  CHECK(cinq::load::scan::count(mine.turn.legal) == 2);
+  CHECK(cinq::load::scan::count(mine.turn.legal) == 3);
   const std::string folded = cinq::load::scan::pick(mine.turn.legal, 1, 3);
   CHECK(folded == "TL 45 0.375");
+  CHECK(cinq::load::scan::pick(mine.turn.legal, 2, 4) == "a4 c4");  // a group's word 4 % 3
   const auto theirs = read_message(head + "}", 2, 0);
   CHECK(theirs.turn.says);
   CHECK_FALSE(theirs.turn.mine);

@@ -1,9 +1,12 @@
 #include "bench/load/scan.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <vector>
 
 namespace cinq::load::scan {
 
@@ -158,6 +161,18 @@ std::string pick(std::string_view legal_array, std::size_t index, std::uint64_t 
     if (raw.front() == '{') {
       Fold fold(raw);
       out = fold.text(random % fold.size());
+    } else if (raw.front() == '[') {  // a group ["PREFIX","W1 W2 ..."]: "PREFIX Wk"
+      std::vector<std::string> parts;
+      entries(raw, [&](std::string_view part) { return parts.push_back(unescape(part)), true; });
+      if (parts.size() != 2) return false;
+      std::vector<std::string_view> words;
+      std::string_view rest = parts[1];
+      for (std::size_t at = 0; at <= rest.size();) {
+        std::size_t end = std::min(rest.find(' ', at), rest.size());
+        words.push_back(rest.substr(at, end - at));
+        at = end + 1;
+      }
+      out = parts[0] + " " + std::string(words[random % words.size()]);
     } else {
       out = unescape(raw);
     }

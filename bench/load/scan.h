@@ -45,9 +45,10 @@ bool members(std::string_view object, Fn&& fn) {
 std::string_view plain_string(std::string_view raw);
 std::optional<std::int64_t> integer(std::string_view raw);
 
-// The entries of a `legal` array (protocol.md, POSITION): plain texts, or folds
-// {"prefix","from","to","step"} standing for a run of texts. count() counts entries (a fold is one);
-// pick() returns the text of entry `index`, a fold's member chosen with `random`.
+// The entries of a `legal` array (protocol.md, POSITION): plain texts, groups ["PREFIX","W1 W2 ..."] standing
+// for "PREFIX W1", "PREFIX W2", ..., or folds {"prefix","from","to","step"} standing for a run of texts.
+// count() counts entries (a group or a fold is one); pick() returns the text of entry `index`, a group's or a
+// fold's member chosen with `random`.
 std::size_t count(std::string_view legal_array);
 std::string pick(std::string_view legal_array, std::size_t index, std::uint64_t random);
 

@@ -161,7 +161,7 @@ Value TablutState::view() const {
   v.set("corners", Value(Value::Array{"a1", "a9", "i1", "i9"}));
   v.set("throne", Value(Value::Object{{"square", "e5"}, {"special", board_.rules().special_throne}}));
   v.set("counts", Value(Value::Object{{"A", attackers}, {"D", defenders}}));
-  v.set("to_move", std::string(1, game().side_letter(board_.side())));
+  // No `to_move`: the position's `side` says it, and the view goes whole or patched to every connection.
   // How often the current position has occurred: a third time draws.
   v.set("occurrences", occurrences(history_, board_.key()));
   Outcome o = outcome();

@@ -56,7 +56,7 @@ TEST_CASE("Correspondence clock: the side to move has N days of wall time from t
   // Alice takes two days; Bob's deadline is three days from her move.
   play(room, "e8 i8", at(2 * kDay));
   CHECK(*room.wall_deadline() == kWallStart + 5 * kDay);
-  CHECK(room.summary(at(2 * kDay))["deadline_ms"] == kWallStart + 5 * kDay);
+  CHECK(room.summary(at(2 * kDay)).to_json()["deadline_ms"] == kWallStart + 5 * kDay);
 }
 
 TEST_CASE(

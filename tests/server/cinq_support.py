@@ -129,11 +129,17 @@ def number_text(x):
 
 
 def expand_legal(legal):
-    """The legal texts with folded ranges {"prefix","from","to","step"} written out."""
+    """The legal texts with groups ["prefix","w1 w2"] and folded ranges {"prefix","from","to","step"} written
+    out."""
     out = []
     for item in legal:
         if isinstance(item, str):
             out.append(item)
+            continue
+        if isinstance(item, list):
+            check(len(item) == 2 and all(isinstance(x, str) and x for x in item),
+                  f"a legal group is [prefix, words]: {short(item)}")
+            out.extend(f"{item[0]} {word}" for word in item[1].split(" "))
             continue
         check(isinstance(item, dict) and set(item) == {"prefix", "from", "to", "step"},
               f"a legal entry is a text or a range: {short(item)}")
@@ -142,6 +148,19 @@ def expand_legal(legal):
         n = round((stop - start) / step)
         check(abs(start + n * step - stop) < 1e-9, f"a range's 'to' is 'from' plus whole steps: {short(item)}")
         out.extend(f"{item['prefix']} {number_text(start + i * step)}" for i in range(n + 1))
+    return out
+
+
+def ungrouped(legal):
+    """`legal` with its groups ["prefix","w1 w2"] written out as texts (folded ranges kept); None stays None."""
+    if legal is None:
+        return None
+    out = []
+    for item in legal:
+        if isinstance(item, list):
+            out.extend(expand_legal([item]))
+        else:
+            out.append(item)
     return out
 
 
@@ -160,7 +179,7 @@ class RoomView:
     def __init__(self, state):
         self.version = state["version"]
         self.position = copy.deepcopy(state["position"])
-        self.legal = state.get("legal", [])
+        self.legal = ungrouped(state.get("legal", []))  # groups written out, ranges kept
         self.can_end_turn = state.get("can_end_turn", False)
         self.seat = None
         self.player_ids = [s["id"] if s else None for s in state["seats"]]
@@ -241,16 +260,16 @@ class Client:
             who = "a spectator" if seat is None else f"seat {seat}, not to move (to_move {mover})"
             self.problem(f"{who} got legal/can_end_turn in {m['type']} {m.get('kind', '')} "
                          f"v{m.get('version')}: {short(m)}")
-        elif should and not ("legal" in m and "can_end_turn" in m):
+        elif should and "legal" not in m:
             self.problem(f"seat {seat} is to move but {m['type']} {m.get('kind', '')} v{m.get('version')} "
-                         f"lacks legal/can_end_turn: {short(m)}")
+                         f"lacks legal: {short(m)}")
         if carrier:
-            view.legal = m.get("legal", [])
+            view.legal = ungrouped(m.get("legal", []))
             view.can_end_turn = m.get("can_end_turn", False)
         if "legal" in m:
             self.legal_messages += 1
-            if not isinstance(m["legal"], list) or not isinstance(m.get("can_end_turn"), bool):
-                self.problem(f"legal is a list and can_end_turn a boolean: {short(m)}")
+            if not isinstance(m["legal"], list) or m.get("can_end_turn", True) is not True:
+                self.problem(f"legal is a list and can_end_turn, when sent, is true: {short(m)}")
         if "legal" in position or "can_end_turn" in position:
             self.problem(f"legal/can_end_turn inside the position (v1): {short(position)}")
 

@@ -22,7 +22,7 @@ import sys
 import time
 
 from cinq_support import (Client, check, short, is_type, is_event, get, comparable, first_difference,
-                          expand_legal, stripped, no_problems, run_main, set_address_rate)
+                          expand_legal, ungrouped, stripped, no_problems, run_main, set_address_rate)
 
 # game, options, actions before resigning. Baltek and Kopf oder Knopf have options for shorter games; Batik
 # plays a single game instead of a match (at most 18 drops).
@@ -124,7 +124,7 @@ class Match:
         live = state["position"]["status"] == "live" and state["position"]["to_move"] is not None
         if live:
             mover = self.players[seat].view(self.room)
-            check(mover.legal == state.get("legal") and mover.can_end_turn == state.get("can_end_turn"),
+            check(mover.legal == ungrouped(state.get("legal")) and mover.can_end_turn == state.get("can_end_turn", False),
                   f"{self.game}, after {what}: the mover's legal ({short(mover.legal, 150)}, can_end_turn "
                   f"{mover.can_end_turn}) is not the fresh state's ({short(state.get('legal'), 150)}, "
                   f"{state.get('can_end_turn')})")

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "lobby/room.h"
 #include "tests/support/ws_client.h"
 
 namespace cinq::test {
@@ -55,7 +56,7 @@ class Peer {
   void track(json& j) {
     const std::string type = j.value("type", "");
     auto take_legal = [&](const json& m) {
-      legal = m.contains("legal") ? m["legal"] : json::array();
+      legal = m.contains("legal") ? lobby::ungroup_legal(m["legal"]) : json::array();
       can_end_turn = m.value("can_end_turn", false);
     };
     auto shown = [&] {

@@ -33,6 +33,7 @@ std::string a_legal(const json& m) {
   REQUIRE(m.contains("legal"));
   const json& l = m["legal"].at(0);
   if (l.is_string()) return l;
+  if (l.is_array()) return lobby::ungroup_legal(json::array({l})).at(0);
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", l["from"].get<double>());
   return l["prefix"].get<std::string>() + " " + buf;
