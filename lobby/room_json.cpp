@@ -310,7 +310,7 @@ Value Room::position_value(Now now) const {
   p.set("turn", record_.turn_count());
   p.set("round", st.round());
   p.set("to_move", seat >= 0 ? Value(seat) : Value());
-  p.set("side", seat >= 0 ? Value(std::string(1, record_.game().side_letter(st.to_move()))) : Value());
+  // No `side`: the state's `sides[to_move]` says it, and a patch goes to every connection at every turn.
   p.set("mid_turn", seat >= 0 && st.mid_turn());
   if (config_.clock.enabled()) {
     auto left = clock_left(now);

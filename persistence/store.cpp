@@ -12,6 +12,7 @@
 #include <system_error>
 #include <unordered_map>
 #include <utility>
+#include <spdlog/spdlog.h>
 
 #include "rules/notation.h"
 
@@ -492,8 +493,8 @@ bool upgrade_to_3(Connection& db, const std::string& path, Error& error, const s
       header = std::move(parts->header);
       save.entries = std::move(parts->entries);
     } else {
-      std::fprintf(stderr, "cinq store: upgrading %s: the record of game %s does not read (%s): kept whole\n",
-                   path.c_str(), g.id.c_str(), parts.error().text().c_str());
+      spdlog::warn("store: upgrading {}: the record of game {} does not read ({}): kept whole", path, g.id,
+                   parts.error().text());
       g.open_turn = false;
       save.row.open_turn = false;
       header = g.record;
@@ -538,7 +539,7 @@ bool create_schema(Connection& db, const std::string& path, Error& error) {
 // A player read is one statement, which sees one consistent snapshot (WAL); a game read is one read
 // transaction (Impl::read_games).
 void report_read_error(const std::string& doing, const std::string& message) {
-  std::fprintf(stderr, "cinq store: %s: %s\n", doing.c_str(), message.c_str());
+  spdlog::error("store: {}: {}", doing, message);
 }
 
 }  // namespace

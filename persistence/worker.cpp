@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 #include <utility>
+#include <spdlog/spdlog.h>
 
 namespace cinq::store {
 namespace {
@@ -69,9 +70,9 @@ void Worker::loop() {
     try {
       job();
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "worker %s: a job failed: %s\n", name_.c_str(), e.what());
+      spdlog::error("worker {}: a job failed: {}", name_, e.what());
     } catch (...) {
-      std::fprintf(stderr, "worker %s: a job failed with an unknown exception\n", name_.c_str());
+      spdlog::error("worker {}: a job failed with an unknown exception", name_);
     }
     job = nullptr;  // its captures die outside the lock too
     lock.lock();

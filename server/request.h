@@ -6,13 +6,13 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
+#include "server/net/fifo.h"
 #include "server/protocol.h"
 
 namespace cinq::server {
@@ -27,7 +27,7 @@ struct Lane {
   std::mutex mutex;
   bool busy = false;    // a message is being handled, or a command is in flight off the network thread
   bool closed = false;  // the connection is gone: nothing more is handled
-  std::deque<Waiting> waiting;
+  net::Fifo<Waiting> waiting;
 };
 
 // A command that goes on off the network thread (Context::defer). The connection's later messages wait until

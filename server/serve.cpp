@@ -26,6 +26,7 @@ struct ServeArgs {
   std::string data_dir = "data";
   server::Limits limits;
   server::BotConfig bots;
+  server::WorkerConfig workers;
   // Read as whole numbers, then put where the server takes them.
   int port = config.port;
   int per_address_connections = static_cast<int>(config.max_connections_per_address);
@@ -94,7 +95,7 @@ int serve(const ServeArgs& args) {
 
   {
     store::Worker writer("store-writer");
-    server::App app(*store, writer, limits, bots);
+    server::App app(*store, writer, limits, bots, args.workers);
     std::unique_ptr<net::Server> server;
     try {
       server = std::make_unique<net::Server>(config, app);
@@ -144,6 +145,9 @@ Command add_serve_command(CLI::App& cinq) {
   cmd->add_option("--per-address-rate", args->per_address_rate,
                   "messages a second from one IP address, all its connections together; 0: no limit")
       ->type_name("N")->check(range(0, std::numeric_limits<int>::max()))->capture_default_str();
+  cmd->add_option("--worker-threads", args->workers.threads,
+                  "threads for store reads, record replays, imports and game lists (never the network's), 1 to 64")
+      ->type_name("N")->check(range(1, 64))->capture_default_str();
   cmd->add_option("--bot-threads", args->bots.threads, "threads the computer opponents think on, 1 to 64")
       ->type_name("N")->check(range(1, 64))->capture_default_str();
   cmd->add_option("--bot-answer-ms", args->bot_answer_ms,

@@ -86,7 +86,8 @@ export function turn_text(state, my_seat) {
   if (position.status !== 'live') {
     return my_seat === null ? 'Waiting for players.' : 'Waiting for an opponent: share the invitation link.';
   }
-  const side = position.side ? ` (${position.side})` : '';
+  const letter = (state.sides || [])[position.to_move];
+  const side = letter ? ` (${letter})` : '';
   if (position.to_move === my_seat) {
     if (position.mid_turn) return `Your turn${side}: play on or end your turn.`;
     return `Your turn${side}.`;

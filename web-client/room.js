@@ -258,7 +258,10 @@ export function render_room(root, app, room_id) {
   function update_board() {
     if (!board || !state || !state.position) return;
     if (replay && replay.index !== null) return;  // the replay owns the board
-    const position = {...state.position, legal: expanded_legal(), can_end_turn: state.can_end_turn};
+    // `side` for the boards, as replay_position gives it: the state's sides[to_move].
+    const to_move = state.position.to_move;
+    const side = to_move === null || to_move === undefined ? null : (state.sides || [])[to_move] || null;
+    const position = {...state.position, side, legal: expanded_legal(), can_end_turn: state.can_end_turn};
     try {
       board.update(position, {mySeat: my_seat(), canAct: can_act(), event: last_event, replay: false});
     } catch (err) {

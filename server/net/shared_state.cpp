@@ -5,6 +5,7 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/websocket/error.hpp>
 #include <iostream>
+#include <spdlog/spdlog.h>
 
 namespace cinq::net {
 
@@ -75,9 +76,7 @@ void log_failure(std::string_view who, std::string_view what, const boost::syste
 }
 
 void log_failure(std::string_view who, std::string_view what, std::string_view message) {
-  // std::cerr is unit-buffered and each line is one insertion chain, so lines from I/O threads stay whole
-  // enough for a log; the server's main may redirect this later.
-  std::cerr << "cinq net: " << who << ": " << what << ": " << message << '\n';
+  spdlog::warn("net: {}: {}: {}", who, what, message);
 }
 
 }  // namespace cinq::net

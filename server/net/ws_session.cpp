@@ -115,7 +115,7 @@ void WsSession::on_send(std::shared_ptr<const std::string> text) {
     // The client reads slower than we write: drop everything not yet on the wire and disconnect it; it
     // resynchronizes when it comes back (docs/design.md). The front message is mid-write and must stay.
     state_->stats().send_queue_drops_total.fetch_add(1);
-    if (!queue_.empty()) queue_.erase(std::next(queue_.begin()), queue_.end());
+    queue_.keep_front();
     return begin_close(1008, "too slow");
   }
   queue_.push_back(std::move(text));

@@ -9,10 +9,10 @@
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/websocket/stream.hpp>
-#include <deque>
 #include <memory>
 #include <string>
 
+#include "server/net/fifo.h"
 #include "server/net/shared_state.h"
 #include "server/net/transport.h"
 
@@ -65,7 +65,7 @@ class WsSession : public Connection, public Session, public std::enable_shared_f
   AddressSlot slot_;
 
   // The front message is the one being written; at most one write is in flight.
-  std::deque<std::shared_ptr<const std::string>> queue_;
+  Fifo<std::shared_ptr<const std::string>> queue_;
   bool opened_ = false;           // on_open was called
   bool finished_ = false;         // on_close was called (or the session never opened)
   bool close_requested_ = false;  // a close is pending behind the queue
