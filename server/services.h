@@ -12,6 +12,7 @@
 #include "persistence/store.h"
 #include "persistence/worker.h"
 #include "server/metrics.h"
+#include "server/stored_rooms.h"
 #include "server/net/transport.h"
 
 namespace cinq::server {
@@ -38,12 +39,6 @@ struct Services {
 
   static lobby::Now now();
 };
-
-// The stored row of a room, and back (from_row marks it `stored`: the room's saves are changes to it).
-store::GameRow to_row(const lobby::Saved& s, std::int64_t updated_ms);
-lobby::Saved from_row(const store::GameRow& row);
-// A room's save (lobby::Room::take_save) as the store takes it.
-store::GameSave to_save(lobby::RoomSave s, std::int64_t updated_ms);
 
 // {"type":"error","code":...,"message":...} with the request's `ref` and room when known.
 std::string error_message(const std::string& code, const std::string& message, const std::string& ref = {},

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "bench/load/baseline_room.h"
 #include "bench/load/phase.h"
 #include "bench/load/rooms.h"
 #include "bench/load/scan.h"
@@ -52,50 +53,13 @@ std::optional<std::int64_t> field(std::string_view text, std::string_view key) {
   return scan::integer(text.substr(at + key.size()));
 }
 
-class RelayRoom : public std::enable_shared_from_this<RelayRoom> {
+class RelayRoom final : public BaselineRoom<RelayRoom, RelayPeer> {
  public:
   RelayRoom(RelayWorkload& w, int slot, std::string)
-      : w_(w), slot_(slot), key_("r" + std::to_string(next_key.fetch_add(1))), pacer_(w.options(), w.rng()) {
-    const int n = 2 + w.options().spectators;
-    for (int i = 0; i < n; ++i) {
-      peers_.push_back(std::make_unique<RelayPeer>());
-      peers_.back()->room = this;
-      peers_.back()->index = i;
-    }
-  }
-
-  int slot() const { return slot_; }
-  bool in_setup() const { return !live_; }
-  bool stalled(Clock::time_point now) const {
-    if (dead_ || (live_ && !w_.going())) return false;  // a live room waiting for go() is quiet on purpose
-    return now - last_activity_ > std::chrono::duration<double>(w_.options().stall_s);
-  }
-
-  void go() {
-    last_activity_ = Clock::now();
-    pacer_ = Pacer(w_.options(), w_.rng());  // the offered load starts evenly spread from now
-    if (live_ && !awaiting_) schedule();
-  }
-
-  void start() {
-    last_activity_ = Clock::now();
-    for (auto& p : peers_)
-      p->conn = Conn::open(w_.loop(), w_.target(), p.get(), kConnectTimeout, w_.next_source());
-  }
-
-  void close() {
-    dead_ = true;
-    for (auto& p : peers_) {
-      if (p->opened) w_.open.fetch_sub(1);
-      p->opened = false;
-      if (p->conn) p->conn->close();
-    }
-  }
+      : BaselineRoom(w, slot), key_("r" + std::to_string(next_key.fetch_add(1))) {}
 
   void opened(RelayPeer& p) {
-    p.opened = true;
-    w_.open.fetch_add(1);
-    last_activity_ = Clock::now();
+    mark_open(p);
     p.conn->send(R"({"type":"hello","room":")" + key_ + R"(","role":)" + std::to_string(p.index) + "}");
   }
 
@@ -104,10 +68,7 @@ class RelayRoom : public std::enable_shared_from_this<RelayRoom> {
     if (w_.window().contains(at)) w_.stats.received++;
     if (!p.welcomed) {
       p.welcomed = true;
-      if (++welcomed_ < static_cast<int>(peers_.size())) return;
-      live_ = true;
-      w_.room_live(*this);
-      if (w_.going()) schedule();
+      if (++welcomed_ == static_cast<int>(peers_.size())) become_live();
       return;
     }
     if (p.index >= 2) return;
@@ -136,28 +97,13 @@ class RelayRoom : public std::enable_shared_from_this<RelayRoom> {
     }
   }
 
-  void closed(RelayPeer& p) {
-    const bool was_open = p.opened;
-    if (p.opened) w_.open.fetch_sub(1);
-    p.opened = false;
-    if (!dead_) w_.room_failed(*this, was_open ? "disconnect" : "connect");
-  }
-
  private:
+  friend class BaselineRoom<RelayRoom, RelayPeer>;
+
   struct Sent {
     Clock::time_point at{};
     int mover = -1;
   };
-
-  void schedule() {
-    const auto now = Clock::now();
-    const auto at = pacer_.book(now);
-    if (at <= now) return send();
-    w_.loop().after(at - now, [self = weak_from_this()] {
-      auto room = self.lock();
-      if (room && !room->dead_) room->send();
-    });
-  }
 
   void send() {
     // Whole frames per turn whose mean is the shape's: each role's fractions carry over to later turns.
@@ -179,20 +125,12 @@ class RelayRoom : public std::enable_shared_from_this<RelayRoom> {
     peers_[mover_]->conn->send(text);
   }
 
-  RelayWorkload& w_;
-  int slot_;
   std::string key_;
-  Pacer pacer_;
-  std::vector<std::unique_ptr<RelayPeer>> peers_;
   int welcomed_ = 0;
   int mover_ = 0;
   std::int64_t turn_ = 0;
   std::array<double, 3> carry_{};
   std::array<Sent, kRing> sent_{};
-  bool awaiting_ = false;
-  bool live_ = false;
-  bool dead_ = false;
-  Clock::time_point last_activity_{};
 };
 
 void RelayPeer::on_open(Conn&) { room->opened(*this); }

@@ -25,6 +25,7 @@
 
 #include "lobby/room.h"
 #include "persistence/worker.h"
+#include "server/stored_rooms.h"
 #include "rules/notation.h"
 #include "rules/registry.h"
 #include "tests/lobby/helpers.h"
@@ -369,76 +370,11 @@ TEST_CASE("store: a path that cannot hold a database gives no store and a messag
 // ---------------------------------------------------------------------------------------------------------
 // Storage the size of a turn (schema version 3): rooms' saves.
 
-// What server/services.cpp does (to_row, from_row, to_save), which this executable does not link.
-GameRow row_of(const lobby::Saved& s, std::int64_t updated_ms) {
-  GameRow r;
-  r.id = s.id;
-  r.game = s.game;
-  r.options = s.options;
-  r.clock_base_ms = s.clock.base_ms;
-  r.clock_increment_ms = s.clock.increment_ms;
-  r.is_private = s.is_private;
-  r.kind = s.clock.correspondence() ? "correspondence" : "live";
-  r.clock_days = s.clock.days;
-  r.deadline_ms = s.deadline_ms;
-  r.seat_token_hashes = s.seat_token_hashes;
-  r.status = lobby::status_name(s.status);
-  r.result = s.result;
-  r.record = s.record;
-  r.open_turn = s.open_turn;
-  for (int i = 0; i < 2; ++i) {
-    r.seat_ids[i] = s.seats[i].id;
-    r.seat_names[i] = s.seats[i].name;
-  }
-  r.clock_ms = s.clock_ms;
-  r.version = s.version;
-  r.turns = s.turns;
-  r.rematch_of = s.rematch_of;
-  r.created_ms = s.created_ms;
-  r.updated_ms = updated_ms;
-  return r;
-}
-
-lobby::Saved saved_of(const GameRow& r) {
-  lobby::Saved s;
-  s.id = r.id;
-  s.game = r.game;
-  s.options = r.options;
-  s.clock = {r.clock_base_ms, r.clock_increment_ms, r.clock_days};
-  s.deadline_ms = r.deadline_ms;
-  s.seat_token_hashes = r.seat_token_hashes;
-  s.is_private = r.is_private;
-  s.status = r.status == "finished" ? lobby::Status::finished
-             : r.status == "live"   ? lobby::Status::live
-                                    : lobby::Status::open;
-  s.result = r.result;
-  s.record = r.record;
-  s.open_turn = r.open_turn;
-  s.stored = true;
-  for (int i = 0; i < 2; ++i) s.seats[i] = {r.seat_ids[i], r.seat_names[i]};
-  s.clock_ms = r.clock_ms;
-  s.version = r.version;
-  s.turns = r.turns;
-  s.rematch_of = r.rematch_of;
-  s.created_ms = r.created_ms;
-  return s;
-}
-
-GameSave save_of(lobby::RoomSave s, std::int64_t updated_ms) {
-  GameSave g;
-  g.row = row_of(s.saved, updated_ms);
-  g.write_row = s.row_changed;
-  g.from = static_cast<std::int64_t>(s.from);
-  g.entries = std::move(s.entries);
-  g.base_version = s.base_version;
-  return g;
-}
-
 // Saves `room` as the server does after an effect that asks for it; gives the save as the room handed it.
 lobby::RoomSave store_room(Store& store, lobby::Room& room) {
   lobby::RoomSave s = room.take_save(lobby::test::at(0));
   Error error;
-  REQUIRE_MESSAGE(store.save({}, {save_of(s, 1000 + room.version())}, error), error.message);
+  REQUIRE_MESSAGE(store.save({}, {server::to_save(s, 1000 + room.version())}, error), error.message);
   return s;
 }
 
@@ -461,7 +397,7 @@ void check_stored(Store& store, const lobby::Room& room) {
 lobby::Room reopened(Store& store, const std::string& id) {
   auto row = store.game(id);
   REQUIRE(row);
-  auto room = lobby::Room::restore(saved_of(*row), lobby::test::at(0));
+  auto room = lobby::Room::restore(server::from_row(*row), lobby::test::at(0));
   REQUIRE_MESSAGE(room.ok(), (room.ok() ? "" : room.error().message));
   return std::move(*room);
 }
@@ -505,7 +441,7 @@ TEST_CASE("store: a game in progress is kept as entry rows; a turn writes its en
   lobby::RoomSave done = room.take_save(lobby::test::at(20000));
   CHECK(done.row_changed);
   Error error;
-  CHECK_FALSE(store->save({}, {save_of(done, 1)}, error));
+  CHECK_FALSE(store->save({}, {server::to_save(done, 1)}, error));
   CHECK(error.message == "saving game room-1: frozen");
 }
 
@@ -667,7 +603,7 @@ PRAGMA user_version = 2;
 // and, while a turn was open, followed by the line `# turn in progress`.
 void insert_v2(sqlite3* db, const lobby::Room& room) {
   const lobby::Saved s = room.saved(lobby::test::at(0));
-  GameRow r = row_of(s, 5000 + s.version);
+  GameRow r = server::to_row(s, 5000 + s.version);
   if (s.open_turn) r.record += "# turn in progress\n";
   sqlite3_stmt* stmt = nullptr;
   REQUIRE(sqlite3_prepare_v2(db,
