@@ -84,23 +84,36 @@ std::optional<std::string> options_text(const json& body, std::string& why) {
   return out;
 }
 
-std::optional<lobby::ClockSpec> clock_of(const json& body, std::string& why) {
+// A clock from a message: null or absent for none. An object is a clock: it names only base_ms,
+// increment_ms and days, and describes a running one (docs/protocol.md): {"days": 0}, {"base_ms": 0} or {}
+// are refused with bad_clock rather than read as "no clock" (issue 17).
+std::optional<lobby::ClockSpec> clock_of(const json& body, Refusal& refusal) {
   auto it = body.find("clock");
   if (it == body.end() || it->is_null()) return lobby::ClockSpec{};
   if (!it->is_object()) {
-    why = "field 'clock' must be null, {\"base_ms\": N, \"increment_ms\": N} or {\"days\": N}";
+    refusal = {"bad_message", "field 'clock' must be null, {\"base_ms\": N, \"increment_ms\": N} or {\"days\": N}"};
     return std::nullopt;
   }
   lobby::ClockSpec c;
-  for (auto [key, out] : {std::pair{"base_ms", &c.base_ms}, std::pair{"increment_ms", &c.increment_ms},
-                          std::pair{"days", &c.days}}) {
-    auto f = it->find(key);
-    if (f == it->end()) continue;
-    if (!f->is_number_integer()) {
-      why = std::string("clock.") + key + " must be an integer";
+  for (const auto& [key, value] : it->items()) {
+    std::int64_t* out = key == "base_ms" ? &c.base_ms : key == "increment_ms" ? &c.increment_ms
+                      : key == "days"    ? &c.days
+                                         : nullptr;
+    if (!out) {
+      refusal = {"bad_clock", "a clock has base_ms and increment_ms, or days: no member '" + key +
+                                  "' (null: no clock)"};
       return std::nullopt;
     }
-    *out = f->get<std::int64_t>();
+    if (!value.is_number_integer()) {
+      refusal = {"bad_message", "clock." + key + " must be an integer"};
+      return std::nullopt;
+    }
+    *out = value.get<std::int64_t>();
+  }
+  if (it->contains("days") ? c.days == 0 : c.base_ms == 0) {
+    refusal = {"bad_clock", it->contains("days") ? "a correspondence clock gives 1, 2, 3, 5, 7 or 14 days per turn"
+                                                 : "a live clock needs base_ms (at least 10000); null: no clock"};
+    return std::nullopt;
   }
   return c;
 }
@@ -125,8 +138,9 @@ struct GameRequest {
     auto options = Options::parse_text(g.game->option_specs(), *text);
     if (!options) return Refusal{"bad_options", options.error().message};
     g.options = options->text();
-    auto clock = clock_of(body, why);
-    if (!clock) return bad_message(why);
+    Refusal clock_refusal;
+    auto clock = clock_of(body, clock_refusal);
+    if (!clock) return clock_refusal;
     g.clock = *clock;
     if (auto bad = lobby::check_clock(g.clock)) return Refusal{bad->code, bad->message};
     return g;

@@ -11,7 +11,8 @@ namespace cinq::server {
 inline net::HttpResponse json_response(int status, const nlohmann::json& body) {
   net::HttpResponse r;
   r.status = status;
-  r.body = body.dump();
+  // Invalid UTF-8 from the request (a path's bytes echoed in a message) becomes U+FFFD: an answer, not a 500.
+  r.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   r.headers.emplace_back("Access-Control-Allow-Origin", "*");
   return r;
 }

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <random>
+#include <vector>
 
 #include "lobby/room.h"
 #include "rules/notation.h"
@@ -88,6 +89,37 @@ std::array<std::string, 2> issue_seat_tokens(lobby::Room& room) {
   return links;
 }
 
+namespace {
+
+// Code points that show nothing or reorder what follows: C1 controls, the soft hyphen, zero-width spaces and
+// joiners, direction marks, embeddings, overrides and isolates (U+202E turns "Bob" into "boB"), the
+// byte-order mark. A name with one of them could pass for another player's.
+bool invisible(char32_t c) {
+  return (c >= 0x80 && c <= 0x9F) || c == 0xAD || c == 0x61C || (c >= 0x200B && c <= 0x200F) ||
+         (c >= 0x2028 && c <= 0x202E) || (c >= 0x2060 && c <= 0x206F) || c == 0xFEFF;
+}
+
+// The code points of UTF-8 text; an invalid sequence gives U+FFFD (Record::read refuses it later).
+std::vector<char32_t> code_points(const std::string& s) {
+  std::vector<char32_t> out;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const int n = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
+    if (n == 0 || i + n > s.size()) {
+      out.push_back(0xFFFD);
+      ++i;
+      continue;
+    }
+    char32_t c = n == 1 ? b : b & (0x7F >> n);
+    for (int k = 1; k < n; ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    out.push_back(c);
+    i += n;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::optional<std::string> clean_name(const std::string& raw, std::string& why) {
   std::string name = fold_spaces(raw);
   if (name.empty() || name.size() > 96) {
@@ -106,6 +138,11 @@ std::optional<std::string> clean_name(const std::string& raw, std::string& why) 
     why = "a name has 1 to 32 characters";
     return std::nullopt;
   }
+  for (char32_t c : code_points(name))
+    if (invisible(c)) {
+      why = "a name may not hold invisible or direction-changing characters (such as U+202E or U+FEFF)";
+      return std::nullopt;
+    }
   // The name goes into records (`A = name`): it must read back as itself. A two-line record with no turn
   // (nothing is replayed): not the blocking work note_blocking counts.
   const Game* g = find_game("tablut");

@@ -61,12 +61,16 @@ void RoomActor::apply(lobby::Effect effect, const std::shared_ptr<net::Connectio
   if (effect.save) {
     // Only what changed since the last save (issue 16): a turn's save is the size of a turn.
     const lobby::Now now = Services::now();
-    Batch* batch = &outbox_.back();  // deque: pointers to elements stay valid under push_back/pop_front
+    // The batch is found again by its number, never by address: a failed save before it empties the
+    // outbox (fail_storage), and a save's answer may come after that (issue 17: a use-after-free).
+    const std::uint64_t number = outbox_.back().number = ++batches_;
     bool posted = services_.saver->save(to_save(room_.take_save(now), now.unix_ms),
-                                        [self = shared_from_this(), batch](bool ok, const std::string& why) {
-                                          self->post([ok, batch, why](RoomActor& a) {
+                                        [self = shared_from_this(), number](bool ok, const std::string& why) {
+                                          self->post([ok, number, why](RoomActor& a) {
+                                            if (a.broken_) return;  // told already; the outbox is gone
                                             if (!ok) return a.fail_storage(why);
-                                            batch->stored = true;
+                                            for (Batch& b : a.outbox_)
+                                              if (b.number == number) b.stored = true;
                                             a.flush();
                                           });
                                         });

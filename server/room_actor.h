@@ -9,6 +9,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
@@ -78,6 +79,7 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
     std::size_t patched = lobby::Effect::npos;
     int mover = -1;
     std::string legal;
+    std::uint64_t number = 0;  // of a batch waiting for its save (RoomActor::apply)
   };
   struct Subscriber {
     std::weak_ptr<net::Connection> connection;
@@ -110,6 +112,7 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   bool presence_pending_ = false;
   std::map<std::uint64_t, Subscriber> subscribers_;
   std::deque<Batch> outbox_;
+  std::uint64_t batches_ = 0;  // batches numbered so far
   std::vector<std::function<void()>> settled_;
   bool broken_ = false;  // a save failed: the room is closed until it is reloaded from the store
 
