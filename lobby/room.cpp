@@ -358,6 +358,14 @@ Effect Room::abort(const std::string& player_id, Now now) {
   return e;
 }
 
+Effect Room::expire(Now now) {
+  if (status_ != Status::open) return fail("not_open", "the room is not open");
+  Effect e;
+  (void)record_.abort();
+  finish(e, now);
+  return e;
+}
+
 Effect Room::ask_rematch(const std::string& player_id, Now) {
   int s = seat_of(player_id);
   if (s < 0) return fail("not_seated", "you do not hold a seat in this room");
@@ -502,8 +510,11 @@ RoomSave Room::take_save(Now) {
   RoomSave s;
   s.saved = saved_columns();
   if (status_ == Status::finished) {
-    // Stands alone: the whole record and every column (the store drops the entries).
+    // The whole record and every column (the store drops the entries). The save that finishes the game
+    // still names the version it follows, like any change: if a save before it failed, it must fail too
+    // rather than commit the turns that one lost (issue 17). Once finished, a save stands alone.
     s.saved.record = record_.write();
+    if (handed_.any && handed_.columns.status != Status::finished) s.base_version = handed_.version;
   } else {
     s.saved.record = record_.header_line();
     s.from = handed_.any ? handed_.stable_entries : 0;

@@ -196,6 +196,9 @@ class Room {
                                   bool is_private, Now now);
   Effect tick(Now now);  // flag fall: call at deadline() (and any time: it does nothing early)
   Effect set_online(int seat, bool online, Now now);
+  // An open room nobody took up in time (the server's --open-room-expiry): aborted, so it leaves the lists
+  // and its seated player, if any, sees why; `not_open` if the room is not open.
+  Effect expire(Now now);
   bool online(int seat) const { return online_[seat]; }
   Effect set_spectators(int count, Now now);
   Effect rematch_opened(const std::string& new_room, Now now);

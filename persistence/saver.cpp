@@ -20,8 +20,8 @@ bool Saver::queue(std::function<void()> add) {
   return true;
 }
 
-bool Saver::save(GameSave game, Done done) {
-  return queue([&] { pending_.push_back({std::move(game), std::move(done)}); });
+bool Saver::save(GameSave game, Done done, std::shared_ptr<Chain> chain) {
+  return queue([&] { pending_.push_back({std::move(game), std::move(done), std::move(chain)}); });
 }
 
 bool Saver::save(PlayerRow row, Done done) {
@@ -43,6 +43,16 @@ void Saver::commit() {
     commit_posted_ = false;
   }
   if (batch.empty() && players.empty()) return;
+  // A save whose chain broke in an earlier commit is dropped: never written, told it failed.
+  std::vector<Pending> dropped;
+  std::erase_if(batch, [&](Pending& p) {
+    if (!p.chain || !p.chain->broken) return false;
+    dropped.push_back(std::move(p));
+    return true;
+  });
+  for (auto& p : dropped)
+    if (p.done) p.done(false, "saving game " + p.save.row.id + ": a save of this room before it failed");
+  if (batch.empty() && players.empty()) return;
   // One save per game where they merge (the usual case: a room's saves follow one another), in the order
   // the games were first queued; a save that does not merge is written after the one before it.
   std::vector<GameSave> saves;
@@ -59,6 +69,9 @@ void Saver::commit() {
   bool ok = store_.save(players, saves, error);
   if (observe_)
     observe_(saves.size(), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  if (!ok)
+    for (auto& p : batch)
+      if (p.chain) p.chain->broken = true;
   for (auto& done : player_done)
     if (done) done(ok, error.message);
   for (auto& p : batch)

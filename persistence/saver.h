@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -29,6 +30,14 @@ namespace cinq::store {
 // writing both in order. False (nothing changed) when they cannot be one save: another game, a later save
 // that does not start from `into`'s version, or a gap between their entries; then both are written, in order.
 bool merge(GameSave& into, GameSave&& later);
+
+// The saves of one room as it is in memory. Once one of them fails, every save of the chain still queued
+// fails too, without being written: a failed command is dropped everywhere (docs/protocol.md, "When a save
+// fails"), and a later save holding it (a finished game's whole record holds every turn) must never commit it
+// behind the room's back. The room is then reloaded from the store, with a new chain.
+struct Chain {
+  bool broken = false;  // read and written on the writer thread only
+};
 
 class Saver {
  public:
@@ -44,7 +53,7 @@ class Saver {
 
   // Queues a save; `done` runs after the commit that holds it. False if the writer has stopped (then `done`
   // never runs).
-  bool save(GameSave game, Done done);
+  bool save(GameSave game, Done done, std::shared_ptr<Chain> chain = nullptr);
   bool save(PlayerRow row, Done done);
 
  private:
@@ -60,6 +69,7 @@ class Saver {
   struct Pending {
     GameSave save;
     Done done;
+    std::shared_ptr<Chain> chain;
   };
   std::vector<Pending> pending_;
   bool commit_posted_ = false;

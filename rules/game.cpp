@@ -43,7 +43,10 @@ Result<Options> Options::parse(std::span<const OptionSpec> specs,
   Options o;
   for (const auto& spec : specs) o.values_.emplace_back(spec.key, spec.default_value);
   std::vector<std::string> seen;
-  for (const auto& [key, value] : given) {
+  for (const auto& given_option : given) {
+    // Named, not a structured binding: clang 14 (the sanitizer and fuzz builds) cannot capture one.
+    const std::string& key = given_option.first;
+    const std::string& value = given_option.second;
     auto it = std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& s) { return s.key == key; });
     if (it == specs.end()) {
       std::string known;

@@ -10,6 +10,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build ccache pkg-config git ca-certificates \
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev sqlite3 doctest-dev libbox2d-dev libcli11-dev libssl-dev \
   libjemalloc-dev \
+  clang libclang-rt-14-dev \
   python3 python3-websockets chromium \
   >/dev/null
 # The browser tests need Node >= 18 (playwright-core 1.49): Debian 12's nodejs will do. A machine that has a

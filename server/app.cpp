@@ -7,8 +7,10 @@
 
 namespace cinq::server {
 
-App::App(store::Store& store, store::Worker& writer, Limits limits, BotConfig bots, WorkerConfig workers)
+App::App(store::Store& store, store::Worker& writer, Limits limits, BotConfig bots, WorkerConfig workers,
+         RoomLimits room_limits)
     : bot_config_(bots) {
+  services_.limits = room_limits;
   services_.store = &store;
   services_.writer = &writer;
   saver_ = std::make_unique<store::Saver>(store, writer, [this](std::size_t rows, double seconds) {
@@ -50,6 +52,8 @@ void App::shutdown() {
   workers_->stop();
   rooms_->clear();
 }
+
+void App::drop_rooms() { rooms_->clear(); }
 
 void App::on_open(const std::shared_ptr<net::Connection>& c) { protocol_->on_open(c); }
 

@@ -26,7 +26,7 @@ class HttpApi;
 class App : public net::Handler {
  public:
   App(store::Store& store, store::Worker& writer, Limits limits = {}, BotConfig bots = {},
-      WorkerConfig workers = {});
+      WorkerConfig workers = {}, RoomLimits room_limits = {});
   ~App() override;
 
   // Binds the app to its transport, then reopens every unfinished game from the store; returns how many.
@@ -35,6 +35,8 @@ class App : public net::Handler {
   // Stops the bot threads (a bot thinking is cancelled) and the workers (jobs not started are dropped), then
   // drops every room and connection record: call after the transport stopped, before it is destroyed.
   void shutdown();
+  // Drops every room from memory (the store keeps them): the fuzz harness (fuzz/harness.h) between inputs.
+  void drop_rooms();
 
   void on_open(const std::shared_ptr<net::Connection>& c) override;
   void on_message(const std::shared_ptr<net::Connection>& c, std::string text) override;

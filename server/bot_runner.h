@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "bots/bot.h"
@@ -69,9 +70,13 @@ class BotRunner {
     std::shared_ptr<std::atomic<bool>> cancel;
     // Runs on a bot thread with the turn (never when cancelled): it must only post to the room.
     std::function<void(BotAnswer)> done;
+    // Whose turn this is thought for: the person playing the bot ("" for a room of two bots). The threads
+    // take the owners in turn, so one player's many bots never delay another's by more than the one turn
+    // being thought (issue 17).
+    std::string owner;
   };
 
-  // `threads` bot threads (at least 1); at most `max_queue` jobs wait.
+  // `threads` bot threads (at least 1); at most `max_queue` jobs wait, taken one owner at a time.
   BotRunner(int threads, Metrics& metrics, std::size_t max_queue = 256);
   ~BotRunner();  // stop()
   BotRunner(const BotRunner&) = delete;
@@ -90,7 +95,10 @@ class BotRunner {
   std::size_t max_queue_;
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<Job> queue_;
+  // Fair queueing: each owner's jobs in order, and the owners with jobs waiting, taken in turn.
+  std::unordered_map<std::string, std::deque<Job>> queues_;
+  std::deque<std::string> owners_;
+  std::size_t queued_ = 0;
   std::vector<std::shared_ptr<std::atomic<bool>>> running_;  // the cancel flags of the jobs being thought
   bool stopping_ = false;
   std::vector<std::thread> threads_;

@@ -427,22 +427,28 @@ struct Commands {
   static void on_hello(Protocol& p, Context& ctx, Hello& h) {
     if (ctx.player) return p.reply_error(ctx, "bad_message", "this connection already said hello");
     if (!h.id && !h.token) {
-      std::string token;
-      store::PlayerRow row = p.identities_.create(h.name, token);
-      return welcome(p, ctx, row, token);
+      // Stored before it is given: a welcomed identity survives a crash (issue 17).
+      Resume resume = ctx.defer(p);
+      p.identities_.create(h.name, [&p, later = ctx, resume](std::optional<store::PlayerRow> row, std::string token) {
+        if (!row)
+          p.reply_error(later, "storage", "the server could not store a new identity: say hello again");
+        else
+          welcome(p, later, *row, token);
+        resume->finish();
+      });
+      return;
     }
     if (!h.id || !h.token) return refuse_identity(p, ctx);
-    if (auto row = p.identities_.cached(*h.id)) return welcome_back(p, ctx, h, std::move(*row));
-    // A player not seen since the start: read from the store on a worker.
+    // The player from the cache, or (not seen since the start) read from the store on a worker.
     Resume resume = ctx.defer(p);
+    if (auto row = p.identities_.cached(*h.id)) return welcome_back(p, ctx, h, std::move(*row), resume);
     p.identities_.load(*h.id, [&p, later = ctx, h, resume](std::optional<store::PlayerRow> row, bool busy) {
       if (busy)
         p.reply_error(later, "storage", kBusy);
       else if (!row)
         refuse_identity(p, later);
-      else
-        welcome_back(p, later, h, std::move(*row));
-      resume->finish();
+      if (busy || !row) return resume->finish();
+      welcome_back(p, later, h, std::move(*row), resume);
     });
   }
 
@@ -450,8 +456,12 @@ struct Commands {
     p.reply_error(ctx, "bad_token", "unknown id or wrong token: say hello without them for a new identity");
   }
 
-  static void welcome_back(Protocol& p, const Context& ctx, const Hello& h, store::PlayerRow row) {
-    if (!token_matches(*h.token, row.token_hash)) return refuse_identity(p, ctx);
+  // Finishes `resume` once answered.
+  static void welcome_back(Protocol& p, const Context& ctx, const Hello& h, store::PlayerRow row, Resume resume) {
+    if (!token_matches(*h.token, row.token_hash)) {
+      refuse_identity(p, ctx);
+      return resume->finish();
+    }
     bool changed = false;
     if (is_legacy_hash(row.token_hash)) {  // stored before issue 16 (SHA-1): kept as SHA-256 from now on
       row.token_hash = token_hash(*h.token);
@@ -461,8 +471,17 @@ struct Commands {
       row.name = *h.name;
       changed = true;
     }
-    if (changed) p.identities_.save(row);
-    welcome(p, ctx, row, *h.token);
+    if (!changed) {
+      welcome(p, ctx, row, *h.token);
+      return resume->finish();
+    }
+    // The new name (or hash) is stored before the welcome tells it; if it cannot be, the welcome carries the
+    // row as stored (the token still holds).
+    std::optional<store::PlayerRow> before = p.identities_.cached(row.id);
+    p.identities_.save(row, [&p, later = ctx, resume, row, token = *h.token, before](bool ok) {
+      welcome(p, later, ok || !before ? row : *before, token);
+      resume->finish();
+    });
   }
 
   static void welcome(Protocol& p, const Context& ctx, const store::PlayerRow& row, const std::string& token) {
@@ -476,26 +495,33 @@ struct Commands {
   }
 
   static void on_name(Protocol& p, Context& ctx, Name& n) {
-    auto rename = [&p](const Context& ctx, store::PlayerRow row, const std::string& name) {
+    // Stored, then told (issue 17): the connection's later messages wait for the commit.
+    auto rename = [&p](const Context& ctx, store::PlayerRow row, const std::string& name, Resume resume) {
       row.name = name;
-      p.identities_.save(row);
-      p.set_player(ctx.connection->id(), lobby::Player{row.id, row.name});
-      ctx.connection->send(json{{"type", "welcome"},
-                                {"protocol", kProtocolVersion},
-                                {"player", {{"id", row.id}, {"name", row.name}}}}
-                               .dump());
+      p.identities_.save(row, [&p, ctx, row, resume](bool ok) {
+        if (!ok) {
+          p.reply_error(ctx, "storage", "the server could not store your new name: it is unchanged");
+        } else {
+          p.set_player(ctx.connection->id(), lobby::Player{row.id, row.name});
+          json m = {{"type", "welcome"},
+                    {"protocol", kProtocolVersion},
+                    {"player", {{"id", row.id}, {"name", row.name}}}};
+          if (!ctx.ref.empty()) m["ref"] = json::parse(ctx.ref);
+          ctx.connection->send(m.dump());
+        }
+        resume->finish();
+      });
     };
-    if (auto row = p.identities_.cached(ctx.player->id)) return rename(ctx, std::move(*row), n.name);
     Resume resume = ctx.defer(p);
+    if (auto row = p.identities_.cached(ctx.player->id)) return rename(ctx, std::move(*row), n.name, resume);
     p.identities_.load(ctx.player->id, [&p, later = ctx, name = n.name, rename, resume](
                                            std::optional<store::PlayerRow> row, bool busy) {
       if (busy)
         p.reply_error(later, "storage", kBusy);
       else if (!row)
         p.reply_error(later, "storage", "your identity could not be read");
-      else
-        rename(later, std::move(*row), name);
-      resume->finish();
+      if (busy || !row) return resume->finish();
+      rename(later, std::move(*row), name, resume);
     });
   }
 
@@ -514,14 +540,33 @@ struct Commands {
       extra = std::make_shared<const json>(json{{"links", {links[0], links[1]}}});
     }
     auto actor = p.rooms_.add(std::move(*room));
+    if (!claim(p, ctx, actor, Claims::open_room)) return;
     bool here = p.enter_room(ctx.connection->id(), actor->id(), [&] {
       actor->post([c = ctx.connection, player = *ctx.player, seat = cmd.seat.value_or(random_seat()),
                    ref = ctx.ref, extra](RoomActor& a) {
+        a.set_creator(player.id);
         a.apply(a.room().sit(player, seat, Services::now()), c, ref);
         a.subscribe(c, player.id, std::nullopt, extra);
       });
     });
     if (!here) p.rooms_.forget(actor->id());  // its creator is gone: nobody will ever sit in it
+  }
+
+  // Counts a new room against its creator's limit (RoomLimits): false, the room gone and the creator told
+  // `too_many_rooms`, when the creator holds as many such rooms as allowed already.
+  static bool claim(Protocol& p, const Context& ctx, const RoomPtr& actor, Claims::Kind kind) {
+    const RoomLimits& limits = p.services_.limits;
+    const std::size_t limit = kind == Claims::open_room ? limits.open_rooms_per_player : limits.bot_rooms_per_player;
+    if (p.services_.claims.try_claim(actor->holder(), kind, ctx.player->id, limit)) return true;
+    p.rooms_.forget(actor->id());  // never stored, never shown
+    ++(kind == Claims::open_room ? p.services_.metrics.refused_open_rooms : p.services_.metrics.refused_bot_rooms);
+    p.reply_error(ctx, "too_many_rooms",
+                  kind == Claims::open_room
+                      ? "you already have " + std::to_string(limit) +
+                            " open rooms waiting for an opponent: play, leave or wait for one of them first"
+                      : "you already have " + std::to_string(limit) +
+                            " games against the computer going: finish or resign one first");
+    return false;
   }
 
   // A room with computer opponents (docs/protocol.md, "Lobby"): the creator's seat and the bot's, or two bots
@@ -537,6 +582,7 @@ struct Commands {
                                  " computer-vs-computer games going: wait for one to end");
     } else {
       actor = p.rooms_.add(std::move(room));
+      if (!claim(p, ctx, actor, Claims::bot_room)) return;
     }
     std::array<std::optional<lobby::Player>, 2> sitters;
     if (levels[1]) {
@@ -671,10 +717,17 @@ struct Commands {
     m["room"] = actor->id();
     auto message = std::make_shared<const std::string>(m.dump());
     actor->post([c = ctx.connection, other_connection, message](RoomActor& a) {
-      a.save_then([c, other_connection, message] {
-        c->send(message);
-        if (other_connection) other_connection->send(message);
-      });
+      a.save_then(
+          [c, other_connection, message] {
+            c->send(message);
+            if (other_connection) other_connection->send(message);
+          },
+          [c, other_connection] {
+            // Nothing was stored: neither player has a room; both may seek again.
+            auto m = error_message("storage", "the server could not store your new game: seek again", {}, {});
+            c->send(m);
+            if (other_connection) other_connection->send(m);
+          });
     });
   }
 

@@ -31,4 +31,13 @@ inline net::HttpResponse busy_response() {
   return r;
 }
 
+// A save failed (docs/protocol.md, "When a save fails"): what the request did was dropped, nothing of it is
+// stored or shown; the room is reloaded from the store at the next request.
+inline net::HttpResponse storage_response() {
+  net::HttpResponse r = error_response(503, "storage", "the server could not store this: nothing of it was kept; "
+                                                       "try again");
+  r.headers.emplace_back("Retry-After", "1");
+  return r;
+}
+
 }  // namespace cinq::server

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "server/caps.h"
 #include "server/net/transport.h"
 
 namespace cinq::server {
@@ -74,6 +75,7 @@ class HttpApi {
   Services& services_;
   RoomDirectory& rooms_;
   Workers& workers_;
+  HourlyQuota imports_;  // POST /api/games/import per address (RoomLimits::imports_per_hour)
   Extra extra_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };

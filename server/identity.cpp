@@ -3,6 +3,7 @@
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <spdlog/spdlog.h>
 #include <sys/random.h>
 
 #include <cerrno>
@@ -182,26 +183,34 @@ void Identities::load(const std::string& id, Loaded done) {
   if (!workers_.submit(Workers::Kind::quick, std::move(job))) done(std::nullopt, true);
 }
 
-store::PlayerRow Identities::create(const std::optional<std::string>& name, std::string& token) {
-  token = random_id(32);
+void Identities::create(const std::optional<std::string>& name, Created done) {
+  std::string token = random_id(32);
   store::PlayerRow row;
   row.id = "p" + random_id(15);
   row.token_hash = token_hash(token);
   row.name = name ? *name : "Guest-" + random_id(4);
   row.created_ms = Services::now().unix_ms;
-  save(row);
-  ++services_.metrics.players_created;
-  return row;
+  save(row, [this, row, token, done = std::move(done)](bool ok) {
+    if (ok) ++services_.metrics.players_created;
+    done(ok ? std::optional<store::PlayerRow>(row) : std::nullopt, token);
+  });
 }
 
-void Identities::save(const store::PlayerRow& row) {
-  {
-    std::lock_guard lock(mutex_);
-    players_[row.id] = row;
-  }
-  services_.saver->save(row, [this](bool ok, const std::string&) {
-    if (!ok) ++services_.metrics.store_failures;
-  });
+void Identities::save(const store::PlayerRow& row, std::function<void(bool ok)> done) {
+  // The answer goes on a strand: the writer thread only writes, and what follows (the connection's next
+  // messages) must not hold up the next commit.
+  auto strand = services_.net->make_strand();
+  auto answer = [this, row, strand, done](bool ok, const std::string& why) {
+    if (ok) {
+      std::lock_guard lock(mutex_);
+      players_[row.id] = row;
+    } else {
+      ++services_.metrics.store_failures;
+      spdlog::error("player {}: save failed: {}", row.id, why);
+    }
+    strand->post([done, ok] { done(ok); });
+  };
+  if (!services_.saver->save(row, answer)) answer(false, "the server is shutting down");
 }
 
 }  // namespace cinq::server

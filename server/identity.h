@@ -34,10 +34,14 @@ class Identities {
   // workers could not take the read (the row is then nullopt).
   using Loaded = std::function<void(std::optional<store::PlayerRow> row, bool busy)>;
   void load(const std::string& id, Loaded done);
-  // A new guest named `name` (or Guest-XXXX), stored; `token` receives its secret token.
-  store::PlayerRow create(const std::optional<std::string>& name, std::string& token);
-  // Keeps a changed row (a new name, a new token hash) in the cache and queues its save.
-  void save(const store::PlayerRow& row);
+  // A new guest named `name` (or Guest-XXXX) with its secret token, stored before anyone hears of it:
+  // `done` runs once the row has committed (`row` set) or failed to (nullopt), on a strand of its own (never
+  // the store's writer), and the row is in the cache only once stored.
+  using Created = std::function<void(std::optional<store::PlayerRow> row, std::string token)>;
+  void create(const std::optional<std::string>& name, Created done);
+  // Stores a changed row (a new name, a new token hash); once committed, the cache holds it and `done(true)`
+  // runs; if the save fails, the cache keeps the row as it was and `done(false)` runs. On a strand, as above.
+  void save(const store::PlayerRow& row, std::function<void(bool ok)> done);
 
  private:
   Services& services_;

@@ -60,10 +60,12 @@ void keep(RoomActor& a, lobby::Effect effect, const HttpApi::Respond& respond) {
   std::optional<lobby::Failure> error = effect.error;
   effect.error.reset();
   a.apply(std::move(effect), nullptr, {});
-  a.when_settled([&a, error, respond] {
-    if (error) return respond(refusal(*error));
-    respond(text_answer(a.room().record().write()));
-  });
+  a.when_settled(
+      [&a, error, respond] {
+        if (error) return respond(refusal(*error));
+        respond(text_answer(a.room().record().write()));
+      },
+      [respond] { respond(storage_response()); });
 }
 
 }  // namespace
@@ -118,16 +120,29 @@ void HttpApi::play_log(std::shared_ptr<RoomActor> actor, int seat, std::string t
             a.room() = std::move(*copy);  // the room as it was, plus what the log did
             count(services_.metrics, *effect);
             keep(a, std::move(*effect), respond);
-          });
+          }, [respond] { respond(storage_response()); });
         });
       });
       if (!queued) respond(busy_response());
-    });
+    }, [respond] { respond(storage_response()); });
   });
 }
 
 void HttpApi::import_game(Call& call) {
-  bool is_private = call.query["private"] == "1" || call.query["private"] == "true";
+  // Each import is a stored room, reopened at every start: an address makes a few an hour (issue 17).
+  std::int64_t retry_after = 0;
+  if (!imports_.take(call.request.address, std::chrono::steady_clock::now(), retry_after)) {
+    ++services_.metrics.refused_imports;
+    net::HttpResponse r = error_response(
+        429, "too_many_imports",
+        "this address imported " + std::to_string(services_.limits.imports_per_hour) +
+            " games in the last hour: try again in " + std::to_string(retry_after) + " s");
+    r.headers.emplace_back("Retry-After", std::to_string(retry_after));
+    return call.respond(r);
+  }
+  // Private unless asked: an imported game is listed in the lobby only with ?public=1.
+  bool is_private = !(call.query["public"] == "1" || call.query["public"] == "true");
+  if (call.query["private"] == "0" || call.query["private"] == "false") is_private = false;
   std::int64_t days = 3;
   if (call.query.count("days")) {
     const std::string& d = call.query["days"];
@@ -152,7 +167,8 @@ void HttpApi::import_game(Call& call) {
     json answer = {{"room", room->id()}, {"links", links}, {"status", lobby::status_name(room->status())}};
     auto actor = rooms_.add(std::move(*room));
     actor->post([answer, respond](RoomActor& a) {
-      a.save_then([answer, respond] { respond(json_response(201, answer)); });
+      a.save_then([answer, respond] { respond(json_response(201, answer)); },
+                  [respond] { respond(storage_response()); });
     });
   };
   if (!workers_.submit(Workers::Kind::bulk, std::move(job))) call.respond(busy_response());

@@ -100,7 +100,11 @@ bool matches(std::string_view pattern, const std::vector<std::string>& path, std
 }  // namespace
 
 HttpApi::HttpApi(Services& services, RoomDirectory& rooms, Workers& workers, Extra extra)
-    : services_(services), rooms_(rooms), workers_(workers), extra_(std::move(extra)) {}
+    : services_(services),
+      rooms_(rooms),
+      workers_(workers),
+      imports_(services.limits.imports_per_hour),
+      extra_(std::move(extra)) {}
 
 const std::vector<HttpApi::Route>& HttpApi::routes() {
   static const std::vector<Route> kRoutes = {
@@ -190,7 +194,7 @@ void HttpApi::show_room(Call& call, bool record_only) {
         json state = a.room().state_json(Services::now());
         state.erase("type");
         respond(json_response(200, state));
-      });
+      }, [respond] { respond(storage_response()); });
     });
   });
 }
@@ -225,6 +229,14 @@ void HttpApi::metrics(Call& call) {
          s.send_queue_drops_total.load());
   metric("cinq_oversize_closes_total", "counter", "Connections closed for a frame over the hard cap.",
          s.oversize_closes_total.load());
+  metric("cinq_http_connections", "gauge", "HTTP connections open (not upgraded to WebSocket).",
+         s.http_open.load());
+  metric("cinq_http_connections_refused_total", "counter",
+         "HTTP connections closed at once: too many open from one address.", s.http_refused_total.load());
+  metric("cinq_http_rate_limited_total", "counter", "HTTP requests answered 429: too many a second from one address.",
+         s.http_rate_limited_total.load());
+  metric("cinq_connections_shed_total", "counter",
+         "Connections refused to keep descriptors in reserve (--fd-reserve).", s.connections_shed_total.load());
   out += "# HELP cinq_rooms Rooms in memory, by status.\n# TYPE cinq_rooms gauge\n";
   out += "cinq_rooms{status=\"open\"} " + std::to_string(rooms.open) + "\n";
   out += "cinq_rooms{status=\"live\"} " + std::to_string(rooms.live) + "\n";
@@ -256,6 +268,13 @@ void HttpApi::metrics(Call& call) {
          m.bot_turns_dropped.load());
   metric("cinq_bots_busy", "gauge", "Bot threads thinking now.", m.bots_busy.load());
   metric("cinq_bots_queued", "gauge", "Bot turns waiting for a bot thread.", m.bots_queued.load());
+  out += "# HELP cinq_limit_refusals_total Requests refused by a per-player or per-address limit.\n"
+         "# TYPE cinq_limit_refusals_total counter\n";
+  out += "cinq_limit_refusals_total{limit=\"open_rooms\"} " + std::to_string(m.refused_open_rooms.load()) + "\n";
+  out += "cinq_limit_refusals_total{limit=\"bot_rooms\"} " + std::to_string(m.refused_bot_rooms.load()) + "\n";
+  out += "cinq_limit_refusals_total{limit=\"imports\"} " + std::to_string(m.refused_imports.load()) + "\n";
+  metric("cinq_rooms_expired_total", "counter", "Open rooms aborted: nobody held a seat in them (--open-room-expiry).",
+         m.rooms_expired.load());
   out += m.errors_text();
   out += m.act_latency.text("cinq_act_latency_seconds",
                             "From an act message's arrival to its event leaving, its save included.");

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "persistence/saver.h"
 #include "server/services.h"
 
 namespace cinq::server {
@@ -18,11 +19,17 @@ RoomActor::RoomActor(Services& services, lobby::Room room, std::shared_ptr<net::
       strand_(std::move(strand)),
       timer_(services.net->make_timer(strand_)),
       presence_timer_(services.net->make_timer(strand_)),
-      bot_timer_(services.net->make_timer(strand_)) {
+      bot_timer_(services.net->make_timer(strand_)),
+      holder_(services.claims.new_holder()),
+      expiry_timer_(services.net->make_timer(strand_)) {
+  chain_ = std::make_shared<store::Chain>();
   update_listing();
 }
 
-RoomActor::~RoomActor() { cancel_bot(); }
+RoomActor::~RoomActor() {
+  cancel_bot();
+  services_.claims.drop(holder_);
+}
 
 void RoomActor::post(std::function<void(RoomActor&)> fn) {
   strand_->post([self = shared_from_this(), fn = std::move(fn)] { fn(*self); });
@@ -36,8 +43,69 @@ RoomActor::Listing RoomActor::listing() const {
 void RoomActor::update_listing() {
   Listing l{room_.summary(Services::now()), room_.config().is_private, room_.status(),
             static_cast<int>(subscribers_.size())};
-  std::lock_guard lock(listing_mutex_);
-  listing_ = std::move(l);
+  {
+    std::lock_guard lock(listing_mutex_);
+    listing_ = std::move(l);
+  }
+  update_claims();
+  update_expiry();
+}
+
+// What this room counts against its players' limits (server/caps.h): an open room for each person seated in
+// it, an unfinished room with a bot for the person playing it.
+void RoomActor::update_claims() {
+  std::vector<std::pair<int, std::string>> now;
+  const auto& seats = room_.seats();
+  const lobby::Status status = room_.status();
+  const bool bot = bot_level(seats[0].id) || bot_level(seats[1].id);
+  if (status == lobby::Status::open && !creator_.empty()) now.emplace_back(Claims::open_room, creator_);
+  for (const auto& seat : seats) {
+    if (seat.id.empty() || bot_level(seat.id)) continue;
+    if (status == lobby::Status::open && seat.id != creator_) now.emplace_back(Claims::open_room, seat.id);
+    if (status != lobby::Status::finished && bot) now.emplace_back(Claims::bot_room, seat.id);
+  }
+  if (now == claimed_) return;
+  claimed_ = now;
+  Claims::Set set;
+  for (auto& [kind, player] : now) set.emplace_back(static_cast<Claims::Kind>(kind), player);
+  services_.claims.set(holder_, std::move(set));
+}
+
+// An open room is aborted once nobody connected has held a seat in it for RoomLimits::open_room_expiry: the
+// timer runs while that is so, and stops when someone sits or comes back.
+bool RoomActor::nobody_holds() const {
+  if (broken_ || services_.limits.open_room_expiry.count() <= 0 || room_.status() != lobby::Status::open)
+    return false;
+  const auto& seats = room_.seats();
+  for (int s = 0; s < 2; ++s) {
+    if (seats[s].id.empty()) continue;
+    // A correspondence room's creator may wait days for the friend it sent the link to.
+    if (room_.config().clock.correspondence() || room_.online(s)) return false;
+  }
+  return true;
+}
+
+void RoomActor::update_expiry() {
+  const auto expiry = services_.limits.open_room_expiry;
+  if (!nobody_holds()) {
+    if (expiry_armed_) expiry_timer_->cancel();
+    expiry_armed_ = false;
+    return;
+  }
+  if (expiry_armed_) return;
+  expiry_armed_ = true;
+  expiry_timer_->arm(expiry, [weak = weak_from_this()] {
+    auto self = weak.lock();
+    if (!self) return;
+    self->expiry_armed_ = false;
+    if (!self->nobody_holds()) return self->update_expiry();
+    lobby::Effect e = self->room_.expire(Services::now());
+    if (e.error) return;
+    spdlog::info("room {}: open with nobody in it for {} s: aborted", self->id_,
+                 self->services_.limits.open_room_expiry.count() / 1000);
+    ++self->services_.metrics.rooms_expired;
+    self->apply(std::move(e), nullptr, {});
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -73,7 +141,8 @@ void RoomActor::apply(lobby::Effect effect, const std::shared_ptr<net::Connectio
                                               if (b.number == number) b.stored = true;
                                             a.flush();
                                           });
-                                        });
+                                        },
+                                        chain_);
     if (!posted) fail_storage("the server is shutting down");
   } else {
     flush();
@@ -102,24 +171,27 @@ void RoomActor::flush() {
   if (!listed) update_listing();
   auto ready = std::move(settled_);
   settled_.clear();
-  for (auto& fn : ready) fn();
+  for (auto& w : ready) w.settled();
   if (room_.status() == lobby::Status::finished && subscribers_.empty() && outbox_.empty() &&
       services_.forget_room)
     services_.forget_room(id_);
 }
 
-void RoomActor::when_settled(std::function<void()> fn) {
-  if (outbox_.empty() && !broken_)
+void RoomActor::when_settled(std::function<void()> fn, std::function<void()> failed) {
+  if (broken_) {
+    if (failed) failed();
+  } else if (outbox_.empty()) {
     fn();
-  else if (!broken_)
-    settled_.push_back(std::move(fn));
+  } else {
+    settled_.push_back({std::move(fn), std::move(failed)});
+  }
 }
 
-void RoomActor::save_then(std::function<void()> then) {
+void RoomActor::save_then(std::function<void()> then, std::function<void()> failed) {
   lobby::Effect e;
   e.save = true;
   apply(std::move(e), nullptr, {});
-  when_settled(std::move(then));
+  when_settled(std::move(then), std::move(failed));
 }
 
 void RoomActor::fail_storage(const std::string& why) {
@@ -136,8 +208,13 @@ void RoomActor::fail_storage(const std::string& why) {
   for (auto& [id, sub] : subscribers_)
     if (auto c = sub.connection.lock()) c->send(m);
   subscribers_.clear();
+  // The commands not yet stored are dropped: their events are never sent, and the saves queued behind the
+  // failed one are dropped unwritten by the store's writer (store::Chain). Whoever waited is told.
   outbox_.clear();
+  auto waiting = std::move(settled_);
   settled_.clear();
+  for (auto& w : waiting)
+    if (w.failed) w.failed();
   if (services_.forget_room) services_.forget_room(id_);
 }
 
@@ -164,12 +241,8 @@ void RoomActor::send_batch(const Batch& b) {
 
 void RoomActor::subscribe(const std::shared_ptr<net::Connection>& c, const std::string& player_id,
                           std::optional<std::int64_t> since, std::shared_ptr<const json> extra) {
-  if (broken_) {
-    c->send(error_message("storage", "this room is being reloaded: try again", {}, id_));
-    return;
-  }
   // Added once settled: a newcomer's first message is the state or the missed events, never an event that
-  // the state already holds.
+  // the state already holds. If a save fails first, it is told, like those already in the room.
   when_settled(
       [this, self = shared_from_this(), weak = std::weak_ptr<net::Connection>(c), player_id, since, extra] {
         auto conn = weak.lock();
@@ -191,6 +264,10 @@ void RoomActor::subscribe(const std::shared_ptr<net::Connection>& c, const std::
           conn->send(room_.state_message(now, seat, extra ? *extra : json::object()));
         }
         refresh_presence();
+      },
+      [this, weak = std::weak_ptr<net::Connection>(c)] {
+        if (auto conn = weak.lock())
+          conn->send(error_message("storage", "this room is being reloaded from the store: join it again", {}, id_));
       });
 }
 
@@ -322,13 +399,18 @@ void RoomActor::schedule_bot(int seat, int level) {
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   const std::int64_t key = room_.record().turn_count();
   bot_job_ = BotJob{cancel, key, std::chrono::steady_clock::now() + delay};
+  // The person the bot plays ("" between two bots): the bot threads share their time between owners.
+  std::string owner;
+  for (const auto& s : seats)
+    if (!s.id.empty() && !bot_level(s.id)) owner = s.id;
   BotRunner::Job job{room_.record().state().clone(), settings, cancel,
                      [weak = weak_from_this(), key](BotAnswer answer) {
                        if (auto self = weak.lock())
                          self->post([key, answer = std::move(answer)](RoomActor& a) mutable {
                            a.on_bot_turn(key, std::move(answer));
                          });
-                     }};
+                     },
+                     owner};
   if (services_.bots->submit(std::move(job))) return;
   // The bot queue is full (or the server is stopping): ask again in a second.
   spdlog::warn("room {}: the bot queue is full; the bot's turn waits", id_);

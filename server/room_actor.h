@@ -25,6 +25,10 @@
 #include "server/bot_runner.h"
 #include "server/net/transport.h"
 
+namespace cinq::store {
+struct Chain;
+}
+
 namespace cinq::server {
 
 struct Services;
@@ -35,6 +39,11 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   ~RoomActor();  // a bot still thinking for this room stops
 
   const std::string& id() const { return id_; }
+  // The player who created the room: its open room counts against that player's limit even after it left
+  // the seat (RoomLimits::open_rooms_per_player). On the strand.
+  void set_creator(const std::string& player) { creator_ = player; }
+  // This room's number in Services::claims (what counts against its players' limits).
+  std::uint64_t holder() const { return holder_; }
   // Runs `fn` on the room's strand with the room. Everything touching the room goes through here.
   void post(std::function<void(RoomActor&)> fn);
 
@@ -51,12 +60,13 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
                  std::optional<std::int64_t> since, std::shared_ptr<const nlohmann::json> extra = nullptr);
   void unsubscribe(std::uint64_t connection_id);
   bool is_subscribed(std::uint64_t connection_id) const { return subscribers_.count(connection_id) > 0; }
-  // Runs `fn` once everything accepted so far has been stored and announced.
-  void when_settled(std::function<void()> fn);
+  // Runs `fn` once everything accepted so far has been stored and announced; if a save fails first (the room
+  // closes: docs/protocol.md, "When a save fails"), runs `failed` instead, if given.
+  void when_settled(std::function<void()> fn, std::function<void()> failed = {});
   // Counts spectators and the seats online again, and tells the room if that changed.
   void refresh_presence();
-  // Saves the room now (a new room), then runs `then`.
-  void save_then(std::function<void()> then);
+  // Saves the room now (a new room), then runs `then`; `failed` instead if the save fails.
+  void save_then(std::function<void()> then, std::function<void()> failed = {});
   // Plays for the room's bot seats (server/bot_runner.h): when a bot is to move, one job for the bot
   // threads; a draw offer to a bot is declined, a rematch asked of it agreed. Called after every effect.
   void serve_bots();
@@ -90,7 +100,10 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   void send_batch(const Batch& b);
   void announce_presence();  // the coalesced presence and spectator events (refresh_presence)
   void arm_clock();
-  void update_listing();
+  void update_listing();  // and the claims and the expiry, which follow the same changes
+  void update_claims();
+  void update_expiry();
+  bool nobody_holds() const;  // open, and no seat held by someone connected (nor a correspondence creator)
   void fail_storage(const std::string& why);
   // --- bots (room_actor.cpp, "Computer opponents")
   void schedule_bot(int seat, int level);
@@ -113,7 +126,13 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   std::map<std::uint64_t, Subscriber> subscribers_;
   std::deque<Batch> outbox_;
   std::uint64_t batches_ = 0;  // batches numbered so far
-  std::vector<std::function<void()>> settled_;
+  struct Waiter {
+    std::function<void()> settled;
+    std::function<void()> failed;
+  };
+  std::vector<Waiter> settled_;
+  // This room's saves: once one fails, the later ones are dropped unwritten (persistence/saver.h).
+  std::shared_ptr<store::Chain> chain_;
   bool broken_ = false;  // a save failed: the room is closed until it is reloaded from the store
 
   // The bot turn being thought, or waiting out its delay. Its key is the record's turn count when it was
@@ -128,6 +147,12 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   std::unique_ptr<net::Timer> bot_timer_;  // the answer's delay, or a retry when the bot queue was full
   std::array<bool, 2> bot_shown_online_{false, false};  // presence told for each bot seat
   bool bot_fallback_ = false;  // the last bot turn failed (never expected): the next one is random play
+
+  std::uint64_t holder_ = 0;
+  std::string creator_;
+  std::vector<std::pair<int, std::string>> claimed_;  // as last given to Services::claims
+  std::unique_ptr<net::Timer> expiry_timer_;           // an open room nobody holds: RoomLimits::open_room_expiry
+  bool expiry_armed_ = false;
 
   mutable std::mutex listing_mutex_;
   Listing listing_;

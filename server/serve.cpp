@@ -4,6 +4,8 @@
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -33,17 +35,37 @@ struct ServeArgs {
   int per_address_rate = static_cast<int>(limits.address_rate);
   int bot_answer_ms = static_cast<int>(bots.answer_delay.count());
   int bot_pace_ms = static_cast<int>(bots.pace_delay.count());
+  // Issue 17's limits (services.h RoomLimits, transport.h ServerConfig).
+  server::RoomLimits room_limits;
+  int open_rooms = static_cast<int>(room_limits.open_rooms_per_player);
+  int bot_rooms = static_cast<int>(room_limits.bot_rooms_per_player);
+  int imports_per_hour = static_cast<int>(room_limits.imports_per_hour);
+  int open_room_expiry_s = static_cast<int>(room_limits.open_room_expiry.count() / 1000);
+  int http_rate = static_cast<int>(config.http_rate);
+  int http_connections = static_cast<int>(config.max_http_connections_per_address);
+  int fd_reserve = static_cast<int>(config.fd_reserve);
+  int max_open_files = 0;
   std::string log_level = "info";
 };
 
 // Raises this process's soft limit on open files to its hard limit: every connection is a descriptor, and
 // the usual soft limit (1024) would refuse connections long before the server is busy. Logs the limit in
 // force (the old one, with a warning, if it cannot be raised).
-void raise_open_files_limit() {
+// `wanted` (--max-open-files, > 0) sets the soft limit to that instead, below the hard limit.
+void raise_open_files_limit(int wanted) {
   auto text = [](rlim_t n) { return n == RLIM_INFINITY ? std::string("unlimited") : std::to_string(n); };
   rlimit limit{};
   if (getrlimit(RLIMIT_NOFILE, &limit) != 0) {
     spdlog::warn("cannot read the open files limit: {}", std::strerror(errno));
+    return;
+  }
+  if (wanted > 0) {
+    rlimit lowered = limit;
+    lowered.rlim_cur = std::min<rlim_t>(static_cast<rlim_t>(wanted), limit.rlim_max);
+    if (setrlimit(RLIMIT_NOFILE, &lowered) != 0)
+      spdlog::warn("cannot set the open files limit to {}: {}", wanted, std::strerror(errno));
+    else
+      spdlog::info("open files limit: {} (--max-open-files)", text(lowered.rlim_cur));
     return;
   }
   rlim_t target = limit.rlim_max;
@@ -69,6 +91,15 @@ int serve(const ServeArgs& args) {
   net::ServerConfig config = args.config;
   config.port = static_cast<std::uint16_t>(args.port);
   config.max_connections_per_address = static_cast<std::size_t>(args.per_address_connections);
+  config.max_http_connections_per_address = static_cast<std::size_t>(args.http_connections);
+  config.http_rate = args.http_rate;
+  config.http_burst = 10.0 * args.http_rate;
+  config.fd_reserve = static_cast<std::size_t>(args.fd_reserve);
+  server::RoomLimits room_limits = args.room_limits;
+  room_limits.open_rooms_per_player = static_cast<std::size_t>(args.open_rooms);
+  room_limits.bot_rooms_per_player = static_cast<std::size_t>(args.bot_rooms);
+  room_limits.imports_per_hour = static_cast<std::size_t>(args.imports_per_hour);
+  room_limits.open_room_expiry = std::chrono::milliseconds(std::int64_t{args.open_room_expiry_s} * 1000);
   server::Limits limits = args.limits;
   // The per-address limits stop one host from taking the server; a load test from one host lifts them.
   limits.address_rate = args.per_address_rate;
@@ -81,7 +112,7 @@ int serve(const ServeArgs& args) {
 
   spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
   spdlog::set_level(spdlog::level::from_str(args.log_level));  // one of the names --log-level accepts
-  raise_open_files_limit();
+  raise_open_files_limit(args.max_open_files);
 
   std::string db_path = (std::filesystem::path(data_dir) / "cinq.db").string();
   store::Error error;
@@ -95,7 +126,7 @@ int serve(const ServeArgs& args) {
 
   {
     store::Worker writer("store-writer");
-    server::App app(*store, writer, limits, bots, args.workers);
+    server::App app(*store, writer, limits, bots, args.workers, room_limits);
     std::unique_ptr<net::Server> server;
     try {
       server = std::make_unique<net::Server>(config, app);
@@ -156,6 +187,33 @@ Command add_serve_command(CLI::App& cinq) {
   cmd->add_option("--bot-pace-ms", args->bot_pace_ms,
                   "and no sooner than this after the last turn in a computer-vs-computer room, 0 to 60000")
       ->type_name("MS")->check(range(0, 60000))->capture_default_str();
+  // Issue 17: what one player or one address may make or hold (docs/operations.md, "Limits").
+  const auto whole = range(0, std::numeric_limits<int>::max());
+  cmd->add_option("--open-rooms-per-player", args->open_rooms,
+                  "open rooms one player may have waiting for an opponent; 0: no limit")
+      ->type_name("N")->check(whole)->capture_default_str();
+  cmd->add_option("--bot-rooms-per-player", args->bot_rooms,
+                  "unfinished games one player may play against the computer at once; 0: no limit")
+      ->type_name("N")->check(whole)->capture_default_str();
+  cmd->add_option("--imports-per-hour", args->imports_per_hour,
+                  "games one IP address may import (POST /api/games/import) in an hour; 0: no limit")
+      ->type_name("N")->check(whole)->capture_default_str();
+  cmd->add_option("--open-room-expiry", args->open_room_expiry_s,
+                  "an open room whose seats nobody connected holds for this long is aborted; 0: never")
+      ->type_name("SECONDS")->check(whole)->capture_default_str();
+  cmd->add_option("--http-rate", args->http_rate,
+                  "HTTP requests a second from one IP address (bursts of 10 seconds' worth), then 429; 0: no limit")
+      ->type_name("N")->check(whole)->capture_default_str();
+  cmd->add_option("--http-connections-per-address", args->http_connections,
+                  "HTTP connections (not WebSocket) open at once from one IP address; 0: no limit")
+      ->type_name("N")->check(whole)->capture_default_str();
+  cmd->add_option("--fd-reserve", args->fd_reserve,
+                  "descriptors kept from WebSocket connections (a quarter of them from every connection) "
+                  "for the store, the listener and health checks")
+      ->type_name("N")->check(range(16, 1 << 20))->capture_default_str();
+  cmd->add_option("--max-open-files", args->max_open_files,
+                  "the open files limit to run with (below the hard limit); 0: as high as allowed")
+      ->type_name("N")->check(whole)->capture_default_str();
   cmd->add_option("--log-level", args->log_level, "what is logged: trace, debug, info, warn or error")
       ->type_name("LEVEL")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}).description(""))

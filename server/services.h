@@ -11,6 +11,7 @@
 #include "persistence/saver.h"
 #include "persistence/store.h"
 #include "persistence/worker.h"
+#include "server/caps.h"
 #include "server/metrics.h"
 #include "server/stored_rooms.h"
 #include "server/net/transport.h"
@@ -24,6 +25,16 @@ class RoomActor;
 class BotRunner;
 struct BotConfig;
 
+// What one player or address may make (issue 17; `cinq serve` options, docs/operations.md "Limits"). 0: none.
+struct RoomLimits {
+  std::size_t open_rooms_per_player = 10;  // open rooms a player sits in (`create`: too_many_rooms)
+  std::size_t bot_rooms_per_player = 3;    // unfinished rooms a player plays against a bot
+  std::size_t imports_per_hour = 30;       // POST /api/games/import, per IP address
+  // An open room whose seats nobody connected holds for this long is aborted (a correspondence room whose
+  // creator sits in it waits for its opponent however long it takes).
+  std::chrono::milliseconds open_room_expiry{10 * 60 * 1000};
+};
+
 struct Services {
   store::Store* store = nullptr;
   store::Worker* writer = nullptr;  // the store's writer thread: the saver's commits only (reads: workers.h)
@@ -32,6 +43,8 @@ struct Services {
   BotRunner* bots = nullptr;              // the computer opponents' threads (nullptr: no bots)
   const BotConfig* bot_config = nullptr;  // their delays
   Metrics metrics;
+  RoomLimits limits;
+  Claims claims;  // the rooms each player holds against its limits
   // Called on a room's strand when both players asked for a rematch.
   std::function<void(const std::shared_ptr<RoomActor>&)> open_rematch;
   // Called on a room's strand when the room may leave memory (finished, nobody in it, or broken).

@@ -169,7 +169,9 @@ TEST_CASE("cli: cinq COMMAND --help shows the command, its arguments and their d
         "--think-ms MS ", "--playouts P ", "--jobs J ", "(default 1)", "--out DIR ", "(default .)"}},
       {"games", {"Usage: cinq games\n"}},
   };
-  for (const auto& [command, texts] : commands) {
+  for (const auto& entry : commands) {
+    const auto& command = entry.first;  // not a structured binding: doctest's INFO captures it (clang 14)
+    const auto& texts = entry.second;
     INFO(command);
     auto help = run_split(std::string(command) + " --help");
     CHECK(help.exit_code == 0);

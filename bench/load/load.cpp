@@ -145,7 +145,9 @@ Run run_once(const Options& o, const std::vector<std::string>& sources, const st
       std::vector<std::string> argv{o.server,      "serve", "--port", "0",         "--data",
                                     dir + "/data", "--web", "",       "--threads", threads};
       if (o.address_flags) {
-        for (const char* a : {"--per-address-connections", "0", "--per-address-rate", "0"}) argv.push_back(a);
+        for (const char* a : {"--per-address-connections", "0", "--per-address-rate", "0", "--http-rate", "0",
+                              "--http-connections-per-address", "0"})
+          argv.push_back(a);
       }
       std::filesystem::remove_all(dir + "/data");
       std::filesystem::create_directories(dir + "/data");

@@ -138,7 +138,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   const std::string servers = "Servers";
   app.add_option("--server", o.server,
                  wrap("cinq, started as: cinq serve --port 0 --data TMP --web \"\" --threads T "
-                      "--per-address-connections 0 --per-address-rate 0"))
+                      "--per-address-connections 0 --per-address-rate 0 --http-rate 0 "
+                      "--http-connections-per-address 0"))
       ->group(servers);
   app.add_option("--url", o.url,
                  wrap("aim at a cinq already running instead (ws://H:P[/ws]; its memory and CPU: --pid)"))
@@ -153,7 +154,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       ->group(servers);
   app.add_flag("--no-baseline", no_baseline, wrap("cinq only (same as --phases cinq)"))->group(servers);
   app.add_flag("--no-address-flags", no_address_flags,
-               wrap("do not pass the two --per-address-* flags (for a cinq without them)"))
+               wrap("do not pass the per-address flags (for a cinq without them)"))
       ->group(servers);
   app.add_option("--server-threads", o.server_threads, wrap("every server's --threads (default 2)"))
       ->check(quiet(CLI::Range(1, 64)))

@@ -50,7 +50,7 @@ struct Options {
   double conn_rate = 19;  // messages/s per player connection towards cinq (its limit is 20)
   double stall_s = 5;     // a room silent this long is `stalled` and replaced
   double setup_timeout_s = 120;
-  bool address_flags = true;              // pass --per-address-connections 0 --per-address-rate 0 to cinq
+  bool address_flags = true;              // pass the per-address flags (all 0) to cinq
   std::optional<RelayShape> relay_shape;  // --relay-shape: instead of cinq's measured one
 
   bool has_phase(const std::string& p) const;

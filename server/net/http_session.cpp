@@ -32,12 +32,13 @@ bool is_http_error(const beast::error_code& ec) {
 }
 }  // namespace
 
-HttpSession::HttpSession(asio::ip::tcp::socket&& socket, std::shared_ptr<SharedState> state)
-    : stream_(std::move(socket)), state_(std::move(state)), id_(state_->next_id()) {
-  beast::error_code ec;
-  const auto endpoint = stream_.socket().remote_endpoint(ec);
-  address_ = ec ? std::string("unknown") : endpoint.address().to_string();
-}
+HttpSession::HttpSession(asio::ip::tcp::socket&& socket, std::shared_ptr<SharedState> state, std::string address,
+                         AddressSlot slot)
+    : stream_(std::move(socket)),
+      state_(std::move(state)),
+      address_(std::move(address)),
+      slot_(std::move(slot)),
+      id_(state_->next_id()) {}
 
 HttpSession::~HttpSession() { state_->leave(id_); }
 
@@ -79,11 +80,17 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
   const std::string_view target = request.target();
   const std::string_view path = target.substr(0, target.find('?'));
 
+  state_->stats().http_requests_total.fetch_add(1);
+  if (!state_->take_request(address_)) {
+    // Too many requests a second from this address (ServerConfig::http_rate): answered, not served.
+    state_->stats().http_rate_limited_total.fetch_add(1);
+    return respond(429, std::string(kTextPlain), "too many requests from this address: slow down\n",
+                   {{"Retry-After", "1"}});
+  }
   if (websocket::is_upgrade(request)) {
     if (path == "/ws") return upgrade();
     return respond(404, std::string(kTextPlain), "not found\n");
   }
-  state_->stats().http_requests_total.fetch_add(1);
   if (path.starts_with("/api/") || path == "/metrics") return dispatch_api(request);
   if (request.method() == http::verb::get || head_) return serve_static(request);
   respond(405, std::string(kTextPlain), "method not allowed\n", {{"Allow", "GET, HEAD"}});
@@ -107,11 +114,18 @@ void HttpSession::upgrade() {
     keep_alive_ = false;
     return respond(503, std::string(kTextPlain), "server shutting down\n");
   }
+  if (!state_->websocket_fits()) {
+    // The descriptors left are kept for HTTP, health checks and the store (ServerConfig::fd_reserve).
+    state_->stats().connections_shed_total.fetch_add(1);
+    keep_alive_ = false;
+    return respond(503, std::string(kTextPlain), "the server is full: try again later\n", {{"Retry-After", "5"}});
+  }
   if (!state_->try_reserve(address_)) {
     state_->stats().connections_refused.fetch_add(1);
     return respond(429, std::string(kTextPlain), "too many connections from this address\n");
   }
   AddressSlot slot(state_, address_);
+  slot_.release();  // a WebSocket now: counted as one (Stats::connections_open), no longer as HTTP
   // The socket keeps its strand: the WebSocket session continues on the same one.
   stream_.expires_never();
   std::make_shared<WsSession>(stream_.release_socket(), state_, address_, std::move(slot))

@@ -23,7 +23,10 @@ namespace cinq::net {
 // Runs on the connection's strand (the socket's executor); Handler::on_http's answer is posted back there.
 class HttpSession : public Session, public std::enable_shared_from_this<HttpSession> {
  public:
-  HttpSession(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<SharedState> state);
+  // `slot`: the connection's admission (SharedState::admit_http), given back when the session ends or the
+  // connection becomes a WebSocket.
+  HttpSession(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<SharedState> state, std::string address,
+              AddressSlot slot);
   ~HttpSession() override;
 
   void run();
@@ -48,6 +51,7 @@ class HttpSession : public Session, public std::enable_shared_from_this<HttpSess
   boost::beast::flat_buffer buffer_;
   std::shared_ptr<SharedState> state_;
   std::string address_;
+  AddressSlot slot_;
   const std::uint64_t id_;
   // A new parser per request: its body and header limits apply to each request on its own.
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;

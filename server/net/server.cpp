@@ -114,9 +114,41 @@ class Listener : public std::enable_shared_from_this<Listener> {
     // Small messages (a move, its event) go out at once: with Nagle's algorithm a send behind an unacknowledged
     // one waits for the peer's delayed ACK, up to 40 ms on Linux, which tripled an opponent's latency.
     beast::error_code ignored;
+    const auto endpoint = socket.remote_endpoint(ignored);
+    std::string address = ignored ? std::string("unknown") : endpoint.address().to_string();
+    // Admitted before anything is read (issue 17): one address cannot hold every descriptor with idle
+    // sockets, and descriptors stay in reserve for everyone else. A refusal is a short answer and a close.
+    switch (state_->admit_http(address)) {
+      case SharedState::Admit::ok:
+        break;
+      case SharedState::Admit::address_full:
+        state_->stats().http_refused_total.fetch_add(1);
+        refuse(socket, kTooManyConnections);
+        return do_accept();
+      case SharedState::Admit::shed:
+        state_->stats().connections_shed_total.fetch_add(1);
+        refuse(socket, kServerFull);
+        return do_accept();
+    }
     socket.set_option(tcp::no_delay(true), ignored);
-    std::make_shared<HttpSession>(std::move(socket), state_)->run();
+    AddressSlot slot(state_, address, AddressSlot::Kind::http);
+    std::make_shared<HttpSession>(std::move(socket), state_, std::move(address), std::move(slot))->run();
     do_accept();
+  }
+
+  static constexpr std::string_view kTooManyConnections =
+      "HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain\r\nContent-Length: 39\r\nConnection: "
+      "close\r\nRetry-After: 5\r\n\r\ntoo many connections from this address\n";
+  static constexpr std::string_view kServerFull =
+      "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 19\r\nConnection: "
+      "close\r\nRetry-After: 5\r\n\r\nthe server is full\n";
+  // Writes a canned answer without waiting (a fresh socket's send buffer is empty) and closes.
+  static void refuse(tcp::socket& socket, std::string_view answer) {
+    beast::error_code ignored;
+    socket.non_blocking(true, ignored);
+    socket.write_some(asio::buffer(answer.data(), answer.size()), ignored);
+    socket.shutdown(tcp::socket::shutdown_both, ignored);
+    socket.close(ignored);
   }
 
   asio::io_context& ioc_;

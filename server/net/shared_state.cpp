@@ -4,10 +4,71 @@
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/websocket/error.hpp>
+#include <algorithm>
 #include <iostream>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
 namespace cinq::net {
+
+SharedState::SharedState(ServerConfig config, Handler& handler) : config_(std::move(config)), handler_(handler) {
+  rlimit limit{};
+  std::int64_t files = 1024;
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    files = static_cast<std::int64_t>(limit.rlim_cur);
+  else if (limit.rlim_cur == RLIM_INFINITY)
+    files = 1 << 20;
+  const auto reserve = static_cast<std::int64_t>(config_.fd_reserve);
+  websocket_budget_ = std::max<std::int64_t>(1, files - reserve);
+  connection_budget_ = std::max<std::int64_t>(websocket_budget_, files - reserve / 4);
+}
+
+SharedState::Admit SharedState::admit_http(const std::string& address) {
+  if (stats_.http_open.load() + stats_.connections_open.load() >= connection_budget_) return Admit::shed;
+  std::lock_guard lock(mutex_);
+  auto& count = http_per_address_[address];
+  if (config_.max_http_connections_per_address > 0 && count >= config_.max_http_connections_per_address)
+    return Admit::address_full;
+  ++count;
+  stats_.http_open.fetch_add(1);
+  return Admit::ok;
+}
+
+void SharedState::release_http(const std::string& address) {
+  stats_.http_open.fetch_sub(1);
+  std::lock_guard lock(mutex_);
+  auto it = http_per_address_.find(address);
+  if (it == http_per_address_.end()) return;
+  if (--it->second == 0) http_per_address_.erase(it);
+}
+
+bool SharedState::websocket_fits() const {
+  // The upgrading connection is still counted as HTTP: it becomes one WebSocket, no more descriptors.
+  return stats_.connections_open.load() < websocket_budget_;
+}
+
+bool SharedState::take_request(const std::string& address) {
+  if (config_.http_rate <= 0) return true;
+  const auto now = std::chrono::steady_clock::now();
+  std::lock_guard lock(rate_mutex_);
+  if (rates_.size() > 4096) {
+    // Forget the addresses whose bucket has filled up again: they are as new.
+    std::erase_if(rates_, [&](const auto& entry) {
+      const double refill = std::chrono::duration<double>(now - entry.second.last).count() * config_.http_rate;
+      return entry.second.tokens + refill >= config_.http_burst;
+    });
+  }
+  auto [it, fresh] = rates_.try_emplace(address, Bucket{config_.http_burst, now});
+  Bucket& b = it->second;
+  if (!fresh) {
+    b.tokens = std::min(config_.http_burst,
+                        b.tokens + std::chrono::duration<double>(now - b.last).count() * config_.http_rate);
+    b.last = now;
+  }
+  if (b.tokens < 1) return false;
+  b.tokens -= 1;
+  return true;
+}
 
 bool SharedState::try_reserve(const std::string& address) {
   std::lock_guard lock(mutex_);

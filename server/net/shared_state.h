@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <boost/system/error_code.hpp>
 #include <cstdint>
 #include <memory>
@@ -31,7 +32,7 @@ class Session {
 
 class SharedState {
  public:
-  SharedState(ServerConfig config, Handler& handler) : config_(std::move(config)), handler_(handler) {}
+  SharedState(ServerConfig config, Handler& handler);
 
   const ServerConfig& config() const { return config_; }
   Handler& handler() { return handler_; }
@@ -41,6 +42,16 @@ class SharedState {
   // Takes one of the WebSocket connections allowed to `address`; false when it has them all.
   bool try_reserve(const std::string& address);
   void release(const std::string& address);
+
+  // Admission of a new connection, before anything is read from it (issue 17): an HTTP connection of
+  // `address`, within its per-address cap and the descriptor budget. `shed` tells which refused it.
+  enum class Admit { ok, address_full, shed };
+  Admit admit_http(const std::string& address);
+  void release_http(const std::string& address);
+  // Whether one more WebSocket connection fits the descriptor budget.
+  bool websocket_fits() const;
+  // One request of `address` against its rate (a token bucket): false when it must wait (429).
+  bool take_request(const std::string& address);
 
   // Registers a session for stop(); false (and not registered) once the server is stopping.
   bool join(std::uint64_t id, std::weak_ptr<Session> session);
@@ -58,31 +69,47 @@ class SharedState {
   std::atomic<std::uint64_t> next_id_{0};
   mutable std::mutex mutex_;
   std::unordered_map<std::string, std::size_t> per_address_;
+  std::unordered_map<std::string, std::size_t> http_per_address_;
+  struct Bucket {
+    double tokens = 0;
+    std::chrono::steady_clock::time_point last;
+  };
+  std::mutex rate_mutex_;
+  std::unordered_map<std::string, Bucket> rates_;
+  // Descriptor budgets, from the open files limit at start (ServerConfig::fd_reserve).
+  std::int64_t websocket_budget_ = 0;
+  std::int64_t connection_budget_ = 0;
   std::unordered_map<std::uint64_t, std::weak_ptr<Session>> sessions_;
   bool stopping_ = false;
 };
 
-// One reserved connection slot of an address, given back once (explicitly or on destruction).
+// One connection slot of an address, given back once (explicitly or on destruction): a WebSocket connection
+// (SharedState::try_reserve) or an admitted HTTP connection (SharedState::admit_http).
 class AddressSlot {
  public:
+  enum class Kind { websocket, http };
   AddressSlot() = default;
-  AddressSlot(std::shared_ptr<SharedState> state, std::string address)
-      : state_(std::move(state)), address_(std::move(address)) {}
+  AddressSlot(std::shared_ptr<SharedState> state, std::string address, Kind kind = Kind::websocket)
+      : state_(std::move(state)), address_(std::move(address)), kind_(kind) {}
   AddressSlot(AddressSlot&& other) noexcept = default;
   AddressSlot& operator=(AddressSlot&& other) noexcept {
     release();
     state_ = std::move(other.state_);
     address_ = std::move(other.address_);
+    kind_ = other.kind_;
     return *this;
   }
   ~AddressSlot() { release(); }
   void release() {
-    if (state_) std::exchange(state_, nullptr)->release(address_);
+    if (!state_) return;
+    auto state = std::exchange(state_, nullptr);
+    kind_ == Kind::http ? state->release_http(address_) : state->release(address_);
   }
 
  private:
   std::shared_ptr<SharedState> state_;
   std::string address_;
+  Kind kind_ = Kind::websocket;
 };
 
 // Errors that are part of a connection's normal end (peer gone, our own cancellation, timeouts of idle

@@ -93,6 +93,11 @@ struct Stats {
   std::atomic<std::int64_t> messages_out_total{0};
   std::atomic<std::int64_t> send_queue_drops_total{0};  // connections closed because their queue was full
   std::atomic<std::int64_t> oversize_closes_total{0};   // connections closed for a frame over the hard cap
+  // Issue 17: what one address, or everyone together, may take of the server.
+  std::atomic<std::int64_t> http_open{0};                 // HTTP connections now (not yet upgraded)
+  std::atomic<std::int64_t> http_refused_total{0};        // closed at once: too many from one address
+  std::atomic<std::int64_t> http_rate_limited_total{0};   // requests answered 429: too many a second
+  std::atomic<std::int64_t> connections_shed_total{0};    // refused to keep descriptors in reserve
 };
 
 struct ServerConfig {
@@ -104,7 +109,14 @@ struct ServerConfig {
   // applies its own, smaller cap (a few KiB) and answers it with an error message.
   std::size_t hard_max_message = 64 * 1024;
   std::size_t send_queue_max = 512;        // messages queued per connection before it is dropped
-  std::size_t max_connections_per_address = 64;  // 0: no limit (a load generator on loopback)
+  std::size_t max_connections_per_address = 64;  // WebSocket; 0: no limit (a load generator on loopback)
+  std::size_t max_http_connections_per_address = 64;  // HTTP connections not upgraded; 0: no limit
+  double http_rate = 50;    // HTTP requests a second per address, WebSocket upgrades included; 0: no limit
+  double http_burst = 500;  // ... with bursts up to this many (several pages and their files at once)
+  // Descriptors kept free of connections: WebSocket upgrades stop at (open files limit - fd_reserve), every
+  // connection at (limit - fd_reserve / 4), so accept() never runs out, and the listener, health checks and
+  // the store always find descriptors (issue 17).
+  std::size_t fd_reserve = 128;
   std::size_t max_http_body = 1024 * 1024;  // POST bodies (records)
 };
 

@@ -224,7 +224,7 @@ async def run(port, binary):
 def main():
     code = run_main("usage: nonblocking_test.py CINQ_BINARY WEB_DIR", 3,
                     lambda port: run(port, sys.argv[1]), 110,
-                    ("--threads", "1", "--per-address-rate", "0"))
+                    ("--threads", "1", "--per-address-rate", "0", "--http-rate", "0"))
     if code == 0:
         print("nonblocking_test.py: all checks passed")
     return code

@@ -240,7 +240,7 @@ async def run(port):
 
 def main():
     code = run_main("usage: patch_client_test.py CINQ_BINARY WEB_DIR", 3, run, 150,
-                    ("--per-address-rate", "0"))
+                    ("--per-address-rate", "0", "--http-rate", "0"))
     if code == 0:
         print("patch_client_test.py: all checks passed")
     return code

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Runs the libFuzzer targets of fuzz/ (issue 17), each for SECONDS (default 60), one after the other, with
+# AddressSanitizer and UndefinedBehaviorSanitizer, and prints a line per target: executions, coverage
+# (libFuzzer's cov: and ft:), corpus size, crashes. Exits 1 if any target crashed; the input that did is in
+# build-asan/fuzz-artifacts/TARGET/.
+#
+#   scripts/fuzz.sh                      every target for 60 s (what CI runs)
+#   scripts/fuzz.sh --seconds 3600 record   one target for an hour
+#
+# Targets: record (every game's record reader), command (the WebSocket command handler without a network),
+# http (HTTP targets and queries). Seeds: tests/data (records of all five games), tests/data/fuzz/; the
+# corpus each run grows is kept in build-asan/fuzz-corpus/TARGET/ and used again by the next run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_EACH=60
+TARGETS=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) SECONDS_EACH=$2; shift 2 ;;
+    -h|--help) sed -n 2,14p "$0"; exit 0 ;;
+    record|command|http) TARGETS+=("$1"); shift ;;
+    *) echo "fuzz.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(record command http)
+BUILD_DIR=${SANITIZE_BUILD_DIR:-build-asan}
+scripts/build-sanitized.sh fuzzers
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+failed=0
+for t in "${TARGETS[@]}"; do
+  corpus="$BUILD_DIR/fuzz-corpus/$t"
+  artifacts="$BUILD_DIR/fuzz-artifacts/$t"
+  mkdir -p "$corpus" "$artifacts"
+  case "$t" in
+    record) seeds=(tests/data/records tests/data/baltek tests/data/batik tests/data/bilitaire tests/data/kopf tests/data/tablut) ;;
+    *) seeds=("tests/data/fuzz/$t") ;;
+  esac
+  log="$BUILD_DIR/fuzz-$t.log"
+  : > "$log"  # also the mark: crashes are the artifacts newer than it
+  set +e
+  "$BUILD_DIR/fuzz/fuzz_$t" "$corpus" "${seeds[@]}" -max_total_time="$SECONDS_EACH" -max_len=16384 \
+    -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$artifacts/" > "$log" 2>&1
+  status=$?
+  set -e
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+  last=$(grep -E '^#[0-9]+' "$log" | tail -1)
+  cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$last")
+  ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<< "$last")
+  crashes=$(find "$artifacts" -type f -newer "$log" -o -type f -cnewer "$log" | sort -u | wc -l)
+  echo "fuzz $t: ${SECONDS_EACH} s, ${execs} executions, cov ${cov:-?}, ft ${ft:-?}, corpus $(find "$corpus" -type f | wc -l) inputs, crashes ${crashes}, exit ${status}"
+  if [ "$status" -ne 0 ] || [ "$crashes" -ne 0 ]; then
+    failed=1
+    tail -40 "$log" >&2
+  fi
+done
+exit $failed

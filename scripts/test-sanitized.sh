@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The C++ test suite under AddressSanitizer and UndefinedBehaviorSanitizer (issue 17). Debian's clang, in
+# build-asan/ (shared with scripts/fuzz.sh: the libraries are built once for both), building only what the
+# suite needs: cinq and cinq_tests. The server tests start the sanitized `cinq`, so a fault in the server
+# fails the test that caused it. jemalloc is off in this build (the sanitizer brings its own allocator).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${SANITIZE_BUILD_DIR:-build-asan}
+scripts/build-sanitized.sh cinq cinq_tests
+# Every report fails: ASan aborts, UBSan halts; leaks are reported at exit (a test that checks a clean exit
+# fails on one).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:detect_stack_use_after_return=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# The C++ suite only: the Python and browser suites test the protocol and the page, not memory.
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j "${JOBS:-2}" -E '^(browser|protocol_python|patch_client|nonblocking)$'
