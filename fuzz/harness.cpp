@@ -5,6 +5,7 @@
 
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <mutex>
 #include <thread>
@@ -78,7 +79,8 @@ Harness::Harness() {
   config.web_dir = web_dir_;
   server_ = std::make_unique<net::Server>(config, *app_);
   app_->attach(*server_);
-  io_ = std::thread([this] { server_->run([] {}); });
+  // The server's signal handler is the process's: Ctrl-C (or SIGTERM) ends the fuzzer at once.
+  io_ = std::thread([this] { server_->run([] { std::_Exit(1); }); });
   io_.detach();
 }
 
