@@ -54,7 +54,7 @@ void RoomActor::update_listing() {
 // What this room counts against its players' limits (server/caps.h): an open room for each person seated in
 // it, an unfinished room with a bot for the person playing it.
 void RoomActor::update_claims() {
-  std::vector<std::pair<int, std::string>> now;
+  Claims::Set now;
   const auto& seats = room_.seats();
   const lobby::Status status = room_.status();
   const bool bot = bot_level(seats[0].id) || bot_level(seats[1].id);
@@ -66,9 +66,7 @@ void RoomActor::update_claims() {
   }
   if (now == claimed_) return;
   claimed_ = now;
-  Claims::Set set;
-  for (auto& [kind, player] : now) set.emplace_back(static_cast<Claims::Kind>(kind), player);
-  services_.claims.set(holder_, std::move(set));
+  services_.claims.set(holder_, std::move(now));
 }
 
 // An open room is aborted once nobody connected has held a seat in it for RoomLimits::open_room_expiry: the

@@ -23,6 +23,7 @@
 
 #include "lobby/room.h"
 #include "server/bot_runner.h"
+#include "server/caps.h"
 #include "server/net/transport.h"
 
 namespace cinq::store {
@@ -150,7 +151,7 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
 
   std::uint64_t holder_ = 0;
   std::string creator_;
-  std::vector<std::pair<int, std::string>> claimed_;  // as last given to Services::claims
+  Claims::Set claimed_;                                // as last given to Services::claims
   std::unique_ptr<net::Timer> expiry_timer_;           // an open room nobody holds: RoomLimits::open_room_expiry
   bool expiry_armed_ = false;
 

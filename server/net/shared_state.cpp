@@ -51,7 +51,9 @@ bool SharedState::take_request(const std::string& address) {
   if (config_.http_rate <= 0) return true;
   const auto now = std::chrono::steady_clock::now();
   std::lock_guard lock(rate_mutex_);
-  if (rates_.size() > 4096) {
+  // Not on every request: a flood from many addresses would make each one pay for a walk of them all.
+  if (rates_.size() > 4096 && now - rates_swept_ >= std::chrono::seconds(1)) {
+    rates_swept_ = now;
     // Forget the addresses whose bucket has filled up again: they are as new.
     std::erase_if(rates_, [&](const auto& entry) {
       const double refill = std::chrono::duration<double>(now - entry.second.last).count() * config_.http_rate;

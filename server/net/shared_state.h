@@ -76,6 +76,7 @@ class SharedState {
   };
   std::mutex rate_mutex_;
   std::unordered_map<std::string, Bucket> rates_;
+  std::chrono::steady_clock::time_point rates_swept_;  // full buckets are forgotten at most once a second
   // Descriptor budgets, from the open files limit at start (ServerConfig::fd_reserve).
   std::int64_t websocket_budget_ = 0;
   std::int64_t connection_budget_ = 0;
