@@ -1,7 +1,8 @@
 // A tiny runner for the browser tests (no @playwright/test): runs the tests exported by every *.test.mjs
 // beside it, one after the other, each against its own fresh server, and prints PASS/FAIL per test.
 //   node run.mjs [path/to/cinq] [--filter=WORDS]      (CINQ_BINARY also names the binary)
-// Exits 1 if any test failed. Each test has 60 s; a failed test leaves screenshots of its pages in the
+// Exits 1 if any test failed. Each test has 60 s, or what its file's `timeouts` export gives it by name
+// (milliseconds); a failed test leaves screenshots of its pages in the
 // artifacts directory.
 import {mkdirSync, readdirSync, rmSync} from 'node:fs';
 import path from 'node:path';
@@ -35,7 +36,8 @@ async function collectTests() {
   for (const file of files) {
     const module = await import(pathToFileURL(path.join(here, file)).href);
     for (const [name, fn] of Object.entries(module.tests || {})) {
-      if (!filter || name.includes(filter) || file.includes(filter)) tests.push({file, name, fn});
+      const timeout = (module.timeouts || {})[name] || kTestTimeoutMs;
+      if (!filter || name.includes(filter) || file.includes(filter)) tests.push({file, name, fn, timeout});
     }
   }
   return tests;
@@ -84,7 +86,7 @@ async function main() {
               await harness.start();
               await test.fn(harness);
             })(),
-            kTestTimeoutMs,
+            test.timeout,
             'the test',
         );
         passed += 1;

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Runs the browser tests (ctest's `browser`): first the client's unit tests (`node --test unit/*.test.mjs`,
 # no browser nor server), then installs playwright-core from the lockfile when it is missing and runs
-# `node run.mjs` against the cinq binary given as $1 (or $CINQ_BINARY). Fails if either part fails.
+# `node run.mjs` against the cinq binary given as $1 (or $CINQ_BINARY), with the arguments after it. Fails if either part fails.
 set -eu
 BINARY="${1:-${CINQ_BINARY:-}}"
+[ "$#" -gt 0 ] && shift  # what follows the binary goes to run.mjs (--filter=WORDS)
 case "$BINARY" in /* | "") ;; *) BINARY="$(pwd)/$BINARY" ;; esac  # relative to where it was called from
 cd "$(dirname "$0")"
 # playwright-core 1.49 runs on Node 18, Debian 12's own nodejs (and drives Debian's chromium 156 well).
@@ -14,5 +15,5 @@ fi
 status=0
 node --test unit/*.test.mjs || status=1
 test -d node_modules/playwright-core || npm ci --no-audit --no-fund
-CINQ_BINARY="$BINARY" node run.mjs || status=1
+CINQ_BINARY="$BINARY" node run.mjs "$@" || status=1
 exit "$status"
