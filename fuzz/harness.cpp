@@ -21,14 +21,36 @@ void Inbox::send(std::shared_ptr<const std::string> text) {
   cv_.notify_all();
 }
 
-void Inbox::close(int, std::string) {}
+void Inbox::close(int, std::string) {
+  std::lock_guard lock(mutex_);
+  closed_ = true;
+  cv_.notify_all();
+}
 
 bool Inbox::wait_for(const std::string& needle, std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
-  return cv_.wait_for(lock, timeout, [&] {
+  auto found = [&] {
     for (const auto& m : messages_)
       if (m.find(needle) != std::string::npos) return true;
     return false;
+  };
+  cv_.wait_for(lock, timeout, [&] { return closed_ || found(); });
+  return found();
+}
+
+std::size_t Inbox::count() {
+  std::lock_guard lock(mutex_);
+  return messages_.size();
+}
+
+void Inbox::wait_answer(std::size_t from, std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  cv_.wait_for(lock, timeout, [&] {
+    for (std::size_t i = from; i < messages_.size(); ++i)
+      if (messages_[i].find("\"type\":\"state\"") != std::string::npos ||
+          messages_[i].find("\"type\":\"error\"") != std::string::npos)
+        return true;
+    return closed_;
   });
 }
 

@@ -26,8 +26,14 @@ class Inbox : public net::Connection {
   void close(int, std::string) override;
   const std::string& address() const override { return address_; }
   std::uint64_t id() const override { return id_; }
-  // Waits (up to `timeout`) for a message containing `needle`; true if it came.
+  // Waits (up to `timeout`) for a message containing `needle`, or for the server to close the connection (a
+  // closed connection is answered no more); true if the message came.
   bool wait_for(const std::string& needle, std::chrono::milliseconds timeout);
+  // How many messages came so far.
+  std::size_t count();
+  // Waits (up to `timeout`) for a `state` or an `error` among the messages from the `from`th on (the answer
+  // to a line sent when `count()` was `from`), or for the close.
+  void wait_answer(std::size_t from, std::chrono::milliseconds timeout);
   // The room of the last `state` received, or "".
   std::string last_room();
 
@@ -37,6 +43,7 @@ class Inbox : public net::Connection {
   std::mutex mutex_;
   std::condition_variable cv_;
   std::vector<std::string> messages_;
+  bool closed_ = false;
 };
 
 class Harness {
