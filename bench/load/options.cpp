@@ -219,6 +219,11 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
                  wrap("give up waiting for rooms/connections to be ready after S s (default 120)"))
       ->check(quiet(CLI::PositiveNumber))
       ->group(workload);
+  app.add_option("--report-every", o.report_every_s,
+                 wrap("during the window, every S seconds print (and keep in the JSON's `intervals`) that interval's "
+                      "rate, ack p50/p99 and the server's RSS (default 0: never)"))
+      ->check(quiet(CLI::NonNegativeNumber))
+      ->group(workload);
   app.add_option("--threads", o.threads, wrap("client event loops, one thread each (default 1)"))
       ->check(quiet(CLI::Range(1, 64)))
       ->group(workload);
@@ -234,6 +239,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
            {"--turn-rate", "X"},    {"--conn-rate", "X"},       {"--relay-shape", "NxB,NxB,NxB"},
            {"--warmup", "S"},       {"--duration", "S"},        {"--runs", "N"},
            {"--stall", "S"},        {"--setup-timeout", "S"},   {"--threads", "T"},
+           {"--report-every", "S"},
            {"--seed", "N"},         {"--json", "FILE"}})
     app.get_option(name)->type_name(type);
 

@@ -50,6 +50,7 @@ struct Options {
   double conn_rate = 19;  // messages/s per player connection towards cinq (its limit is 20)
   double stall_s = 5;     // a room silent this long is `stalled` and replaced
   double setup_timeout_s = 120;
+  double report_every_s = 0;  // print the last interval's rate, p50/p99 and the server's RSS this often; 0: never
   bool address_flags = true;              // pass the per-address flags (all 0) to cinq
   std::optional<RelayShape> relay_shape;  // --relay-shape: instead of cinq's measured one
 

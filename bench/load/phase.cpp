@@ -23,6 +23,33 @@ void schedule_ticks(Loop& loop, Workload& w) {
 
 std::chrono::duration<double> seconds(double s) { return std::chrono::duration<double>(s); }
 
+// Takes every loop's acks since the last reading (on the loop's own thread) and the server's RSS.
+Interval read_interval(std::vector<std::unique_ptr<Loop>>& loops, std::vector<std::unique_ptr<Workload>>& workloads,
+                       pid_t pid, Clock::time_point window_start, Clock::time_point last) {
+  Interval result;
+  const auto now = Clock::now();
+  result.at_s = std::chrono::duration<double>(now - window_start).count();
+  result.seconds = std::chrono::duration<double>(now - last).count();
+  Latency ack;
+  for (std::size_t i = 0; i < loops.size(); ++i) {
+    auto taken = std::make_shared<std::promise<std::pair<Latency, std::int64_t>>>();
+    auto f = taken->get_future();
+    Workload& w = *workloads[i];
+    loops[i]->post([&w, taken] {
+      taken->set_value({std::move(w.interval_ack), w.interval_count});
+      w.interval_ack = Latency();
+      w.interval_count = 0;
+    });
+    auto [samples, count] = f.get();
+    ack.merge(samples);
+    result.count += count;
+  }
+  result.ack_p50_ms = ack.percentile_ms(0.5);
+  result.ack_p99_ms = ack.percentile_ms(0.99);
+  if (pid) result.rss_kib = rss_kib(pid);
+  return result;
+}
+
 }  // namespace
 
 PhaseResult run_phase(const Options& options, const PhaseSpec& spec) {
@@ -84,6 +111,20 @@ PhaseResult run_phase(const Options& options, const PhaseSpec& spec) {
   const auto server_cpu_start = spec.pid ? cpu_seconds(spec.pid) : std::nullopt;
   const double client_cpu_start = self_cpu_seconds();
   const auto measured_start = Clock::now();
+  if (options.report_every_s > 0) {
+    const auto every = std::chrono::duration_cast<Clock::duration>(seconds(options.report_every_s));
+    auto last = measured_start;
+    for (auto next = measured_start + every; next <= end; next += every) {
+      std::this_thread::sleep_until(next);
+      result.intervals.push_back(read_interval(loops, workloads, spec.pid, measured_start, last));
+      last = next;
+      const Interval& i = result.intervals.back();
+      std::cerr << "cinq_load: " << spec.phase << ": at " << static_cast<int>(i.at_s) << " s: "
+                << static_cast<std::int64_t>(static_cast<double>(i.count) / i.seconds) << "/s, ack p50 "
+                << i.ack_p50_ms.value_or(-1) << " ms p99 " << i.ack_p99_ms.value_or(-1) << " ms, server RSS "
+                << i.rss_kib.value_or(-1) / 1024 << " MiB\n";
+    }
+  }
   std::this_thread::sleep_until(end);
   const auto server_cpu_end = spec.pid ? cpu_seconds(spec.pid) : std::nullopt;
   const double client_cpu_end = self_cpu_seconds();

@@ -65,6 +65,9 @@ class Workload {
   LoopStats stats;
   std::atomic<std::int64_t> ready{0};  // units set up (a room live, a connection answered)
   std::atomic<std::int64_t> open{0};   // connections open now
+  // The acks since the last --report-every reading (the window's only), touched only by the loop's thread.
+  Latency interval_ack;
+  std::int64_t interval_count = 0;
 };
 
 using WorkloadFactory = std::function<std::unique_ptr<Workload>(Loop&, const WorkloadEnv&)>;

@@ -226,6 +226,8 @@ class Room : public std::enable_shared_from_this<Room> {
         if (w_.window().contains(at)) {
           w_.stats.count++;
           w_.stats.ack.add(at - sent);
+          w_.interval_count++;
+          w_.interval_ack.add(at - sent);
         }
       } else if (w_.window().contains(at)) {
         w_.stats.opp.add(at - sent);

@@ -121,6 +121,16 @@ std::optional<double> ratio(const std::optional<double>& a, const std::optional<
 
 }  // namespace
 
+nlohmann::json Interval::to_json() const {
+  return {{"at_s", at_s},
+          {"seconds", seconds},
+          {"count", count},
+          {"per_s", seconds > 0 ? static_cast<double>(count) / seconds : 0},
+          {"ack_p50_ms", opt(ack_p50_ms)},
+          {"ack_p99_ms", opt(ack_p99_ms)},
+          {"server_rss_kib", opt(rss_kib)}};
+}
+
 nlohmann::json PhaseResult::to_json() {
   nlohmann::json errors = nlohmann::json::object();
   for (const auto& [code, n] : stats.errors) errors[code] = n;
@@ -151,6 +161,10 @@ nlohmann::json PhaseResult::to_json() {
                       {"client_cpu_pct", client_cpu_pct}};
   if (auto s = measured_shape()) j["frames_per_turn"] = shape_json(*s);
   if (relay_shape) j["relay_shape"] = shape_json(*relay_shape);
+  if (!intervals.empty()) {
+    j["intervals"] = nlohmann::json::array();
+    for (const auto& i : intervals) j["intervals"].push_back(i.to_json());
+  }
   return j;
 }
 

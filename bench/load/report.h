@@ -58,6 +58,16 @@ struct LoopStats {
   void merge(const LoopStats& other);
 };
 
+// One --report-every reading: the interval that ended `at_s` seconds into the window.
+struct Interval {
+  double at_s = 0;
+  double seconds = 0;
+  std::int64_t count = 0;
+  std::optional<double> ack_p50_ms, ack_p99_ms;
+  std::optional<std::int64_t> rss_kib;
+  nlohmann::json to_json() const;
+};
+
 struct PhaseResult {
   std::string phase;               // "cinq", "echo" or "relay"
   std::string mode;                // "play" or "idle"
@@ -74,6 +84,7 @@ struct PhaseResult {
   std::optional<double> server_cpu_pct;
   double client_cpu_pct = 0;
   std::optional<RelayShape> relay_shape;  // relay: what it was asked to send
+  std::vector<Interval> intervals;        // --report-every
 
   double rate() const { return window_s > 0 ? static_cast<double>(stats.count) / window_s : 0; }
   std::int64_t errors_total() const;
