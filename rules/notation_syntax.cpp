@@ -124,10 +124,11 @@ Result<Entry> parse_result(std::string_view rest, int line) {
   return e;
 }
 
-// Where a player starts at `i`: a lone side letter (or player number), optional spaces, then '='. Returns the
-// position after the '=', or npos.
+// Where a player starts at `i`: a lone side letter (or player number) at the line's start or after a space or
+// an '=', optional spaces, then '='. Returns the position after the '=', or npos. (`B =h = x` is read as
+// `B = h = x`, the name of B being empty: as its canonical form reads back.)
 std::size_t player_start(std::string_view s, std::size_t i) {
-  if (i >= s.size() || (i > 0 && !is_space(s[i - 1]))) return std::string_view::npos;
+  if (i >= s.size() || (i > 0 && !is_space(s[i - 1]) && s[i - 1] != '=')) return std::string_view::npos;
   if (!std::isalnum(static_cast<unsigned char>(s[i]))) return std::string_view::npos;
   std::size_t j = i + 1;
   while (j < s.size() && is_space(s[j])) ++j;

@@ -37,7 +37,9 @@ for t in "${TARGETS[@]}"; do
     *) seeds=("tests/data/fuzz/$t") ;;
   esac
   log="$BUILD_DIR/fuzz-$t.log"
-  : > "$log"  # also the mark: crashes are the artifacts newer than it
+  mark="$BUILD_DIR/fuzz-$t.start"  # crashes are the artifacts newer than it (the log changes to the end)
+  : > "$log"
+  touch "$mark"
   set +e
   "$BUILD_DIR/fuzz/fuzz_$t" "$corpus" "${seeds[@]}" -max_total_time="$SECONDS_EACH" -max_len=16384 \
     -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$artifacts/" > "$log" 2>&1
@@ -48,7 +50,7 @@ for t in "${TARGETS[@]}"; do
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$last")
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<< "$last")
   # crash-, leak-, timeout- and oom- files; slow-unit- files (an input over 10 s) are not failures.
-  crashes=$(find "$artifacts" -type f \( -newer "$log" -o -cnewer "$log" \) ! -name 'slow-unit-*' | sort -u | wc -l)
+  crashes=$(find "$artifacts" -type f \( -newer "$mark" -o -cnewer "$mark" \) ! -name 'slow-unit-*' | sort -u | wc -l)
   echo "fuzz $t: ${SECONDS_EACH} s, ${execs} executions, cov ${cov:-?}, ft ${ft:-?}, corpus $(find "$corpus" -type f | wc -l) inputs, crashes ${crashes}, exit ${status}"
   if [ "$status" -ne 0 ] || [ "$crashes" -ne 0 ]; then
     failed=1

@@ -275,4 +275,8 @@ TEST_CASE("notation: player lines may leave out the spaces around '='; turn numb
   CHECK(r.player('R') == "bob");
   CHECK(r.turn_count() == 1);
   CHECK(rejection("#! BALTEK\n12345678   B/\n") == "line 2: turn number too large");
+  // Found by fuzz_record: `B =h = x` was read as B named "h = x", written `B = h = x`, which did not read back.
+  CHECK(rejection("#! BALTEK\nB =h = x\n") == "line 2: no name after 'B ='");
+  CHECK(rejection("#! BALTEK\nB = h = x\n") == "line 2: no name after 'B ='");
+  CHECK(accepted("#! BALTEK\nB =ab=c@d.fr\n").player('B') == "ab=c@d.fr");
 }
