@@ -337,10 +337,15 @@ class Replayer {
         if (s.round() > section)
           return make_error(round_word(g) + " " + std::to_string(section) + " is over: write '#- " +
                             std::to_string(section + 1) + "' before its turns");
-        if (half_line_)
+        // A line holding only the second side's turn, numbered as the line it completes or not numbered,
+        // continues a line that stopped after the first side's turn (how a mailed log grows).
+        const bool continues = half_line_ && e.turns.size() == 1 && !e.ellipsis &&
+                               (e.number == 0 || e.number == next_line_ - 1);
+        if (half_line_ && !continues)
           return make_error("line " + std::to_string(next_line_ - 1) +
-                            " stopped after the first side's turn: only the last turn line may");
-        if (e.number != next_line_)
+                            " stopped after the first side's turn: only the last turn line may (a line that "
+                            "completes it holds the second side's turn alone)");
+        if (!continues && e.number != 0 && e.number != next_line_)
           return make_error("expected turn line " + std::to_string(next_line_) + ", found " +
                             std::to_string(e.number));
         for (std::size_t i = 0; i < e.turns.size(); ++i) {
@@ -350,6 +355,10 @@ class Replayer {
                               std::to_string(section + 1) + "'");
           auto ok = Replayer::play_turn(r_, e.turns[i]);
           if (!ok) return make_error(ok.error().message);
+        }
+        if (continues) {
+          half_line_ = false;
+          break;
         }
         ++next_line_;
         if (e.ellipsis && s.outcome().over())

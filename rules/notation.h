@@ -52,7 +52,7 @@ struct Entry {
   std::vector<std::pair<char, std::string>> players;
   // timestamp (`YYYY-MM-DD HH:MM:SS`) or comment (the line as written, from its `#`)
   std::string text;
-  // round: N of `#- N`; turns: the line's number
+  // round: N of `#- N`; turns: the line's number, 0 for a line of turns written without one (`D/e3 d3/`)
   int number = 0;
   // turns: one or two turns; `ellipsis` when `...` stands in place of the second
   std::vector<TurnText> turns;

@@ -156,18 +156,21 @@ Result<Entry> parse_players(std::string_view s, int line) {
 
 bool looks_like_players(std::string_view s) { return player_start(s, 0) != std::string_view::npos; }
 
+// A turn line: `N  X/a/b/  Y/c/`, or its turns alone (`X/a/b/`: number 0, placed by the reader).
 Result<Entry> parse_turns(std::string_view s, int line) {
   Entry e;
   e.kind = Entry::Kind::turns;
   std::size_t i = 0;
-  std::size_t zeros = 0;
-  while (zeros < s.size() && s[zeros] == '0') ++zeros;
-  while (i < s.size() && is_digit(s[i])) ++i;
-  if (i - std::min(zeros, i - 1) > 7) return make_error("turn number too large", line);
-  e.number = std::stoi(std::string(s.substr(std::min(zeros, i - 1), i - std::min(zeros, i - 1))));
-  if (i == s.size() || !is_space(s[i]))
-    return make_error("a turn line is a number, spaces, then turns like B/g3 f3/", line);
-  const std::string num = std::to_string(e.number);
+  if (is_digit(s[0])) {
+    std::size_t zeros = 0;
+    while (zeros < s.size() && s[zeros] == '0') ++zeros;
+    while (i < s.size() && is_digit(s[i])) ++i;
+    if (i - std::min(zeros, i - 1) > 7) return make_error("turn number too large", line);
+    e.number = std::stoi(std::string(s.substr(std::min(zeros, i - 1), i - std::min(zeros, i - 1))));
+    if (i == s.size() || !is_space(s[i]))
+      return make_error("a turn line is a number, spaces, then turns like B/g3 f3/", line);
+  }
+  const std::string num = e.number > 0 ? std::to_string(e.number) : "without a number";
   while (i < s.size()) {
     while (i < s.size() && is_space(s[i])) ++i;
     if (i == s.size()) break;
@@ -268,7 +271,7 @@ Result<std::vector<Entry>> parse_lines(std::string_view text) {
       Entry t;
       t.kind = Entry::Kind::ellipsis;
       e = t;
-    } else if (is_digit(s[0])) {
+    } else if (is_digit(s[0]) || (s.size() > 1 && is_upper(s[0]) && s[1] == '/')) {
       e = parse_turns(s, line);
     } else if (looks_like_players(s)) {
       e = parse_players(s, line);

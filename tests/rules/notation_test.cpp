@@ -117,7 +117,32 @@ TEST_CASE("notation: turn lines are numbered from 1, first mover first, with / c
 TEST_CASE("notation: only the last turn line may stop after the first side's turn") {
   CHECK(accepted("1   B/d5 c5/\n").turn_count() == 1);
   CHECK(rejection("1   B/d5 c5/\n2   B/d3 c3/\n") ==
-        "line 2: line 1 stopped after the first side's turn: only the last turn line may");
+        "line 2: line 1 stopped after the first side's turn: only the last turn line may (a line that completes "
+        "it holds the second side's turn alone)");
+}
+
+TEST_CASE("notation: a line holding the second side's turn alone completes a line that stopped after the first") {
+  // How a mailed log grows: the side that moves second appends its turn as a new line, numbered or not.
+  const std::string first = "1   B/@  d3/f3 g3/d1 e1/\n";
+  const std::string second = "R/h3 g3/g5 f5/i3 h3/\n";
+  Record numbered = accepted(first + "1   " + second);
+  Record bare = accepted(first + second);
+  Record whole = accepted("1   B/@  d3/f3 g3/d1 e1/      R/h3 g3/g5 f5/i3 h3/\n");
+  CHECK(numbered.turn_count() == 2);
+  CHECK(numbered.write() == whole.write());  // written back as one line
+  CHECK(bare.write() == whole.write());
+  // A line without a number takes the next number; then the first side's turn, then its completion.
+  Record longer = accepted(first + second + "B/e1 e2/d5 e4/f5 g4/\n" + "R/f5 e4/g1 f1/i1 h2/\n");
+  CHECK(longer.write() == accepted(kTwoLines).write());
+  // A completion holds the second side's turn alone, under the number of the line it completes.
+  CHECK(rejection(first + "2   " + second) ==
+        "line 2: line 1 stopped after the first side's turn: only the last turn line may (a line that completes "
+        "it holds the second side's turn alone)");
+  CHECK(rejection(first + "1   R/h3 g3/g5 f5/i3 h3/   B/e1 e2/\n").rfind("line 2: line 1 stopped after", 0) == 0);
+  CHECK(rejection(first + "B/e1 e2/\n") == "line 2: it is R's turn, not B's");
+  // A complete line is not continued: a line without a number after it is the next line.
+  CHECK(rejection(kTwoLines + "2   R/f5 e4/\n") == "line 3: expected turn line 3, found 2");
+  CHECK(accepted(kTwoLines + "B/d3 c3/\n").turn_count() == 5);
 }
 
 TEST_CASE("notation: an action that is not legal names its line and why; nothing is kept") {

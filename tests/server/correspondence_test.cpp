@@ -188,6 +188,28 @@ TEST_CASE(
   unchanged();
 }
 
+TEST_CASE("Correspondence over HTTP: the second side appends its turn as a new line, numbered or not") {
+  TempDir data;
+  ServerProcess server(data.path(), CINQ_WEB_DIR);
+  Game g = import_new(server.port());
+  auto turns = sample_turns();
+  std::string log = mail_turns(server.port(), g, stored_log(server.port(), g.room), 0, 1);  // `1   A/...`
+  // `1   D/...` on a line of its own: the answer is the canonical log, both turns on line 1.
+  auto numbered = post_log(server.port(), g, 1, log + "1   " + turns[1] + "\n");
+  REQUIRE_MESSAGE(numbered.status == 200, numbered.body);
+  CHECK(numbered.body == append_turn(log, 1, turns[1]));
+  log = mail_turns(server.port(), g, numbered.body, 2, 3);
+  // `D/...` alone, without its number.
+  auto bare = post_log(server.port(), g, 1, log + turns[3] + "\n");
+  REQUIRE_MESSAGE(bare.status == 200, bare.body);
+  CHECK(bare.body == append_turn(log, 3, turns[3]));
+  // The first side's turn without a number opens the next line.
+  auto next = post_log(server.port(), g, 0, bare.body + turns[4] + "\n");
+  REQUIRE_MESSAGE(next.status == 200, next.body);
+  CHECK(next.body == append_turn(bare.body, 4, turns[4]));
+  CHECK(stored_log(server.port(), g.room) == next.body);
+}
+
 TEST_CASE("Correspondence over HTTP: a game goes on across a restart, its deadline kept") {
   TempDir data;
   Game g;
