@@ -6,6 +6,8 @@
 #
 #   scripts/fuzz.sh                      every target for 60 s (what CI runs)
 #   scripts/fuzz.sh --seconds 3600 record   one target for an hour
+#   scripts/fuzz.sh --timeout 60 ...        an input running longer than 60 s is a failure (default 10; raise
+#                                           it when the fuzzers share the machine with other heavy work)
 #
 # Targets: record (every game's record reader), command (the WebSocket command handler without a network),
 # http (HTTP targets and queries). Seeds: tests/data (records of all five games), tests/data/fuzz/; the
@@ -13,10 +15,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=60
+TIMEOUT=10
 TARGETS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) SECONDS_EACH=$2; shift 2 ;;
+    --timeout) TIMEOUT=$2; shift 2 ;;
     -h|--help) sed -n 2,14p "$0"; exit 0 ;;
     record|command|http) TARGETS+=("$1"); shift ;;
     *) echo "fuzz.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -42,7 +46,7 @@ for t in "${TARGETS[@]}"; do
   touch "$mark"
   set +e
   "$BUILD_DIR/fuzz/fuzz_$t" "$corpus" "${seeds[@]}" -max_total_time="$SECONDS_EACH" -max_len=16384 \
-    -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$artifacts/" > "$log" 2>&1
+    -timeout="$TIMEOUT" -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$artifacts/" > "$log" 2>&1
   status=$?
   set -e
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
