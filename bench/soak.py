@@ -53,6 +53,8 @@ def main():
     p.add_argument("--rooms", type=int, default=1000)
     p.add_argument("--turn-rate", type=float, default=4200)
     args = p.parse_args()
+    # Stopped early (Ctrl-C, SIGTERM): the server and the load still stop, and the data go.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
 
     data = tempfile.mkdtemp(prefix="cinq-soak-")
     log = open(os.path.join(data, "server.log"), "w")
@@ -73,6 +75,7 @@ def main():
         print("soak: the server did not start", file=sys.stderr)
         return 1
     out = os.path.join(data, "soak.json")
+    load = None
     try:
         load = subprocess.Popen(
             [args.load, "--url", f"ws://127.0.0.1:{port}/ws", "--pid", str(server.pid), "--no-baseline",
@@ -90,6 +93,9 @@ def main():
             return 1
         phase = find_phase(json.load(open(out)))
     finally:
+        if load and load.poll() is None:
+            load.kill()
+            load.wait()
         server.send_signal(signal.SIGTERM)
         server.wait(30)
         shutil.rmtree(data, ignore_errors=True)
