@@ -6,6 +6,7 @@
 #include <cassert>
 #include <nlohmann/json.hpp>
 
+#include "lobby/json_value.h"
 #include "rules/registry.h"
 
 namespace cinq::lobby {
@@ -119,6 +120,9 @@ Result<Room> Room::restore(const Saved& saved, Now now) {
   room.version_ = saved.version;
   room.created_ms_ = saved.created_ms;
   room.seat_token_hashes_ = saved.seat_token_hashes;
+  room.seat_tokens_ = saved.seat_tokens;
+  for (const ChatLine& line : saved.chat) room.chat_.push_back(line);
+  while (room.chat_.size() > kChatKept) room.chat_.pop_front();
   if (room.status_ == Status::live && room.config_.clock.enabled()) room.restart_clock(now);
   // A correspondence deadline is wall time and runs on while the server is down: it is kept as it was (one
   // already past ends the game at the server's first tick).
@@ -278,10 +282,12 @@ Effect Room::act_seat(int seat, const std::vector<std::string>& items, bool end_
   bool turn_over = record_.finished() || !record_.state().mid_turn();
   Effect e;
   e.save = true;
+  takeback_offer_ = -1;  // playing on refuses a request to take back the turn before
   if (turn_over) {
     if (draw_offer_ == 1 - seat) draw_offer_ = -1;  // answering an offer with a move declines it
     if (!record_.finished()) {
-      if (config_.clock.enabled()) {
+      // A side's first move is not on its clock (first_move_since_): nothing to charge, no increment.
+      if (config_.clock.enabled() && running_ >= 0) {
         charge_clock(now);
         clock_ms_[seat] += config_.clock.increment_ms;
       }
@@ -300,6 +306,34 @@ Effect Room::act_seat(int seat, const std::vector<std::string>& items, bool end_
   e.events.push_back(event(std::move(body), e, now));
   if (record_.finished()) finish(e, now);
   return e;
+}
+
+Room::Tried Room::try_turn(const std::string& player_id, const std::vector<std::string>& items, bool end_turn,
+                          Now now) const {
+  Tried out;
+  Failure why;
+  if (check_player_turn(player_id, why)) return out.error = why, out;
+  if (record_.incomplete()) return out.error = Failure{"game_over", "this record stops at '...'"}, out;
+  if (flag_fallen(now)) return out.error = Failure{"game_over", "your time ran out"}, out;
+  const int seat = seat_of(player_id);
+  // On a copy of the record, so that the position (and a result the trial reaches) reads as the room's
+  // would; a copy costs the record's length, and a `try` is one message of a person composing a turn.
+  Record trial = record_;
+  TurnRequest request;
+  request.items = items;
+  request.whole = false;
+  request.end_turn = end_turn;
+  request.from_record = false;
+  auto turn = play_items(trial.state(), request, [&trial](Action a) { return trial.play(a); });
+  if (!turn) return out.error = Failure{"illegal", turn.error().message}, out;
+  json texts = turn->texts;
+  out.members = "\"actions\":" + texts.dump() + ",\"position\":";
+  write_json(position_of(trial, now), out.members);
+  const State& st = trial.state();
+  const bool still_mine = !trial.finished() && st.seat_of(st.to_move()) == seat;
+  out.members += ",";
+  out.members += still_mine ? legal_members_of(st) : std::string("\"legal\":[]");
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -358,6 +392,160 @@ Effect Room::abort(const std::string& player_id, Now now) {
   return e;
 }
 
+Result<Record> Room::without_last_turn(int seat) const {
+  if (config_.clock.correspondence())
+    return make_error("a correspondence game's turns may have gone out by mail: they are not taken back");
+  for (const Player& p : seats_)
+    if (p.id.starts_with("bot:")) return make_error("the computer does not take back turns");
+  const State& st = record_.state();
+  if (st.mid_turn()) return make_error("your opponent has begun a turn since");
+  if (seat_to_move() != 1 - seat) return make_error("the last turn is not yours to take back");
+  const std::vector<Entry>& entries = record_.entries();
+  std::size_t last = entries.size();
+  while (last > 0 && entries[last - 1].kind != Entry::Kind::turns) --last;
+  if (last == 0) return make_error("no turn to take back");
+  // The record as it was before that turn: its entries up to it (the lines after it, a round's result
+  // and the next round's start, go with it), read again.
+  std::vector<std::string> texts = record_.entry_texts(0);
+  texts.resize(last - 1);
+  auto before = Record::read(layout_record(record_.header_line(), texts));
+  if (!before) return make_error("the record before the last turn cannot be read: " + before.error().message);
+  const State& b = before->state();
+  if (before->finished() || b.seat_of(b.to_move()) != seat)
+    return make_error("the last turn is not yours to take back");
+  return before;
+}
+
+Effect Room::take_back(const std::string& player_id, Now now) {
+  int s = seat_of(player_id);
+  if (s < 0) return fail("not_seated", "you do not hold a seat in this room");
+  if (status_ != Status::live)
+    return fail(status_ == Status::open ? "not_started" : "game_over", "no game in play");
+  Effect e;
+  if (takeback_offer_ == 1 - s) {  // accepting: the opponent's last turn leaves the record
+    auto before = without_last_turn(1 - s);
+    if (!before) {
+      takeback_offer_ = -1;
+      return fail("cannot_take_back", before.error().message);
+    }
+    charge_clock(now);
+    record_ = std::move(*before);
+    takeback_offer_ = -1;
+    draw_offer_ = -1;
+    restart_clock(now);
+    // The entries from the one taken back on are rewritten by the next save.
+    handed_.stable_entries = std::min(handed_.stable_entries, record_.entries().size());
+    e.save = true;
+    e.events.push_back(event({{"kind", "takeback"}, {"seat", 1 - s}}, e, now));
+    return e;
+  }
+  if (takeback_offer_ == s) return fail("already_offered", "your request to take back stands");
+  auto before = without_last_turn(s);
+  if (!before) return fail("cannot_take_back", before.error().message);
+  takeback_offer_ = s;
+  e.events.push_back(event({{"kind", "takeback_offer"}, {"seat", s}}, e, now));
+  return e;
+}
+
+Effect Room::decline_takeback(const std::string& player_id, Now now) {
+  int s = seat_of(player_id);
+  if (s < 0) return fail("not_seated", "you do not hold a seat in this room");
+  if (status_ != Status::live || takeback_offer_ != 1 - s)
+    return fail("no_takeback_offer", "no request to take back a turn to decline");
+  takeback_offer_ = -1;
+  Effect e;
+  e.events.push_back(event({{"kind", "takeback_declined"}, {"seat", s}}, e, now));
+  return e;
+}
+
+namespace {
+
+// The text of a chat line, trimmed, or why it cannot be one: 1 to Room::kChatMaxChars characters of valid
+// UTF-8, without control characters (C0, DEL, C1) or the marks that reorder what follows (embeddings,
+// overrides and isolates: U+202A-U+202E, U+2066-U+2069), which could make a line pass for another.
+std::optional<std::string> clean_chat(std::string_view text, std::string& why) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  if (text.empty()) return why = "an empty message", std::nullopt;
+  std::size_t chars = 0;
+  for (std::size_t i = 0; i < text.size(); ++chars) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    const int len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
+    if (len == 0 || i + len > text.size()) return why = "the message is not valid UTF-8", std::nullopt;
+    char32_t c = len == 1 ? b : b & (0x7F >> len);
+    for (int k = 1; k < len; ++k) {
+      const auto n = static_cast<unsigned char>(text[i + k]);
+      if ((n & 0xC0) != 0x80) return why = "the message is not valid UTF-8", std::nullopt;
+      c = (c << 6) | (n & 0x3F);
+    }
+    if (c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F))
+      return why = "a message holds no control characters (one line of text)", std::nullopt;
+    if ((c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069))
+      return why = "a message holds no direction overrides", std::nullopt;
+    i += len;
+  }
+  if (chars > Room::kChatMaxChars)
+    return why = "a message holds at most " + std::to_string(Room::kChatMaxChars) + " characters", std::nullopt;
+  return std::string(text);
+}
+
+}  // namespace
+
+Effect Room::chat(const Player& player, std::string_view text, Now now) {
+  std::string why;
+  auto clean = clean_chat(text, why);
+  if (!clean) return fail("bad_chat", why);
+  // At most kChatBurst lines in any kChatWindowMs from one player; the times are the steady clock's.
+  auto& times = chat_times_[player.id];
+  while (!times.empty() && now.steady_ms - times.front() >= kChatWindowMs) times.pop_front();
+  if (times.size() >= kChatBurst)
+    return fail("chat_limit", "at most " + std::to_string(kChatBurst) + " messages in " +
+                                  std::to_string(kChatWindowMs / 1000) + " s: wait a moment");
+  times.push_back(now.steady_ms);
+  if (chat_times_.size() > 64)  // the players who wrote nothing lately are forgotten
+    std::erase_if(chat_times_, [&](const auto& kv) {
+      return kv.second.empty() || now.steady_ms - kv.second.back() >= kChatWindowMs;
+    });
+  ChatLine line;
+  line.at_ms = now.unix_ms;
+  line.seat = seat_of(player.id);
+  line.spectators = line.seat < 0;
+  line.player_id = player.id;
+  line.name = player.name;
+  line.text = std::move(*clean);
+  chat_.push_back(line);
+  while (chat_.size() > kChatKept) chat_.pop_front();
+  chat_unsaved_.push_back(line);
+  Effect e;
+  e.save = true;
+  e.chat.emplace_back(line, std::make_shared<const std::string>(chat_message(line)));
+  return e;
+}
+
+nlohmann::json chat_json(const ChatLine& line) {
+  return json{{"channel", line.spectators ? "spectators" : "players"},
+              {"seat", line.seat >= 0 ? json(line.seat) : json(nullptr)},
+              {"name", line.name},
+              {"text", line.text},
+              {"at_ms", line.at_ms}};
+}
+
+std::string Room::chat_message(const ChatLine& line) const {
+  json m = chat_json(line);
+  m["type"] = "chat";
+  m["room"] = id_;
+  return m.dump();
+}
+
+std::vector<std::string> Room::seat_links(int viewer) const {
+  std::vector<std::string> out;
+  if (!config_.clock.correspondence()) return out;
+  for (int s = 0; s < 2; ++s)
+    if (!seat_tokens_[s].empty() && (s == viewer || (viewer >= 0 && seats_[s].id.empty())))
+      out.push_back("/#/room/" + id_ + "?seat=" + std::to_string(s) + "&token=" + seat_tokens_[s]);
+  return out;
+}
+
 Effect Room::expire(Now now) {
   if (status_ != Status::open) return fail("not_open", "the room is not open");
   Effect e;
@@ -394,6 +582,13 @@ Effect Room::tick(Now now) {
   if (!flag_fallen(now)) return {};
   int loser = seat_to_move();
   Effect e;
+  if (first_move_since_ >= 0) {  // a side did not make its first move in time: the game never began
+    record_.add_comment(kNoFirstMove);
+    abort_detail_ = kNoFirstMove;
+    if (!record_.abort()) return e;
+    finish(e, now);
+    return e;
+  }
   auto ok = record_.declare(Outcome::win(1 - loser, "time"));
   if (!ok) return e;
   finish(e, now);
@@ -419,9 +614,11 @@ Effect Room::set_spectators(int count, Now) {
 void Room::finish(Effect& e, Now now) {
   charge_clock(now);
   running_ = -1;
+  first_move_since_ = -1;
   wall_deadline_ = 0;
   status_ = Status::finished;
   draw_offer_ = -1;
+  takeback_offer_ = -1;
   e.save = true;
   e.events.push_back(event({{"kind", "finished"}, {"result", result_json()}}, e, now));
 }
@@ -438,11 +635,19 @@ void Room::charge_clock(Now now) {
 void Room::restart_clock(Now now) {
   running_ = config_.clock.enabled() ? seat_to_move() : -1;
   running_since_ = now.steady_ms;
+  // A live clock starts for each side with its first move (issue 18, as Lichess does): until then the side
+  // to move has kFirstMoveMs to make it, or the game is aborted.
+  first_move_since_ = -1;
+  if (running_ >= 0 && record_.turn_count() < 2) {
+    running_ = -1;
+    first_move_since_ = now.steady_ms;
+  }
   wall_deadline_ =
       config_.clock.correspondence() && seat_to_move() >= 0 ? now.unix_ms + config_.clock.days * kDayMs : 0;
 }
 
 std::optional<std::int64_t> Room::deadline() const {
+  if (first_move_since_ >= 0 && status_ == Status::live) return first_move_since_ + kFirstMoveMs;
   if (running_ < 0) return std::nullopt;
   return running_since_ + clock_ms_[running_];
 }
@@ -483,12 +688,14 @@ Saved Room::saved_columns() const {
   s.created_ms = created_ms_;
   s.deadline_ms = wall_deadline().value_or(0);
   s.seat_token_hashes = seat_token_hashes_;
+  s.seat_tokens = seat_tokens_;
   return s;
 }
 
 Saved Room::saved(Now) const {
   Saved s = saved_columns();
   s.record = record_.write();
+  s.chat.assign(chat_.begin(), chat_.end());
   return s;
 }
 
@@ -501,7 +708,7 @@ bool same_columns(const Saved& a, const Saved& b) {
          a.is_private == b.is_private && a.status == b.status && a.result == b.result &&
          same_seat(a.seats[0], b.seats[0]) && same_seat(a.seats[1], b.seats[1]) &&
          a.rematch_of == b.rematch_of && a.created_ms == b.created_ms && a.deadline_ms == b.deadline_ms &&
-         a.seat_token_hashes == b.seat_token_hashes;
+         a.seat_token_hashes == b.seat_token_hashes && a.seat_tokens == b.seat_tokens;
 }
 
 }  // namespace
@@ -509,6 +716,8 @@ bool same_columns(const Saved& a, const Saved& b) {
 RoomSave Room::take_save(Now) {
   RoomSave s;
   s.saved = saved_columns();
+  s.chat = std::move(chat_unsaved_);
+  chat_unsaved_.clear();
   if (status_ == Status::finished) {
     // The whole record and every column (the store drops the entries). The save that finishes the game
     // still names the version it follows, like any change: if a save before it failed, it must fail too

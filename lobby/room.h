@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
@@ -58,6 +59,21 @@ std::optional<Failure> check_clock(const ClockSpec& clock);
 // A clock as the protocol shows it: null, {base_ms, increment_ms} or {days}.
 nlohmann::json clock_json(const ClockSpec& clock);
 
+// One message of a room's chat (issue 18). Not an event: it has no version and is not part of the record.
+// A seated player writes in the players' channel, which everyone in the room reads; anyone else in the
+// spectators' channel, which the players read only once the game is over.
+struct ChatLine {
+  std::int64_t at_ms = 0;  // Unix time
+  bool spectators = false;  // the channel
+  int seat = -1;            // the writer's seat, -1 for a spectator
+  std::string player_id;
+  std::string name;
+  std::string text;
+};
+
+// A chat line as a `chat` message and a state's `chat` list give it (without `type` and `room`).
+nlohmann::json chat_json(const ChatLine& line);
+
 // What a command did.
 struct Effect {
   std::optional<Failure> error;  // for the sender only
@@ -72,6 +88,8 @@ struct Effect {
   std::size_t patched = npos;
   int mover = -1;
   std::string legal;
+  // Chat lines to deliver once stored, each with its `chat` message (Room::chat_message).
+  std::vector<std::pair<ChatLine, Message>> chat;
 };
 
 // The RFC 7386 merge patch that turns `from` into `to` (objects are diffed member by member; anything else,
@@ -122,6 +140,11 @@ struct Saved {
   std::int64_t created_ms = 0;
   std::int64_t deadline_ms = 0;                  // correspondence: the wall deadline of the side to move
   std::array<std::string, 2> seat_token_hashes;  // correspondence: token_hash() of each seat's token
+  // Correspondence: each seat's token itself, kept so that the links can be shown again (issue 18); "" when
+  // not known (a room made before they were kept).
+  std::array<std::string, 2> seat_tokens;
+  // The last lines of the chat, oldest first (as the store keeps them: Room::kChatKept at most).
+  std::vector<ChatLine> chat;
   // Read from the store (the server's from_row): the room's saves are then changes to what is stored. False
   // for a new room (or one built from a record): its first save is whole.
   bool stored = false;
@@ -141,6 +164,8 @@ struct RoomSave {
   // The version the store holds if every save handed out before this one committed; none for a save that
   // stands alone (a new room's first, a finished game's).
   std::optional<std::int64_t> base_version;
+  // Chat lines written since the last save: appended to the stored chat.
+  std::vector<ChatLine> chat;
 };
 
 struct RoomConfig {
@@ -157,6 +182,14 @@ class Room {
   static constexpr std::size_t kEventLog = 256;  // events kept for reconnecting clients
   static constexpr std::int64_t kMaxClockMs = 24LL * 3600 * 1000;
   static constexpr std::int64_t kDayMs = 24LL * 3600 * 1000;
+  // A live clock starts for each side with its first move; a side that has not made it within this time
+  // aborts the game (issue 18).
+  static constexpr std::int64_t kFirstMoveMs = 30 * 1000;
+  static constexpr const char* kNoFirstMove = "no first move";
+  static constexpr std::size_t kChatKept = 100;  // chat lines a room keeps (and a state shows)
+  static constexpr std::size_t kChatMaxChars = 300;
+  static constexpr std::size_t kChatBurst = 5;
+  static constexpr std::int64_t kChatWindowMs = 10 * 1000;
 
   // A new room with no one seated. Errors: bad options or clock.
   static Result<Room> create(const RoomConfig& config, Now now);
@@ -172,6 +205,17 @@ class Room {
   Effect act(const std::string& player_id, const std::vector<std::string>& items, bool end_turn, Now now);
   // The same for a seat, whoever holds it (the server checked the seat's token).
   Effect act_seat(int seat, const std::vector<std::string>& items, bool end_turn, Now now);
+  // What `items` (and `end_turn`) would make of the current turn of the player's seat, for that player
+  // alone (issue 18, `try`): the room does not change, nothing is stored or announced. The answer is the
+  // members of a `tried` message: `"actions":[...],"position":{...},"legal":[...]` (and
+  // `"can_end_turn":true`), the legal actions those of the seat if it is still to move, else `[]`. Errors are
+  // those of act().
+  struct Tried {
+    std::optional<Failure> error;
+    std::string members;
+  };
+  Tried try_turn(const std::string& player_id, const std::vector<std::string>& items, bool end_turn,
+                 Now now) const;
   // Takes `seat` with its seat token (given as token_hash()): a free seat, or one held by another player id
   // (a correspondence player moving to another browser). Errors: bad_token, already_seated, game_over.
   Effect claim_seat(const Player& player, int seat, const std::string& token_hash, Now now);
@@ -184,11 +228,33 @@ class Room {
   Effect offer_draw(const std::string& player_id, Now now);  // accepts a standing offer of the opponent
   Effect decline_draw(const std::string& player_id, Now now);
   Effect abort(const std::string& player_id, Now now);
+  // Takeback by agreement (issue 18): the player who completed the last turn asks to take it back
+  // (`takeback_offer`), or the opponent's standing request is accepted (`takeback`: the turn leaves the
+  // record and the position, and its player is to move again). A request stands until the opponent answers
+  // or acts. Refused (`cannot_take_back`) when the last turn is not the asker's, the opponent has begun its
+  // turn, the game is a correspondence one (its turns may have gone out by mail), or a computer plays.
+  Effect take_back(const std::string& player_id, Now now);
+  Effect decline_takeback(const std::string& player_id, Now now);
+  // A chat line from `player` (seated or not): stored, then sent to those who may read it (ChatLine).
+  // Errors: `bad_chat` (empty once trimmed, over kChatMaxChars characters, control characters), `chat_limit`
+  // (over kChatBurst lines in kChatWindowMs from one player).
+  Effect chat(const Player& player, std::string_view text, Now now);
+  // The `chat` message of a line, as sent to the room.
+  std::string chat_message(const ChatLine& line) const;
+  // Whether a viewer (a seat, or -1) may read a line now.
+  bool may_read(const ChatLine& line, int viewer) const {
+    return !line.spectators || viewer < 0 || status_ == Status::finished;
+  }
   Effect ask_rematch(const std::string& player_id, Now now);
 
   // --- from the server
   // Correspondence rooms: the seats' token hashes (the tokens themselves are given to the players only).
   void set_seat_token_hash(int seat, std::string hash) { seat_token_hashes_[seat] = std::move(hash); }
+  // The token itself, kept to show the seat's link again to whom may see it (seat_links).
+  void set_seat_token(int seat, std::string token) { seat_tokens_[seat] = std::move(token); }
+  // A correspondence room's links that `viewer` (a seat, -1 for none) may see: its own seat's, and that of
+  // a seat nobody holds yet (to send to the opponent). Each `/#/room/ID?seat=S&token=T`; empty when none.
+  std::vector<std::string> seat_links(int viewer) const;
   const std::string& seat_token_hash(int seat) const { return seat_token_hashes_[seat]; }
   // A finished or unfinished game from a record (the import): no one seated; unfinished ones play on with a
   // correspondence clock of `days`, finished ones only show. Errors: an incomplete record.
@@ -213,7 +279,7 @@ class Room {
   const std::array<Player, 2>& seats() const { return seats_; }
   int seat_of(const std::string& player_id) const;  // -1 if not seated
   int seat_to_move() const;                         // -1 unless live
-  // When the running clock falls, on the steady clock; nullopt if no clock runs.
+  // When the running clock falls (or the first-move time ends), on the steady clock; nullopt if neither runs.
   std::optional<std::int64_t> deadline() const;
   // When the side to move of a correspondence game loses on time, in Unix ms (wall time); nullopt otherwise.
   std::optional<std::int64_t> wall_deadline() const;
@@ -257,6 +323,9 @@ class Room {
   bool flag_fallen(Now now) const;
   void finish(Effect& effect, Now now);  // the record holds its result: close the room
   Value position_value(Now now) const;       // the POSITION (no legal actions: see legal_members)
+  // The POSITION of `record` (the room's, or a trial of it: try_turn) in this room.
+  Value position_of(const Record& record, Now now) const;
+  static std::string legal_members_of(const State& st);
   nlohmann::json state_fields() const;       // state_json without its position
   std::string position_text(Now now) const;  // position_value as JSON text
   nlohmann::json clocks_json(Now now) const;
@@ -279,11 +348,21 @@ class Room {
   std::array<std::int64_t, 2> clock_ms_{0, 0};
   int running_ = -1;
   std::int64_t running_since_ = 0;
+  // While a live clock waits for the side to move to make its first move: since when (steady), else -1.
+  std::int64_t first_move_since_ = -1;
+  std::string abort_detail_;  // why the game was aborted, when the room did it (kNoFirstMove)
   int draw_offer_ = -1;                        // the seat offering a draw, -1 if none
+  int takeback_offer_ = -1;                    // the seat asking to take back its last turn, -1 if none
+  // The record without its last turn, if `seat` may take that turn back now; else why not.
+  Result<Record> without_last_turn(int seat) const;
   std::array<bool, 2> rematch_{false, false};  // who asked for a rematch
   std::string rematch_room_;
   std::int64_t wall_deadline_ = 0;  // correspondence: Unix ms, 0 when no turn is running
   std::array<std::string, 2> seat_token_hashes_;
+  std::array<std::string, 2> seat_tokens_;
+  std::deque<ChatLine> chat_;               // the last kChatKept lines
+  std::vector<ChatLine> chat_unsaved_;      // lines not yet handed to the store (take_save)
+  std::map<std::string, std::deque<std::int64_t>> chat_times_;  // by player: when its last lines came
   // What the room last handed to the store (take_save): whether it did (or was restored from the store),
   // the queried columns then, the entries that cannot change any more, and the version.
   struct Handed {

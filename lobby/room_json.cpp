@@ -247,7 +247,15 @@ Message Room::event(json body, Effect& e, Now now) {
     Value whole = Value::object();
     for (const auto& [k, v] : patch.as_object())
       if (k != "clocks") whole.set(k, v);
-    if (const Value* c = position.find("clocks")) whole.set("clocks", *c);
+    if (const Value* c = position.find("clocks")) {
+      Value clocks = *c;
+      // Sent whole, but merged into the client's clocks: a member that went away must be removed.
+      const Value* before = shown_.find("clocks");
+      if (before && before->is_object() && clocks.is_object() && before->find("first_move_ms") &&
+          !clocks.find("first_move_ms"))
+        clocks.set("first_move_ms", Value());
+      whole.set("clocks", std::move(clocks));
+    }
     patch = std::move(whole);
   }
   shown_ = std::move(position);
@@ -286,7 +294,7 @@ json Room::result_json() const {
   json out = {{"text", record_.result_text()}};
   out["winner"] = r->kind == Outcome::Kind::win ? json(r->winner) : json(nullptr);
   out["reason"] = r->kind == Outcome::Kind::aborted ? std::string("aborted") : r->reason;
-  out["detail"] = r->detail;
+  out["detail"] = r->kind == Outcome::Kind::aborted ? abort_detail_ : r->detail;
   return out;
 }
 
@@ -302,12 +310,15 @@ json Room::seats_json() const {
 }
 
 // The position, the same for everyone in the room (the legal actions are legal_members()).
-Value Room::position_value(Now now) const {
-  const State& st = record_.state();
-  int seat = seat_to_move();
+Value Room::position_value(Now now) const { return position_of(record_, now); }
+
+Value Room::position_of(const Record& record, Now now) const {
+  const State& st = record.state();
+  const bool finished = status_ == Status::finished || record.finished();
+  const int seat = status_ == Status::live && !finished ? st.seat_of(st.to_move()) : -1;
   Value p = Value::object();
-  p.set("status", status_name(status_));
-  p.set("turn", record_.turn_count());
+  p.set("status", status_name(finished ? Status::finished : status_));
+  p.set("turn", record.turn_count());
   p.set("round", st.round());
   p.set("to_move", seat >= 0 ? Value(seat) : Value());
   // No `side`: the state's `sides[to_move]` says it, and a patch goes to every connection at every turn.
@@ -317,18 +328,22 @@ Value Room::position_value(Now now) const {
     Value clocks = Value::object();
     clocks.set("ms", Value(Value::Array{Value(left[0]), Value(left[1])}));
     clocks.set("running", running_ >= 0 ? Value(running_) : Value());
+    if (first_move_since_ >= 0 && &record == &record_)
+      clocks.set("first_move_ms",
+                 Value(std::max<std::int64_t>(0, first_move_since_ + kFirstMoveMs - now.steady_ms)));
     p.set("clocks", std::move(clocks));
   } else {
     p.set("clocks", Value());
   }
   p.set("deadline_ms", wall_deadline() ? Value(*wall_deadline()) : Value());
   p.set("draw_offer", draw_offer_ >= 0 ? Value(draw_offer_) : Value());
-  if (auto r = record_.result()) {
+  p.set("takeback_offer", takeback_offer_ >= 0 ? Value(takeback_offer_) : Value());
+  if (auto r = record.result()) {
     Value result = Value::object();
-    result.set("text", record_.result_text());
+    result.set("text", record.result_text());
     result.set("winner", r->kind == Outcome::Kind::win ? Value(r->winner) : Value());
     result.set("reason", r->kind == Outcome::Kind::aborted ? std::string("aborted") : r->reason);
-    result.set("detail", r->detail);
+    result.set("detail", r->kind == Outcome::Kind::aborted && &record == &record_ ? abort_detail_ : r->detail);
     p.set("result", std::move(result));
   } else {
     p.set("result", Value());
@@ -345,9 +360,11 @@ std::string Room::position_text(Now now) const {
 }
 
 std::string Room::legal_members() const {
-  int seat = seat_to_move();
-  if (seat < 0) return {};
-  const State& st = record_.state();
+  if (seat_to_move() < 0) return {};
+  return legal_members_of(record_.state());
+}
+
+std::string Room::legal_members_of(const State& st) {
   std::vector<std::string> texts;
   bool can_end = false;
   for (Action a : st.legal_actions()) {
@@ -391,6 +408,11 @@ std::string Room::state_message(Now now, int viewer) const {
 
 std::string Room::state_message(Now now, int viewer, const json& extra) const {
   json state = state_fields();
+  json chat = json::array();
+  for (const ChatLine& line : chat_)
+    if (may_read(line, viewer)) chat.push_back(chat_json(line));
+  state["chat"] = std::move(chat);
+  if (auto links = seat_links(viewer); !links.empty()) state["links"] = links;
   if (extra.is_object())
     for (const auto& [k, v] : extra.items()) state[k] = v;
   std::string text = state.dump();

@@ -81,7 +81,11 @@ void Saver::commit() {
 bool merge(GameSave& into, GameSave&& later) {
   if (into.row.id != later.row.id) return false;
   if (!later.base_version) {  // it stands alone (a new game, a finished one): it replaces everything
+    // but the chat lines, which are appended, each save's in turn.
+    std::vector<ChatRow> chat = std::move(into.chat);
+    for (auto& line : later.chat) chat.push_back(std::move(line));
     into = std::move(later);
+    into.chat = std::move(chat);
     return true;
   }
   // A change must start from what `into` leaves: its version, its entries without a gap.
@@ -97,6 +101,7 @@ bool merge(GameSave& into, GameSave&& later) {
   }
   into.write_row = into.write_row || later.write_row;
   into.row = std::move(later.row);
+  for (auto& line : later.chat) into.chat.push_back(std::move(line));
   // into.base_version stays: the merged save changes what `into` changed.
   return true;
 }

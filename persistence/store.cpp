@@ -19,7 +19,7 @@
 namespace cinq::store {
 namespace {
 
-constexpr int kSchemaVersion = 3;
+constexpr int kSchemaVersion = 4;
 constexpr int kBusyTimeoutMs = 5000;
 
 // CREATE ... IF NOT EXISTS everywhere: opening a database whose schema is already there changes nothing.
@@ -79,6 +79,29 @@ CREATE TABLE IF NOT EXISTS game_progress (
   seat1_clock_ms INTEGER NOT NULL,
   open_turn INTEGER NOT NULL,
   updated_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+)sql";
+
+// Version 4's tables (issue 18): a correspondence game's seat tokens, kept so that their links can be shown
+// again while the game is unfinished (deleted when it finishes), and each game's chat, which is not part of
+// its record.
+constexpr const char* kExtrasSchema = R"sql(
+CREATE TABLE IF NOT EXISTS seat_tokens (
+  game_id TEXT NOT NULL,
+  seat INTEGER NOT NULL,
+  token TEXT NOT NULL,
+  PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS chat (
+  game_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  at_ms INTEGER NOT NULL,
+  channel TEXT NOT NULL,
+  seat INTEGER NOT NULL,
+  player_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  text TEXT NOT NULL,
+  PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
 )sql";
 
@@ -164,9 +187,25 @@ constexpr const char* kSelectUnfinishedRecords =
     " WHERE status <> 'finished'";
 constexpr const char* kSetRecord = "UPDATE games SET record = ?2 WHERE id = ?1";
 
+constexpr const char* kUpsertSeatToken =
+    "INSERT INTO seat_tokens (game_id, seat, token) VALUES (?1, ?2, ?3)"
+    " ON CONFLICT(game_id, seat) DO UPDATE SET token = excluded.token";
+constexpr const char* kDeleteSeatTokens = "DELETE FROM seat_tokens WHERE game_id = ?1";
+constexpr const char* kSelectSeatTokens = "SELECT seat, token FROM seat_tokens WHERE game_id = ?1";
+constexpr const char* kInsertChat =
+    "INSERT INTO chat (game_id, seq, at_ms, channel, seat, player_id, name, text)"
+    " VALUES (?1, (SELECT coalesce(max(seq), 0) + 1 FROM chat WHERE game_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7)";
+// The last ?2 lines, oldest first.
+constexpr const char* kSelectChat =
+    "SELECT at_ms, channel, seat, player_id, name, text FROM"
+    " (SELECT * FROM chat WHERE game_id = ?1 ORDER BY seq DESC LIMIT ?2) ORDER BY seq";
+
 // Version 2 marked a record whose last turn was still open with this last line (lobby/room.cpp wrote it);
 // version 3 keeps that in game_progress.open_turn.
 constexpr std::string_view kOpenTurnLine = "# turn in progress\n";
+
+// The chat lines a game read brings (a room shows its last 100: lobby::Room::kChatKept).
+constexpr int kChatRead = 100;
 
 constexpr const char* kUpsertPlayer =
     "INSERT INTO players (id, token_hash, name, created_ms) VALUES (?1, ?2, ?3, ?4)"
@@ -395,6 +434,39 @@ bool write_one(Connection& db, const char* sql, const std::string& doing, Error&
 }
 
 // Writes one game's save (store.h, GameSave) inside the caller's transaction.
+// The seat tokens (with the row: kept while unfinished, deleted at the end) and the new chat lines.
+bool write_extras(Connection& db, const GameSave& s, const std::string& doing, Error& error) {
+  const GameRow& g = s.row;
+  if (g.status == "finished") {
+    if (!write_one(db, kDeleteSeatTokens, doing, error,
+                   [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, g.id); }))
+      return false;
+  } else if (s.write_row) {
+    for (int seat = 0; seat < 2; ++seat) {
+      if (g.seat_tokens[seat].empty()) continue;
+      if (!write_one(db, kUpsertSeatToken, doing, error, [&](sqlite3_stmt* stmt) {
+            int rc = bind_text(stmt, 1, g.id);
+            if (rc == SQLITE_OK) rc = sqlite3_bind_int(stmt, 2, seat);
+            return rc == SQLITE_OK ? bind_text(stmt, 3, g.seat_tokens[seat]) : rc;
+          }))
+        return false;
+    }
+  }
+  for (const ChatRow& line : s.chat) {
+    if (!write_one(db, kInsertChat, doing, error, [&](sqlite3_stmt* stmt) {
+          int rc = bind_text(stmt, 1, g.id);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 2, line.at_ms);
+          if (rc == SQLITE_OK) rc = bind_text(stmt, 3, line.channel);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_int(stmt, 4, line.seat);
+          if (rc == SQLITE_OK) rc = bind_text(stmt, 5, line.player_id);
+          if (rc == SQLITE_OK) rc = bind_text(stmt, 6, line.name);
+          return rc == SQLITE_OK ? bind_text(stmt, 7, line.text) : rc;
+        }))
+      return false;
+  }
+  return true;
+}
+
 bool write_save(Connection& db, const GameSave& s, const std::string& doing, Error& error) {
   const GameRow& g = s.row;
   const bool finished = g.status == "finished";
@@ -416,7 +488,7 @@ bool write_save(Connection& db, const GameSave& s, const std::string& doing, Err
         return false;
       if (sqlite3_changes(db.db()) == 0) return stale();
     }
-    return game_row() &&
+    return game_row() && write_extras(db, s, doing, error) &&
            write_one(db, kDeleteEntriesFrom, doing, error,
                      [&](sqlite3_stmt* stmt) {
                        int rc = bind_text(stmt, 1, g.id);
@@ -437,6 +509,7 @@ bool write_save(Connection& db, const GameSave& s, const std::string& doing, Err
     return false;
   }
   if (s.write_row && !game_row()) return false;
+  if (!write_extras(db, s, doing, error)) return false;
   // The entries from `from` on: whatever was stored there goes (nothing, when the save appends a turn).
   if (!write_one(db, kDeleteEntriesFrom, doing, error, [&](sqlite3_stmt* stmt) {
         int rc = bind_text(stmt, 1, g.id);
@@ -528,11 +601,12 @@ bool create_schema(Connection& db, const std::string& path, Error& error) {
   return db.transaction(error, doing, [&](Error& e) {
     if (version == 0)
       return db.exec(kSchema, e, doing) && db.exec(kEntriesSchema, e, doing) &&
-             db.exec(set_version.c_str(), e, doing);
+             db.exec(kExtrasSchema, e, doing) && db.exec(set_version.c_str(), e, doing);
     // Version 1 gains the correspondence columns (its games are not correspondence games), then version 2
-    // its entries.
+    // its entries, then version 3 the seat tokens and chat tables (empty: older links cannot be shown again).
     if (version == 1 && !db.exec(kUpgradeTo2, e, upgrading)) return false;
-    return upgrade_to_3(db, path, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
+    if (version <= 2 && !upgrade_to_3(db, path, e, upgrading)) return false;
+    return db.exec(kExtrasSchema, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
   });
 }
 
@@ -584,8 +658,25 @@ struct Store::Impl {
 
   // Games: their rows, then the records of the unfinished ones laid out from their entries, all in one read
   // transaction (one snapshot: a save committing meanwhile is seen whole or not at all).
+  // The last `limit` chat lines of a game, oldest first (the caller holds the reader's mutex).
+  bool step_chat(const std::string& id, int limit, const std::string& doing, std::vector<ChatRow>& out) {
+    return step_rows(
+        kSelectChat, doing,
+        [&](sqlite3_stmt* stmt) {
+          int rc = bind_text(stmt, 1, id);
+          return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, limit) : rc;
+        },
+        [&](sqlite3_stmt* stmt) {
+          out.push_back(ChatRow{sqlite3_column_int64(stmt, 0), column_text(stmt, 1), sqlite3_column_int(stmt, 2),
+                                column_text(stmt, 3), column_text(stmt, 4), column_text(stmt, 5)});
+        });
+  }
+
+  // With `with_tokens`, the seat tokens of the unfinished games too; with `with_chat`, the games' last
+  // kChatRead chat lines (what a room needs).
   std::vector<GameRow> read_games(const char* sql, const std::string& doing,
-                                  const std::function<int(sqlite3_stmt*)>& bind) {
+                                  const std::function<int(sqlite3_stmt*)>& bind, bool with_tokens = false,
+                                  bool with_chat = false) {
     std::vector<GameRow> games;
     std::lock_guard lock(reader.mutex());
     Error error;
@@ -602,7 +693,16 @@ struct Store::Impl {
             kSelectEntries, doing, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, g.id); },
             [&](sqlite3_stmt* stmt) { entries.push_back(column_text(stmt, 0)); });
         g.record = layout_record(g.record, entries);
+        if (!with_tokens) continue;
+        step_rows(
+            kSelectSeatTokens, doing, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, g.id); },
+            [&](sqlite3_stmt* stmt) {
+              const int seat = sqlite3_column_int(stmt, 0);
+              if (seat == 0 || seat == 1) g.seat_tokens[seat] = column_text(stmt, 1);
+            });
       }
+      for (GameRow& g : games)
+        if (with_chat) step_chat(g.id, kChatRead, doing, g.chat);
     }
     if (!reader.exec("COMMIT", error, doing)) report_read_error(doing, error.message);
     return games;
@@ -700,14 +800,23 @@ std::optional<PlayerRow> Store::player(const std::string& id) {
 }
 
 std::optional<GameRow> Store::game(const std::string& id) {
-  auto games = impl_->read_games(kSelectGame, "reading game " + id,
-                                 [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, id); });
+  auto games = impl_->read_games(
+      kSelectGame, "reading game " + id, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, id); }, true,
+      true);
   if (games.empty()) return std::nullopt;
   return std::move(games.front());
 }
 
 std::vector<GameRow> Store::unfinished_games() {
-  return impl_->read_games(kSelectUnfinished, "reading the unfinished games", nullptr);
+  return impl_->read_games(kSelectUnfinished, "reading the unfinished games", nullptr, true, true);
+}
+
+std::vector<ChatRow> Store::chat(const std::string& game_id, int limit) {
+  std::vector<ChatRow> out;
+  if (limit <= 0) return out;
+  std::lock_guard lock(impl_->reader.mutex());
+  impl_->step_chat(game_id, limit, "reading the chat of " + game_id, out);
+  return out;
 }
 
 std::vector<GameRow> Store::finished_games(int limit, bool include_private) {
@@ -730,10 +839,13 @@ std::int64_t Store::count_games() {
 std::vector<GameRow> Store::games_of_player(const std::string& player_id, int limit) {
   std::vector<GameRow> games;
   if (limit <= 0 || player_id.empty()) return games;
-  return impl_->read_games(kSelectOfPlayer, "reading the games of " + player_id, [&](sqlite3_stmt* stmt) {
-    int rc = bind_text(stmt, 1, player_id);
-    return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, limit) : rc;
-  });
+  return impl_->read_games(
+      kSelectOfPlayer, "reading the games of " + player_id,
+      [&](sqlite3_stmt* stmt) {
+        int rc = bind_text(stmt, 1, player_id);
+        return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, limit) : rc;
+      },
+      true);
 }
 
 }  // namespace cinq::store

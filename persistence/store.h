@@ -52,6 +52,16 @@ struct PlayerRow {
   std::int64_t created_ms = 0;  // Unix time, milliseconds
 };
 
+// One line of a game's chat (schema version 4): not part of its record.
+struct ChatRow {
+  std::int64_t at_ms = 0;
+  std::string channel;  // "players" or "spectators"
+  int seat = -1;        // the writer's seat, -1 for a spectator
+  std::string player_id;
+  std::string name;
+  std::string text;
+};
+
 struct GameRow {
   std::string id;                  // the room id
   std::string game;                // "tablut", ...
@@ -78,6 +88,13 @@ struct GameRow {
   std::array<std::string, 2> seat_token_hashes;
   // Schema version 3: the record's last turn is still open (not ended: more actions of it may follow).
   bool open_turn = false;
+  // Schema version 4 (table seat_tokens): a correspondence game's seat tokens themselves, so that their links
+  // can be shown again; kept while the game is unfinished. Read by game(), unfinished_games() and
+  // games_of_player().
+  std::array<std::string, 2> seat_tokens;
+  // Schema version 4 (table chat): the last 100 lines, oldest first, read by game() and unfinished_games();
+  // a save's lines are appended (GameSave::chat).
+  std::vector<ChatRow> chat;
 };
 
 // One save of a game, sized to what changed since the last one (issue 16). The server's rooms build these
@@ -95,6 +112,8 @@ struct GameSave {
   // save that finds another version fails, so a save made after a failed one never half-applies. None: the
   // save stands alone (a new game's, or a finished one's).
   std::optional<std::int64_t> base_version;
+  // Chat lines to append (the row's own `chat` is not written).
+  std::vector<ChatRow> chat;
 };
 
 // The save that writes `row` whole (its record split into entries while unfinished); nullopt and `error` if
@@ -132,6 +151,8 @@ class Store {
   // The games where `player_id` holds a seat: unfinished ones first (the nearest deadline first), then the
   // finished ones, most recently updated first; at most `limit`.
   std::vector<GameRow> games_of_player(const std::string& player_id, int limit = 50);
+  // The last `limit` chat lines of a game, oldest first.
+  std::vector<ChatRow> chat(const std::string& game_id, int limit = 1000);
 
  private:
   struct Impl;

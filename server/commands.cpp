@@ -325,6 +325,20 @@ struct InRoom {
   }
 };
 
+struct Chat {
+  std::string room;
+  std::string text;
+  static Parsed<Chat> parse(const json& body) {
+    Chat c;
+    if (auto r = room_field(body, c.room)) return *r;
+    std::string why;
+    auto text = string_field(body, "text", why);
+    if (!text) return bad_message(why);
+    c.text = std::move(*text);
+    return c;
+  }
+};
+
 struct Seek {
   GameRequest game;
   static Parsed<Seek> parse(const json& body) {
@@ -371,6 +385,10 @@ struct Commands {
         {"draw", {true, &in_room<InRoom, &on_room_command<&lobby::Room::offer_draw>>}},
         {"decline_draw", {true, &in_room<InRoom, &on_room_command<&lobby::Room::decline_draw>>}},
         {"abort", {true, &in_room<InRoom, &on_room_command<&lobby::Room::abort>>}},
+        {"try", {true, &in_room<Act, &on_try>}},
+        {"takeback", {true, &in_room<InRoom, &on_room_command<&lobby::Room::take_back>>}},
+        {"decline_takeback", {true, &in_room<InRoom, &on_room_command<&lobby::Room::decline_takeback>>}},
+        {"chat", {true, &in_room<Chat, &on_chat>}},
         {"rematch", {true, &in_room<InRoom, &on_room_command<&lobby::Room::ask_rematch>>}},
         {"seek", {true, &plain<Seek, &on_seek>}},
         {"unseek", {true, &plain<Unseek, &on_unseek>}},
@@ -642,6 +660,7 @@ struct Commands {
       int s = room.seat_of(player.id);
       std::string token = random_id(32);
       room.set_seat_token_hash(s, token_hash(token));
+      room.set_seat_token(s, token);
       link_message = json{{"type", "seat_link"},
                           {"room", room.id()},
                           {"seat", s},
@@ -651,9 +670,15 @@ struct Commands {
     a.apply(std::move(effect), c, ref);
     if (!ok) return;
     if (!link_message.empty()) a.when_settled([c, link_message] { c->send(link_message); });
-    if (a.is_subscribed(c->id()))
+    if (a.is_subscribed(c->id())) {
       a.refresh_presence();  // a spectator who sat down is now a player online
-    else
+      // The `seated` event carries no legal actions: a player who took a seat whose turn it is (a
+      // correspondence seat taken with its link) gets the state as that seat sees it.
+      a.when_settled([self = a.shared_from_this(), c, pid = player.id] {
+        const int s = self->room().seat_of(pid);
+        if (s >= 0 && s == self->room().seat_to_move()) c->send(self->room().state_message(Services::now(), s));
+      });
+    } else
       a.subscribe(c, player.id, std::nullopt);  // sitting is joining
   }
 
@@ -674,6 +699,30 @@ struct Commands {
       bool accepted = !effect.error;
       ++(accepted ? metrics.turns_accepted : metrics.turns_rejected);
       a.apply(std::move(effect), c, ref, accepted ? std::optional(received) : std::nullopt);
+    });
+  }
+
+  // The position some actions of the turn would make, to the sender only (issue 18): nothing changes.
+  static void on_try(Protocol& p, Context& ctx, Act& cmd, const RoomPtr& actor) {
+    actor->post([&metrics = p.services_.metrics, c = ctx.connection, pid = ctx.player->id,
+                 items = std::move(cmd.actions), end_turn = cmd.end_turn, ref = ctx.ref](RoomActor& a) {
+      auto tried = a.room().try_turn(pid, items, end_turn, Services::now());
+      if (tried.error) {
+        metrics.count_error(tried.error->code);
+        return c->send(error_message(tried.error->code, tried.error->message, ref, a.id()));
+      }
+      std::string m = R"({"type":"tried","room":)" + json(a.id()).dump();
+      if (!ref.empty()) m += R"(,"ref":)" + ref;
+      c->send(m + "," + tried.members + "}");
+    });
+  }
+
+  // A line of the room's chat: from someone in the room (joined or seated), stored, then sent.
+  static void on_chat(Protocol&, Context& ctx, Chat& cmd, const RoomPtr& actor) {
+    actor->post([c = ctx.connection, player = *ctx.player, text = std::move(cmd.text), ref = ctx.ref](RoomActor& a) {
+      if (!a.is_subscribed(c->id()) && a.room().seat_of(player.id) < 0)
+        return c->send(error_message("bad_message", "join the room before writing in its chat", ref, a.id()));
+      a.apply(a.room().chat(player, text, Services::now()), c, ref);
     });
   }
 
@@ -787,6 +836,14 @@ struct Commands {
       }
       int seat = row.seat_ids[0] == pid ? 0 : 1;
       summary["my_seat"] = seat;
+      // A correspondence game's links the player may see again: its own seat's, and a free seat's (to send).
+      if (row.clock_days > 0 && row.status != "finished") {
+        json links = json::array();
+        for (int s = 0; s < 2; ++s)
+          if (!row.seat_tokens[s].empty() && (s == seat || row.seat_ids[s].empty()))
+            links.push_back(seat_link(row.id, s, row.seat_tokens[s]));
+        if (!links.empty()) summary["links"] = std::move(links);
+      }
       summary["my_turn"] = summary.value("to_move", json()) == json(seat);
       games.push_back(std::move(summary));
     }

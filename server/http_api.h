@@ -59,6 +59,7 @@ class HttpApi {
   void games(Call& call);
   void game(Call& call);
   void record(Call& call);
+  void chat(Call& call);
   void replay(Call& call);
   void metrics(Call& call);
   // A room's view once settled: its state or its record.

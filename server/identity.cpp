@@ -85,6 +85,7 @@ std::array<std::string, 2> issue_seat_tokens(lobby::Room& room) {
   for (int s = 0; s < 2; ++s) {
     std::string token = random_id(32);
     room.set_seat_token_hash(s, token_hash(token));
+    room.set_seat_token(s, token);
     links[s] = seat_link(room.id(), s, token);
   }
   return links;

@@ -115,6 +115,7 @@ const std::vector<HttpApi::Route>& HttpApi::routes() {
       {"POST", "/api/games/import", &HttpApi::import_game, " with a record as the body"},
       {"GET", "/api/games/{id}", &HttpApi::game, " (or POST a log to /api/games/{id}/record)"},
       {"GET", "/api/games/{id}/record", &HttpApi::record},
+      {"GET", "/api/games/{id}/chat", &HttpApi::chat},
       {"POST", "/api/games/{id}/record", &HttpApi::post_record},
   };
   return kRoutes;
@@ -194,6 +195,31 @@ void HttpApi::show_room(Call& call, bool record_only) {
         json state = a.room().state_json(Services::now());
         state.erase("type");
         respond(json_response(200, state));
+      }, [respond] { respond(storage_response()); });
+    });
+  });
+}
+
+// A game's chat as stored (issue 18): the players' lines, and the spectators' once the game is over (during
+// it, the players do not read those). Read from the store once everything said so far is stored.
+void HttpApi::chat(Call& call) {
+  const std::string id = call.params.at(0);
+  rooms_.load(id, [this, id, respond = call.respond](RoomDirectory::Lookup found) {
+    if (found.busy) return respond(busy_response());
+    if (!found.room) return respond(error_response(404, "not_found", "no game '" + id + "'"));
+    found.room->post([this, id, respond](RoomActor& a) {
+      a.when_settled([this, &a, id, respond] {
+        const bool finished = a.room().status() == lobby::Status::finished;
+        bool queued = workers_.submit(Workers::Kind::quick, [this, id, finished, respond] {
+          note_blocking(services_.metrics);
+          json lines = json::array();
+          for (const store::ChatRow& c : services_.store->chat(id)) {
+            if (c.channel == "spectators" && !finished) continue;
+            lines.push_back(lobby::chat_json({c.at_ms, c.channel == "spectators", c.seat, c.player_id, c.name, c.text}));
+          }
+          respond(json_response(200, {{"room", id}, {"chat", std::move(lines)}}));
+        });
+        if (!queued) respond(busy_response());
       }, [respond] { respond(storage_response()); });
     });
   });

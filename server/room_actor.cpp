@@ -123,7 +123,7 @@ void RoomActor::apply(lobby::Effect effect, const std::shared_ptr<net::Connectio
   if (room_.status() == lobby::Status::finished && effect.save) ++services_.metrics.games_finished;
 
   outbox_.push_back(Batch{std::move(effect.events), !effect.save, received, effect.patched, effect.mover,
-                          std::move(effect.legal)});
+                          std::move(effect.legal), 0, std::move(effect.chat)});
   if (effect.save) {
     // Only what changed since the last save (issue 16): a turn's save is the size of a turn.
     const lobby::Now now = Services::now();
@@ -228,8 +228,11 @@ void RoomActor::send_batch(const Batch& b) {
       it = subscribers_.erase(it);
       continue;
     }
-    const bool mover = mine && room_.seat_of(it->second.player_id) == b.mover;
+    const int seat = room_.seat_of(it->second.player_id);
+    const bool mover = mine && seat == b.mover;
     for (std::size_t i = 0; i < b.events.size(); ++i) c->send(mover && i == b.patched ? mine : b.events[i]);
+    for (const auto& [line, message] : b.chat)
+      if (room_.may_read(line, seat)) c->send(message);
     ++it;
   }
 }
@@ -392,7 +395,10 @@ void RoomActor::schedule_bot(int seat, int level) {
   const BotConfig* config = services_.bot_config;
   std::chrono::milliseconds delay = person ? (config ? config->answer_delay : kBotAnswerDelay)
                                            : (config ? config->pace_delay : kBotPaceDelay);
-  if (clock.enabled()) delay = std::min(delay, settings.think);
+  // On a clock the delay is the bot's own time, and shortened only when that runs short (under 20 times
+  // the delay left): the answer is never sooner than promised to someone with time (issue 18: it came
+  // after 0.1 s, the level-1 think time, although 0.4 s is promised).
+  if (clock.enabled()) delay = std::min(delay, std::chrono::milliseconds(room_.clock_left(now)[seat] / 20));
 
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   const std::int64_t key = room_.record().turn_count();

@@ -91,6 +91,8 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
     int mover = -1;
     std::string legal;
     std::uint64_t number = 0;  // of a batch waiting for its save (RoomActor::apply)
+    // Chat lines, each to those who may read it (lobby::Room::may_read), after the events.
+    std::vector<std::pair<lobby::ChatLine, lobby::Message>> chat;
   };
   struct Subscriber {
     std::weak_ptr<net::Connection> connection;

@@ -17,6 +17,7 @@ store::GameRow to_row(const lobby::Saved& s, std::int64_t updated_ms) {
   r.clock_days = s.clock.days;
   r.deadline_ms = s.deadline_ms;
   r.seat_token_hashes = s.seat_token_hashes;
+  r.seat_tokens = s.seat_tokens;
   r.status = lobby::status_name(s.status);
   r.result = s.result;
   r.record = s.record;
@@ -42,6 +43,9 @@ lobby::Saved from_row(const store::GameRow& r) {
   s.clock = {r.clock_base_ms, r.clock_increment_ms, r.clock_days};
   s.deadline_ms = r.deadline_ms;
   s.seat_token_hashes = r.seat_token_hashes;
+  s.seat_tokens = r.seat_tokens;
+  for (const store::ChatRow& c : r.chat)
+    s.chat.push_back({c.at_ms, c.channel == "spectators", c.seat, c.player_id, c.name, c.text});
   s.is_private = r.is_private;
   s.status = r.status == "finished" ? lobby::Status::finished
              : r.status == "live"   ? lobby::Status::live
@@ -66,6 +70,9 @@ store::GameSave to_save(lobby::RoomSave s, std::int64_t updated_ms) {
   save.from = static_cast<std::int64_t>(s.from);
   save.entries = std::move(s.entries);
   save.base_version = s.base_version;
+  for (auto& c : s.chat)
+    save.chat.push_back({c.at_ms, c.spectators ? "spectators" : "players", c.seat, std::move(c.player_id),
+                         std::move(c.name), std::move(c.text)});
   return save;
 }
 

@@ -60,7 +60,7 @@ TEST_CASE("cli: cinq replay --canonical prints the record rewritten by the write
   CHECK(run.out == cinq::test::read_text(cinq::test::data_path("baltek/sample-won-2-1.canonical.txt")));
 }
 
-TEST_CASE("cli: usage errors exit 2; --help documents the commands") {
+TEST_CASE("cli: usage errors exit 2, --help documents the commands") {
   auto help = run_cinq("--help");
   CHECK(help.exit_code == 0);
   CHECK(help.out.find("cinq replay [--json] [--canonical] FILE") != std::string::npos);
@@ -206,7 +206,7 @@ TEST_CASE("cli: an unknown option is a usage error of its command: exit 2, the o
   }
 }
 
-TEST_CASE("cli: cinq serve raises its open files limit to the hard limit and logs it; --log-level filters the log") {
+TEST_CASE("cli: cinq serve raises its open files limit to the hard limit and logs it, --log-level filters the log") {
   // Started with a soft limit below its hard limit (inherited from this process, lowered for the while).
   rlimit mine{};
   REQUIRE(getrlimit(RLIMIT_NOFILE, &mine) == 0);

@@ -1,10 +1,12 @@
-// The shell's entry point: one connection for the page, a hash router (#/, #/room/ID, #/import) and the
-// header. Each page is a render(root, app) function returning its cleanup.
+// The shell's entry point: one connection for the page, a hash router (#/, #/room/ID, #/import,
+// #/help[/GAME]) and the header. Each page is a render(root, app) function returning its cleanup.
 
+import {render_help} from './help.js';
 import {render_import} from './import.js';
 import {render_lobby} from './lobby.js';
 import {Connection, socket_url} from './net.js';
 import {render_room} from './room.js';
+import {install_social} from './social.js';
 import {notify} from './ui.js';
 
 const conn = new Connection(socket_url());
@@ -39,8 +41,11 @@ function route() {
   root.replaceChildren();
   const hash = location.hash || '#/';
   const room = /^#\/room\/([A-Za-z0-9_-]+)$/.exec(hash);
+  const help = /^#\/help(?:\/([a-z-]+))?\/?$/.exec(hash);
   for (const link of document.querySelectorAll('.site-nav a')) {
-    const active = link.getAttribute('href') === (room ? '' : hash);
+    // A section's link stays current on its sub-pages (#/help for #/help/tablut).
+    const href = link.getAttribute('href');
+    const active = !room && (href === hash || (href !== '#/' && hash.startsWith(`${href}/`)));
     if (active) {
       link.setAttribute('aria-current', 'page');
     } else {
@@ -49,6 +54,8 @@ function route() {
   }
   if (room) {
     cleanup = render_room(root, app, room[1]);
+  } else if (help) {
+    cleanup = render_help(root, app, help[1] || null);
   } else if (hash === '#/import') {
     cleanup = render_import(root, app);
   } else {
@@ -90,6 +97,7 @@ conn.on('state', (state) => app.states.set(state.room, state));
 
 // For debugging and browser tests: the connection and app state, read-only by convention.
 window.cinqApp = app;
+install_social(app);  // social: the header's sound switch and notification button, correspondence alerts
 
 window.addEventListener('hashchange', route);
 route();

@@ -1,13 +1,29 @@
 // The import page (#/import): paste or upload a record, have the server check it (POST /api/replay), then
-// step through it on the game's board. A bad record shows the server's "line N: reason".
+// step through it on the game's board with the move list. A bad record shows the server's "line N: reason",
+// and nothing of an earlier replay stays on screen beside it.
 
 import {mount_board} from './board-host.js';
-import {fetch_replay, replay_position, ReplayControls} from './replay.js';
+import {MoveList} from './movelist.js';
+import {fetch_replay, replay_position, replay_turns} from './replay.js';
 import {el, game_title} from './ui.js';
+
+// Why a text is no record before the server is asked: an empty text, or one without a `#!` line nor a turn
+// line. The server reads a record without `#!` as Baltek (notation.md), so such a text would replay as an
+// empty Baltek game that nobody wrote.
+export function import_refusal(text) {
+  if (!String(text || '').trim()) return 'The record is empty: paste a game record or choose a file.';
+  const header = /^\s*#!/m.test(text);
+  const turn = /^\s*\d*\s*[A-Z]\/\S/m.test(text);
+  if (!header && !turn) {
+    return 'This text holds no game: a record starts with a "#!" line naming the game (#! TABLUT) or with ' +
+        'its turn lines (1   B/g3 f3/).';
+  }
+  return null;
+}
 
 export function render_import(root) {
   let board = null;
-  let controls = null;
+  let controls = null;  // the move list of the replay shown
   let destroyed = false;
   let generation = 0;  // a newer submit wins over a slower older one
 
@@ -48,24 +64,43 @@ export function render_import(root) {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const sequence = ++generation;
+    const refusal = import_refusal(text.value);
+    if (refusal) {
+      show_error(refusal);
+      return;
+    }
     submit.disabled = true;
     const {data, error: failure} = await fetch_replay(text.value);
     submit.disabled = false;
     if (destroyed || sequence !== generation) return;
     if (failure) {
-      error.textContent = failure.message;
-      error.hidden = false;
+      show_error(failure.message);
       return;
     }
     error.hidden = true;
-    await show_replay(data);
+    await show_replay(data, sequence);
   });
 
-  async function show_replay(data) {
+  // A refused record: its reason, and no replay of an earlier record left beside it as if it were this one.
+  function show_error(message) {
+    error.textContent = message;
+    error.hidden = false;
+    clear_replay();
+  }
+
+  function clear_replay() {
     if (controls) controls.destroy();
     if (board) board.destroy();
+    controls = null;
     board = null;
     board_root.replaceChildren();
+    summary.replaceChildren();
+    panel.replaceChildren();
+    viewer.hidden = true;
+  }
+
+  async function show_replay(data, sequence) {
+    clear_replay();
     const players = data.players || [];
     const sides = data.sides || [];
     summary.replaceChildren(el('h2', {}, game_title(data.game)), el('p', {class: 'muted'}, [
@@ -76,16 +111,24 @@ export function render_import(root) {
     viewer.hidden = false;
     const ctx = {game: data.game, options: data.options, sides, seatNames: players, act: () => {}};
     const mounted = await mount_board(board_root, ctx);
-    if (destroyed) {
+    if (destroyed || sequence !== generation) {
       mounted.destroy();
       return;
     }
     board = mounted;
-    controls = new ReplayControls((index, step) => {
-      board.update(replay_position(step, sides), {mySeat: null, canAct: false, event: null, replay: true});
+    const steps = data.steps;
+    controls = new MoveList({
+      game: data.game,
+      live: false,
+      on_view: (index) => {
+        const at = index === null ? steps.length - 1 : index;
+        const info = {mySeat: null, canAct: false, event: null, replay: true};
+        board.update(replay_position(steps, at, sides), info);
+      },
     });
+    controls.set_turns(replay_turns(steps));
     panel.replaceChildren(controls.node, el('pre', {id: 'moves', class: 'moves'}, data.record || ''));
-    controls.set_steps(data.steps, 0);
+    controls.go(0, true);
   }
 
   root.append(

@@ -1,7 +1,10 @@
-// The lobby (#/): my name, playing the computer, a new room, quick pairing and the list of public rooms
-// (refreshed every 3 s).
+// The lobby (#/): what the games are, the list of public rooms and my games (refreshed every 3 s), then my
+// name, quick pairing, playing the computer and a new room. The lists come first: on a phone they are what a
+// visitor looks for, above the forms.
 
-import {clock_label, el, game_title, kClocks, kGames, notify, parse_clock_choice} from './ui.js';
+import {seat_links_block} from './room-view.js';
+import {clock_label, el, game_about, game_title, help_link, kClocks, kGames, notify, parse_clock_choice} from './ui.js';
+import {outcome_for, parse_result_text, result_sentence, seat_label} from './words.js';
 
 const kRefreshMs = 3000;
 
@@ -156,7 +159,10 @@ export function render_lobby(root, app) {
          el('div', {class: 'buttons'},
             el('button', {id: 'seek-submit', type: 'submit', class: 'primary'}, 'Find an opponent'),
             seek_cancel),
-         seek_status, seek_list);
+         seek_status);
+  // The seeks waiting, listed with the rooms: a click on one plays it.
+  const seeks_block = el('div', {class: 'lobby-seeks', id: 'seeks', hidden: true},
+                         el('h3', {}, 'Looking for an opponent'), seek_list);
   const show_seek = () => {
     const seek = app.seek;
     seek_status.textContent =
@@ -171,21 +177,44 @@ export function render_lobby(root, app) {
   });
   seek_cancel.addEventListener('click', () => conn.send({type: 'unseek'}));
   subscriptions.push(conn.on('seeking', show_seek), conn.on('unseeked', show_seek));
+  // The list shows a new seek (mine, without its button) at once rather than at the next refresh.
+  subscriptions.push(conn.on('seeking', () => conn.send({type: 'rooms'})));
   show_seek();
+  // A seek in the list is accepted by seeking the same game, options and clock: the server pairs equal seeks.
+  app.accept_seek = (seek) => {
+    const message = {type: 'seek', game: seek.game, options: seek.options || '', clock: seek.clock || null};
+    if (conn.send(message) === null) notify('Not connected: try again in a moment.');
+  };
 
   // --- rooms
   const rooms_list = el('ul', {id: 'rooms', class: 'rooms', 'aria-live': 'off'});
   const rooms_empty = el('p', {class: 'muted'}, 'No public rooms yet: create one.');
+  // The lists are drawn again only when they change: a button is not replaced under a click every 3 s.
+  let shown_rooms = '';
+  let shown_seeks = '';
   subscriptions.push(conn.on('rooms', (message) => {
-    render_rooms(rooms_list, rooms_empty, message.rooms || [], app);
-    render_seeks(seek_list, message.seeks || []);
+    const rooms = JSON.stringify(message.rooms || []);
+    if (rooms !== shown_rooms) {
+      shown_rooms = rooms;
+      render_rooms(rooms_list, rooms_empty, message.rooms || [], app);
+    }
+    const seeks = JSON.stringify([message.seeks || [], app.seek, conn.identity && conn.identity.name]);
+    if (seeks !== shown_seeks) {
+      shown_seeks = seeks;
+      render_seeks(seek_list, message.seeks || [], app);
+      seeks_block.hidden = (message.seeks || []).length === 0;
+    }
   }));
 
   // --- my games: the current identity's rooms, those where it is my turn first, with their deadlines
   const my_games_list = el('ul', {id: 'my-games', class: 'rooms my-games'});
   const my_games_empty = el('p', {class: 'muted'}, 'No games yet.');
+  let shown_games = '';
   subscriptions.push(conn.on('my_games', (message) => {
     const games = message.games || [];
+    const text = JSON.stringify(games);
+    if (text === shown_games) return;
+    shown_games = text;
     my_games_empty.hidden = games.length > 0;
     my_games_list.replaceChildren(...games.map((g) => my_game_row(g, app)));
   }));
@@ -202,19 +231,36 @@ export function render_lobby(root, app) {
     if (document.activeElement !== name_input) name_input.value = message.player.name;
   }));
 
-  root.append(
-      el('div', {class: 'lobby'}, el('section', {class: 'card lobby-name'}, name_form),
-         el('section', {class: 'card lobby-create', 'aria-labelledby': 'create-title'},
-            el('h2', {id: 'create-title'}, 'New room'), create_form),
+  // What each game is, in one line, with its rules a click away: five games few people know.
+  const games_list = el(
+      'ul', {class: 'lobby-game-list'},
+      kGames.map(
+          (g) => el(
+              'li', {class: 'lobby-game', 'data-game': g.name}, el('strong', {class: 'lobby-game-title'}, g.title),
+              ' ', el('span', {class: 'lobby-game-about'}, game_about(g.name)), ' ', help_link(g.name))));
+
+  // Two columns at desktop width (the lists, then the forms); one on a phone, in the same order.
+  root.append(el(
+      'div', {class: 'lobby'},
+      el('header', {class: 'lobby-head'}, el('h1', {id: 'lobby-title'}, 'Cinq: five board games to play online'),
+         el('p', {class: 'lobby-intro'},
+            'Play a friend with a link, a stranger by quick pairing, or the computer. New to a game? Each ' +
+                'has a short “How to play”.')),
+      el('section', {class: 'card lobby-games', 'aria-labelledby': 'games-title'},
+         el('h2', {id: 'games-title'}, 'The games'), games_list),
+      el('div', {class: 'lobby-lists'},
+         el('section', {class: 'card lobby-rooms', 'aria-labelledby': 'rooms-title'},
+            el('h2', {id: 'rooms-title'}, 'Rooms'), seeks_block, rooms_empty, rooms_list),
+         el('section', {class: 'card lobby-my-games', 'aria-labelledby': 'my-games-title'},
+            el('h2', {id: 'my-games-title'}, 'My games'), my_games_empty, my_games_list)),
+      el('div', {class: 'lobby-forms'}, el('section', {class: 'card lobby-name'}, name_form),
+         el('section', {class: 'card lobby-seek', 'aria-labelledby': 'seek-title'},
+            el('h2', {id: 'seek-title'}, 'Quick pairing'), seek_form),
          el('section', {class: 'card lobby-bot', 'aria-labelledby': 'bot-title'},
             el('h2', {id: 'bot-title'}, 'Play against the computer'), bot_form,
             el('h3', {id: 'cvc-title'}, 'Computer vs computer'), cvc_form),
-         el('section', {class: 'card lobby-seek', 'aria-labelledby': 'seek-title'},
-            el('h2', {id: 'seek-title'}, 'Quick pairing'), seek_form),
-         el('section', {class: 'card lobby-my-games', 'aria-labelledby': 'my-games-title'},
-            el('h2', {id: 'my-games-title'}, 'My games'), my_games_empty, my_games_list),
-         el('section', {class: 'card lobby-rooms', 'aria-labelledby': 'rooms-title'},
-            el('h2', {id: 'rooms-title'}, 'Rooms'), rooms_empty, rooms_list)));
+         el('section', {class: 'card lobby-create', 'aria-labelledby': 'create-title'},
+            el('h2', {id: 'create-title'}, 'New room'), create_form))));
 
   const refresh = () => {
     conn.send({type: 'rooms'});
@@ -240,21 +286,32 @@ function render_rooms(list, empty, rooms, app) {
   list.replaceChildren(...rooms.map((room) => room_row(room, app)));
 }
 
+// A list's result text ("D resign") written out, with the names of the list's seats.
+function summary_result(summary) {
+  const result = parse_result_text(summary.game, summary.result);
+  if (!result) return {result: null, text: summary.result || 'finished'};
+  const names = (summary.seats || []).map((seat) => (seat ? seat.name : ''));
+  return {result, text: result_sentence(summary.game, result, names)};
+}
+
 function room_row(summary, app) {
   const seats = summary.seats || [null, null];
   const free = seats.findIndex((s) => !s);
-  const names = seats.map((s) => (s ? s.name : 'free'));
-  const status = summary.status === 'open' ? 'waiting' : summary.status;
-  const sit = free >= 0 &&
+  const names = seats.map((s) => (s ? s.name : 'free seat'));
+  const finished = summary.status === 'finished';
+  const status = summary.status === 'open' ? 'waiting' : finished ? summary_result(summary).text : summary.status;
+  const free_label = free >= 0 ? seat_label({game: summary.game}, free) : '';
+  const sit = free >= 0 && !finished &&
       el('button', {
                 type: 'button',
                 class: 'sit primary',
+                'data-seat': String(free),
                 onclick: () => {
                   app.pending_sit = {room: summary.room, seat: free};
                   app.navigate(`#/room/${summary.room}`);
                 }
               },
-         'Sit');
+         `Sit as ${free_label}`);
   const watch =
       el('button', {type: 'button', class: 'watch', onclick: () => app.navigate(`#/room/${summary.room}`)},
          'Watch');
@@ -263,38 +320,70 @@ function room_row(summary, app) {
       el('div', {class: 'room-main'}, el('span', {class: 'room-game'}, game_title(summary.game)),
          summary.options ? el('span', {class: 'room-options'}, summary.options) : null,
          el('span', {class: 'room-players'}, `${names[0]} vs ${names[1]}`)),
-      el('div', {class: 'room-meta'}, el('span', {class: 'room-clock'}, clock_label(summary.clock)),
+      el('div', {class: 'room-meta'},
+         // Which seat is free, by its side: a new player sees what they would play.
+         free >= 0 && !finished ? el('span', {class: 'room-free', 'data-seat': String(free)}, `Free: ${free_label}`) :
+                                  null,
+         el('span', {class: 'room-clock'}, clock_label(summary.clock)),
          el('span', {class: 'room-spectators', title: 'Spectators'}, `${summary.spectators || 0} watching`),
          el('span', {class: `room-status status-${summary.status}`}, status)),
       el('div', {class: 'room-row-actions'}, sit, watch));
 }
 
-function render_seeks(list, seeks) {
-  list.replaceChildren(...seeks.map(
-      (seek) =>
-          el('li', {}, `${seek.name} seeks ${game_title(seek.game)}`, ` (${clock_label(seek.clock)})`)));
+// The seeks waiting for an opponent, each with a button that accepts it (my own seek has none).
+function render_seeks(list, seeks, app) {
+  const conn = app.conn;
+  const my_name = conn && conn.identity ? conn.identity.name : null;
+  const same_seek = (a, b) => Boolean(a && b) && a.game === b.game && (a.options || '') === (b.options || '') &&
+      JSON.stringify(a.clock || null) === JSON.stringify(b.clock || null);
+  list.replaceChildren(...seeks.map((seek) => {
+    const mine = same_seek(seek, app.seek) && seek.name === my_name;
+    const what = `${game_title(seek.game)}${seek.options ? ` ${seek.options}` : ''} (${clock_label(seek.clock)})`;
+    return el(
+        'li', {class: 'seek-row', 'data-game': seek.game}, el('span', {class: 'seek-what'}, `${seek.name} seeks ${what}`),
+        mine ? el('span', {class: 'seek-mine muted'}, 'your seek') :
+               el('button', {
+                 type: 'button',
+                 class: 'seek-accept primary',
+                 'aria-label': `Play ${seek.name}: ${what}`,
+                 onclick: () => app.accept_seek && app.accept_seek(seek)
+               },
+                  'Play'));
+  }));
 }
 
 function my_game_row(summary, app) {
   const seats = summary.seats || [null, null];
-  const opponent = seats[1 - summary.my_seat];
+  const me = summary.my_seat;
+  const opponent = seats[1 - me];
   const finished = summary.status === 'finished';
   const clock = clock_label(summary.clock);
   const when = summary.deadline_ms ? `move by ${new Date(summary.deadline_ms).toLocaleString()}` : '';
-  const state = finished        ? summary.result || 'finished' :
-      summary.my_turn           ? 'your turn' :
-      summary.status === 'open' ? 'waiting' :
-                                  'their turn';
+  const my_side = seat_label({game: summary.game}, me);
+  let outcome = null;
+  let state = summary.my_turn ? 'your turn' : summary.status === 'open' ? 'waiting' : 'their turn';
+  if (finished) {
+    // Who won, and whether that was me: "You lost — Ben (Defenders) wins — Ada resigned".
+    const {result, text} = summary_result(summary);
+    state = text;
+    outcome = result ? outcome_for(result, me) : '';
+  }
+  const opponent_label = seat_label({game: summary.game}, 1 - me);
+  const links = summary.links ? seat_links_block({game: summary.game}, summary.links, me) : null;
   return el(
       'li', {
         class: 'room-row my-game',
         'data-room': summary.room,
-        'data-my-turn': String(Boolean(summary.my_turn))
+        'data-my-turn': String(Boolean(summary.my_turn)),
+        'data-outcome': outcome || ''
       },
       el('div', {class: 'room-main'}, el('span', {class: 'room-game'}, game_title(summary.game)),
-         el('span', {class: 'room-players'}, `vs ${opponent ? opponent.name : 'free seat'}`)),
+         el('span', {class: 'room-players'},
+            `vs ${opponent ? opponent.name : 'free seat'}${opponent_label ? ` — ${opponent_label}` : ''}`,
+            my_side ? ` · you play ${my_side}` : '')),
       el('div', {class: 'room-meta'}, el('span', {class: 'room-clock'}, clock),
          when ? el('span', {class: 'room-deadline'}, when) : null,
+         outcome ? el('strong', {class: `my-outcome outcome-${outcome.toLowerCase().replace(/\s+/g, '-')}`}, outcome) : null,
          el('span', {class: `room-status status-${summary.status}`}, state)),
       el('div', {class: 'room-row-actions'},
          el('button', {
@@ -302,5 +391,6 @@ function my_game_row(summary, app) {
            class: summary.my_turn ? 'primary' : '',
            onclick: () => app.navigate(`#/room/${summary.room}`)
          },
-            summary.my_turn ? 'Play' : 'Open')));
+            summary.my_turn ? 'Play' : 'Open')),
+      links ? el('div', {class: 'my-game-links'}, links) : null);
 }

@@ -1,7 +1,6 @@
-// Replays through the server (POST /api/replay): the room page after the end and the import page share
-// these controls. Step k is the position after k turns; step 0 is the start.
-
-import {el} from './ui.js';
+// Replays through the server (POST /api/replay): the positions the room's move list and the import page
+// show. Step k is the position after k turns; step 0 is the start. The controls that step through them are
+// the move list's (movelist.js).
 
 // Returns {data} (the replay) or {error: {line, message}}.
 export async function fetch_replay(record) {
@@ -28,8 +27,13 @@ export async function fetch_replay(record) {
   return {error: {line: error.line || null, message}};
 }
 
-// What a board receives for a replay step: a POSITION with nothing to play.
-export function replay_position(step, sides) {
+// What a board receives for step `index` of a replay: a POSITION with nothing to play, and the turn that led
+// there as `last_turn` ({seat, actions}, as the room gives the live position's), so that a board marks that
+// turn, whichever step it showed before (a step back marks the turn before, not the one undone).
+export function replay_position(steps, index, sides) {
+  const step = steps[index];
+  const before = index > 0 ? steps[index - 1] : null;
+  const seat = before && before.to_move !== null && before.to_move !== undefined ? before.to_move : null;
   return {
     status: 'finished',
     turn: step.turn ? step.turn.number : 0,
@@ -42,91 +46,48 @@ export function replay_position(step, sides) {
     clocks: null,
     draw_offer: null,
     result: null,
+    last_turn: step.turn ? {seat, actions: [...(step.turn.items || [])]} : null,
     view: step.view,
   };
 }
 
-// The caption under the controls: the turn that led to step `index`, as the record writes it.
-export function describe_step(step, index) {
+// The turn that led to a step, numbered as the record numbers it ("6. A/e2 c2/": the record's line 6).
+export function describe_step(step) {
   if (!step || !step.turn) return 'Start position';
   const turn = step.turn;
-  const text = turn.text || `${turn.side}/${(turn.items || []).join('/')}/`;
-  return `Turn ${index}: ${text}`;
+  const text = turn.text || `${turn.side}/${(turn.items || []).map((item) => `${item}/`).join('')}`;
+  return `${turn.number}. ${text}`;
 }
 
-// Media-control glyphs as inline SVG: emoji fonts are not everywhere (headless Linux has none).
-const kIcons = {
-  start: 'M6 5h2v14H6zM20 5v14L9 12z',
-  prev: 'M17 5v14L6 12z',
-  next: 'M7 5v14l11-7z',
-  end: 'M16 5h2v14h-2zM4 5v14l11-7z',
-};
+// The replays of a record as it grows (a game under way): one POST /api/replay per record text, the
+// latest kept. get(record) resolves to {data} or {error}, as fetch_replay.
+export class ReplayCache {
+  constructor() {
+    this.record_ = null;
+    this.pending_ = null;
+  }
 
-function icon(name) {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('width', '18');
-  svg.setAttribute('height', '18');
-  svg.setAttribute('aria-hidden', 'true');
-  svg.setAttribute('fill', 'currentColor');
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', kIcons[name]);
-  svg.append(path);
-  return svg;
+  get(record) {
+    if (this.record_ !== record || !this.pending_) {
+      this.record_ = record;
+      this.pending_ = fetch_replay(record).then((answer) => {
+        if (answer.error && this.record_ === record) this.pending_ = null;  // try again next time
+        return answer;
+      });
+    }
+    return this.pending_;
+  }
 }
 
-// The controls: |< < k / n > >|, plus the arrow keys while they are on the page.
-export class ReplayControls {
-  constructor(on_step) {
-    this.on_step_ = on_step;
-    this.count_ = 0;  // number of turns: steps run 0..count_
-    this.index_ = 0;
-    const button = (id, label, glyph, fn) => el(
-        'button', {id, type: 'button', class: 'replay-btn', 'aria-label': label, title: label, onclick: fn},
-        icon(glyph));
-    this.step_label_ = el('span', {id: 'replay-step', class: 'replay-step', 'aria-live': 'polite'}, '0 / 0');
-    this.caption_ = el('div', {class: 'replay-caption muted'});
-    this.node =
-        el('div', {class: 'replay', role: 'group', 'aria-label': 'Replay'},
-           el('div', {class: 'replay-buttons'},
-              button('replay-start', 'First position', 'start', () => this.go(0)),
-              button('replay-prev', 'Previous turn', 'prev', () => this.go(this.index_ - 1)),
-              this.step_label_, button('replay-next', 'Next turn', 'next', () => this.go(this.index_ + 1)),
-              button('replay-end', 'Last position', 'end', () => this.go(this.count_))),
-           this.caption_);
-    this.on_key_ = (e) => {
-      if (!this.node.isConnected || e.target.closest('input, textarea, select')) return;
-      if (e.key === 'ArrowLeft') this.go(this.index_ - 1);
-      if (e.key === 'ArrowRight') this.go(this.index_ + 1);
-      if (e.key === 'Home') this.go(0);
-      if (e.key === 'End') this.go(this.count_);
-    };
-    document.addEventListener('keydown', this.on_key_);
-  }
-
-  get index() { return this.index_; }
-
-  set_steps(steps, index) {
-    this.steps_ = steps;
-    this.count_ = Math.max(0, steps.length - 1);
-    this.go(index === undefined ? this.count_ : index);
-  }
-
-  go(index) {
-    if (!this.steps_ || this.steps_.length === 0) return;
-    this.index_ = Math.max(0, Math.min(this.count_, index));
-    this.step_label_.textContent = `${this.index_} / ${this.count_}`;
-    this.caption_.textContent = describe_step(this.steps_[this.index_], this.index_);
-    this.node.querySelector('#replay-start').disabled = this.index_ === 0;
-    this.node.querySelector('#replay-prev').disabled = this.index_ === 0;
-    this.node.querySelector('#replay-next').disabled = this.index_ === this.count_;
-    this.node.querySelector('#replay-end').disabled = this.index_ === this.count_;
-    this.on_step_(this.index_, this.steps_[this.index_]);
-  }
-
-  destroy() {
-    document.removeEventListener('keydown', this.on_key_);
-    this.node.remove();
-  }
+// A replay's turns as the move list holds them (movelist.js record_turns): the turn that led to step k is
+// turn k, played in the round of the step before it.
+export function replay_turns(steps) {
+  return (steps || []).slice(1).map((step, i) => ({
+    index: i + 1,
+    number: step.turn.number,
+    section: steps[i].round || 1,
+    side: step.turn.side,
+    items: [...(step.turn.items || [])],
+    text: step.turn.text || `${step.turn.side}/${(step.turn.items || []).map((item) => `${item}/`).join('')}`,
+  }));
 }

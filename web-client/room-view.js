@@ -1,7 +1,8 @@
 // The room page's widgets that only draw: the two seats (name, presence, clock, turn marker) and the
 // texts derived from a state. They hold no protocol logic; room.js feeds them.
 
-import {el, format_clock} from './ui.js';
+import {copy_text, el, format_clock} from './ui.js';
+import {result_sentence, seat_label, seat_side, side_label} from './words.js';
 
 // Seat rows in #players; update() redraws names and presence, tick() only the clocks.
 export class PlayersPanel {
@@ -38,7 +39,8 @@ export class PlayersPanel {
       const bot = Boolean(info && /^bot:/.test(info.id || ''));
       row.bot.hidden = !bot;
       row.node.classList.toggle('bot', bot);
-      row.side.textContent = `${(state.sides || [])[seat] || ''}${seat === my_seat ? ' · you' : ''}`;
+      // The side in words with its letter ('Defenders (D)'), Bi-litaire's role of the round included.
+      row.side.textContent = `${seat_label(state, seat)}${seat === my_seat ? ' · you' : ''}`;
       const online = Boolean(info && info.online);
       row.dot.title = info ? (online ? 'online' : 'offline') : '';
       row.node.dataset.online = info ? String(online) : '';
@@ -86,30 +88,59 @@ export function turn_text(state, my_seat) {
   if (position.status !== 'live') {
     return my_seat === null ? 'Waiting for players.' : 'Waiting for an opponent: share the invitation link.';
   }
-  const letter = (state.sides || [])[position.to_move];
-  const side = letter ? ` (${letter})` : '';
+  // The side in words and letter: "Your turn — Light (C)." (Bi-litaire: the role of the round).
+  const label = side_label(state.game, seat_side(state, position.to_move));
+  const side = label ? ` — ${label}` : '';
   if (position.to_move === my_seat) {
-    if (position.mid_turn) return `Your turn${side}: play on or end your turn.`;
+    // boards: "end your turn" only where the rules allow it (not after a Kopf oder Knopf penalty).
+    const next = state.can_end_turn ? 'play on or end your turn' : 'play on';
+    if (position.mid_turn) return `Your turn${side}: ${next}.`;
     return `Your turn${side}.`;
   }
-  return `${name(position.to_move)}${side} to move.`;
+  return `${name(position.to_move)} to move${side}.`;
 }
 
+// The result written out: "Ben (Defenders) wins — Ada resigned", "Draw by agreement", "Aborted".
 export function result_text(state) {
   const result = (state.position || {}).result;
   if (!result) return '';
-  const seats = state.seats || [];
-  let who = '';
-  if (result.winner === 0 || result.winner === 1) {
-    const seat = seats[result.winner];
-    who = seat ? `${seat.name} wins` : `Seat ${result.winner + 1} wins`;
-  } else if (result.reason === 'aborted' || result.reason === 'abort') {
-    who = 'Aborted';
-  } else {
-    who = 'Draw';
+  const names = (state.seats || []).map((seat) => (seat ? seat.name : ''));
+  return result_sentence(state.game, result, names);
+}
+
+// A correspondence room's private seat links (the state's `links`, or the one `seat_link` gave), each with
+// its side and a copy button. `links` is [link0, link1] (a seat's entry empty when not given) or
+// [{seat, link}...]; the server writes them from the site's root (`/#/room/ID?seat=S&token=T`).
+export function seat_link_items(state, links, my_seat) {
+  const items = [];
+  for (const [index, entry] of (links || []).entries()) {
+    const seat = entry && typeof entry === 'object' ? entry.seat : index;
+    const link = entry && typeof entry === 'object' ? entry.link : entry;
+    if (!link || (seat !== 0 && seat !== 1)) continue;
+    const url = new URL(link, location.href).href;
+    const side = seat_label(state, seat);
+    items.push(el(
+        'li', {class: 'seat-link', 'data-seat': String(seat), 'data-mine': String(seat === my_seat)},
+        el('span', {class: 'seat-link-who'}, seat === my_seat ? `Your own link · ${side}` : `Opponent's link · ${side}`),
+        el('a', {href: url, class: 'seat-link-url'}, url),
+        el('button', {type: 'button', class: 'copy-seat-link', onclick: () => copy_text(url, 'Link')},
+           'Copy link')));
   }
-  const detail = [result.text, result.detail].filter(Boolean).join(' — ');
-  return detail ? `${who} (${detail})` : who;
+  return items;
+}
+
+// The seat links as a block, saying what to do with them: a correspondence game by link waits until the
+// opponent opens theirs, and one's own link plays the seat from another browser.
+export function seat_links_block(state, links, my_seat) {
+  const items = seat_link_items(state, links, my_seat);
+  if (!items.length) return null;
+  const to_send = items.some((item) => item.dataset.mine !== 'true');
+  return el(
+      'div', {class: 'seat-links-block'},
+      el('p', {class: 'seat-links-say'},
+         to_send ? 'Send this link to your opponent: whoever opens it plays that seat.' :
+                   'Your private seat link: open it to play this seat from another browser.'),
+      el('ul', {class: 'seat-links-list'}, items));
 }
 
 // A record download name: cinq-tablut-ROOM.txt.

@@ -5,10 +5,19 @@
 // the position it is handed, as before.
 
 import {mount_board} from './board-host.js';
+import {make_try} from './compose.js';  // boards: a turn composed with `try`
 import {apply_merge_patch} from './patch.js';
-import {fetch_replay, replay_position, ReplayControls} from './replay.js';
-import {PlayersPanel, record_filename, result_text, turn_text} from './room-view.js';
-import {clock_label, copy_text, download_text, el, expand_legal, game_title, notify, room_url, show} from './ui.js';
+import {mount_social} from './social.js';  // social: chat, sounds, the hidden tab's alert
+import {MoveList, record_turns, seat_of_side, turn_label} from './movelist.js';
+import {replay_position, ReplayCache} from './replay.js';
+import * as ui from './ui.js';
+import {PlayersPanel, record_filename, result_text, seat_links_block, turn_text} from './room-view.js';
+import {clock_label, copy_text, download_text, el, expand_legal, game_title, help_link, notify, room_url, show} from './ui.js';
+
+// How long "Confirm resign" waits for its second click before it stands down.
+const kResignConfirmMs = 5000;
+// The room log keeps this many announcements on screen.
+const kLogLines = 4;
 
 export function render_room(root, app, room_id) {
   const {conn} = app;
@@ -22,11 +31,15 @@ export function render_room(root, app, room_id) {
   let board = null;
   let board_pending = null;  // the board module is loading
   let last_event = null;
-  let replay = null;  // {steps, controls} once the game is over
-  let replay_loading = false;
+  // Earlier positions, looked at from the move list: one replay of the record per record text.
+  const replays = new ReplayCache();
+  let viewed = null;  // {index, turn} while the board shows an earlier position, else null
+  let resign_armed = null;  // the timer of a first click on Resign, waiting for the second
+  let first_move = null;  // {ms, at}: the first-move countdown as last received, and when
   let record_fetch = 0;  // sequence number: only the latest record fetch is shown
   let destroyed = false;
   const seat_names = ['', ''];  // shared with the board's ctx and kept current
+  const tries = make_try(conn, room_id);  // boards: `try` answers, for the board's ctx
 
   // --- DOM
   const button = (id, text, onclick, cls = '') =>
@@ -34,7 +47,7 @@ export function render_room(root, app, room_id) {
   const title = el('h1', {class: 'room-title'}, 'Room');
   const subtitle = el('p', {class: 'room-subtitle muted'});
   // Correspondence: the two private seat links, shown to the creator (only the creator's state has them).
-  const seat_links = el('p', {class: 'seat-links muted', hidden: true});
+  const seat_links = el('div', {class: 'seat-links', hidden: true});
   const spectators = el('span', {id: 'spectators', class: 'spectators', title: 'Spectators'}, '0');
   const board_root = el('div', {id: 'board', class: 'board-host'});
   const players = new PlayersPanel();
@@ -44,7 +57,26 @@ export function render_room(root, app, room_id) {
   const end_turn = button('end-turn', 'End turn', () => act([], true), 'primary');
   const draw = button('draw', 'Offer draw', () => command('draw'));
   const decline_draw = button('decline-draw', 'Decline draw', () => command('decline_draw'));
-  const resign = button('resign', 'Resign', () => command('resign'), 'danger');
+  const resign = button('resign', 'Resign', () => resign_clicked(), 'danger');
+  const takeback = button('takeback', 'Take back', () => command('takeback'));
+  const accept_takeback = button('accept-takeback', 'Accept take back', () => command('takeback'), 'primary');
+  const decline_takeback = button('decline-takeback', 'Decline', () => command('decline_takeback'));
+  // The first-move countdown ("Ada must move within 25 s"), in place of clocks that do not run yet.
+  const first_move_line = el('p', {id: 'first-move', class: 'first-move', role: 'timer', hidden: true});
+  // Announcements (draw offers, takebacks, aborts, resignations, time), newest last, near the board.
+  const room_log =
+      el('ol', {id: 'room-log', class: 'room-log', 'aria-live': 'polite', 'aria-label': 'Room news'});
+  // The move list: every turn a button showing the position after it; after the game, the replay too.
+  const movelist = new MoveList({game: '', on_view: (index, turn) => view_position(index, turn)});
+  // Over the board while it shows an earlier position: what it shows, and the way back.
+  const back_to_live = el(
+      'button',
+      {id: 'back-to-live', type: 'button', class: 'primary', onclick: () => movelist.go(movelist.count)},
+      'Back to the game');
+  const history_caption = el('span', {class: 'history-caption'});
+  const history_banner =
+      el('div', {id: 'history-banner', class: 'history-banner', role: 'status', hidden: true},
+         history_caption, back_to_live);
   const abort = button('abort', 'Abort', () => command('abort'));
   const leave = button('leave', 'Leave seat', () => command('leave'));
   const rematch = button('rematch', 'Rematch', () => command('rematch'), 'primary');
@@ -66,7 +98,6 @@ export function render_room(root, app, room_id) {
             download_text(record_filename(state || {game: 'game', room: room_id}), moves.textContent)
       },
          'Download .txt');
-  const replay_box = el('div', {class: 'replay-box', hidden: true});
   const container =
       el('div', {
         id: 'room',
@@ -77,13 +108,15 @@ export function render_room(root, app, room_id) {
         'data-to-move': '',
         'data-my-seat': ''
       },
-         el('div', {class: 'room-head'}, el('div', {}, title, subtitle, seat_links),
-            el('span', {class: 'spectators-wrap'}, spectators, ' watching')),
-         el('div', {class: 'room-layout'}, el('div', {class: 'room-board'}, board_root),
-            el('div', {class: 'room-panel'}, players.node, turn_info, result,
-               el('div', {class: 'room-actions'}, sit, end_turn, draw, decline_draw, resign, abort, leave,
-                  rematch, rematch_link),
-               replay_box),
+         el('div', {class: 'room-layout'},
+            el('div', {class: 'room-head'}, el('div', {}, title, subtitle, seat_links),
+               el('span', {class: 'spectators-wrap'}, spectators, ' watching')),
+            el('div', {class: 'room-board'}, history_banner, board_root),
+            // The log after the buttons, so that an answer to an offer stays near the board on a phone.
+            el('div', {class: 'room-panel'}, players.node, first_move_line, turn_info, result,
+               el('div', {class: 'room-actions'}, sit, end_turn, accept_takeback, decline_takeback, draw,
+                  decline_draw, takeback, resign, abort, leave, rematch, rematch_link),
+               room_log, movelist.node),
             el('div', {class: 'room-extra'}, invite,
                el('div', {class: 'record'},
                   el('div', {class: 'record-head'}, el('h2', {}, 'Record'), copy_record, download_record),
@@ -93,6 +126,7 @@ export function render_room(root, app, room_id) {
          el('p', {}, 'The link may be wrong, or the room is gone. '),
          el('a', {href: '#/'}, 'Back to the lobby'));
   root.append(container, missing);
+  const social = mount_social(app, room_id, container, {state: () => state, my_seat: () => my_seat(), can_act: () => can_act()});
 
   // --- who am I here
   const my_seat = () => {
@@ -110,6 +144,23 @@ export function render_room(root, app, room_id) {
   // --- commands
   function command(type) {
     if (conn.send({type, room: room_id}) === null) notify('Not connected: try again in a moment.');
+  }
+  // Resign takes two clicks: the first turns the button into "Confirm resign" for a few seconds.
+  function resign_clicked() {
+    if (resign_armed !== null) {
+      disarm_resign();
+      command('resign');
+    } else {
+      resign_armed = setTimeout(() => {
+        resign_armed = null;
+        render();
+      }, kResignConfirmMs);
+    }
+    render();
+  }
+  function disarm_resign() {
+    clearTimeout(resign_armed);
+    resign_armed = null;
   }
   function act(actions, end) {
     const message = {type: 'act', room: room_id, actions};
@@ -137,6 +188,15 @@ export function render_room(root, app, room_id) {
     resyncing = false;
     last_event = null;
     if (state.record !== undefined) moves.textContent = state.record;
+    movelist.game = state.game;
+    movelist.set_turns(record_turns(state.record));
+    note_clocks();
+    // A standing offer is news to a page that opens the room (the log keeps no history across reloads).
+    const position = state.position || {};
+    const standing = (seat) => seat === 0 || seat === 1;
+    if (standing(position.draw_offer)) announce(`${who(position.draw_offer)} offered a draw.`);
+    if (standing(position.takeback_offer)) announce(takeback_asked_text(position.takeback_offer));
+    social.on_state(state);
     ensure_board();
     if (state.links) (app.seat_links || (app.seat_links = {}))[room_id] = state.links;
     if (app.pending_sit && app.pending_sit.room === room_id) {
@@ -165,6 +225,7 @@ export function render_room(root, app, room_id) {
     if (ev.version !== state.version + 1) return false;
     if (ev.patch !== undefined && !state.position) return false;  // nothing to patch: take a whole state
     state.version = ev.version;
+    const before = state.position || {};
     const seats = state.seats || (state.seats = [null, null]);
     switch (ev.kind) {
       case 'seated':
@@ -193,12 +254,135 @@ export function render_room(root, app, room_id) {
     if (ev.patch !== undefined) {
       state.position = apply_merge_patch(state.position, ev.patch);
       set_legal(state, ev);
+      note_clocks();
     }
-    if (ev.kind === 'play' || ev.kind === 'finished' || ev.kind === 'started') {
+    if (ev.kind === 'play') {
+      // Counted for the browser tests: the play events this page applied (the version also moves for
+      // presence and spectator counts).
+      container.dataset.plays = String(Number(container.dataset.plays || 0) + 1);
+      // Shown at once; the record fetched below replaces it with the turns as the record writes them.
+      movelist.add_play({
+        seat: ev.seat,
+        actions: ev.actions || [],
+        new_turn: !before.mid_turn,
+        section: before.round || 1,
+        sides: state.sides,
+      });
+    }
+    if (ev.kind === 'takeback') movelist.remove_last();
+    announce_event(ev, before);
+    if (ev.kind === 'play' || ev.kind === 'finished' || ev.kind === 'started' || ev.kind === 'takeback') {
       last_event = ev.kind === 'play' ? ev : null;
       refresh_record();
     }
+    social.on_event(ev);
     return true;
+  }
+
+  // --- the room log: what happened beside the moves, in words
+  // A seat as the log names it: "You", or the player's name with the side in words ("Ada (Attackers)").
+  function who(seat) {
+    if (seat === my_seat()) return 'You';
+    const info = ((state && state.seats) || [])[seat];
+    const name = info ? info.name : `Seat ${seat + 1}`;
+    const letter = typeof ui.seat_side === 'function' ? ui.seat_side(state, seat) : (state.sides || [])[seat];
+    const side = typeof ui.side_name === 'function' ? ui.side_name(state.game, letter) : letter;
+    return side ? `${name} (${side})` : name;
+  }
+  const their = (seat) => (seat === my_seat() ? 'your' : 'their');
+  function takeback_asked_text(seat) {
+    return `${who(seat)} asked to take back ${their(seat)} last move.`;
+  }
+
+  function announce_event(ev, before) {
+    const after = state.position || {};
+    switch (ev.kind) {
+      case 'draw_offer':
+        announce(`${who(ev.seat)} offered a draw.`);
+        break;
+      case 'draw_declined':
+        announce(`${who(ev.seat)} declined the draw.`);
+        break;
+      case 'takeback_offer':
+        announce(takeback_asked_text(ev.seat));
+        break;
+      case 'takeback_declined':
+        announce(`${who(ev.seat)} declined to take back the move.`);
+        break;
+      case 'takeback':
+        announce(`${who(ev.seat)} took back ${their(ev.seat)} last move.`);
+        break;
+      case 'play':
+        // A move answers a draw offer with a no (docs/protocol.md: an offer stands until the opponent
+        // answers or completes a turn).
+        if (before.draw_offer === 1 - ev.seat && (after.draw_offer ?? null) === null)
+          announce(`${who(ev.seat)} played on: the draw offer lapsed.`);
+        break;
+      case 'finished':
+        announce(finish_text(ev.result || after.result, before));
+        break;
+      default:
+        break;
+    }
+  }
+
+  // How a game ended, for the log: who resigned, ran out of time or did not move; a board's ending is the
+  // result's own text.
+  function finish_text(result, before) {
+    if (!result) return 'The game is over.';
+    const loser = result.winner === 0 || result.winner === 1 ? 1 - result.winner : null;
+    switch (result.reason) {
+      case 'resign':
+        return loser === null ? 'The game ended by resignation.' : `${who(loser)} resigned.`;
+      case 'time':
+        return loser === null ? 'The game ended on time.' : `${who(loser)} ran out of time.`;
+      case 'abandon':
+        return loser === null ? 'The game was abandoned.' : `${who(loser)} abandoned the game.`;
+      case 'agreement':
+        return 'Draw agreed.';
+      case 'aborted':
+      case 'abort':
+        if (/first move/.test(result.detail || '') && (before.to_move === 0 || before.to_move === 1))
+          return `The game was aborted: ${who(before.to_move)} did not make a first move in time.`;
+        return 'The game was aborted.';
+      default:
+        return `Game over: ${result_text(state)}.`;
+    }
+  }
+
+  function announce(text) {
+    const last = room_log.lastElementChild;
+    if (last && last.dataset.text === text) return;  // a resync tells a standing offer again
+    const time = new Date().toLocaleTimeString([], {hour: '2-digit', minute: '2-digit'});
+    room_log.append(
+        el('li', {class: 'room-log-line', 'data-text': text},
+           el('span', {class: 'room-log-time muted'}, time), ' ', text));
+    while (room_log.children.length > kLogLines) room_log.firstElementChild.remove();
+  }
+
+  // The first-move countdown as the last position gave it: it counts down locally between messages.
+  function note_clocks() {
+    const clocks = state.position && state.position.clocks;
+    // It applies while no clock runs (docs/protocol.md): a running clock means the first moves are made.
+    const counting = clocks && typeof clocks.first_move_ms === 'number' && (clocks.running ?? null) === null;
+    const ms = counting ? clocks.first_move_ms : null;
+    first_move = ms === null ? null : {ms, at: performance.now()};
+    tick_first_move();
+  }
+
+  function tick_first_move() {
+    const position = (state && state.position) || {};
+    const seat = position.to_move;
+    if (!first_move || position.status !== 'live' || (seat !== 0 && seat !== 1)) {
+      first_move_line.hidden = true;
+      return;
+    }
+    const left = Math.max(0, Math.ceil((first_move.ms - (performance.now() - first_move.at)) / 1000));
+    first_move_line.hidden = false;
+    first_move_line.classList.toggle('low', left <= 10);
+    first_move_line.textContent = seat === my_seat() ?
+        `Make your first move within ${left} s, or the game is aborted.` :
+        `${who(seat)} must move within ${left} s, or the game is aborted.`;
   }
 
   // `answer`: the `events` message they come in, whose `legal` stands after the last of them.
@@ -221,7 +405,8 @@ export function render_room(root, app, room_id) {
       moves.textContent = text;
       if (state) state.record = text;
       moves.scrollTop = moves.scrollHeight;
-      maybe_load_replay();
+      movelist.set_turns(record_turns(text));
+      update_board();  // the last turn as the record writes it (annotations included)
     } catch {
       // The next event fetches it again.
     }
@@ -236,6 +421,7 @@ export function render_room(root, app, room_id) {
       sides: state.sides,
       seatNames: seat_names,
       act: (actions, end_turn) => act(actions, end_turn),
+      try: (actions) => tries.try(actions),  // boards: compose a turn before sending it
     };
     board_pending = mount_board(board_root, ctx).then((mounted) => {
       board_pending = null;
@@ -244,7 +430,7 @@ export function render_room(root, app, room_id) {
         return;
       }
       board = mounted;
-      update_board();
+      render();  // boards: the buttons depend on the board too (owns_end_turn)
     });
   }
 
@@ -255,13 +441,28 @@ export function render_room(root, app, room_id) {
     return expanded.texts;
   }
 
+  // The last turn of the record, for the boards to mark ({seat, actions}, or null before the first turn):
+  // the record's, so a reloaded page marks it as the page that saw it played.
+  function last_turn() {
+    const last = movelist.last_turn;
+    if (!last) return null;
+    const seat = last.seat ?? seat_of_side(state.game, state.sides, last.side, last.section);
+    return {seat, actions: [...last.items]};
+  }
+
   function update_board() {
     if (!board || !state || !state.position) return;
-    if (replay && replay.index !== null) return;  // the replay owns the board
+    if (viewed !== null) return;  // the board shows an earlier position: the game waits until it is back
     // `side` for the boards, as replay_position gives it: the state's sides[to_move].
     const to_move = state.position.to_move;
     const side = to_move === null || to_move === undefined ? null : (state.sides || [])[to_move] || null;
-    const position = {...state.position, side, legal: expanded_legal(), can_end_turn: state.can_end_turn};
+    const position = {
+      ...state.position,
+      side,
+      legal: expanded_legal(),
+      can_end_turn: state.can_end_turn,
+      last_turn: last_turn(),
+    };
     try {
       board.update(position, {mySeat: my_seat(), canAct: can_act(), event: last_event, replay: false});
     } catch (err) {
@@ -269,31 +470,45 @@ export function render_room(root, app, room_id) {
     }
   }
 
-  function maybe_load_replay() {
-    if (!state || state.position.status !== 'finished' || replay || replay_loading || !state.record) return;
-    // The record in hand may predate the last turn: wait for the one that carries the result line.
-    if (!/^#=/m.test(state.record)) return;
-    replay_loading = true;
-    fetch_replay(state.record).then(({data, error}) => {
-      replay_loading = false;
-      if (destroyed) return;
-      if (error) {
-        notify(`Replay unavailable: ${error.message}`);
-        return;
-      }
-      const controls = new ReplayControls((index, step) => {
-        replay.index = index;
-        if (board) {
-          board.update(
-              replay_position(step, data.sides || state.sides),
-              {mySeat: my_seat(), canAct: false, event: null, replay: true});
-        }
-      });
-      replay = {data, controls, index: null};
-      replay_box.replaceChildren(el('h2', {}, 'Replay'), controls.node);
-      replay_box.hidden = false;
-      controls.set_steps(data.steps);
-    });
+  // The move list asks for the position after `index` turns (null: the game as it stands). Earlier
+  // positions come from a replay of the record (POST /api/replay, once per record text).
+  async function view_position(index, turn) {
+    viewed = index === null ? null : {index, turn};
+    render_history();
+    if (index === null) {
+      last_event = null;  // the board comes back from another position: no move to animate
+      update_board();
+      return;
+    }
+    if (!state || !state.record) return;
+    const {data, error} = await replays.get(state.record);
+    if (destroyed || !viewed || viewed.index !== index) return;
+    if (error || index >= data.steps.length) {
+      if (error) notify(`This position cannot be shown: ${error.message}`);
+      movelist.go(movelist.count);
+      return;
+    }
+    if (!board) return;
+    try {
+      board.update(replay_position(data.steps, index, data.sides || state.sides),
+                   {mySeat: my_seat(), canAct: false, event: null, replay: true});
+    } catch (err) {
+      console.error('cinq: board update failed', err);
+    }
+  }
+
+  // Says over the board that it shows an earlier position, and how to come back.
+  function render_history() {
+    const finished = state && state.position && state.position.status === 'finished';
+    history_banner.hidden = viewed === null;
+    board_root.classList.toggle('board-old', viewed !== null);
+    container.dataset.viewing = viewed === null ? '' : String(viewed.index);
+    if (viewed === null) return;
+    const what = viewed.turn ? `the position after ${turn_label(viewed.turn)}` : 'the start position';
+    history_caption.textContent =
+        finished ? `Replay: ${what}.` : `An earlier position: ${what}. The game goes on.`;
+    back_to_live.textContent = finished ? 'Last position' : 'Back to the game';
+    back_to_live.title = 'Esc or End';
   }
 
   // --- drawing the page from the state
@@ -313,31 +528,48 @@ export function render_room(root, app, room_id) {
     container.dataset.mySeat = me === null ? '' : String(me);
 
     title.textContent = game_title(state.game);
+    if (!title.nextElementSibling?.matches('.help-link')) title.after(help_link(state.game));  // words: help
     subtitle.textContent = [
       state.options || 'standard rules', clock_label(state.clock), state.private ? 'private' : 'public',
       ...(position.deadline_ms ? [`move by ${new Date(position.deadline_ms).toLocaleString()}`] : [])
     ].join(' · ');
-    const links = app.seat_links && app.seat_links[room_id];
-    seat_links.hidden = !links;
-    if (links) {
-      seat_links.replaceChildren(
-          'Private seat links (send each player theirs; anyone holding one plays that seat): ',
-          ...links.flatMap(
-              (link, seat) =>
-                  link ? [el('a', {href: link, 'data-seat': String(seat)}, `seat ${seat}`), ' '] : []));
-    }
+    const links = state.links || (app.seat_links && app.seat_links[room_id]);  // state.links: kept on reload
+    const links_block = links ? seat_links_block(state, links, me) : null;
+    seat_links.hidden = !links_block;
+    seat_links.replaceChildren(...(links_block ? [links_block] : []));
     spectators.textContent = String(state.spectators || 0);
     players.update(state, me);
     turn_info.textContent = turn_text(state, me);
     document.title = `${can_act() ? '● ' : ''}${game_title(state.game)} — Cinq`;
+    social.render();
 
     result.hidden = !finished;
     result.textContent = finished ? result_text(state) : '';
 
     const free_seat = (state.seats || []).some((s) => !s);
     show(sit, free_seat && me === null && !finished);
-    show(end_turn, can_act() && state.can_end_turn);
+    // boards: a board with its own turn bar (owns_end_turn) ends the turn there.
+    show(end_turn, can_act() && state.can_end_turn && !(board && board.owns_end_turn));
     show(resign, live && me !== null);
+    if (!(live && me !== null)) disarm_resign();
+    resign.textContent = resign_armed !== null ? 'Confirm resign' : 'Resign';
+    resign.classList.toggle('armed', resign_armed !== null);
+    resign.title = resign_armed !== null ? 'Click again to resign the game' : '';
+    // Takeback by agreement: asked by the player who completed the last turn, before the opponent plays on
+    // (never by mail, nor against the computer: the server refuses those, so the button is not offered).
+    const takeback_by = position.takeback_offer;
+    const last = movelist.last_turn;
+    const last_seat =
+        last ? last.seat ?? seat_of_side(state.game, state.sides, last.side, last.section) : null;
+    const by_mail = Boolean(state.clock && state.clock.days);
+    const vs_bot = (state.seats || []).some((s) => s && /^bot:/.test(s.id || ''));
+    const may_ask = live && me !== null && !by_mail && !vs_bot && last_seat === me &&
+        position.to_move === other && !position.mid_turn;
+    show(takeback, may_ask || (live && me !== null && takeback_by === me));
+    takeback.textContent = takeback_by === me && me !== null ? 'Take back asked' : 'Take back';
+    takeback.disabled = takeback_by === me && me !== null;
+    show(accept_takeback, live && me !== null && takeback_by === other);
+    show(decline_takeback, live && me !== null && takeback_by === other);
     const offered_by = position.draw_offer;
     show(draw, live && me !== null);
     draw.textContent = offered_by === other && other !== null ? 'Accept draw' :
@@ -356,8 +588,10 @@ export function render_room(root, app, room_id) {
     rematch_link.hidden = !state.rematch;
     if (state.rematch) rematch_link.href = `#/room/${state.rematch}`;
 
+    tick_first_move();
+    movelist.live = !finished;
+    render_history();
     update_board();
-    maybe_load_replay();
   }
 
   // A room the server no longer holds live may still be stored (a finished game): show it read-only.
@@ -391,8 +625,10 @@ export function render_room(root, app, room_id) {
     apply_events([message]);
   }));
   subscriptions.push(conn.on('error', (error) => {
+    if (tries.owns(error)) return;  // boards: the composer reports its own `try` errors
     const about_join = join_ref !== null && error.ref === join_ref;
     if (!mine(error) && !about_join) return;
+    if (social.takes_error(error)) return;  // social: the chat shows its own errors
     if (error.code === 'no_room' && (about_join || !state)) {
       resyncing = false;
       load_stored();
@@ -417,15 +653,21 @@ export function render_room(root, app, room_id) {
   const cached = app.states.get(room_id);
   if (cached) apply_state(cached);
   subscriptions.push(conn.on_ready(() => join()));
-  const clock_timer = setInterval(() => players.tick(), 250);
+  const clock_timer = setInterval(() => {
+    players.tick();
+    tick_first_move();
+  }, 250);
 
   return () => {
     destroyed = true;
     if (app.room && app.room.id === room_id) app.room = null;
     clearInterval(clock_timer);
     for (const unsubscribe of subscriptions) unsubscribe();
+    tries.dispose();  // boards
     if (state && my_seat() === null && conn.ready) conn.send({type: 'leave', room: room_id});
-    if (replay) replay.controls.destroy();
+    disarm_resign();
+    movelist.destroy();
     if (board) board.destroy();
+    social.destroy();
   };
 }

@@ -1,5 +1,10 @@
 // Small DOM and formatting helpers shared by every page of the shell. No game rules live here: the only
-// per-game knowledge is display names and the option hints shown on the create form.
+// per-game knowledge is display names and the option hints shown on the create form (the words for sides
+// and results are in words.js, re-exported here).
+
+import {game_about, seat_label, seat_side, side_label, side_name} from './words.js';
+
+export {game_about, seat_label, seat_side, side_label, side_name};
 
 export const kGames = [
   {
@@ -19,6 +24,11 @@ export const kClocks = ['none', '3+2', '5+3', '10+5', '15+10', '30+0'];
 export function game_title(name) {
   const game = kGames.find((g) => g.name === name);
   return game ? game.title : name;
+}
+
+// A "How to play" link to a game's help page (#/help/GAME), for the lobby and the room page.
+export function help_link(game, text = 'How to play') {
+  return el('a', {href: `#/help/${game}`, class: 'help-link', 'data-help': game}, text);
 }
 
 // '5+3' -> {base_ms, increment_ms}; 'none' -> null (no clock: correspondence pace).

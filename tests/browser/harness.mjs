@@ -397,3 +397,39 @@ export function assertEqual(actual, expected, message) {
     throw new Error(`${message}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
   }
 }
+
+// Starts a game against the computer (level 0) from the lobby, the person on the first seat (to move).
+export async function playComputer(h, game, viewport) {
+  const {page} = await h.newPlayer('Ada', {viewport});
+  await waitWelcomed(page);
+  await page.locator('#bot-game').selectOption(game);
+  await page.locator('#bot-level').selectOption('0');
+  await page.locator('#bot-seat').selectOption('0');
+  await page.locator('#bot-submit').click();
+  await page.waitForURL(/#\/room\/[A-Za-z0-9_-]+/, {timeout: kWait});
+  await waitStatus(page, 'live');
+  assert((await mySeat(page)) === 0, 'Ada holds the first seat');
+  await page.waitForSelector('#room[data-to-move="0"]');
+  await page.waitForSelector(`#board svg.board.board-${game}`);
+  return page;
+}
+
+// Alice creates a room of `game` (with `clock`), Bob sits from the lobby, both at `viewport` if given:
+// resolves with the room, the players, their pages by seat and their names by seat.
+export async function twoPlayers(h, game, {clock = null, viewport} = {}) {
+  const alice = await h.newPlayer('Alice', viewport ? {viewport} : {});
+  const bob = await h.newPlayer('Bob', viewport ? {viewport} : {});
+  const room = await createRoom(alice.page, {game, clock});
+  await sitFromLobby(bob.page, room);
+  await waitStatus(alice.page, 'live');
+  await waitStatus(bob.page, 'live');
+  const aliceSeat = await mySeat(alice.page);
+  assert((await mySeat(bob.page)) === 1 - aliceSeat, 'Alice and Bob hold the two seats');
+  const bySeat = [];
+  const names = [];
+  bySeat[aliceSeat] = alice.page;
+  names[aliceSeat] = 'Alice';
+  bySeat[1 - aliceSeat] = bob.page;
+  names[1 - aliceSeat] = 'Bob';
+  return {room, alice, bob, bySeat, names};
+}

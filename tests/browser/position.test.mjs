@@ -117,7 +117,9 @@ export const tests = {
 
     // The end: a resignation's patch empties to_move and stops the clock.
     const before = await version(bySeat[toMove]);
+    // Resign asks for a second click ("Confirm resign") before it is sent.
     await bySeat[toMove].locator('#resign').click();
+    await bySeat[toMove].locator('#resign', {hasText: 'Confirm resign'}).click();
     for (const page of everyone) {
       await waitVersion(page, before + 1);
       await waitStatus(page, 'finished');

@@ -1,6 +1,6 @@
 // Whole Tablut games through the browser: the lobby, the invitation link, the board's clicks, a spectator,
 // the end of the game, and a page reloaded in the middle of a game.
-import {assert, assertEqual, clickMove, createRoom, kWait, mySeat, openRoom, readRecord, recordMoves, sitFromLobby, version, waitSeated, waitStatus, waitVersion,} from './harness.mjs';
+import {assert, assertEqual, clickMove, createRoom, kWait, mySeat, openRoom, readRecord, recordMoves, sitFromLobby, twoPlayers, version, waitSeated, waitStatus, waitVersion} from './harness.mjs';
 
 // The room's link as the room page shows it in #invite (a link, a field or plain text).
 async function invitation(page) {
@@ -35,18 +35,8 @@ async function pieces(page) {
 async function movesText(page) { return page.locator('#moves').innerText(); }
 
 // Alice creates a Tablut room, Bob sits from the lobby: resolves with the pages by seat.
-async function startTablut(h) {
-  const alice = await h.newPlayer('Alice');
-  const bob = await h.newPlayer('Bob');
-  const room = await createRoom(alice.page, {game: 'tablut'});
-  await sitFromLobby(bob.page, room);
-  await waitStatus(alice.page, 'live');
-  await waitStatus(bob.page, 'live');
-  const bySeat = [];
-  bySeat[await mySeat(alice.page)] = alice.page;
-  bySeat[await mySeat(bob.page)] = bob.page;
-  assert(bySeat[0] && bySeat[1], 'Alice and Bob hold the two seats');
-  return {room, alice, bob, bySeat};
+async function startTablut(h, options = {}) {
+  return twoPlayers(h, 'tablut', options);
 }
 
 // Tablut's seat 0 plays A (the attackers), seat 1 plays D.
@@ -94,7 +84,9 @@ export const tests = {
           const result = page.locator('#result');
           await result.waitFor({state: 'visible'});
           await page.waitForFunction(
-              () => document.querySelector('#result')?.innerText.includes('D escape'), null, {
+              // The result written out (room-view.js): Bob (Defenders) wins — the king escaped to a corner.
+              () => /\(Defenders\) wins — the king escaped/.test(document.querySelector('#result')?.innerText || ''),
+              null, {
                 timeout: kWait,
               });
         }

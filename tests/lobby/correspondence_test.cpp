@@ -32,7 +32,7 @@ std::string with(const Room& room, const std::string& turn) {
 }  // namespace
 
 TEST_CASE(
-    "Correspondence clock: N days per turn with N in 1, 2, 3, 5, 7, 14; no base time or increment with it") {
+    "Correspondence clock: N days per turn with N in 1, 2, 3, 5, 7, 14, no base time or increment with it") {
   for (std::int64_t n : {1, 2, 3, 5, 7, 14}) CHECK(try_create("tablut", "", days(n)).ok());
   for (std::int64_t n : {-1, 4, 6, 15, 30}) {
     auto room = try_create("tablut", "", days(n));
@@ -83,7 +83,7 @@ TEST_CASE("Correspondence clock: a move after the deadline is refused and the ga
 }
 
 TEST_CASE(
-    "Correspondence clock: the deadline is saved as wall time; restored after it passed, the game ends at "
+    "Correspondence clock: the deadline is saved as wall time, restored after it passed, the game ends at "
     "the first tick") {
   Room room = mail_room(2);
   play(room, "e8 i8", at(1000));
@@ -106,7 +106,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "Correspondence seats: a seat token moves the seat to another player id; a wrong token is refused") {
+    "Correspondence seats: a seat token moves the seat to another player id, a wrong token is refused") {
   Room room = mail_room();
   CHECK(code(room.claim_seat(kCarol, 1, "hash-0", at(0))) == "bad_token");
   CHECK(code(room.claim_seat(kCarol, 1, "", at(0))) == "bad_token");
@@ -122,7 +122,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "Correspondence by mail: the log with the sender's new turn appended plays it; the same log again "
+    "Correspondence by mail: the log with the sender's new turn appended plays it, the same log again "
     "changes nothing") {
   Room room = mail_room();
   std::string log = with(room, "1   A/e8 i8/");
@@ -203,7 +203,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "Correspondence import: a finished record is a finished room; an unfinished one plays on; `...` is "
+    "Correspondence import: a finished record is a finished room, an unfinished one plays on, `...` is "
     "refused") {
   auto finished = Record::read("#! TABLUT\n1   A/e8 i8/\n#= D resign\n");
   REQUIRE(finished.ok());

@@ -13,32 +13,42 @@ using Clocks = std::array<std::int64_t, 2>;
 // ---------------------------------------------------------------------------------------------------------
 // Clocks
 
-TEST_CASE("Room clocks: the running clock goes down; a finished turn adds the increment, the other starts") {
+// Both sides' first moves, at time 0: from then on Alice's clock runs (a live clock starts for each side with
+// its first move; room_play_test.cpp tests that).
+void first_moves(Room& room) {
+  play(room, {"d1 d2"}, false, at(0));
+  play(room, {"e3 c3"}, false, at(0));
+}
+
+TEST_CASE("Room clocks: the running clock goes down, a finished turn adds the increment, the other starts") {
   Room room = live_room("tablut", "", live_clock(60, 2));
+  first_moves(room);
   CHECK(room.clock_left(at(0)) == Clocks{60000, 60000});
   CHECK(room.clock_left(at(5000)) == Clocks{55000, 60000});
   CHECK(room.deadline() == 60000);
   json clocks = room.state_json(at(5000))["position"]["clocks"];
   CHECK(clocks == json{{"ms", {55000, 60000}}, {"running", 0}});
 
-  json ev = parse(play(room, {"d1 d2"}, false, at(5000)).events[0]);
+  json ev = parse(play(room, {"d2 d1"}, false, at(5000)).events[0]);
   CHECK(ev["patch"]["clocks"] == json{{"ms", {57000, 60000}}, {"running", 1}});
   CHECK(room.deadline() == 5000 + 60000);
   CHECK(room.clock_left(at(8000)) == Clocks{57000, 57000});
 
-  play(room, {"e3 c3"}, false, at(8000));
+  play(room, {"c3 e3"}, false, at(8000));
   CHECK(room.clock_left(at(8000)) == Clocks{57000, 59000});
   CHECK(room.clock_left(at(9000)) == Clocks{56000, 59000});
   CHECK(room.deadline() == 8000 + 57000);
 }
 
-TEST_CASE("Room clocks: the clock runs on in the middle of a Baltek turn; the increment comes at its end") {
-  Room room = live_room("baltek", "", live_clock(60, 2));
-  play(room, {"@ d3"}, false, at(10000));
+TEST_CASE("Room clocks: the clock runs on in the middle of a Baltek turn, the increment comes at its end") {
+  Room room = live_room("baltek", "goals=2", live_clock(60, 2));
+  play(room, {"@ h3", "f5 f4", "d1* f2"}, false, at(0));  // the seed game's first turns
+  play(room, {"g1* f3", "@ f3", "i3 i4"}, false, at(0));
+  play(room, {"d3 c3"}, false, at(10000));
   CHECK(room.clock_left(at(10000)) == Clocks{50000, 60000});
   CHECK(room.clock_left(at(15000)) == Clocks{45000, 60000});
   CHECK(room.deadline() == 60000);
-  play(room, {"f3 g3"}, false, at(15000));
+  play(room, {"f4 f5"}, false, at(15000));
   CHECK(room.clock_left(at(20000)) == Clocks{40000, 60000});
   play(room, {}, true, at(20000));
   CHECK(room.clock_left(at(20000)) == Clocks{42000, 60000});
@@ -48,6 +58,7 @@ TEST_CASE("Room clocks: the clock runs on in the middle of a Baltek turn; the in
 
 TEST_CASE("Room clocks: the flag falls at the deadline, not before, and the other seat wins on time") {
   Room room = live_room("tablut", "", live_clock(60, 2));
+  first_moves(room);
   Effect early = room.tick(at(59999));
   CHECK(early.events.empty());
   CHECK_FALSE(early.save);
@@ -67,14 +78,15 @@ TEST_CASE("Room clocks: the flag falls at the deadline, not before, and the othe
 
 TEST_CASE("Room clocks: a move that comes after the deadline is refused, and the game ends on time") {
   Room room = live_room("tablut", "", live_clock(60, 2));
-  play(room, {"d1 d2"}, false, at(1000));
-  Effect late = room.act("bob-id", {"e3 c3"}, false, at(1000 + 60000));
+  first_moves(room);
+  play(room, {"d2 d1"}, false, at(1000));
+  Effect late = room.act("bob-id", {"c3 e3"}, false, at(1000 + 60000));
   CHECK(code(late) == "game_over");
   CHECK(late.error->message == "your time ran out");
   CHECK(kinds(late) == "finished");  // everyone else hears the flag fall
   CHECK(late.save);
   CHECK(room.record().result_text() == "A time");
-  CHECK(room.record().turn_count() == 1);  // the late move was not played
+  CHECK(room.record().turn_count() == 3);  // the late move was not played
 }
 
 TEST_CASE("Room clocks: a room without a clock has no deadline and shows no clocks") {
@@ -202,7 +214,7 @@ void keep(std::vector<Message>& log, const Effect& e) {
   log.insert(log.end(), e.events.begin(), e.events.end());
 }
 
-TEST_CASE("Room versions: each event raises the version by one; a client catches up on what it missed") {
+TEST_CASE("Room versions: each event raises the version by one, a client catches up on what it missed") {
   Room room = open_room("tablut");
   std::vector<Message> log;
   CHECK(room.events_since(0) == std::vector<Message>{});
@@ -275,12 +287,13 @@ Room restored(const Saved& saved, Now now) {
   return std::move(*room);
 }
 
-TEST_CASE("Room saving: a restored room is the same room; its running clock resumes from the turn's start") {
+TEST_CASE("Room saving: a restored room is the same room, its running clock resumes from the turn's start") {
   Room room = live_room("tablut", "king=unarmed", live_clock(60, 2));
-  play(room, {"d1 d2"}, false, at(10000));    // Alice: 50 s left, +2 s
+  first_moves(room);
+  play(room, {"d2 d1"}, false, at(10000));    // Alice: 50 s left, +2 s
   const Saved saved = room.saved(at(13000));  // Bob has thought for 3 s
   CHECK(saved.clock_ms == Clocks{52000, 60000});
-  CHECK(saved.turns == 1);
+  CHECK(saved.turns == 3);
   CHECK(saved.status == Status::live);
 
   // The server comes back 90 s later: neither Bob's 3 s nor the downtime are charged.
@@ -291,7 +304,7 @@ TEST_CASE("Room saving: a restored room is the same room; its running clock resu
   CHECK(back.deadline() == 100000 + 60000);
   check_same_saved(back.saved(at(100000)), saved);
   // Play goes on, versions go on from where they were.
-  json ev = parse(play(back, {"e3 c3"}, false, at(104000)).events[0]);
+  json ev = parse(play(back, {"c3 e3"}, false, at(104000)).events[0]);
   CHECK(ev["version"] == saved.version + 1);
   CHECK(back.clock_left(at(104000)) == Clocks{52000, 58000});
 }

@@ -122,7 +122,7 @@ TEST_CASE("Room seats: when both are seated the game starts, and the record gets
         "> 2026-11-21 10:00:01\n");
 }
 
-TEST_CASE("Room seats: leaving before the start frees the seat; the last one to leave closes the room") {
+TEST_CASE("Room seats: leaving before the start frees the seat, the last one to leave closes the room") {
   Room room = open_room("tablut");
   REQUIRE(!room.sit(kAlice, 0, at(0)).error);
   CHECK(room.leave("carol-id", at(0)).events.empty());  // not seated: nothing to leave
@@ -311,7 +311,7 @@ std::vector<std::string> play_to_a_strike(Room& room, std::mt19937& rng) {
   return {};
 }
 
-TEST_CASE("Room act: Kopf oder Knopf's strike annotation may be given or left out; a wrong one is refused") {
+TEST_CASE("Room act: Kopf oder Knopf's strike annotation may be given or left out, a wrong one is refused") {
   std::mt19937 rng(7);
   Room with = live_room("kopf-oder-knopf", "target=14", live_clock(60, 2));
   std::vector<std::string> items = play_to_a_strike(with, rng);

@@ -71,7 +71,7 @@ TEST_CASE("Seeks: a player's new seek replaces the old one, and never pairs with
   CHECK(waiting(book) == "alice bob");
 }
 
-TEST_CASE("Seeks: a closed connection takes its seeks with it; a player can withdraw") {
+TEST_CASE("Seeks: a closed connection takes its seeks with it, a player can withdraw") {
   SeekBook book;
   CHECK_FALSE(book.add(seek("alice", 1, "tablut")));
   CHECK_FALSE(book.add(seek("bob", 2, "baltek")));

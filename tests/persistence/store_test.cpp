@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "lobby/room.h"
+#include "persistence/saver.h"
 #include "persistence/worker.h"
 #include "server/stored_rooms.h"
 #include "rules/notation.h"
@@ -139,13 +140,13 @@ void check_same(const GameRow& a, const GameRow& b) {
   CHECK(a.seat_token_hashes == b.seat_token_hashes);
 }
 
-TEST_CASE("store: opening creates the file and its directories, in WAL mode, with schema version 3") {
+TEST_CASE("store: opening creates the file and its directories, in WAL mode, with schema version 4") {
   TempDir dir;
   const std::string path = dir.path() + "/data/deeper/cinq.db";
   auto store = open_store(path);
   CHECK(std::filesystem::is_regular_file(path));
   CHECK(ask_sqlite(path, "PRAGMA journal_mode") == "wal");
-  CHECK(ask_sqlite(path, "PRAGMA user_version") == "3");
+  CHECK(ask_sqlite(path, "PRAGMA user_version") == "4");
   CHECK(ask_sqlite(path, "SELECT count(*) FROM sqlite_master WHERE name IN ('players', 'games', "
                          "'record_entries', 'game_progress')") == "4");
   CHECK(store->count_games() == 0);
@@ -166,7 +167,7 @@ TEST_CASE("store: reopening an existing file keeps every row and creates nothing
   }
   auto store = open_store(path);
   CHECK(ask_sqlite(path, schema_sql) == schema);
-  CHECK(ask_sqlite(path, "PRAGMA user_version") == "3");
+  CHECK(ask_sqlite(path, "PRAGMA user_version") == "4");
   CHECK(store->count_games() == 1);
   REQUIRE(store->game("g1"));
   check_same(*store->game("g1"), full_game("g1"));
@@ -402,7 +403,7 @@ lobby::Room reopened(Store& store, const std::string& id) {
   return std::move(*room);
 }
 
-TEST_CASE("store: a game in progress is kept as entry rows; a turn writes its entry and progress, no games row") {
+TEST_CASE("store: a game in progress is kept as entry rows, a turn writes its entry and progress, no games row") {
   TempDir dir;
   const std::string path = dir.path() + "/cinq.db";
   auto store = open_store(path);
@@ -445,7 +446,7 @@ TEST_CASE("store: a game in progress is kept as entry rows; a turn writes its en
   CHECK(error.message == "saving game room-1: frozen");
 }
 
-TEST_CASE("store: a finished game keeps its whole record in its row; its entries and progress go") {
+TEST_CASE("store: a finished game keeps its whole record in its row, its entries and progress go") {
   TempDir dir;
   const std::string path = dir.path() + "/cinq.db";
   auto store = open_store(path);
@@ -460,7 +461,8 @@ TEST_CASE("store: a finished game keeps its whole record in its row; its entries
   REQUIRE(!room.offer_draw("alice-id", lobby::test::at(0)).error);
   REQUIRE(!room.offer_draw("bob-id", lobby::test::at(0)).error);
   lobby::RoomSave done = store_room(*store, room);
-  CHECK_FALSE(done.base_version);  // stands alone: the whole record
+  // The whole record, but made from the version stored: if a save before it failed, it fails too (issue 17).
+  CHECK(done.base_version == room.version() - 2);
   CHECK(done.entries.empty());
   CHECK(ask_sqlite(path, "SELECT count(*) FROM record_entries") == "0");
   CHECK(ask_sqlite(path, "SELECT count(*) FROM game_progress") == "0");
@@ -631,7 +633,7 @@ lobby::Room room_with_id(const std::string& id, std::string_view game, std::stri
   return std::move(*room);
 }
 
-TEST_CASE("store: a version 2 file with games in progress is upgraded in place; every game reads back, plays on") {
+TEST_CASE("store: a version 2 file with games in progress is upgraded in place, every game reads back, plays on") {
   TempDir dir;
   const std::string path = dir.path() + "/cinq.db";
   std::mt19937 rng(2);
@@ -675,7 +677,7 @@ TEST_CASE("store: a version 2 file with games in progress is upgraded in place; 
   const std::string finished_v2 = ask_sqlite(path, "SELECT record FROM games WHERE id = 'tablut-done'");
 
   auto store = open_store(path);
-  CHECK(ask_sqlite(path, "PRAGMA user_version") == "3");
+  CHECK(ask_sqlite(path, "PRAGMA user_version") == "4");
   for (const lobby::Room& room : rooms) {
     INFO(room.id());
     check_stored(*store, room);
@@ -826,6 +828,69 @@ TEST_CASE("worker: saves posted to a worker land in the store in posting order")
   worker.drain();
   CHECK(failures == 0);
   CHECK(store->game("room")->version == 20);
+}
+
+}  // namespace
+}  // namespace cinq::store
+
+namespace cinq::store {
+namespace {
+
+// Issue 18 (schema version 4): the chat and the seat tokens.
+
+TEST_CASE("store: chat lines are appended with the game's saves, kept in order, and read back by a room") {
+  TempDir dir;
+  const std::string path = dir.path() + "/cinq.db";
+  auto store = open_store(path);
+  lobby::Room room = lobby::test::live_room("tablut", "", lobby::ClockSpec{0, 0, 3});
+  room.set_seat_token(0, "T0");
+  room.set_seat_token(1, "T1");
+  store_room(*store, room);
+  REQUIRE_FALSE(room.chat(lobby::test::kAlice, "hello", lobby::test::at(1)).error);
+  REQUIRE_FALSE(room.chat(lobby::test::kCarol, "watching", lobby::test::at(2)).error);
+  store_room(*store, room);
+  REQUIRE_FALSE(room.chat(lobby::test::kBob, "hi", lobby::test::at(3)).error);
+  store_room(*store, room);
+  CHECK(ask_sqlite(path, "SELECT group_concat(seq || ':' || channel || ':' || seat || ':' || text, '|') FROM chat") ==
+        "1:players:0:hello|2:spectators:-1:watching|3:players:1:hi");
+  CHECK(ask_sqlite(path, "SELECT count(*) FROM seat_tokens") == "2");
+  auto lines = store->chat("room-1");
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[1].name == "carol");
+  CHECK(lines[1].player_id == "carol-id");
+  CHECK(store->chat("room-1", 1).at(0).text == "hi");  // the last lines, oldest first
+
+  lobby::Room back = reopened(*store, "room-1");
+  CHECK(back.state_json(lobby::test::at(5), -1)["chat"].size() == 3);
+  CHECK(back.state_json(lobby::test::at(5), 0)["chat"].size() == 2);
+  CHECK(back.seat_links(0) == std::vector<std::string>{"/#/room/room-1?seat=0&token=T0"});
+
+  // Once the game is over, its tokens go (no link is shown any more); the chat stays.
+  REQUIRE_FALSE(back.resign("alice-id", lobby::test::at(6)).error);
+  store_room(*store, back);
+  CHECK(ask_sqlite(path, "SELECT count(*) FROM seat_tokens") == "0");
+  CHECK(store->chat("room-1").size() == 3);
+}
+
+TEST_CASE("store: saves queued together keep every chat line, also when a finished game's save replaces them") {
+  TempDir dir;
+  auto store = open_store(dir.path() + "/cinq.db");
+  lobby::Room room = lobby::test::live_room("tablut");
+  store_room(*store, room);
+  REQUIRE_FALSE(room.chat(lobby::test::kAlice, "one", lobby::test::at(1)).error);
+  GameSave a = server::to_save(room.take_save(lobby::test::at(1)), 1);
+  REQUIRE_FALSE(room.chat(lobby::test::kBob, "two", lobby::test::at(2)).error);
+  GameSave b = server::to_save(room.take_save(lobby::test::at(2)), 2);
+  REQUIRE_FALSE(room.resign("bob-id", lobby::test::at(3)).error);
+  REQUIRE_FALSE(room.chat(lobby::test::kBob, "gg", lobby::test::at(4)).error);
+  GameSave c = server::to_save(room.take_save(lobby::test::at(4)), 3);
+  CHECK(merge(a, std::move(b)));
+  CHECK(merge(a, std::move(c)));
+  Error error;
+  REQUIRE_MESSAGE(store->save({}, {a}, error), error.message);
+  auto lines = store->chat("room-1");
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[2].text == "gg");
 }
 
 }  // namespace

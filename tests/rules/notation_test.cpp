@@ -145,13 +145,13 @@ TEST_CASE("notation: a line holding the second side's turn alone completes a lin
   CHECK(accepted(kTwoLines + "B/d3 c3/\n").turn_count() == 5);
 }
 
-TEST_CASE("notation: an action that is not legal names its line and why; nothing is kept") {
+TEST_CASE("notation: an action that is not legal names its line and why, nothing is kept") {
   CHECK(rejection(kTwoLines + "3   B/@ e4/@ g4/\n") == "line 3: Blue kick @ g4 needs a duel of 1 (write @+ g4)");
   CHECK(rejection(kTwoLines + "3   B/@ e4/@+ g4/ R/g3 g4/i5 i4/@ i4/@ h4/\n") ==
         "line 3: R/@ h4/: the turn is already over");
 }
 
-TEST_CASE("notation: '...' stands for turns not written; only comments and timestamps may follow") {
+TEST_CASE("notation: '...' stands for turns not written, only comments and timestamps may follow") {
   Record r = accepted(kTwoLines + "3   B/@ e4/ ...\n> 2026-01-01 10:00:00\n# end\n");
   CHECK(r.incomplete());
   CHECK(r.turn_count() == 5);
@@ -170,7 +170,7 @@ TEST_CASE("notation: '#- N' lines are errors outside Batik and Bi-litaire") {
   CHECK(rejection("#! BALTEK\n#- x\n") == "line 2: a round line is '#- N' with N a number from 1");
 }
 
-TEST_CASE("notation: a result decided outside the board names a winner or a draw; nothing may follow it") {
+TEST_CASE("notation: a result decided outside the board names a winner or a draw, nothing may follow it") {
   CHECK(accepted(kTwoLines + "#= R resign\n").result_text() == "R resign 0-0");
   CHECK(accepted(kTwoLines + "#= B time 0-0\n").result_text() == "B time 0-0");
   CHECK(accepted(kTwoLines + "#= B abandon\n").result_text() == "B abandon 0-0");
@@ -258,7 +258,7 @@ TEST_CASE("notation: declaring a board result or an unknown reason is refused") 
   CHECK(r.result_text() == "aborted");
 }
 
-TEST_CASE("notation: a record is UTF-8 text; an error quotes whole characters") {
+TEST_CASE("notation: a record is UTF-8 text, an error quotes whole characters") {
   CHECK(rejection("#! BALTEK\n# caf\xff\n") == "line 2: the line is not UTF-8 text");
   CHECK(rejection("#! BALTEK\nB = \xc3\x28\n") == "line 2: the line is not UTF-8 text");
   CHECK(accepted("#! BALTEK\n# Le bonus des « Rouges » a été bien joué.\nB = Hélène\n").player('B') == "Hélène");
@@ -294,7 +294,7 @@ TEST_CASE("notation: lines starting '#-' or '#=' that are not round or result li
   CHECK(accepted(kTwoLines + "#=R resign\n").result_text() == "R resign 0-0");  // a result without the space
 }
 
-TEST_CASE("notation: player lines may leave out the spaces around '='; turn numbers may have many leading zeros") {
+TEST_CASE("notation: player lines may leave out the spaces around '=', turn numbers may have many leading zeros") {
   Record r = accepted("#! BALTEK\nB=ann    R =bob\n0000001   B/d5 c5/\n");
   CHECK(r.player('B') == "ann");
   CHECK(r.player('R') == "bob");

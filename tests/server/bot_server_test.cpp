@@ -21,11 +21,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-json get_json(std::uint16_t port, const std::string& target) {
-  auto reply = http_request(port, "GET", target);
-  REQUIRE(reply.status == 200);
-  return json::parse(reply.body);
-}
 
 // A uniformly random text of `position.legal` (Tablut's lists are never folded).
 std::string random_legal(const json& position, std::mt19937& rng) {
@@ -62,7 +57,7 @@ double metric(const std::string& text, const std::string& name) {
 
 TEST_CASE(
     "a person plays Tablut against a level-1 bot to the end: every bot turn arrives, legal, within the "
-    "level's hard limit; the game is stored; the bot agrees to a rematch") {
+    "level's hard limit, the game is stored, the bot agrees to a rematch") {
   TempDir data;
   ServerProcess server(data.path(), CINQ_WEB_DIR, {"--bot-answer-ms", "60"});
   Peer alice(server.port(), "Alice");
@@ -124,7 +119,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "a computer-vs-computer game of each of the five games runs to its end; spectators see the result") {
+    "a computer-vs-computer game of each of the five games runs to its end, spectators see the result") {
   TempDir data;
   ServerProcess server(data.path(), CINQ_WEB_DIR, {"--bot-pace-ms", "0"});
   Peer viewer(server.port(), "Viewer");
@@ -180,7 +175,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "a computer-vs-computer room is listed like any live room and plays at a pace a spectator can follow; "
+    "a computer-vs-computer room is listed like any live room and plays at a pace a spectator can follow, "
     "the server stops cleanly with a bot thinking") {
   TempDir data;
   ServerProcess server(data.path(), CINQ_WEB_DIR, {"--bot-threads", "2"});
@@ -212,6 +207,35 @@ TEST_CASE(
   int status = server.wait(std::chrono::seconds(10));
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
+}
+
+TEST_CASE("on a live clock with time to spare, a level-1 bot still answers no sooner than the 400 ms promised") {
+  TempDir data;
+  ServerProcess server(data.path(), CINQ_WEB_DIR);  // the default answer delay, 400 ms
+  Peer alice(server.port(), "Alice");
+  alice.send({{"type", "create"},
+              {"game", "tablut"},
+              {"bot", 1},
+              {"seat", 0},
+              {"clock", {{"base_ms", 300000}, {"increment_ms", 2000}}}});
+  json state = alice.until_type("state");
+  const std::string room = state["room"];
+  std::mt19937 rng(5);
+  json position = state["position"];
+  std::vector<double> answers;
+  while (answers.size() < 4 && position["status"] == "live") {
+    alice.send({{"type", "act"}, {"room", room}, {"actions", {random_legal(position, rng)}}});
+    const auto sent = Clock::now();
+    alice.until([](const json& m) { return is_event(m, "play") && m["seat"] == 0; });
+    json m = alice.until([](const json& m) { return is_event(m, "play") || is_event(m, "finished"); },
+                         std::chrono::seconds(15));
+    if (!is_event(m, "play")) break;
+    answers.push_back(ms_between(sent, Clock::now()));
+    position = m["position"];
+  }
+  print_times("Tablut on a 5+2 clock, person vs level 1 (answer delay 400 ms)", answers);
+  REQUIRE(answers.size() >= 2);
+  for (double t : answers) CHECK_MESSAGE(t >= 390, "the bot answered after " << t << " ms");
 }
 
 TEST_CASE("killed with SIGKILL while its bot is to move, the server restarts and the bot plays on") {

@@ -268,7 +268,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "Correspondence over HTTP: import of a finished record shows it; a record stopping at `...` is refused") {
+    "Correspondence over HTTP: import of a finished record shows it, a record stopping at `...` is refused") {
   TempDir data;
   ServerProcess server(data.path(), CINQ_WEB_DIR);
   const std::string sample = read_text(data_path("records/tablut/sample-escape.txt"));
@@ -296,7 +296,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "Correspondence over WebSocket: the creator alone gets the seat links; a link seats a player; mailed "
+    "Correspondence over WebSocket: the creator alone gets the seat links, a link seats a player, mailed "
     "turns reach the room live") {
   TempDir data;
   ServerProcess server(data.path(), CINQ_WEB_DIR);

@@ -31,7 +31,7 @@ TEST_CASE("fifo: first in, first out, through growth, compaction and emptying") 
   CHECK(q.front() == "again");
 }
 
-TEST_CASE("fifo: keep_front drops all but the one being written; a popped item is released at once") {
+TEST_CASE("fifo: keep_front drops all but the one being written, a popped item is released at once") {
   Fifo<std::shared_ptr<int>> q;
   auto first = std::make_shared<int>(1);
   q.push_back(first);

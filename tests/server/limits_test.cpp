@@ -20,11 +20,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-json get_json(std::uint16_t port, const std::string& target) {
-  auto reply = http_request(port, "GET", target);
-  REQUIRE(reply.status == 200);
-  return json::parse(reply.body);
-}
 
 // The value of one line of /metrics (`name` with its labels), or -1.
 long long metric(std::uint16_t port, const std::string& name) {
@@ -85,7 +80,7 @@ const std::string kUpgrade =
 
 }  // namespace
 
-TEST_CASE("limits: a player has a few open rooms at most; one it left still counts until someone takes it up") {
+TEST_CASE("limits: a player has a few open rooms at most, one it left still counts until someone takes it up") {
   TempDir data;
   ServerProcess server(data.path(), CINQ_WEB_DIR, {"--open-rooms-per-player", "3"});
   Peer alice(server.port(), "Alice");
@@ -116,7 +111,7 @@ TEST_CASE("limits: a player has a few open rooms at most; one it left still coun
   CHECK(metric(server.port(), "cinq_limit_refusals_total{limit=\"open_rooms\"}") == 2);
 }
 
-TEST_CASE("limits: an open room nobody connected holds is aborted after --open-room-expiry; a held one stays") {
+TEST_CASE("limits: an open room nobody connected holds is aborted after --open-room-expiry, a held one stays") {
   TempDir data;
   ServerProcess server(data.path(), CINQ_WEB_DIR, {"--open-room-expiry", "1"});
   std::string gone, held, mail;
@@ -143,7 +138,7 @@ TEST_CASE("limits: an open room nobody connected holds is aborted after --open-r
   CHECK(metric(server.port(), "cinq_rooms_expired_total") == 1);
 }
 
-TEST_CASE("limits: rooms against the computer per player; a finished one frees its place") {
+TEST_CASE("limits: rooms against the computer per player, a finished one frees its place") {
   TempDir data;
   ServerProcess server(data.path(), CINQ_WEB_DIR, {"--bot-rooms-per-player", "1", "--bot-answer-ms", "0"});
   Peer alice(server.port(), "Alice");
@@ -203,7 +198,7 @@ TEST_CASE("limits: imports per address and hour, each private unless asked") {
   CHECK(metric(server.port(), "cinq_limit_refusals_total{limit=\"imports\"}") == 1);
 }
 
-TEST_CASE("limits: HTTP requests beyond the rate of one address are answered 429; other addresses are served") {
+TEST_CASE("limits: HTTP requests beyond the rate of one address are answered 429, other addresses are served") {
   TempDir data;
   ServerProcess server(data.path(), CINQ_WEB_DIR, {"--http-rate", "3"});  // bursts of 30
   int ok = 0, limited = 0;
@@ -225,7 +220,7 @@ TEST_CASE("limits: HTTP requests beyond the rate of one address are answered 429
   CHECK(http_request(server.port(), "GET", "/api/health").status == 200);
 }
 
-TEST_CASE("limits: idle HTTP connections of one address are capped; descriptors stay for health checks") {
+TEST_CASE("limits: idle HTTP connections of one address are capped, descriptors stay for health checks") {
   TempDir data;
   // 300 descriptors: WebSocket connections stop at 300 - 128, every connection at 300 - 32.
   ServerProcess server(data.path(), CINQ_WEB_DIR,

@@ -122,4 +122,27 @@ class Peer {
   WsClient ws_;
 };
 
+// A GET that must answer 200, as JSON.
+inline json get_json(std::uint16_t port, const std::string& target) {
+  auto reply = http_request(port, "GET", target);
+  REQUIRE(reply.status == 200);
+  return json::parse(reply.body);
+}
+
+// A live room: Alice in seat 0, Bob in seat 1, the game started.
+struct Table {
+  Table(std::uint16_t port, const std::string& game, const json& options = "", const json& clock = nullptr)
+      : alice(port, "Alice"), bob(port, "Bob") {
+    alice.send({{"type", "create"}, {"game", game}, {"options", options}, {"seat", 0}, {"clock", clock}});
+    json state = alice.until_type("state");
+    room = state["room"];
+    bob.send({{"type", "sit"}, {"room", room}});
+    bob.until_type("state");
+    alice.until_event("started");
+  }
+  Peer alice;
+  Peer bob;
+  std::string room;
+};
+
 }  // namespace cinq::test

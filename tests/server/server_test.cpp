@@ -24,27 +24,7 @@ std::vector<std::pair<char, std::vector<std::string>>> turns_of(const Record& re
   return out;
 }
 
-// A live room: Alice in seat 0, Bob in seat 1, the game started.
-struct Table {
-  Table(std::uint16_t port, const std::string& game, const json& options = "")
-      : alice(port, "Alice"), bob(port, "Bob") {
-    alice.send({{"type", "create"}, {"game", game}, {"options", options}, {"seat", 0}});
-    json state = alice.until_type("state");
-    room = state["room"];
-    bob.send({{"type", "sit"}, {"room", room}});
-    bob.until_type("state");
-    alice.until_event("started");
-  }
-  Peer alice;
-  Peer bob;
-  std::string room;
-};
 
-json get_json(std::uint16_t port, const std::string& target) {
-  auto reply = http_request(port, "GET", target);
-  REQUIRE(reply.status == 200);
-  return json::parse(reply.body);
-}
 
 void play(Peer& p, const std::string& room, const std::vector<std::string>& actions) {
   p.send({{"type", "act"}, {"room", room}, {"actions", actions}});
@@ -64,7 +44,7 @@ std::string first_legal(const json& legal) {
 }  // namespace
 
 TEST_CASE(
-    "two players play a whole Tablut game to its end; spectators see every move; the record and result are "
+    "two players play a whole Tablut game to its end, spectators see every move, the record and result are "
     "stored") {
   auto sample = Record::read(read_text(data_path("records/tablut/sample-escape.txt")));
   REQUIRE(sample.ok());
@@ -222,6 +202,13 @@ TEST_CASE("a live clock reopened after a crash still falls: the side to move los
     Peer bob(server.port(), "Bob");
     bob.send({{"type", "sit"}, {"room", room}});
     bob.until_type("state");
+    // The first moves: from then on Alice's clock runs (a side's first move is not on its clock).
+    play(alice, room, {"d1 d2"});
+    bob.until_event("play");
+    play(bob, room, {"e3 c3"});
+    bob.until_event("play");
+    alice.until_event("play");
+    alice.until_event("play");
     server.kill(SIGKILL);
     server.wait(std::chrono::seconds(10));
   }

@@ -43,11 +43,6 @@ class WriteLock {
   std::chrono::steady_clock::time_point since_;
 };
 
-json get_json(std::uint16_t port, const std::string& target) {
-  auto reply = http_request(port, "GET", target);
-  REQUIRE(reply.status == 200);
-  return json::parse(reply.body);
-}
 
 // The server is still running and its log shows no sanitizer report.
 void check_alive(ServerProcess& server) {
@@ -117,7 +112,7 @@ TEST_CASE(
   CHECK(Record::read(state["record"].get<std::string>())->turn_count() == 1);
 }
 
-TEST_CASE("storage: an identity is stored before its welcome, a name before it is shown; neither is half-made") {
+TEST_CASE("storage: an identity is stored before its welcome, a name before it is shown, neither is half-made") {
   TempDir data;
   const std::string db = data.path() + "/cinq.db";
   std::string id, token;

@@ -1,7 +1,11 @@
 // Baltek board (rules: docs/rules/baltek.md): the field, the two goals, the footballers with their
 // strength and the ball, drawn as SVG. A turn is composed action by action: pick a footballer to run or
-// sprint, or the ball to kick (each target shows what it costs); every action is sent at once and the
-// shell's "End turn" button closes the turn. No rules here: every target comes from position.legal.
+// sprint, or the ball to kick (each target shows what it costs). Each action is tried on the server
+// (compose.js): the field shows the turn as it would stand, Undo takes a step back, and "Confirm turn" in
+// the bar above the field sends the whole turn at once. No rules here: every target comes from the legal
+// actions the server gives (for the real position, or for the tried one).
+
+import {Composer, fit_to_viewport, last_turn_of, TurnBar} from '../compose.js';
 
 const kNs = 'http://www.w3.org/2000/svg';
 const kCell = 80;                // a field square, in SVG units
@@ -97,16 +101,19 @@ export function mount(root, ctx) {
   add_stylesheet();
   const narrow = window.matchMedia('(max-width: 600px)');
   const state = {
-    position: null,
+    position: null,  // what is drawn: the room's position, or the tried one while a turn is composed
     info: null,
     selected: null,
-    prev_view: null,
+    base_view: null,  // the room's view as last drawn (not a tried one)
+    turn_ball: null,  // where the ball was when the last turn began, when this board saw it
+    arrows: [],       // the marks: [{kind: 'run'|'kick', from, to, composed}]
     changed: new Set(),
-    this_turn: new Set(),
-    last_turn: new Set()
   };
   let layout = null;
   let el = {};  // the SVG parts kept between updates
+  const bar = new TurnBar('turn-bar-baltek');
+  const composer = new Composer(ctx, {on_change: () => show_composed()});
+  let fitter = null;
 
   function build() {
     layout = make_layout(narrow.matches, state.info?.mySeat === 1);
@@ -143,7 +150,21 @@ export function mount(root, ctx) {
     s.append(el.ball);
     s.addEventListener('click', on_click);
     s.addEventListener('keydown', on_key);
-    root.replaceChildren(s);
+    const arrow =
+        svg('marker', {
+          id: 'baltek-arrow',
+          viewBox: '0 0 10 10',
+          refX: 7,
+          refY: 5,
+          markerWidth: 4,
+          markerHeight: 4,
+          orient: 'auto-start-reverse'
+        },
+            svg('path', {d: 'M0 0 L10 5 L0 10 Z', class: 'arrow-head'}));
+    defs.append(arrow);
+    root.replaceChildren(bar.node, s);
+    fitter?.dispose();
+    fitter = fit_to_viewport(root, s);
   }
 
   function ball_patch(r) {
@@ -312,17 +333,43 @@ export function mount(root, ctx) {
           svg('title', {},
               `${view.points} action points left this turn; bonus ${bonus_left ? 'available' : 'spent'}`));
     }
-    const hint = hint_text();
-    if (hint && !layout.portrait)
-      line.append(svg('text', {x: w - 10, y: y2, class: 'bk-hint', 'text-anchor': 'end'}, hint));
     g.append(line);
   }
 
   function hint_text() {
-    if (!state.info?.canAct) return '';
-    if (state.selected?.kind === 'run') return 'Run: 1 point · ★ sprint: 1 + bonus';
-    if (state.selected?.kind === 'kick') return 'Kick: the number is its cost';
-    return 'Pick a footballer or the ball';
+    const view = state.position?.view;
+    if (composer.sent) return 'Turn sent.';
+    if (composer.busy) return 'Trying…';
+    if (composer.complete) {
+      return view && state.base_view && view.score.some((g, i) => g !== state.base_view.score[i]) ?
+          'Goal! Confirm the turn, or undo.' :
+          'No action left: confirm the turn, or undo.';
+    }
+    if (!state.info?.canAct) {
+      const status = state.position?.status;
+      if (status && status !== 'live') return '';
+      if (state.info?.replay || !view) return '';
+      const mover = kSideName[view.to_move];
+      return state.info?.mySeat === null || state.info?.mySeat === undefined ? `${mover} to move.` :
+                                                                               `Waiting for ${mover}.`;
+    }
+    const points = `${view.points} point${view.points === 1 ? '' : 's'} left`;
+    if (state.selected?.kind === 'run') return `${points}. Run: 1 point · ★ sprint: 1 + bonus.`;
+    if (state.selected?.kind === 'kick') return `${points}. Kick: the number is its cost.`;
+    return composer.composing ? `${points}: play on, or confirm the turn.` :
+                                `Your turn: ${points}. Pick a footballer or the ball.`;
+  }
+
+  function draw_bar() {
+    bar.set({
+      prompt: hint_text(),
+      steps: composer.composing ? composer.played.join(' · ') : '',
+      buttons: composer.buttons(),
+      state: composer.sent   ? 'sent' :
+          composer.complete  ? 'complete' :
+          state.info?.canAct ? 'active' :
+                               'waiting',
+    });
   }
 
   function legal_now() {
@@ -332,10 +379,36 @@ export function mount(root, ctx) {
 
   function draw_marks(view, moves) {
     el.marks.replaceChildren();
-    for (const name of state.changed) {
+    const squares = new Set(state.changed);
+    for (const a of state.arrows) squares.add(a.from).add(a.to);
+    squares.delete(null);
+    const composed = state.arrows.some((a) => a.composed);
+    for (const name of squares) {
       const {q} = center(name);
-      el.marks.append(
-          svg('rect', {x: q.x + 2, y: q.y + 2, width: q.w - 4, height: q.h - 4, class: 'last-move'}));
+      el.marks.append(svg('rect', {
+        x: q.x + 3,
+        y: q.y + 3,
+        width: q.w - 6,
+        height: q.h - 6,
+        class: composed ? 'last-move composed' : 'last-move',
+        'data-mark': composed ? 'composed' : 'last'
+      }));
+    }
+    for (const a of state.arrows) {
+      if (!a.from) continue;
+      const p = center(a.from), t = center(a.to);
+      const dx = t.x - p.x, dy = t.y - p.y;
+      const len = Math.hypot(dx, dy) || 1;
+      const cut = kCell * 0.28;
+      el.marks.append(svg('line', {
+        x1: p.x + dx / len * cut * 0.6,
+        y1: p.y + dy / len * cut * 0.6,
+        x2: t.x - dx / len * cut,
+        y2: t.y - dy / len * cut,
+        class: `turn-arrow arrow-${a.kind}${a.composed ? ' composed' : ''}`,
+        'marker-end': 'url(#baltek-arrow)',
+        'data-arrow': `${a.from} ${a.to}`
+      }));
     }
     // Selectable things: my footballers that can run, the ball when it can be kicked.
     for (const from of moves.runs.keys()) {
@@ -424,7 +497,9 @@ export function mount(root, ctx) {
     draw_marks(view, moves);
     draw_pieces(view);
     draw_targets(targets, moves);
+    draw_bar();
     el.svg.classList.toggle('can-act', !!state.info?.canAct);
+    el.svg.classList.toggle('composing', composer.composing);
     for (const [name, cell] of el.cell) {
       if (!targets.has(name)) cell.setAttribute('aria-label', describe(view, name));
     }
@@ -437,7 +512,7 @@ export function mount(root, ctx) {
     return `${name}${here.length ? ': ' + here.join(', ') : ''}`;
   }
 
-  // The squares whose content changed since the last drawing: the last action(s), as a highlight.
+  // The squares whose content changed between two views (a replay step, where no turn text is at hand).
   function diff(prev, view) {
     const out = new Set();
     if (!prev || prev.score[0] !== view.score[0] || prev.score[1] !== view.score[1]) return out;
@@ -479,7 +554,8 @@ export function mount(root, ctx) {
     const target = state.targets?.get(square);
     if (target && !(on_ball && !state.selected)) {
       state.selected = null;
-      ctx.act([target.text], false);
+      composer.add(target.text);
+      render();
       return;
     }
     select_at(square, on_ball);
@@ -503,7 +579,10 @@ export function mount(root, ctx) {
       return;
     }
     const target = e.target.closest('[data-piece="ball"],[data-square]');
-    if (!target) return;
+    if (!target) {
+      if (e.key === 'Enter') composer.handle_key(e);
+      return;
+    }
     e.preventDefault();
     if (target.getAttribute('data-piece') === 'ball')
       activate(target.getAttribute('data-at'), true);
@@ -538,36 +617,98 @@ export function mount(root, ctx) {
 
   const on_media = () => relayout();
   narrow.addEventListener('change', on_media);
+  const on_root_key = (e) => {
+    if (!e.defaultPrevented && !e.target.closest?.('[data-square],[data-piece]')) composer.handle_key(e);
+  };
+  root.addEventListener('keydown', on_root_key);
+
+  // The marks of the room's position: the last turn's runs and kicks as arrows (from its texts, so they
+  // survive a reload), or, in a replay, the squares that changed since the step drawn before.
+  function mark_last_turn(position, info, prev) {
+    const view = position.view;
+    const last = last_turn_of(position, info);
+    state.changed = new Set();
+    state.arrows = [];
+    if (last && Array.isArray(last.actions)) {
+      const scored = prev && view.score.some((g, i) => g !== prev.score[i]);
+      // After a goal every piece is back at the kickoff: the turn's paths no longer lead anywhere.
+      if (!scored) state.arrows = turn_arrows(last.actions, state.turn_ball, ctx.sides?.[last.seat] || null);
+      if (scored) state.changed = new Set([view.score[0] !== prev.score[0] ? 'l3' : 'a3']);
+    } else if (info.replay) {
+      state.changed = diff(prev, view);
+    }
+  }
+
+  // The arrows of a turn's texts: runs from the runner's square, kicks along the ball's path (the first one
+  // from where the ball was when the turn began, when known).
+  function turn_arrows(actions, ball, side, composed = false) {
+    const out = [];
+    for (const text of actions) {
+      let m = /^([a-l][1-5])\*?\s+([a-l][1-5])$/.exec(text);
+      if (m) {
+        out.push({kind: /\*/.test(text) ? 'sprint' : 'run', from: m[1], to: m[2], composed});
+        continue;
+      }
+      m = /^@[+!]*\s+(#|[a-l][1-5])$/.exec(text);
+      if (m) {
+        const to = m[1] === '#' ? (side === 'R' ? 'a3' : 'l3') : m[1];
+        out.push({kind: 'kick', from: ball, to, composed});
+        ball = to;
+      }
+    }
+    return out;
+  }
+
+  // Draws what the composer holds: the tried position while a turn is composed, else the room's.
+  function show_composed() {
+    const position = composer.position;
+    if (!position?.view) return;
+    state.position = position;
+    state.info = composer.info;
+    if (composer.composing) {
+      const base = state.base_view;
+      state.changed = new Set();
+      state.arrows = turn_arrows(composer.steps, base?.ball || null, base?.to_move || null, true);
+    } else if (state.base_position) {
+      mark_last_turn(state.base_position, state.base_info, state.before_base);
+    }
+    if (!state.info.canAct) state.selected = null;
+    relayout();
+    render();
+    fitter?.refit();
+  }
 
   return {
+    owns_end_turn: true,  // the bar's Confirm / End turn replaces the room's End turn button
     update(position, info) {
       const view = position?.view;
-      if (view) {
-        // Highlight the whole turn, not just its last action: changes pile up while the turn number stays,
-        // and the finished turn stays marked until the next side changes something.
-        const prev = state.prev_view;
-        const changes = diff(prev, view);
-        if (prev && prev.turn === view.turn && prev.to_move === view.to_move) {
-          for (const q of changes) state.this_turn.add(q);
-        } else {
-          state.last_turn = new Set([...state.this_turn, ...changes]);
-          state.this_turn = new Set();
-        }
-        state.changed = state.this_turn.size ? state.this_turn : state.last_turn;
-        const scored = prev && view.score.findIndex((g, i) => g > prev.score[i]);
-        state.prev_view = view;
-        if (scored !== null && scored >= 0 && !info?.replay) state.goal_by = scored;
-      }
-      state.position = position;
-      state.info = info || {mySeat: null, canAct: false, event: null, replay: false};
-      if (!state.info.canAct) state.selected = null;
-      relayout();
-      render();
+      if (!view) return;
+      info = info || {mySeat: null, canAct: false, event: null, replay: false};
+      const prev = state.base_view;
+      // A new turn: the ball's square before it is where the turn's first kick started.
+      // (A replay may jump anywhere: only a step forward by one turn tells where the ball was.)
+      const next_turn = prev && (prev.turn !== view.turn || prev.to_move !== view.to_move);
+      if (next_turn && (!info.replay || view.turn === prev.turn + 1))
+        state.turn_ball = prev.ball;
+      else if (!prev || info.replay)
+        state.turn_ball = null;
+      const scored = prev && view.score.findIndex((g, i) => g > prev.score[i]);
+      if (scored !== null && scored >= 0 && !info.replay && view !== prev) state.goal_by = scored;
+      state.before_base = prev;
+      state.base_view = view;
+      state.base_position = position;
+      state.base_info = info;
+      composer.update(position, info);
+      show_composed();
       if (state.goal_by !== undefined) celebrate(state.goal_by);
       state.goal_by = undefined;
     },
     destroy() {
       narrow.removeEventListener('change', on_media);
+      root.removeEventListener('keydown', on_root_key);
+      composer.destroy();
+      fitter?.dispose();
+      bar.node.remove();
       el.svg?.remove();
       el = {};
     },

@@ -1,6 +1,12 @@
 // Batik's board (docs/rules/batik.md): the well, the resting pieces and both sets, and a drop
 // composer (pick, rotate by 15 degrees, flip, slide along the rim, drop). The server alone knows physics:
 // resting pieces and the fall's frames come from view; which drops exist comes from position.legal.
+// The composer's controls sit in the bar above the well (compose.js), next to the floating piece, so both
+// are on screen together; a drop may be composed while the opponent is to move (a premove), and is played
+// when the turn comes if it is legal then.
+
+import {fit_to_viewport, Premove, TurnBar} from '../compose.js';
+
 const NS = 'http://www.w3.org/2000/svg';
 
 // The rules file's piece table. Only used to draw pieces that are not in the well yet (the trays and the
@@ -112,6 +118,8 @@ export function mount(root, ctx) {
   link.href = new URL('./batik.css', import.meta.url).href;
   root.appendChild(link);
 
+  const bar = new TurnBar('turn-bar-batik');
+  root.appendChild(bar.node);
   const svg = el('svg', {
     class: 'board board-batik',
     viewBox: `0 0 ${WIDE.viewW} ${WIDE.viewH}`,
@@ -120,6 +128,7 @@ export function mount(root, ctx) {
     'aria-label': 'Batik well',
   });
   root.appendChild(svg);
+  const fitter = fit_to_viewport(root, svg);
   const defs = el('defs', {}, svg);
   const grad = el('linearGradient', { id: 'batik-glass', x1: 0, y1: 0, x2: 0, y2: 1 }, defs);
   el('stop', { offset: '0', style: 'stop-color: var(--batik-glass-top)' }, grad);
@@ -148,7 +157,8 @@ export function mount(root, ctx) {
     <button type="button" data-control="right" title="Slide right 1/8 (→, Shift: 1 unit)" aria-label="Slide right">▶</button>
     <output class="batik-readout" aria-live="polite"></output>
     <button type="button" data-control="drop" class="batik-drop" title="Drop (Enter)">Drop</button>`;
-  root.appendChild(controls);
+  bar.set_tools([controls]);
+  const premove = new Premove(ctx, {on_change: () => { if (position) render(); }});
   const readout = controls.querySelector('.batik-readout');
   const button = (name) => controls.querySelector(`[data-control="${name}"]`);
 
@@ -162,6 +172,7 @@ export function mount(root, ctx) {
   let layout = WIDE;
 
   function applyLayout() {
+    // The root's width: the well is as wide as it may be there (its height is fitted to the window after).
     const width = root.clientWidth || svg.getBoundingClientRect().width;
     const next = width && width < NARROW_BELOW_PX ? NARROW : WIDE;
     if (next === layout && svg.getAttribute('viewBox')) return false;
@@ -183,10 +194,24 @@ export function mount(root, ctx) {
     return name ? `${sideName(seat)} · ${name}` : sideName(seat);
   };
   const myTurn = () => Boolean(info.canAct && !info.replay && position && position.status === 'live');
+  // A drop composed while the opponent is to move: no legal list yet, so the well's width bounds it.
+  const premoving = () => Premove.allowed(position, info);
+  const composing = () => myTurn() || premoving();
+  const mySide = () => (position && position.view.sides[info.mySeat]) || null;
 
   function range(s) {
+    if (premoving()) {
+      const w = Math.max(...placed(s.id, s.flipped, s.angle, 0, 0).map((p) => p[0]));
+      return { lo: 0, hi: Math.floor((WIDTH - w) * 8 + 1e-9) };
+    }
     return legal.ranges.get(orientKey(s.id, s.flipped, s.angle));
   }
+  const pickable = (id) => {
+    if (myTurn()) return legal.pieces.has(id);
+    if (!premoving()) return false;
+    const side = mySide();
+    return Boolean(side && side.available.includes(id));
+  };
 
   // Keeps the selection on a legal drop: x is clamped into the range of the chosen orientation.
   function settle(s) {
@@ -196,7 +221,8 @@ export function mount(root, ctx) {
   }
 
   function select(id) {
-    if (!myTurn() || !legal.pieces.has(id)) return;
+    if (!pickable(id)) return;
+    if (premoving() && premove.pending) premove.clear();  // a new premove replaces the pending one
     if (sel && sel.id === id) return;
     const keep = sel ? { flipped: sel.flipped, angle: sel.angle } : { flipped: false, angle: 0 };
     const next = { id, ...keep, x8: 0 };
@@ -248,9 +274,15 @@ export function mount(root, ctx) {
   }
 
   function drop() {
-    if (!sel || !myTurn()) return;
+    if (!sel) return;
     const text = dropText(sel);
-    if (!legal.texts.has(text)) return;
+    if (premoving()) {
+      // Kept until the turn comes; then played if the server lists it among the legal drops.
+      sel = null;
+      premove.set({ label: text, text, match: (texts) => (texts.includes(text) ? text : null) });
+      return;
+    }
+    if (!myTurn() || !legal.texts.has(text)) return;
     sel = null;
     renderComposer();
     ctx.act([text], false);
@@ -286,7 +318,7 @@ export function mount(root, ctx) {
 
   svg.addEventListener('click', (e) => {
     const p = e.target.closest('[data-piece]');
-    if (p && p.dataset.legal === 'true') select(p.dataset.piece);
+    if (p && (p.dataset.legal === 'true' || p.dataset.premove === 'true')) select(p.dataset.piece);
   });
 
   svg.addEventListener('keydown', (e) => {
@@ -308,17 +340,28 @@ export function mount(root, ctx) {
   }
 
   // The resting pieces of a view, or the poses of one animation frame.
+  // The piece the last drop put in the well (the view's last_fall says which, across a reload too).
+  function lastDropped(view) {
+    const fall = view && view.last_fall;
+    if (!fall || fall.game !== view.round || typeof fall.drop !== 'string') return null;
+    return { side: fall.side, id: fall.drop.slice(0, 2) };
+  }
+
   function drawPieces(list, atRest = true) {
     piecesLayer.replaceChildren();
+    const last = atRest ? lastDropped(position && position.view) : null;
     for (const p of list) {
       const high = Math.max(...p.polygon.map((q) => q[1]));
       const over = atRest && high > RIM + (shown ? shown.tolerance || 0.05 : 0.05);
+      const isLast = Boolean(last && p.side === last.side && p.id === last.id);
       const poly = el('polygon', {
-        class: pieceClass(p.side, over ? 'batik-over' : ''),
+        class: pieceClass(p.side, `${over ? 'batik-over' : ''}${isLast ? ' batik-last' : ''}`),
         points: pointsAttr(p.polygon),
         'data-well-piece': `${p.side}/${p.id}${p.flipped ? '~' : ''}`,
       }, piecesLayer);
-      el('title', {}, poly).textContent = `${sideName(p.owner)} ${p.id}${p.flipped ? ' (flipped)' : ''}`;
+      if (isLast) poly.setAttribute('data-last', 'true');
+      el('title', {}, poly).textContent =
+        `${sideName(p.owner)} ${p.id}${p.flipped ? ' (flipped)' : ''}${isLast ? ' — the last drop' : ''}`;
     }
   }
 
@@ -340,21 +383,22 @@ export function mount(root, ctx) {
     const available = new Set(side.available);
     const dropped = new Set(side.dropped);
     const lost = new Set(side.lost);
-    const mine = myTurn() && info.mySeat === seat;
+    const mine = composing() && info.mySeat === seat;
     const gridW = 3 * cellSize.w + 2 * cellSize.gapX;
     PIECES.forEach(([id], i) => {
       const cx = box.x + (box.w - gridW) / 2 + (i % 3) * (cellSize.w + cellSize.gapX);
       const cy = box.y + 0.45 + layout.titleSize + Math.floor(i / 3) * (cellSize.h + cellSize.gapY);
       const state = lost.has(id) ? 'lost' : dropped.has(id) ? 'dropped' : available.has(id) ? 'available' : 'lost';
-      const pickable = mine && state === 'available' && legal.pieces.has(id);
+      const canPick = mine && state === 'available' && pickable(id);
       const cell = el('g', {
         class: `batik-tray-cell batik-${state}${sel && sel.id === id && mine ? ' batik-selected' : ''}`,
         'data-piece': id,
         'data-side': side.side,
         'data-state': state,
       }, g);
-      if (pickable) {
-        cell.setAttribute('data-legal', 'true');
+      if (canPick) {
+        // data-legal on my turn (a drop exists for it); data-premove while the opponent is to move.
+        cell.setAttribute(myTurn() ? 'data-legal' : 'data-premove', 'true');
         cell.setAttribute('role', 'button');
       }
       el('rect', { class: 'batik-cell-bg', x: cx, y: cy, width: cellSize.w, height: cellSize.h, rx: 0.12 }, cell);
@@ -401,9 +445,11 @@ export function mount(root, ctx) {
   }
 
   function renderComposer() {
-    const active = myTurn() && sel && legal.pieces.has(sel.id);
-    controls.classList.toggle('batik-active', Boolean(myTurn()));
+    const active = composing() && sel && pickable(sel.id);
+    controls.classList.toggle('batik-active', Boolean(composing()));
     for (const b of controls.querySelectorAll('button')) b.disabled = !active;
+    button('drop').textContent = premoving() ? 'Premove' : 'Drop';
+    drawBar();
     button('flip').setAttribute('aria-pressed', String(Boolean(sel && sel.flipped)));
     for (const cell of svg.querySelectorAll('.batik-tray-cell')) {
       cell.classList.toggle('batik-selected', Boolean(active && cell.dataset.piece === sel.id &&
@@ -414,7 +460,8 @@ export function mount(root, ctx) {
       guide.setAttribute('visibility', 'hidden');
       ghost.removeAttribute('data-drop');
       button('drop').removeAttribute('data-drop');
-      readout.textContent = myTurn() ? 'Pick one of your pieces' : '';
+      readout.textContent = composing() ? 'Pick a piece' : '';
+      drawPending();
       return;
     }
     const text = dropText(sel);
@@ -429,12 +476,43 @@ export function mount(root, ctx) {
     guide.setAttribute('y', sy(RIM));
     guide.setAttribute('height', RIM);
     guide.setAttribute('visibility', 'visible');
-    const ok = legal.texts.has(text);
+    const ok = premoving() || legal.texts.has(text);
     button('drop').disabled = !ok;
     button('drop').setAttribute('data-drop', text);
-    if (ok) button('drop').setAttribute('data-legal', 'true');
+    if (ok && myTurn()) button('drop').setAttribute('data-legal', 'true');
     else button('drop').removeAttribute('data-legal');
     readout.textContent = text;
+  }
+
+  // A pending premove's drop, drawn as a dashed ghost over the rim while no other piece is being composed.
+  function drawPending() {
+    const pending = premove.pending;
+    if (!pending || !position) return;
+    const m = /^([A-Z]{2})(~?) (\d+) ([\d.]+)$/.exec(pending.text);
+    if (!m) return;
+    const poly = placed(m[1], m[2] === '~', Number(m[3]), Number(m[4]), RIM);
+    ghost.setAttribute('points', pointsAttr(poly));
+    ghost.setAttribute('class', `batik-ghost batik-pending ${pieceClass(info.mySeat)}`);
+    ghost.setAttribute('visibility', 'visible');
+    ghost.setAttribute('data-drop', pending.text);
+  }
+
+  function drawBar() {
+    let prompt = '';
+    let state = 'waiting';
+    const view = position && position.view;
+    if (premove.pending) {
+      prompt = premove.prompt();
+      state = 'premove';
+    } else if (myTurn()) {
+      prompt = sel ? 'Turn, flip and slide the piece, then Drop.' : 'Your turn: pick one of your pieces.';
+      state = 'active';
+    } else if (premoving()) {
+      prompt = sel ? 'Premove: set the piece, then Premove.' : 'Opponent to drop: you may compose a premove.';
+    } else if (view && position.status === 'live' && !info.replay && view.to_move) {
+      prompt = `${view.to_move === view.sides[0].side ? 'Light' : 'Dark'} to drop.`;
+    }
+    bar.set({ prompt, buttons: premove.buttons(), state });
   }
 
   function render() {
@@ -500,10 +578,13 @@ export function mount(root, ctx) {
   return {
     update(pos, inf) {
       const wasMyTurn = myTurn();
+      const wasPremoving = premoving();
       position = pos;
       info = { mySeat: null, canAct: false, event: null, replay: false, ...inf };
       legal = indexLegal(myTurn() ? pos.legal : []);
-      if (!myTurn() || !wasMyTurn) sel = null;
+      // A premove picked during the opponent's turn is played (or dropped) as soon as the turn comes.
+      if (premove.update(pos, info)) sel = null;
+      if (!(myTurn() && wasMyTurn) && !(premoving() && wasPremoving)) sel = null;
       else if (sel && !range(sel)) sel = null;
       else if (sel) sel = settle(sel);
       const view = pos.view;
@@ -515,9 +596,12 @@ export function mount(root, ctx) {
       svg.dataset.round = view.round;
       svg.dataset.pieces = view.pieces.length;
       render();
+      fitter.refit();
     },
     destroy() {
       stopAnimation();
+      premove.destroy();
+      fitter.dispose();
       if (resizer) resizer.disconnect();
       root.replaceChildren();
     },

@@ -1,6 +1,10 @@
 // Bi-litaire's board: twelve trays of four holes on a 4 x 4 grid of slots, and the marbles in them.
 // It draws the server's view and composes actions whose texts are entries of position.legal; it knows
 // the geometry (which slot holds which hole, which trays a push carries, for the preview) but no rules.
+// A turn is composed, then confirmed (compose.js): each action is tried on the server and drawn as it
+// would stand; the bar above the board holds the prompt, the announcements, Undo and Confirm.
+
+import {Composer, fit_to_viewport, last_turn_of, TurnBar} from '../compose.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const kCell = 56;   // one hole's square; a tray is 2 x 2 cells
@@ -10,7 +14,7 @@ const kRight = 30;  // room for the slot rows 1..4
 const kBoard = 8 * kCell;
 const kPanelTop = kTop + kBoard + 26;  // below the hole files a..h
 const kWidth = kLeft + kBoard + kRight;
-const kHeight = kPanelTop + 118;
+const kHeight = kPanelTop + 54;  // two lines: the round and the roles (the prompt is in the bar)
 const kFiles = 'abcdefgh';
 const kSlotFiles = 'ABCD';
 const kDirs = {
@@ -79,15 +83,20 @@ function readPush(action) {
 
 export function mount(root, ctx) {
   const cssReady = linkCss();
+  const bar = new TurnBar('turn-bar-bi-litaire');
   const svg = el('svg', {
     class: 'board board-bi-litaire',
     viewBox: `0 0 ${kWidth} ${kHeight}`,
     role: 'group',
     'aria-label': 'Bi-litaire board',
   });
-  root.appendChild(svg);
+  root.append(bar.node, svg);
+  const fitter = fit_to_viewport(root, svg);
+  const composer = new Composer(ctx, {on_change: () => show_composed()});
 
-  let position = null;
+  let base = null;  // the room's position
+  let baseInfo = {mySeat: null, canAct: false, event: null, replay: false};
+  let position = null;  // what is drawn: the room's position, or the tried one while a turn is composed
   let info = {mySeat: null, canAct: false, event: null, replay: false};
   let selection = null;  // {kind: 'tray', slot} or {kind: 'chain', path: [hole...]}
   let preview = null;    // the push text whose result is previewed
@@ -98,11 +107,12 @@ export function mount(root, ctx) {
   const view = () => (position && position.view) || null;
   const legal = () => (info.canAct && position && Array.isArray(position.legal) ? position.legal : []);
 
-  function send(actions, endTurn) {
+  // Each action is tried first (the composer); Confirm in the bar sends the turn.
+  function send(actions) {
     selection = null;
     preview = null;
+    for (const a of actions) composer.add(a);
     render();
-    ctx.act(actions, endTurn);
   }
 
   // --- what may be played from here (all from position.legal)
@@ -185,7 +195,8 @@ export function mount(root, ctx) {
     }
     const selectedTray = selection && selection.kind === 'tray' ? selection.slot : null;
     const pushes = selectedTray ? trayActions(selectedTray).map(readPush).filter(Boolean) : [];
-    const lastSquares = lastMoveSquares();
+    const marks = turnMarks();
+    const lastSquares = marks.squares;
 
     el('rect', {class: 'bl-frame', x: 2, y: 2, width: kWidth - 4, height: kHeight - 4, rx: 14}, svg);
 
@@ -226,13 +237,28 @@ export function mount(root, ctx) {
               {class: 'bl-target-label'});
           const label = `Push ${push.slot} ${kDirWords[push.mark]} ${push.distance} (${push.slot} ${
               push.mark}${push.distance})`;
-          makeButton(g, label, () => send([`${push.slot} ${push.mark}${push.distance}`], false));
+          makeButton(g, label, () => send([`${push.slot} ${push.mark}${push.distance}`]));
           g.addEventListener('pointerenter', () => setPreview(`${push.slot} ${push.mark}${push.distance}`));
           g.addEventListener('pointerleave', () => setPreview(null));
           g.addEventListener('focus', () => setPreview(`${push.slot} ${push.mark}${push.distance}`));
           g.addEventListener('blur', () => setPreview(null));
         }
       }
+    }
+
+    // A tray the last turn took off the board: its outline, crossed, on the slot it left.
+    for (const name of marks.removedTrays) {
+      if (trays.has(name)) continue;
+      const [c, r] = parseSlot(name);
+      const g = el('g', {class: 'bl-removed-tray', 'data-removed': name}, svg);
+      el('rect', {x: slotX(c) + 9, y: slotY(r) + 9, width: 2 * kCell - 18, height: 2 * kCell - 18, rx: 10},
+         g);
+      el('path', {
+        class: 'bl-cross',
+        d: `M${slotX(c) + 30} ${slotY(r) + 30}L${slotX(c) + 2 * kCell - 30} ${slotY(r) + 2 * kCell - 30}` +
+            `M${slotX(c) + 2 * kCell - 30} ${slotY(r) + 30}L${slotX(c) + 30} ${slotY(r) + 2 * kCell - 30}`
+      },
+         g);
     }
 
     // Trays and their holes.
@@ -284,7 +310,7 @@ export function mount(root, ctx) {
       if (phase === 'first_removal' && has && legal().includes('x ' + name)) {
         legalHere = true;
         label = `Remove the marble on ${name}`;
-        onClick = () => send(['x ' + name], false);
+        onClick = () => send(['x ' + name]);
       } else if (phase === 'marbles' && chainPath && landings.has(name)) {
         legalHere = true;
         label = `Jump to ${name}`;
@@ -315,6 +341,14 @@ export function mount(root, ctx) {
              parent);
       el('circle', {class: 'bl-well', cx: x, cy: y, r: 19}, g);
       if (jumped.has(name)) el('circle', {class: 'bl-marble bl-ghost', cx: x, cy: y, r: 16}, g);
+      if (!has && !jumped.has(name) && marks.removed.has(name)) {
+        // A marble the last turn took (jumped over, or the round's first removal): a ghost with a cross.
+        const ghost = el('g', {class: 'bl-removed', 'data-removed': name}, g);
+        el('circle', {class: 'bl-marble bl-ghost', cx: x, cy: y, r: 16}, ghost);
+        el('path',
+           {class: 'bl-cross', d: `M${x - 8} ${y - 8}L${x + 8} ${y + 8}M${x + 8} ${y - 8}L${x - 8} ${y + 8}`},
+           ghost);
+      }
       if (has && !(animation && animation.hide === name)) {
         el('circle', {class: 'bl-marble', cx: x, cy: y, r: 16, fill: 'url(#bl-marble)'}, g);
       }
@@ -325,6 +359,16 @@ export function mount(root, ctx) {
         // Holes belong to their tray in the tray player's turn: a click on one picks the tray.
         g.style.pointerEvents = 'none';
       }
+    }
+
+    // The last turn's chain (or the one composed): its path as a line over the holes.
+    if (marks.path && !chainPath) {
+      const pts = marks.path.map((h) => {
+        const [c, r] = parseHole(h);
+        return `${holeX(c)},${holeY(r)}`;
+      });
+      el('polyline', {class: 'bl-last-path' + (marks.composed ? ' bl-composed' : ''), points: pts.join(' ')},
+         svg);
     }
 
     // The chain being composed: the jumper at its current hole, the path as a line.
@@ -357,8 +401,7 @@ export function mount(root, ctx) {
       el('rect', {x: slotX(c) + kCell - 40, y: slotY(r) + kCell - 16, width: 80, height: 32, rx: 16}, g);
       text(g, slotX(c) + kCell, slotY(r) + kCell + 6, 'Remove', {});
       makeButton(
-          g, `Remove the empty tray ${selectedTray} (x ${selectedTray})`,
-          () => send(['x ' + selectedTray], false));
+          g, `Remove the empty tray ${selectedTray} (x ${selectedTray})`, () => send(['x ' + selectedTray]));
     }
 
     if (animation) drawAnimation();
@@ -417,14 +460,14 @@ export function mount(root, ctx) {
     const path = [...selection.path, hole];
     const action = path.join(' ');
     if (legal().includes(action)) {
-      send([action], false);
+      send([action]);
       return;
     }
     selection = {kind: 'chain', path};
     render();
   }
 
-  // --- the panel under the board: roles, counts, what to do now
+  // --- the panel under the board (round, roles) and the bar above it (what to do now)
 
   function drawPanel(v) {
     const g = el('g', {class: 'bl-panel'}, svg);
@@ -441,43 +484,34 @@ export function mount(root, ctx) {
     fit(text(
         g, 10, y0 + 40, `Marbles (M): ${name(v.marble_player)} · Trays (T): ${name(v.tray_player)}`,
         {class: 'bl-panel-text'}));
-    fit(text(g, 10, y0 + 64, prompt(v), {class: 'bl-panel-prompt'}));
+    drawBar(v);
+  }
 
+  // The bar: the prompt, the announcements that may follow a tray action, Undo and Confirm. One way to end
+  // the turn at a time: Confirm (the room's End turn button is not shown for this board).
+  function drawBar(v) {
     const buttons = [];
-    if (v.phase === 'tray_done' && info.canAct) {
-      for (const a of announcements())
-        buttons.push({
-          label: `Announce ${a}`,
-          action: a,
-          aria: `Announce a chain of ${a.slice(1)} jumps`,
-          run: () => send([a], false)
-        });
-      if (position.can_end_turn)
-        buttons.push({
-          label: 'No announcement',
-          action: 'end',
-          aria: 'End the turn without an announcement',
-          run: () => send([], true)
-        });
+    const tried = composer.composing;
+    const announce = v.phase === 'tray_done' && info.canAct ? announcements() : [];
+    for (const a of announce) {
+      buttons.push({
+        label: `Announce ${a}`,
+        action: a,
+        aria: `Announce a chain of ${a.slice(1)} jumps`,
+        onclick: () => send([a]),
+      });
     }
-    let x = 10;
-    for (const b of buttons) {
-      const bg = el('g', {class: 'bl-button', 'data-action': b.action, 'data-legal': 'true'}, g);
-      const box = el('rect', {x, y: y0 + 74, width: 40, height: 34, rx: 8}, bg);
-      const label = text(bg, x, y0 + 97, b.label, {});
-      // The label's real width (the board is attached, so the text has a layout).
-      let w = 18 + b.label.length * 9;
-      try {
-        const measured = label.getComputedTextLength();
-        if (measured > 0) w = measured + 24;
-      } catch (e) {
-        // Not laid out (a hidden board): keep the estimate.
-      }
-      box.setAttribute('width', w);
-      label.setAttribute('x', x + w / 2);
-      makeButton(bg, b.aria, b.run);
-      x += w + 10;
-    }
+    const confirm_label = v.phase === 'tray_done' && announce.length ? 'Confirm, no announcement' : null;
+    buttons.push(...composer.buttons({confirm_label}));
+    bar.set({
+      prompt: prompt(v),
+      steps: tried ? composer.played.join(' · ') : '',
+      buttons,
+      state: composer.sent  ? 'sent' :
+          composer.complete ? 'complete' :
+          info.canAct       ? 'active' :
+                              'waiting',
+    });
   }
 
   // A line longer than the panel is squeezed to fit (long names, long prompts).
@@ -500,12 +534,24 @@ export function mount(root, ctx) {
   }
 
   function prompt(v) {
+    if (composer.sent) return 'Turn sent.';
+    if (composer.busy) return 'Trying…';
+    if (composer.complete) {
+      const [last] = composer.steps.slice(-1);
+      if (/^!\d+$/.test(last)) return `Announced ${last}: confirm your turn, or undo.`;
+      return 'Confirm your turn, or undo.';
+    }
     if (v.phase === 'over') {
       const who = v.winner ? `${playerName(v.winner)} wins` : 'A draw';
       return `Game over: ${who} (marbles left ${v.score}).`;
     }
     const role = v.to_move === 'M' ? 'marble player' : 'tray player';
-    if (!info.canAct) return info.replay ? `The ${role} is to move.` : `Waiting for the ${role}.`;
+    if (!info.canAct) {
+      if (position && position.status && position.status !== 'live' && !info.replay) return '';
+      return info.replay || baseInfo.mySeat === null || baseInfo.mySeat === undefined ?
+          `The ${role} is to move.` :
+          `Waiting for the ${role}.`;
+    }
     switch (v.phase) {
       case 'first_removal':
         return 'Remove one marble to start the round: click it.';
@@ -520,7 +566,10 @@ export function mount(root, ctx) {
         }
         return 'Pick a tray to push (or an empty one to remove).';
       case 'tray_done':
-        return 'Announce a chain, or end the turn without one.';
+        // Announcements are offered only when the server lists some (a chain of two or more exists).
+        return announcements().length ?
+            'Announce a chain for the marble player, or confirm without announcing.' :
+            `No chain of two jumps is possible: confirm your turn${composer.composing ? ', or undo' : ''}.`;
       case 'marbles': {
         const need = v.announced || 1;
         if (selection && selection.kind === 'chain') {
@@ -535,32 +584,60 @@ export function mount(root, ctx) {
     }
   }
 
-  // --- the last move: highlighted squares, and a jump animated along its path
+  // --- the last turn: its squares highlighted, what it removed ghosted, a jump animated along its path
 
-  function lastMoveSquares() {
-    const out = new Set();
-    const ev = info.event;
-    if (!ev || !Array.isArray(ev.actions)) return out;
-    for (const a of ev.actions) {
+  // The marks of the turn shown: the one being composed, else the last one (compose.js last_turn_of).
+  // {squares, removed (holes), removedTrays (slots), path (the chain's holes), composed}.
+  function turnMarks() {
+    const out =
+        {squares: new Set(), removed: new Set(), removedTrays: new Set(), path: null, composed: false};
+    let actions = null;
+    if (composer.composing) {
+      actions = composer.steps;
+      out.composed = true;
+    } else {
+      const last = last_turn_of(base, baseInfo);
+      actions = last && Array.isArray(last.actions) ? last.actions : null;
+    }
+    if (!actions) return out;
+    for (const a of actions) {
       const push = readPush(a);
       if (push) {
         // After a push, show the trays where they landed.
         const [dc, dr] = kDirs[push.mark];
         const [c, r] = parseSlot(push.slot);
-        out.add(slotName(c + dc * push.distance, r + dr * push.distance));
-      } else {
-        for (const s of a.split(' '))
-          if (/^[a-h][1-8]$/.test(s) || isSlotText(s)) out.add(s);
+        out.squares.add(slotName(c + dc * push.distance, r + dr * push.distance));
+        continue;
+      }
+      let m = /^x ([a-h][1-8])$/.exec(a);
+      if (m) {
+        out.removed.add(m[1]);
+        continue;
+      }
+      m = /^x ([A-D][1-4])$/.exec(a);
+      if (m) {
+        out.removedTrays.add(m[1]);
+        continue;
+      }
+      if (/^[a-h][1-8]( [a-h][1-8])+$/.test(a)) {
+        const path = a.split(' ');
+        out.path = path;
+        for (const h of path) out.squares.add(h);
+        for (let i = 1; i < path.length; ++i) {
+          const [c0, r0] = parseHole(path[i - 1]);
+          const [c1, r1] = parseHole(path[i]);
+          out.removed.add(holeName((c0 + c1) / 2, (r0 + r1) / 2));
+        }
       }
     }
     return out;
   }
 
   function startAnimation() {
-    const ev = info.event;
+    const ev = baseInfo.event;
     const chain =
         ev && Array.isArray(ev.actions) ? ev.actions.find((a) => /^[a-h]\d( [a-h]\d)+$/.test(a)) : null;
-    if (!chain || info.replay || matchMedia('(prefers-reduced-motion: reduce)').matches) {
+    if (!chain || baseInfo.replay || matchMedia('(prefers-reduced-motion: reduce)').matches) {
       animation = null;
       return;
     }
@@ -613,18 +690,39 @@ export function mount(root, ctx) {
     if (!destroyed) render();
   });
 
+  // Draws what the composer holds: the tried position while a turn is composed, else the room's.
+  function show_composed() {
+    position = composer.position;
+    info = composer.info;
+    selection = null;
+    preview = null;
+    render();
+    fitter.refit();
+  }
+
+  const onKey = (e) => {
+    if (!e.defaultPrevented && !e.target.closest?.('.bl-clickable')) composer.handle_key(e);
+  };
+  root.addEventListener('keydown', onKey);
+
   return {
+    owns_end_turn: true,  // the bar's Confirm replaces the room's End turn button
     update(newPosition, newInfo) {
-      position = newPosition;
-      info = {...info, ...(newInfo || {})};
-      selection = null;
-      preview = null;
-      startAnimation();
-      render();
+      const changed = !base || !newPosition || base.view !== newPosition.view;
+      base = newPosition;
+      baseInfo = {mySeat: null, canAct: false, event: null, replay: false, ...(newInfo || {})};
+      composer.update(base, baseInfo);
+      // Only a new position animates its jump (presence or clock updates repeat the last event).
+      if (changed) startAnimation();
+      show_composed();
     },
     destroy() {
       destroyed = true;
       animation = null;
+      composer.destroy();
+      fitter.dispose();
+      root.removeEventListener('keydown', onKey);
+      bar.node.remove();
       svg.remove();
     },
   };

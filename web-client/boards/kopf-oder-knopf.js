@@ -1,6 +1,11 @@
 // Kopf oder Knopf board: the 10 x 10 board with the holes of every square, the red and blue buttons, the
 // penalty choice and the strikes. It draws position.view and turns clicks into texts taken from
 // position.legal; it never computes a rule (what the strike will take comes from view.strike).
+// A move alone is sent at once (and may be picked ahead as a premove while the opponent thinks); a penalty
+// is composed (compose.js): tried on the server, shown with its strike, then the move, then Confirm sends
+// the whole turn. The bar above the board holds the score, the prompt and the buttons.
+
+import {Composer, fit_to_viewport, last_turn_of, Premove, TurnBar} from '../compose.js';
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const CELL = 40;
 const LEFT = 26;  // room for the rank numbers
@@ -107,24 +112,53 @@ function diff_views(before, after) {
   return {from, to: move ? move.sq : null, mover: move ? move.color : null, struck};
 }
 
+// The marks of a turn from its texts ({seat, actions}): the move, and every button it removed (the penalty
+// `- e5`, the strike `x c4 d7`), of the colour opposite the mover's.
+function marks_from_turn(turn, sides) {
+  const mover = (sides || ['R', 'B'])[turn.seat] || null;
+  const other = mover === 'R' ? 'B' : mover === 'B' ? 'R' : null;
+  const out = {from: null, to: null, mover, struck: []};
+  for (const text of turn.actions || []) {
+    const move = MOVE_RE.exec(text);
+    if (move) {
+      out.from = move[1];
+      out.to = move[2];
+      continue;
+    }
+    const removed = /^[-x]((?:\s+[a-j](?:10|[1-9]))+)$/.exec(text.trim());
+    if (removed) {
+      for (const sq of removed[1].trim().split(/\s+/)) out.struck.push({sq, color: other});
+    }
+  }
+  return out;
+}
+
 export function mount(root, ctx) {
   add_stylesheet();
+  const bar = new TurnBar('turn-bar-kok');
+  const score = document.createElement('span');
+  score.className = 'kok-score';
+  bar.set_tools([score]);
   const svg = el('svg', {
     class: 'board board-kopf-oder-knopf',
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
     role: 'img',
     'aria-label': 'Kopf oder Knopf board',
   });
-  root.appendChild(svg);
-  const panel = document.createElement('div');
-  panel.className = 'kok-panel';
-  root.appendChild(panel);
+  root.append(bar.node, svg);
+  const fitter = fit_to_viewport(root, svg);
+  const composer = new Composer(ctx, {on_change: () => show(), confirm_label: 'Play turn'});
+  const premove = new Premove(ctx, {on_change: () => draw(false)});
 
-  let position = null;
+  let base = null;         // the room's position and info
+  let before_base = null;  // the room's view before the last change of it (what the last turn changed)
+  let base_info = {mySeat: null, canAct: false, event: null, replay: false};
+  let position = null;  // what is drawn: the room's, or the tried one after a penalty
   let info = {mySeat: null, canAct: false, event: null, replay: false};
   let view = null;
-  let marks = null;  // the last step's move and removed buttons, from diff_views
+  let marks = null;  // the marked turn's move and removed buttons
   let selected = null;
+  let pre_selected = null;  // a button picked for a premove
   let pending = false;
   let pending_timer = 0;
 
@@ -135,20 +169,37 @@ export function mount(root, ctx) {
     return {x: LEFT + c * CELL, y: TOP + r * CELL};
   };
 
+  // A move (or pass) alone is the whole turn: sent at once. After a penalty it joins the composed turn.
   function send(text) {
     if (pending) return;
+    selected = null;
+    if (composer.composing) {
+      composer.add(text);
+      draw(false);
+      return;
+    }
     pending = true;
     clearTimeout(pending_timer);
     // If the server refuses, no update comes: let the player try again after a moment.
     pending_timer = setTimeout(() => {
       pending = false;
     }, 2000);
-    selected = null;
     draw(false);
     ctx.act([text], false);
   }
 
+  // A penalty starts a composed turn: tried on the server, it shows the board after it and its strike.
+  function penalty(text) {
+    selected = null;
+    composer.add(text);
+    draw(false);
+  }
+
   function click_square(sq) {
+    if (Premove.allowed(base, base_info)) {
+      click_premove(sq);
+      return;
+    }
     if (!info.canAct || info.replay || pending || !position) return;
     const legal = sort_legal(position.legal);
     if (selected && legal.moves.get(selected)?.has(sq)) {
@@ -158,10 +209,57 @@ export function mount(root, ctx) {
     if (legal.moves.has(sq)) {
       selected = selected === sq ? null : sq;
     } else if (!selected && legal.penalties.has(sq)) {
-      send(legal.penalties.get(sq));
+      penalty(legal.penalties.get(sq));
       return;
     } else {
       selected = null;
+    }
+    draw(false);
+  }
+
+  // --- premoves: while the opponent is to move, one of my buttons and a square it could reach
+
+  const my_color = () => (ctx.sides || ['R', 'B'])[base_info.mySeat] || null;
+
+  // Where a button could land, by the board's geometry alone (its holes: 1 to 3 squares, or 1 to 4 from a
+  // 4-hole square, in the 8 directions, on an empty square now). Whether it is legal is the server's word
+  // when the turn comes.
+  function premove_targets(sq) {
+    const out = new Set();
+    if (!view || !sq) return out;
+    const {col, row} = parse_square(sq);
+    const holes = view.holes[row][col];
+    const distances = holes === 4 ? [1, 2, 3, 4] : [holes];
+    for (const [dc, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]]) {
+      for (const d of distances) {
+        const c = col + dc * d, r = row + dr * d;
+        if (c < 0 || c > 9 || r < 0 || r > 9) continue;
+        if (view.board[r][c] === '.') out.add(square_name(c, r));
+      }
+    }
+    return out;
+  }
+
+  function click_premove(sq) {
+    const {col, row} = parse_square(sq);
+    const who = view.board[row][col];
+    if (pre_selected && premove_targets(pre_selected).has(sq)) {
+      const text = `${pre_selected} ${sq}`;
+      pre_selected = null;
+      premove.set({
+        label: text,
+        from: text.split(' ')[0],
+        to: sq,
+        match: (legal) => (legal.includes(text) ? text : null)
+      });
+      return;
+    }
+    if (who === my_color() && pre_selected !== sq) {
+      pre_selected = sq;
+      premove.clear();
+    } else {
+      pre_selected = null;
+      premove.clear();
     }
     draw(false);
   }
@@ -204,6 +302,9 @@ export function mount(root, ctx) {
     const acting = info.canAct && !info.replay && !pending;
     const legal = acting ? sort_legal(position.legal) : {moves: new Map(), penalties: new Map(), pass: null};
     const targets = selected ? legal.moves.get(selected) || new Map() : new Map();
+    const premoving = Premove.allowed(base, base_info);
+    const pre_targets = premoving && pre_selected ? premove_targets(pre_selected) : new Set();
+    const planned = premove.pending;
     const strike = new Set(view.strike || []);
     const struck_now = new Map((marks?.struck || []).map((g) => [g.sq, g]));
     const overlay = el('g', {class: 'kok-overlay'});
@@ -222,13 +323,15 @@ export function mount(root, ctx) {
         const who = view.board[row][col];
         const g = el('g', {class: 'kok-cell', 'data-square': sq}, svg);
         const classes = [`kok-square`, `kok-h${holes}`, (row + col) % 2 ? 'kok-light' : 'kok-dark'];
-        if (marks && (marks.from === sq || marks.to === sq)) classes.push('kok-last');
+        if (marks && (marks.from === sq || marks.to === sq))
+          classes.push(marks.composed ? 'kok-composed' : 'kok-last');
+        if (planned && (planned.from === sq || planned.to === sq)) classes.push('kok-premove');
         el('rect', {x, y, width: CELL, height: CELL, class: classes.join(' ')}, g);
         draw_holes(g, cx, cy, holes, 1, 'kok-hole');
         let label = `${sq}, ${holes} hole${holes > 1 ? 's' : ''}`;
         if (who !== '.') {
           const cls = [];
-          if (selected === sq)
+          if (selected === sq || (premoving && pre_selected === sq))
             cls.push('kok-selected');
           else if (legal.moves.has(sq) && !selected)
             cls.push('kok-movable');
@@ -248,6 +351,10 @@ export function mount(root, ctx) {
           const ghost = draw_button(
               g, cx, cy, gone.color, holes, animate && !gone.old ? 'kok-ghost kok-ghost-anim' : 'kok-ghost');
           ghost.removeAttribute('data-piece');
+          ghost.setAttribute('data-removed', sq);
+          const cross = el('g', {class: 'kok-removed-mark'}, overlay);
+          el('line', {x1: cx - 8, y1: cy - 8, x2: cx + 8, y2: cy + 8}, cross);
+          el('line', {x1: cx + 8, y1: cy - 8, x2: cx - 8, y2: cy + 8}, cross);
           label += `, ${COLOR_NAME[gone.color]} button just removed`;
         }
         let clickable = false;
@@ -266,6 +373,14 @@ export function mount(root, ctx) {
         } else if (legal.moves.has(sq)) {
           g.setAttribute('data-movable', 'true');
           clickable = true;
+        } else if (pre_targets.has(sq)) {
+          g.setAttribute('data-premove-target', 'true');
+          el('circle', {cx, cy, r: 6, class: 'kok-premove-target'}, g);
+          label += ', premove here';
+          clickable = true;
+        } else if (premoving && who !== '.' && who === my_color()) {
+          g.setAttribute('data-premovable', 'true');
+          clickable = true;
         }
         if (clickable) {
           g.classList.add('kok-clickable');
@@ -283,7 +398,7 @@ export function mount(root, ctx) {
       svg.insertBefore(moved_button.closest('[data-square]'), overlay);
       slide(moved_button, marks.from, marks.to);
     }
-    draw_panel(legal);
+    draw_bar(legal);
   }
 
   function draw_arrow(from, to) {
@@ -309,36 +424,41 @@ export function mount(root, ctx) {
         {duration: 320, easing: 'ease-out', delay: marks.struck.length ? 250 : 0, fill: 'backwards'});
   }
 
-  function draw_panel(legal) {
-    panel.replaceChildren();
+  // The bar: the score, what to do now, and the buttons of the turn (Pass, Undo and Play after a penalty,
+  // End turn when the strike alone wins, Cancel for a premove).
+  function draw_bar(legal) {
     if (!view) return;
-    const score = document.createElement('div');
-    score.className = 'kok-score';
-    const title = document.createElement('span');
-    title.textContent = 'Removed:';
-    score.appendChild(title);
+    score.replaceChildren();
     for (const color of ['R', 'B']) {
       const item = document.createElement('span');
       item.className = `kok-score-item kok-score-${color}`;
       item.setAttribute('data-side', color);
       const dot = document.createElement('span');
       dot.className = `kok-dot kok-dot-${color}`;
-      item.append(dot, `${COLOR_NAME[color]} ${view.removed[color]} / ${view.target}`);
+      item.append(dot, `${COLOR_NAME[color]} ${view.removed[color]}/${view.target}`);
       item.title = `${COLOR_NAME[color]} has removed ${view.removed[color]} buttons; ${view.target} win`;
       score.appendChild(item);
     }
-    panel.appendChild(score);
     const lines = [];
     const mover = view.to_move;
     const strike = view.strike || [];
-    if (marks && marks.struck.length && !view.mid_turn) {
+    const buttons = [];
+    if (marks && marks.struck.length && !marks.composed && !view.mid_turn) {
       const taker = COLOR_NAME[marks.struck[0].color === 'R' ? 'B' : 'R'];
       lines.push(`${taker} removed ${marks.struck.map((g) => g.sq).join(', ')}.`);
     }
-    if (view.over) {
+    if (composer.sent) {
+      lines.push('Turn sent.');
+    } else if (composer.busy) {
+      lines.push('Trying…');
+    } else if (composer.complete) {
+      lines.push(`Penalty ${composer.steps[0].slice(2)}, then ${
+          composer.steps.slice(1).join(', ') || 'no move'}: play the turn, or undo.`);
+    } else if (view.over) {
       lines.push('The game is over.');
     } else if (info.canAct && !info.replay) {
       if (view.mid_turn) {
+        // After a penalty (composed here, or sent earlier): the move is what is left; there is no "end".
         const after = view.struck_after_penalty || [];
         lines.push(`Penalty taken${
             after.length ? `; your pairs struck ${after.join(', ')}` : ''}. Now move a button.`);
@@ -359,34 +479,94 @@ export function mount(root, ctx) {
       if (legal.moves.size)
         lines.push(selected ? `Moving ${selected}: pick a marked square.` : 'Pick a button to move.');
       if (legal.pass) lines.push('You have no move: pass.');
+    } else if (premove.pending) {
+      lines.push(premove.prompt());
     } else {
       if (view.opponent_passed) lines.push(`${COLOR_NAME[mover === 'R' ? 'B' : 'R']} passed.`);
       if (strike.length)
         lines.push(`${COLOR_NAME[mover]}'s pairs strike ${strike.join(', ')} at the start of the turn.`);
       if (view.mid_turn) lines.push(`${COLOR_NAME[mover]} took a penalty and is moving.`);
+      if (Premove.allowed(base, base_info)) {
+        lines.push(pre_selected ? `Premove ${pre_selected}: pick a square.` : 'You may pick a premove.');
+      } else if (!info.replay && base?.status === 'live') {
+        lines.push(`${COLOR_NAME[mover]} to move.`);
+      }
     }
-    if (lines.length) {
-      const hint = document.createElement('p');
-      hint.className = 'kok-hint';
-      hint.setAttribute('aria-live', 'polite');
-      hint.textContent = lines.join(' ');
-      panel.appendChild(hint);
+    if (legal.pass && info.canAct && !info.replay) {
+      buttons.push({label: 'Pass', control: 'pass', action: 'pass', onclick: () => send(legal.pass)});
     }
-    if (legal.pass) {
-      const pass = document.createElement('button');
-      pass.type = 'button';
-      pass.className = 'kok-pass';
-      pass.setAttribute('data-action', 'pass');
-      pass.textContent = 'Pass';
-      pass.addEventListener('click', () => send(legal.pass));
-      panel.appendChild(pass);
-    }
+    buttons.push(...composer.buttons());
+    buttons.push(...premove.buttons());
+    bar.set({
+      prompt: lines.join(' '),
+      steps: '',
+      buttons,
+      state: premove.pending          ? 'premove' :
+          composer.sent               ? 'sent' :
+          composer.complete           ? 'complete' :
+          info.canAct && !info.replay ? 'active' :
+                                        'waiting',
+    });
   }
 
   svg.addEventListener('click', (e) => {
     const cell = e.target.closest?.('[data-square]');
     if (cell) click_square(cell.getAttribute('data-square'));
   });
+  const on_key = (e) => {
+    if (e.defaultPrevented) return;
+    if (e.key === 'Escape' && pre_selected) {
+      pre_selected = null;
+      draw(false);
+      return;
+    }
+    if (!e.target.closest?.('[data-square]')) composer.handle_key(e);
+  };
+  root.addEventListener('keydown', on_key);
+
+  // The marks of the drawn position: the turn being composed, else the last turn (its texts, kept across a
+  // reload), else what changed since the room's position before (a replay step).
+  function marks_for(next_view) {
+    if (composer.composing) {
+      const m = marks_from_turn({seat: base_info.mySeat, actions: composer.played}, ctx.sides);
+      const other = m.mover === 'R' ? 'B' : 'R';
+      // The penalty's own strike (the tried view lists it): struck with the penalty, before the move.
+      for (const sq of next_view.struck_after_penalty || []) m.struck.push({sq, color: other});
+      m.composed = true;
+      return m;
+    }
+    const last = last_turn_of(base, base_info);
+    const diff = diff_views(before_base, base.view);
+    if (!last) return diff;
+    // The turn's texts name its move and penalty (and its strike, when the record's annotation is given);
+    // a strike the texts leave out shows in what changed since the position drawn before.
+    const m = marks_from_turn(last, ctx.sides);
+    for (const g of diff ? diff.struck : []) {
+      if (!m.struck.some((x) => x.sq === g.sq)) m.struck.push(g);
+    }
+    return m;
+  }
+
+  // Draws what the composer holds (the tried position after a penalty, else the room's).
+  function show() {
+    const next_position = composer.position;
+    const next_view = next_position?.view;
+    if (!next_view || !Array.isArray(next_view.board)) return;
+    const same_board = view && view.board.join('/') === next_view.board.join('/');
+    // Updates that leave the board as it was (presence, clocks) keep the marks they had.
+    const next_marks =
+        same_board && marks && !marks.composed && !composer.composing ? marks : marks_for(next_view);
+    const animate = !same_board && Boolean(next_marks && next_marks.to);
+    marks = next_marks;
+    position = next_position;
+    view = next_view;
+    info = composer.info;
+    const legal = sort_legal(position.legal);
+    if (!info.canAct || !legal.moves.has(selected)) selected = null;
+    if (!Premove.allowed(base, base_info)) pre_selected = null;
+    draw(animate);
+    fitter.refit();
+  }
   svg.addEventListener('keydown', (e) => {
     if (e.key !== 'Enter' && e.key !== ' ') return;
     const cell = e.target.closest?.('[data-square]');
@@ -400,32 +580,28 @@ export function mount(root, ctx) {
   });
 
   return {
+    owns_end_turn: true,  // End turn (the strike alone wins) and Play are in the bar
     update(next_position, next_info) {
       const next_view = next_position?.view;
       if (!next_view || !Array.isArray(next_view.board)) return;
-      info = {...info, ...(next_info || {})};
-      const same_board = view && view.board.join('/') === next_view.board.join('/');
-      let animate = false;
-      if (!same_board) {
-        const earlier = view && view.mid_turn && marks ? marks.struck : [];
-        marks = diff_views(view, next_view);
-        animate = Boolean(marks);
-        // A move after a penalty: the turn's removals stay shown with it.
-        if (marks && earlier.length)
-          marks.struck = [...earlier.map((g) => ({...g, old: true})), ...marks.struck];
-      }
-      position = next_position;
-      view = next_view;
+      if (!base || base.view !== next_view) before_base = base ? base.view : null;
+      base = next_position;
+      base_info = {mySeat: null, canAct: false, event: null, replay: false, ...(next_info || {})};
+      composer.update(base, base_info);
       clearTimeout(pending_timer);
       pending = false;
-      const legal = sort_legal(position.legal);
-      if (!info.canAct || !legal.moves.has(selected)) selected = null;
-      draw(animate);
+      // A premove picked during the opponent's turn is played (or dropped) as soon as the turn comes.
+      if (premove.update(base, base_info)) pending = true;
+      show();
     },
     destroy() {
       clearTimeout(pending_timer);
+      composer.destroy();
+      premove.destroy();
+      fitter.dispose();
+      root.removeEventListener('keydown', on_key);
+      bar.node.remove();
       svg.remove();
-      panel.remove();
     },
   };
 }

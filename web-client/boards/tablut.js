@@ -1,6 +1,10 @@
 // Tablut board (rules: docs/rules/tablut.md). Draws position.view as SVG and turns two clicks
 // (a piece, then one of its destinations) into a move text taken verbatim from position.legal.
 // It never decides what is legal: movable pieces and destinations come only from position.legal.
+// While the opponent is to move, a move may be picked ahead (a premove, compose.js): it is played when the
+// turn comes if it is legal then. The bar above the board says what to do.
+
+import {fit_to_viewport, last_turn_of, Premove, TurnBar} from '../compose.js';
 
 const kSvgNs = 'http://www.w3.org/2000/svg';
 const kCell = 100;
@@ -85,9 +89,18 @@ export function mount(root, ctx) {
   let last_move = null;
   let fallen_king = null;  // the square where this board saw the king captured
   let view = null;
+  let position_now = null;  // the room's position and info as last given
+  let info_now = {mySeat: null, canAct: false, event: null, replay: false};
+  let pre_selected = null;  // a piece picked for a premove
 
+  const bar = new TurnBar('turn-bar-tablut');
   const svg = el('svg', {class: 'board board-tablut', role: 'group'});
-  root.appendChild(svg);
+  root.append(bar.node, svg);
+  const fitter = fit_to_viewport(root, svg);
+  const premove = new Premove(ctx, {on_change: () => render(false)});
+  const premoving = () => Premove.allowed(position_now, info_now);
+  // My pieces: the king is a defender.
+  const my_side = () => (ctx.sides || ['A', 'D'])[info_now.mySeat] || null;
   let square_layer, mark_layer, piece_layer, target_layer, fx_layer;
   const square_nodes = new Map();
 
@@ -177,6 +190,7 @@ export function mount(root, ctx) {
 
   function draw_piece(square, piece, at) {
     const movable = interactive && moves.has(square);
+    const premovable = !interactive && premoving() && piece.side === my_side();
     const side_name = kSideNames[piece.side] || piece.side;
     const label = `${piece.king ? 'king' : side_name} on ${square}${movable ? ', can move' : ''}`;
     const g =
@@ -188,12 +202,12 @@ export function mount(root, ctx) {
         },
            piece_layer);
     if (piece.king) g.dataset.king = 'true';
-    if (movable) {
-      g.dataset.movable = 'true';
+    if (movable || premovable) {
+      g.dataset[movable ? 'movable' : 'premovable'] = 'true';
       g.setAttribute('role', 'button');
       g.setAttribute('tabindex', '0');
     }
-    if (square === selected) g.classList.add('selected');
+    if (square === selected || square === pre_selected) g.classList.add('selected');
     const {x, y} = square_x_y(at);
     g.style.transform = `translate(${x}px, ${y}px)`;
     const c = kCell / 2;
@@ -220,11 +234,35 @@ export function mount(root, ctx) {
     return g;
   }
 
+  // Squares in line with `from` (a premove's possible destinations: the server checks it when the turn
+  // comes).
+  function in_line(from) {
+    const out = new Set();
+    if (!from) return out;
+    const col = columns.indexOf(from[0]);
+    const row = Number(from.slice(1));
+    for (let c = 0; c < columns.length; ++c)
+      if (c !== col) out.add(`${columns[c]}${row}`);
+    for (let r = 1; r <= size; ++r)
+      if (r !== row) out.add(`${columns[col]}${r}`);
+    for (const sq of [...out])
+      if (pieces.get(sq)?.side === my_side()) out.delete(sq);
+    return out;
+  }
+
   function render(animate) {
     if (!view) return;
+    const planned = premove.pending;
+    const pre_targets = premoving() ? in_line(pre_selected) : new Set();
     for (const [name, rect] of square_nodes) {
       rect.classList.toggle('last', !!last_move && (name === last_move.from || name === last_move.to));
-      rect.classList.toggle('from-selected', name === selected);
+      rect.classList.toggle('from-selected', name === selected || name === pre_selected);
+      rect.classList.toggle('premove', !!planned && (name === planned.from || name === planned.to));
+      if (pre_targets.has(name)) {
+        rect.dataset.premoveTarget = 'true';
+      } else {
+        delete rect.dataset.premoveTarget;
+      }
       const target = selected !== null && moves.get(selected)?.has(name);
       if (target) {
         rect.dataset.legal = 'true';
@@ -252,6 +290,27 @@ export function mount(root, ctx) {
         el('circle', {class: 'target', cx: x + kCell / 2, cy: y + kCell / 2, r: 15}, target_layer);
       }
     }
+    for (const to of pre_targets) {
+      const {x, y} = square_x_y(to);
+      el('circle', {class: 'target premove-target', cx: x + kCell / 2, cy: y + kCell / 2, r: 12},
+         target_layer);
+    }
+    // The last turn's captures: a ghost of the piece with a cross where it stood, until the next turn.
+    for (const sq of last_move?.captures ?? []) {
+      if (pieces.has(sq) || !square_nodes.has(sq) || !last_move.captured_side) continue;
+      const {x, y} = square_x_y(sq);
+      const c = kCell / 2;
+      const g = el(
+          'g', {class: `captured-mark side-${last_move.captured_side}`, 'data-captured': sq}, target_layer);
+      el('circle', {cx: x + c, cy: y + c, r: 30, class: 'ghost'}, g);
+      el('path', {
+        d: `M${x + c - 16} ${y + c - 16}L${x + c + 16} ${y + c + 16}M${x + c + 16} ${y + c - 16}L${
+            x + c - 16} ${y + c + 16}`,
+        class: 'cross'
+      },
+         g);
+    }
+    draw_bar();
     svg.classList.toggle('interactive', interactive);
     if (view.outcome) mark_outcome();
     if (glide) {
@@ -292,7 +351,55 @@ export function mount(root, ctx) {
     }
   }
 
+  function draw_bar() {
+    const names = {A: 'Attackers', D: 'Defenders'};
+    let prompt = '';
+    let state = 'waiting';
+    if (premove.pending) {
+      prompt = premove.prompt();
+      state = 'premove';
+    } else if (interactive) {
+      prompt = sent ? 'Move sent.' :
+          selected  ? `Moving ${selected}: pick a marked square.` :
+                      `Your turn (${names[my_side()] || '' }): pick a piece to move.`;
+      state = 'active';
+    } else if (premoving()) {
+      prompt = pre_selected ? `Premove ${pre_selected}: pick a square.` :
+                              'Opponent to move: you may pick a premove.';
+    } else if (position_now?.status === 'live' && !info_now.replay && view) {
+      prompt = `${names[position_now.side] || 'The opponent'} to move.`;
+    }
+    bar.set({prompt, buttons: premove.buttons(), state});
+  }
+
+  function choose_premove(square) {
+    if (!square) return;
+    if (pre_selected && in_line(pre_selected).has(square)) {
+      const from = pre_selected;
+      pre_selected = null;
+      premove.set({
+        label: `${from} ${square}`,
+        from,
+        to: square,
+        match: (legal) => legal.find((t) => {
+          const m = parse_move(t);
+          return m && m.from === from && m.to === square;
+        }) ??
+            null,
+      });
+      return;
+    }
+    const mine = pieces.get(square)?.side === my_side();
+    pre_selected = mine && square !== pre_selected ? square : null;
+    premove.clear();
+    render(false);
+  }
+
   function choose(square) {
+    if (premoving()) {
+      choose_premove(square);
+      return;
+    }
     if (!interactive || sent || !square) return;
     const text = selected !== null ? moves.get(selected)?.get(square) : undefined;
     if (text !== undefined) {
@@ -332,7 +439,7 @@ export function mount(root, ctx) {
   }
   svg.addEventListener('pointerdown', (e) => {
     const node = e.target.closest?.('[data-piece][data-movable="true"]');
-    if (!interactive || sent || !node || e.button !== 0) return;
+    if (!interactive || sent || !node || e.button !== 0) return;  // premoves are picked by clicks only
     drag = {square: node.dataset.piece, node, start_x: e.clientX, start_y: e.clientY, moved: false};
   });
   svg.addEventListener('pointermove', (e) => {
@@ -375,8 +482,9 @@ export function mount(root, ctx) {
     choose(square_of(e.target));
   });
   svg.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && selected !== null) {
+    if (e.key === 'Escape' && (selected !== null || pre_selected !== null)) {
       selected = null;
+      pre_selected = null;
       render(false);
     } else if (e.key === 'Enter' || e.key === ' ') {
       const square = square_of(e.target);
@@ -395,19 +503,36 @@ export function mount(root, ctx) {
       const next_view = position?.view;
       if (!next_view) return;
       build_grid(next_view);
+      position_now = position;
+      info_now = {mySeat: null, canAct: false, event: null, replay: false, ...info};
+      if (!premoving()) pre_selected = null;
       const before = pieces;
       const next_pieces = piece_map(next_view);
-      const event_move = info.event?.kind === 'play' ? parse_move(info.event.actions?.[0]) : null;
-      const move = event_move ?? diff_move(before, next_pieces);
+      // The last turn from its text (the room's last_turn, kept across a reload, or the last event).
+      const last = last_turn_of(position, info);
+      const text_move = last && Array.isArray(last.actions) ? parse_move(last.actions[0]) : null;
+      const move = text_move ?? diff_move(before, next_pieces);
+      const mover = last ? (ctx.sides || ['A', 'D'])[last.seat] :
+          move           ? next_pieces.get(move.to)?.side :
+                           null;
+      const captured_side = mover === 'A' ? 'D' : mover === 'D' ? 'A' : null;
       // The shell repeats the last event with later updates (presence, clocks): only a board that
       // really changed animates and moves its highlight.
       const changed = view !== null && move !== null && before.has(move.from) && !before.has(move.to);
       if (changed) {
         const gone = [...before.keys()].filter((sq) => sq !== move.from && !next_pieces.has(sq));
-        last_move = {from: move.from, to: move.to, captures: gone};
+        last_move = {
+          from: move.from,
+          to: move.to,
+          captures: [...new Set([...gone, ...move.captures])],
+          captured_side
+        };
         fallen_king = gone.find((sq) => before.get(sq).king) ?? null;
-      } else if (move && view === null) {
-        last_move = {from: move.from, to: move.to, captures: []};
+      } else if (
+          move &&
+          (view === null ||
+           (text_move && !(last_move && last_move.from === move.from && last_move.to === move.to)))) {
+        last_move = {from: move.from, to: move.to, captures: move.captures, captured_side};
       } else if (!move && (view === null || before.size !== next_pieces.size || info.replay)) {
         last_move = null;  // a jump in a replay or a fresh state: no single move to show
       }
@@ -427,10 +552,21 @@ export function mount(root, ctx) {
       }
       sent = false;
       if (selected !== null && !moves.has(selected)) selected = null;
+      // A premove picked during the opponent's turn is played (or dropped) as soon as the turn comes.
+      if (premove.update(position, info_now)) {
+        sent = true;
+        selected = null;
+      }
       const animate = changed && !reduced_motion();
       render(animate);
       if (changed && last_move) flash_captures(last_move.captures, before);
+      fitter.refit();
     },
-    destroy() { svg.remove(); },
+    destroy() {
+      premove.destroy();
+      fitter.dispose();
+      bar.node.remove();
+      svg.remove();
+    },
   };
 }

@@ -148,7 +148,7 @@ TEST_CASE("Baltek turn: a kick that spends the last points ends the turn by itse
   CHECK_FALSE(s.mid_turn());
 }
 
-TEST_CASE("Baltek run: 1 point to a neighbouring field square without a teammate; the ball stays") {
+TEST_CASE("Baltek run: 1 point to a neighbouring field square without a teammate, the ball stays") {
   BaltekState s = start();
   CHECK(legal(s, "d3 e4"));       // diagonal neighbour
   CHECK_FALSE(legal(s, "d3 f3"));  // two squares: a sprint, not a run
@@ -361,7 +361,7 @@ TEST_CASE("Baltek duel and lob together: both marks, in either order, equal to t
   CHECK(refusal(s, "@! g1") == "Blue kick @! g1 needs a duel of 1 (write @+! g1)");
 }
 
-TEST_CASE("Baltek shot: Blue shoots at l3 only from k3, j3, k2, k4, j1, j5; Red at a3 only from b3, c3, b2, b4, c1, c5") {
+TEST_CASE("Baltek shot: Blue shoots at l3 only from k3, j3, k2, k4, j1, j5, Red at a3 only from b3, c3, b2, b4, c1, c5") {
   // For every field square: the side's 3 alone there with the ball, everyone else in rows 1 and 5.
   for (int side = 0; side < 2; ++side) {
     std::vector<std::string> from;
@@ -395,7 +395,7 @@ TEST_CASE("Baltek shot: Blue shoots at l3 only from k3, j3, k2, k4, j1, j5; Red 
   }
 }
 
-TEST_CASE("Baltek shot: written '@ #' or by the goal's square; no own goals") {
+TEST_CASE("Baltek shot: written '@ #' or by the goal's square, no own goals") {
   BaltekState s = board(R"(
       a   b   c   d   e   f   g   h   i   j   k   l
   5       ... ... 1.. ... 2.. .2. ... .1. ... ...
@@ -448,7 +448,7 @@ TEST_CASE("Baltek goal: the turn ends at once, so nothing may follow it in the t
   CHECK(bad.error().text() == "line 33: B/e3 d3/: the turn is already over");
 }
 
-TEST_CASE("Baltek goals option: the first team to reach the target wins; 1..5, default 2") {
+TEST_CASE("Baltek goals option: the first team to reach the target wins, 1..5, default 2") {
   const char* shot = R"(
       a   b   c   d   e   f   g   h   i   j   k   l
   5       ... ... 1.. ... 2.. .2. ... .1. ... ...

@@ -104,7 +104,7 @@ TEST_CASE("Batik drops: the piece is one of the nine, written in upper case, fli
   CHECK(refusal(*s, "TL~ 0 0") == "");
 }
 
-TEST_CASE("Batik drops: a piece already dropped cannot be dropped again; the other side's one can") {
+TEST_CASE("Batik drops: a piece already dropped cannot be dropped again, the other side's one can") {
   auto s = start();
   drop(*s, "SQ 0 0");
   CHECK(refusal(*s, "SQ 0 4") == "");  // Dark's own square

@@ -13,7 +13,7 @@ void stack_to_the_rim(State& s) {
 }
 
 TEST_CASE(
-    "Batik end: a stack up to the rim does not overflow; one more piece on it does, and its dropper loses") {
+    "Batik end: a stack up to the rim does not overflow, one more piece on it does, and its dropper loses") {
   auto s = start("match=off");
   stack_to_the_rim(*s);
   CHECK_FALSE(s->outcome().over());
@@ -138,7 +138,7 @@ TEST_CASE("Batik match: random matches end by exhaustion, each game closed by an
   }
 }
 
-TEST_CASE("Batik match: match=off plays a single game; match=on is the default") {
+TEST_CASE("Batik match: match=off plays a single game, match=on is the default") {
   auto specs = game().option_specs();
   REQUIRE(specs.size() == 1);
   CHECK(specs[0].key == "match");

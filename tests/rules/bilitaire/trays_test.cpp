@@ -87,7 +87,7 @@ TEST_CASE("Bi-litaire: the tray player must make a tray action: an empty turn is
         "'c1 a1': it is the tray player's turn: slide a tray (B1 >2) or remove an empty one (x B1)");
 }
 
-TEST_CASE("Bi-litaire: a push moves the tray and the trays touching it ahead; marbles ride along") {
+TEST_CASE("Bi-litaire: a push moves the tray and the trays touching it ahead, marbles ride along") {
   auto s = board(kTwoTrays);
   // A1 pushed right takes B1 with it.
   CHECK(play(s, "T/A1 >1/") == "");

@@ -67,7 +67,7 @@ TEST_CASE("Kopf records: golden games read, end as their result line says, and w
   }
 }
 
-TEST_CASE("Kopf records: a turn is penalty, strike annotation, then move; the annotation is checked") {
+TEST_CASE("Kopf records: a turn is penalty, strike annotation, then move, the annotation is checked") {
   std::string text = golden("strike-win-red.txt");
   CHECK(verdict(text) == "ok");
   CHECK(verdict(edit(text, "R/x b8/b9 b10/", "R/b9 b10/")) == "ok");

@@ -81,7 +81,7 @@ TEST_CASE("Kopf strike: vertical and diagonal pairs strike along their own line,
   }
 }
 
-TEST_CASE("Kopf strike: the player's own button blocks the line; the other direction still strikes") {
+TEST_CASE("Kopf strike: the player's own button blocks the line, the other direction still strikes") {
   auto s = position(R"(
      a b c d e f g h i j
 10   . . . . . . . . . .   2 3 1 4 2 2 4 1 3 2
@@ -112,7 +112,7 @@ TEST_CASE("Kopf strike: the player's own button blocks the line; the other direc
   CHECK(strike_now(*open) == "b5 j5");
 }
 
-TEST_CASE("Kopf strike: only the first button met is struck; an opposing button shields those behind it") {
+TEST_CASE("Kopf strike: only the first button met is struck, an opposing button shields those behind it") {
   auto s = position(R"(
      a b c d e f g h i j
 10   . . . . . . . . . .   2 3 1 4 2 2 4 1 3 2
@@ -234,7 +234,7 @@ TEST_CASE("Kopf strike: a group of three or more never attacks") {
   }
 }
 
-TEST_CASE("Kopf strike: all pairs strike at once; a button struck twice is removed and counted once") {
+TEST_CASE("Kopf strike: all pairs strike at once, a button struck twice is removed and counted once") {
   // e5-f5 (range 4) and a1-a2 (range 5) both reach a5.
   auto s = position(R"(
      a b c d e f g h i j

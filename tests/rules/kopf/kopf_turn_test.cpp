@@ -363,7 +363,7 @@ TEST_CASE("Kopf end: the strike that reaches the target wins at once, before mov
   CHECK(read_error(*s, "e5 e7") == "e5 e7: the game is over");
 }
 
-TEST_CASE("Kopf end: one strike may pass the target; the score counts every button removed") {
+TEST_CASE("Kopf end: one strike may pass the target, the score counts every button removed") {
   auto s = position(R"(
      a b c d e f g h i j
 10   . . . . . . . . . .   2 3 1 4 2 2 4 1 3 2
@@ -431,7 +431,7 @@ TEST_CASE("Kopf end: the strike after a penalty may reach the target: no move fo
   CHECK(read_error(*s, "e5 e7", {1, false}) == "e5 e7: the game is over");
 }
 
-TEST_CASE("Kopf end: the target is an option; Blue wins by score with Red's figure first") {
+TEST_CASE("Kopf end: the target is an option, Blue wins by score with Red's figure first") {
   // Blue's pair c3 (2 holes) - d3 (3 holes) reaches i3, 5 squares from d3.
   auto s = position(R"(
      a b c d e f g h i j

@@ -97,7 +97,7 @@ TEST_CASE("Tablut board: only the king may stop on a corner") {
   CHECK(refusal(*a, "h1 i1") == "h1 i1: only the king may stop on a corner");
 }
 
-TEST_CASE("Tablut board: with the special throne only the king stops on it; anyone passes over it") {
+TEST_CASE("Tablut board: with the special throne only the king stops on it, anyone passes over it") {
   const char* diagram = R"(
   9   # . . . . . . . #
   8   . . . . . . . . .

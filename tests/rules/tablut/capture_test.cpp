@@ -24,7 +24,7 @@ TEST_CASE("Tablut capture: a soldier between the moved piece and an enemy, on a 
   CHECK(result(*s) == "ongoing");
 }
 
-TEST_CASE("Tablut capture: a piece may move between two enemies; only the moved piece captures") {
+TEST_CASE("Tablut capture: a piece may move between two enemies, only the moved piece captures") {
   auto s = board(R"(
   9   # . . . . . . K #
   8   . . . . . . . . .
@@ -130,7 +130,7 @@ TEST_CASE("Tablut capture: the empty special throne is hostile to both sides, th
   CHECK(text_of(*board(diagram, kD, "throne=plain"), "c3", "c5") == "c3 c5");
 }
 
-TEST_CASE("Tablut capture: the king on the throne shields defenders; an armed king there takes attackers") {
+TEST_CASE("Tablut capture: the king on the throne shields defenders, an armed king there takes attackers") {
   const char* diagram = R"(
   9   # . . . . . . . #
   8   . . . . . . . . .
@@ -152,7 +152,7 @@ TEST_CASE("Tablut capture: the king on the throne shields defenders; an armed ki
   CHECK(text_of(*board(diagram, kD, "king=unarmed throne=plain"), "c3", "c5") == "c3 c5");
 }
 
-TEST_CASE("Tablut capture: an armed king captures by moving and as the far piece; an unarmed king does not") {
+TEST_CASE("Tablut capture: an armed king captures by moving and as the far piece, an unarmed king does not") {
   const char* moving = R"(
   9   # . . . . . . . #
   8   . . . . . . . . .

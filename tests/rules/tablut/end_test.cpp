@@ -76,7 +76,7 @@ TEST_CASE("Tablut end: reaching a corner or capturing the king wins even if the 
   CHECK(result(*s) == "D escape");
 }
 
-TEST_CASE("Tablut end: the third occurrence of a position is a draw; the start counts as the first") {
+TEST_CASE("Tablut end: the third occurrence of a position is a draw, the start counts as the first") {
   auto s = start();
   const char* shuffle[] = {"e2 c2", "e4 c4", "c2 e2", "c4 e4"};
   for (const char* m : shuffle) play(*s, m);
@@ -103,7 +103,7 @@ TEST_CASE("Tablut end: a position is its pieces and the side to move") {
   CHECK(s->view().find("occurrences")->as_int() == 1);
 }
 
-TEST_CASE("Tablut end: a capture clears the history; the position it reaches is a first occurrence") {
+TEST_CASE("Tablut end: a capture clears the history, the position it reaches is a first occurrence") {
   auto s = board(R"(
   9   # . . . . . . . #
   8   . . . . . . . . .
@@ -133,7 +133,7 @@ TEST_CASE("Tablut end: a capture clears the history; the position it reaches is 
   CHECK(result(*s) == "draw repetition");
 }
 
-TEST_CASE("Tablut end: results use the board's four reasons, without detail; nothing is read after the end") {
+TEST_CASE("Tablut end: results use the board's four reasons, without detail, nothing is read after the end") {
   auto reasons = game().board_reasons();
   REQUIRE(reasons.size() == 4);
   CHECK(reasons[0] == "escape");

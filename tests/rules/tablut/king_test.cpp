@@ -53,7 +53,7 @@ TEST_CASE("Tablut king: on the throne it takes four attackers") {
   CHECK(result(*s) == "A capture");
 }
 
-TEST_CASE("Tablut king: beside the special throne three attackers capture it; beside a plain one, four") {
+TEST_CASE("Tablut king: beside the special throne three attackers capture it, beside a plain one, four") {
   const char* three = R"(
   9   # . . . . . . . #
   8   . . . . . . . . .

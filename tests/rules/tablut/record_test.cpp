@@ -70,7 +70,7 @@ TEST_CASE("Tablut records: the options come from the #! line") {
   CHECK(read_error("#! TABLUT first=defenders first=attackers\n").find("line 1: ") == 0);
 }
 
-TEST_CASE("Tablut records: a capture list may be left out or given in any order; the writer sorts it") {
+TEST_CASE("Tablut records: a capture list may be left out or given in any order, the writer sorts it") {
   Record r = read_ok(std::string(kOpening) + "2   A/a4 c4/   D/e4 e3/\n3   A/c2 c3/\n");
   CHECK(r.write().find("2   A/a4 c4 x c3/   D/e4 e3/") != std::string::npos);
   CHECK(read_ok(std::string(kOpening) + "2   A/a4 c4 x c3/\n").state().fingerprint() ==

@@ -1,0 +1,81 @@
+// "How to play" (issue 18): a page per game with its rules in short and diagrams drawn by the game's own
+// board module; reachable from the header, from the lobby (each game) and from every room.
+import {assert, assertEqual, createRoom, kPhone, kWait} from './harness.mjs';
+
+const kGames = ['tablut', 'baltek', 'batik', 'kopf-oder-knopf', 'bi-litaire'];
+
+// Waits until every diagram of the help page on screen is drawn; returns [{step, nodes}] per figure (nodes:
+// how many SVG shapes the board drew).
+async function diagrams(page) {
+  await page.locator('.help-game h1').waitFor();
+  await page.waitForFunction(() => {
+    const figures = [...document.querySelectorAll('.help-figure')];
+    return figures.length > 0 && figures.every((figure) => figure.dataset.drawn === 'true');
+  }, null, {timeout: kWait});
+  return page.locator('.help-figure').evaluateAll((figures) => figures.map((figure) => ({
+                                                  step: figure.dataset.step,
+                                                  nodes: figure.querySelectorAll(
+                                                      '.help-board svg :is(rect, circle, path, polygon, use, text, ellipse, line)')
+                                                             .length,
+                                                  legal: figure.querySelectorAll('[data-legal="true"]').length,
+                                                })));
+}
+
+export const tests = {
+  'help: each game\'s How to play page gives its rules and draws its diagrams with the board module': async (h) => {
+    const {page} = await h.newPlayer(null);
+    for (const game of kGames) {
+      await page.goto(`${h.url}/#/help/${game}`);
+      const figures = await diagrams(page);
+      assert(figures.length >= 2, `${game}: at least two diagrams (${figures.length})`);
+      for (const figure of figures) {
+        assert(figure.nodes > 10, `${game}: the diagram of step ${figure.step} is drawn (${figure.nodes} shapes)`);
+        assertEqual(figure.legal, 0, `${game}: a diagram offers nothing to play`);
+      }
+      const text = await page.locator('.help-game').innerText();
+      for (const heading of ['The game', 'How']) {
+        assert(text.includes(heading), `${game}: the page has "${heading}…"`);
+      }
+      assert(/\([A-Z]\)/.test(text), `${game}: the sides are named with their letters`);
+      assert((await page.title()).startsWith('How to play '), `${game}: the tab says which page`);
+    }
+    // On a phone the page and its diagrams fit the width.
+    await page.setViewportSize(kPhone);
+    await page.goto(`${h.url}/#/help/baltek`);
+    await diagrams(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert(overflow <= 1, `no sideways scrolling on a phone (${overflow} px too wide)`);
+    assertEqual(h.pageErrors.length, 0, `no page errors: ${h.pageErrors.join('; ')}`);
+  },
+
+  'help: the header, the lobby and a room lead to How to play': async (h) => {
+    const {page} = await h.newPlayer('Ada');
+    // The header: the index of the five games.
+    await page.locator('.site-nav a[href="#/help"]').click();
+    await page.waitForURL(/#\/help$/);
+    assertEqual(await page.locator('.help-games li').count(), kGames.length, 'the index lists every game');
+    assertEqual(await page.locator('.site-nav a[href="#/help"]').getAttribute('aria-current'), 'page',
+                'the header marks the section');
+    await page.locator('.help-games a[href="#/help/kopf-oder-knopf"]').click();
+    await page.waitForURL(/#\/help\/kopf-oder-knopf$/);
+    await diagrams(page);
+
+    // The lobby: each game's line, with its link.
+    await page.goto(`${h.url}/#/`);
+    await page.locator('.lobby-game').first().waitFor();
+    assertEqual(await page.locator('.lobby-game .help-link').count(), kGames.length, 'a link per game');
+    await page.locator('.lobby-game[data-game="batik"] .help-link').click();
+    await page.waitForURL(/#\/help\/batik$/);
+    await diagrams(page);
+
+    // A room: the link beside the game's title.
+    const room = await createRoom(page, {game: 'bi-litaire'});
+    const link = page.locator('#room .room-head .help-link');
+    await link.waitFor();
+    await link.click();
+    await page.waitForURL(/#\/help\/bi-litaire$/);
+    await diagrams(page);
+    assert(room, 'the room was created');
+    assertEqual(h.pageErrors.length, 0, `no page errors: ${h.pageErrors.join('; ')}`);
+  },
+};

@@ -1,0 +1,233 @@
+// The lobby and the words of issue 18: an h1 and a line per game, the free seat named by its side, sides in
+// words in the room, results written out (and "My games" saying who won), a seek taken with one click, the
+// room list first on a phone, correspondence seat links kept, and text contrast of at least 4.5:1 in both
+// colour schemes.
+import {assert, assertEqual, createRoom, kDesktop, kPhone, kWait, mySeat, openRoom, sitFromLobby, waitStatus, waitWelcomed} from './harness.mjs';
+
+const kTablutSides = ['Attackers (A)', 'Defenders (D)'];
+
+// Ada creates a Tablut room, Ben takes the free seat from the lobby: {room, pages by seat, names by seat}.
+async function tablutPair(h, {check_free_seat = null} = {}) {
+  const ada = await h.newPlayer('Ada');
+  const ben = await h.newPlayer('Ben');
+  const room = await createRoom(ada.page, {game: 'tablut'});
+  const ada_seat = await mySeat(ada.page);
+  if (check_free_seat) await check_free_seat(ben.page, room, 1 - ada_seat);
+  await sitFromLobby(ben.page, room);
+  await waitStatus(ada.page, 'live');
+  await waitStatus(ben.page, 'live');
+  const pages = [];
+  pages[ada_seat] = ada.page;
+  pages[1 - ada_seat] = ben.page;
+  const names = [];
+  names[ada_seat] = 'Ada';
+  names[1 - ada_seat] = 'Ben';
+  return {room, pages, names, ada, ben};
+}
+
+// The visible text of the page whose colour has less than 4.5:1 against what lies behind it (the first
+// opaque background up the tree, partly transparent ones blended in). Disabled controls are exempt (WCAG),
+// and boards' SVG drawings are left to the boards.
+function lowContrast(page) {
+  return page.evaluate(() => {
+    const parse = (text) => {
+      const m = /rgba?\(([^)]+)\)/.exec(text || '');
+      if (!m) return null;
+      const parts = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+      return {r: parts[0], g: parts[1], b: parts[2], a: parts.length > 3 ? parts[3] : 1};
+    };
+    const over = (top, under) => ({
+      r: top.r * top.a + under.r * (1 - top.a),
+      g: top.g * top.a + under.g * (1 - top.a),
+      b: top.b * top.a + under.b * (1 - top.a),
+      a: 1,
+    });
+    const luminance = ({r, g, b}) => {
+      const c = (v) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * c(r) + 0.7152 * c(g) + 0.0722 * c(b);
+    };
+    const ratio = (x, y) => {
+      const [hi, lo] = [luminance(x), luminance(y)].sort((p, q) => q - p);
+      return (hi + 0.05) / (lo + 0.05);
+    };
+    const background = (node) => {
+      const layers = [];
+      for (let n = node; n; n = n.parentElement) {
+        const bg = parse(getComputedStyle(n).backgroundColor);
+        if (bg && bg.a > 0) {
+          layers.push(bg);
+          if (bg.a >= 1) break;
+        }
+      }
+      let result = {r: 255, g: 255, b: 255, a: 1};
+      if (matchMedia('(prefers-color-scheme: dark)').matches && !layers.some((l) => l.a >= 1)) {
+        result = {r: 0, g: 0, b: 0, a: 1};
+      }
+      for (const layer of layers.reverse()) result = over(layer, result);
+      return result;
+    };
+    const failures = [];
+    for (const node of document.querySelectorAll('body *')) {
+      if (node.closest('svg, [hidden], .copy-fallback, :disabled, noscript')) continue;
+      const own = [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
+      if (!own) continue;
+      const style = getComputedStyle(node);
+      if (style.visibility !== 'visible' || !node.getClientRects().length) continue;
+      let opacity = 1;
+      for (let n = node; n; n = n.parentElement) opacity *= Number(getComputedStyle(n).opacity);
+      if (opacity < 1) continue;  // a fading notice or a dimmed control: not resting text
+      const bg = background(node);
+      const fg = over(parse(style.color), bg);
+      const r = ratio(fg, bg);
+      if (r < 4.5) {
+        const name = `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${
+            node.className && typeof node.className === 'string' ? `.${node.className.trim().split(/\s+/).join('.')}` :
+                                                                   ''}`;
+        failures.push(`${name} "${node.textContent.trim().slice(0, 30)}" ${r.toFixed(2)}:1`);
+      }
+    }
+    return failures;
+  });
+}
+
+export const tests = {
+  'lobby: an h1, a line per game, the free seat named by its side; the room names the sides in words':
+      async (h) => {
+        const {pages, names} = await tablutPair(h, {
+          check_free_seat: async (page, room, free) => {
+            await page.goto(page.url().replace(/#.*$/, '') + '#/');
+            const h1 = page.locator('h1');
+            assertEqual(await h1.count(), 1, 'the lobby has one h1');
+            assert((await h1.innerText()).trim().length > 0, 'the h1 says something');
+            const lines = await page.locator('.lobby-game').allInnerTexts();
+            assertEqual(lines.length, 5, 'a line per game');
+            for (const line of lines) assert(/How to play/.test(line) && line.length > 40, `a game's line: ${line}`);
+            const row = page.locator(`#rooms [data-room="${room}"]`);
+            await row.waitFor();
+            const free_text = await row.locator('.room-free').innerText();
+            assert(free_text.includes(kTablutSides[free]), `the free seat is named: ${free_text}`);
+            assert((await row.locator('.sit').innerText()).includes(kTablutSides[free]), 'Sit says as what');
+          },
+        });
+        for (const [seat, page] of pages.entries()) {
+          for (const s of [0, 1]) {
+            const side = await page.locator(`#players .player[data-seat="${s}"] .player-side`).innerText();
+            assert(side.includes(kTablutSides[s]), `seat ${s}'s side in words on seat ${seat}'s page: ${side}`);
+          }
+        }
+        // Tablut: the Attackers (seat 0) move first.
+        await pages[0].waitForFunction(
+            () => /^Your turn — Attackers \(A\)/.test(document.querySelector('#turn-info')?.innerText || ''));
+        await pages[1].waitForFunction(
+            (name) => (document.querySelector('#turn-info')?.innerText || '').startsWith(`${name} to move — Attackers (A)`),
+            names[0]);
+        assertEqual(h.pageErrors.length, 0, `no page errors: ${h.pageErrors.join('; ')}`);
+      },
+
+  'lobby: a result is written out in the room, and My games says who won': async (h) => {
+    const {room, pages, names} = await tablutPair(h);
+    // The Defenders (seat 1) resign: the Attackers win.
+    await pages[1].evaluate((id) => window.cinqApp.conn.send({type: 'resign', room: id}), room);
+    const expected = `${names[0]} (Attackers) wins — ${names[1]} resigned`;
+    for (const page of pages) {
+      await waitStatus(page, 'finished');
+      await page.waitForFunction(
+          (text) => (document.querySelector('#result')?.innerText || '').includes(text), expected, {timeout: kWait});
+    }
+    for (const [seat, page] of pages.entries()) {
+      await page.goto(page.url().replace(/#.*$/, '') + '#/');
+      const row = page.locator(`#my-games [data-room="${room}"]`);
+      await row.waitFor();
+      await page.waitForFunction(
+          (id) => document.querySelector(`#my-games [data-room="${id}"]`)?.dataset.outcome, room, {timeout: kWait});
+      assertEqual(await row.getAttribute('data-outcome'), seat === 0 ? 'You won' : 'You lost', `seat ${seat}`);
+      const text = await row.innerText();
+      assert(text.includes(seat === 0 ? 'You won' : 'You lost'), `My games says it: ${text}`);
+      assert(text.includes(expected), `My games writes the result out: ${text}`);
+    }
+  },
+
+  'lobby: a seek in the list is played with one click, and pairs the two pages': async (h) => {
+    const ada = await h.newPlayer('Ada');
+    const ben = await h.newPlayer('Ben');
+    await ada.page.locator('#seek-game').selectOption('baltek');
+    await ada.page.locator('#seek-clock').selectOption('none');
+    await ada.page.locator('#seek-submit').click();
+    await ada.page.locator('#seek-status').filter({hasText: 'Looking for an opponent'}).waitFor();
+    // Ada sees her own seek without a button; Ben sees it with one.
+    await ada.page.locator('#seeks .seek-row .seek-mine').waitFor();
+    assertEqual(await ada.page.locator('#seeks .seek-accept').count(), 0, 'no button on my own seek');
+    const accept = ben.page.locator('#seeks .seek-row', {hasText: 'Ada seeks Baltek'}).locator('.seek-accept');
+    await accept.waitFor();
+    await accept.click();
+    await ada.page.waitForURL(/#\/room\/[A-Za-z0-9_-]+$/, {timeout: kWait});
+    await ben.page.waitForURL(/#\/room\/[A-Za-z0-9_-]+$/, {timeout: kWait});
+    assertEqual(ada.page.url().split('#')[1], ben.page.url().split('#')[1], 'the two pages are in the same room');
+    await waitStatus(ada.page, 'live');
+    assertEqual(await ada.page.locator('.room-title').innerText(), 'Baltek', 'the seek\'s game');
+  },
+
+  'lobby: on a phone the room list comes first, above the forms, and nothing is wider than the screen':
+      async (h) => {
+        const {page} = await h.newPlayer('Ada', {viewport: kPhone});
+        await page.locator('.lobby-rooms').waitFor();
+        const top = (selector) => page.locator(selector).evaluate((node) => node.getBoundingClientRect().top);
+        const rooms = await top('.lobby-rooms');
+        for (const form of ['#name-form', '#seek-form', '#bot-form', '#create-form', '.lobby-games']) {
+          const other = await top(form);
+          assert(rooms < other, `the rooms (${rooms}) come before ${form} (${other})`);
+        }
+        assert(rooms < kPhone.height / 2, `the room list starts in the first half of the screen (${rooms})`);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert(overflow <= 1, `no sideways scrolling (${overflow} px)`);
+      },
+
+  'lobby: text contrast is at least 4.5:1 in the lobby and a room, light and dark': async (h) => {
+    // A live room, so that the lobby lists a live status (the orange text of old).
+    const {room} = await tablutPair(h);
+    for (const scheme of ['light', 'dark']) {
+      const context = await h.browser.newContext({viewport: kDesktop, colorScheme: scheme});
+      h.contexts.push(context);
+      const page = await context.newPage();
+      await page.goto(`${h.url}/#/`);
+      await waitWelcomed(page);
+      await page.locator(`#rooms [data-room="${room}"] .status-live`).waitFor();
+      const lobby = await lowContrast(page);
+      assertEqual(lobby.length, 0, `lobby, ${scheme}: ${lobby.join('; ')}`);
+      await openRoom(page, room);
+      await page.locator('#players .player-side').first().waitFor();
+      const inside = await lowContrast(page);
+      assertEqual(inside.length, 0, `room, ${scheme}: ${inside.join('; ')}`);
+      await page.goto(`${h.url}/#/help/tablut`);
+      await page.locator('.help-figure[data-drawn="true"]').first().waitFor();
+      const help = await lowContrast(page);
+      assertEqual(help.length, 0, `help, ${scheme}: ${help.join('; ')}`);
+    }
+  },
+
+  'lobby: a correspondence room\'s seat links are offered to send, after a reload and in My games': async (h) => {
+    const {page} = await h.newPlayer('Ada');
+    const room = await createRoom(page, {game: 'tablut', clock: '1d'});
+    const block = page.locator('#room .seat-links');
+    const check = async (where) => {
+      await block.locator('.seat-link').first().waitFor({timeout: kWait});
+      const text = await block.innerText();
+      assert(/Send this link to your opponent/.test(text), `${where}: the words say what to do: ${text}`);
+      assert((await block.locator('.copy-seat-link').count()) >= 1, `${where}: a copy button`);
+      assert(/#\/room\/[A-Za-z0-9_-]+\?seat=[01]&token=/.test(text), `${where}: the link itself`);
+    };
+    await check('after create');
+    await page.reload();
+    await page.waitForSelector(`#room[data-room="${room}"][data-version]`);
+    await check('after a reload');
+    await page.goto(page.url().replace(/#.*$/, '') + '#/');
+    const entry = page.locator(`#my-games [data-room="${room}"]`);
+    await entry.locator('.seat-link').first().waitFor({timeout: kWait});
+    const text = await entry.innerText();
+    assert(/Send this link to your opponent/.test(text), `My games says what to do: ${text}`);
+    assert((await entry.locator('.copy-seat-link').count()) >= 1, 'My games: a copy button');
+  },
+};
