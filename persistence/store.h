@@ -15,6 +15,10 @@
 //                   Baltek turn sent action by action) is rewritten in place as it grows.
 //   game_progress   (game_id, version, turns, seat0_clock_ms, seat1_clock_ms, open_turn, updated_ms) WITHOUT
 //                   ROWID: what changes every turn but no query looks at, one short row per unfinished game.
+//   chat            (game_id, seq, at_ms, channel, seat, player_id, name, text) WITHOUT ROWID (version 4):
+//                   each game's chat lines, appended by its saves; not part of the record.
+//   seat_tokens     (game_id, seat, token) WITHOUT ROWID (version 4): an unfinished correspondence game's seat
+//                   tokens, written with its row, deleted when it finishes.
 //
 // So an accepted turn writes one entry row and the progress row, whatever the game's length. Reading a game
 // lays its record out from the `#!` line and the entries (layout_record: numbered, aligned turn lines, no
