@@ -537,12 +537,16 @@ std::string Room::chat_message(const ChatLine& line) const {
   return m.dump();
 }
 
+std::string seat_link(const std::string& room, int seat, const std::string& token) {
+  return "/#/room/" + room + "?seat=" + std::to_string(seat) + "&token=" + token;
+}
+
 std::vector<std::string> Room::seat_links(int viewer) const {
   std::vector<std::string> out;
   if (!config_.clock.correspondence()) return out;
   for (int s = 0; s < 2; ++s)
     if (!seat_tokens_[s].empty() && (s == viewer || (viewer >= 0 && seats_[s].id.empty())))
-      out.push_back("/#/room/" + id_ + "?seat=" + std::to_string(s) + "&token=" + seat_tokens_[s]);
+      out.push_back(seat_link(id_, s, seat_tokens_[s]));
   return out;
 }
 

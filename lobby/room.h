@@ -71,6 +71,9 @@ struct ChatLine {
   std::string text;
 };
 
+// A correspondence seat's private link, as the client opens it: `/#/room/ID?seat=S&token=T`.
+std::string seat_link(const std::string& room, int seat, const std::string& token);
+
 // A chat line as a `chat` message and a state's `chat` list give it (without `type` and `room`).
 nlohmann::json chat_json(const ChatLine& line);
 

@@ -76,9 +76,6 @@ bool token_matches(std::string_view token, std::string_view stored) {
   return computed.size() == stored.size() && CRYPTO_memcmp(computed.data(), stored.data(), stored.size()) == 0;
 }
 
-std::string seat_link(const std::string& room, int seat, const std::string& token) {
-  return "/#/room/" + room + "?seat=" + std::to_string(seat) + "&token=" + token;
-}
 
 std::array<std::string, 2> issue_seat_tokens(lobby::Room& room) {
   std::array<std::string, 2> links;

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "lobby/room.h"
 #include "persistence/store.h"
 
 namespace cinq::lobby {
@@ -64,10 +65,10 @@ bool token_matches(std::string_view token, std::string_view stored);
 // Whether a stored hash is of the old form (SHA-1), to be replaced by token_hash() once the token is known.
 bool is_legacy_hash(std::string_view stored);
 
-// A seat's private link, relative to the site: `/#/room/ID?seat=S&token=T`.
-std::string seat_link(const std::string& room, int seat, const std::string& token);
-// Gives each seat of a new correspondence room a secret token (only its hash stays in the room); returns the
-// seats' private links.
+// A seat's private link, relative to the site: `/#/room/ID?seat=S&token=T` (the rooms show it too).
+using lobby::seat_link;
+// Gives each seat of a new correspondence room a secret token (its hash checks it; the room keeps the token
+// itself while the game is unfinished, to show the links again); returns the seats' private links.
 std::array<std::string, 2> issue_seat_tokens(lobby::Room& room);
 
 }  // namespace cinq::server
