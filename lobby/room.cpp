@@ -112,7 +112,7 @@ Result<Room> Room::restore(const Saved& saved, Now now) {
   auto record = open_turn ? read_open_turn(text) : Record::read(text);
   if (!record) return make_error("room " + saved.id + ": stored record: " + record.error().text());
   if (&record->game() != game) return make_error("room " + saved.id + ": stored record is another game");
-  RoomConfig c{saved.id, game, saved.options, saved.clock, saved.is_private, saved.rematch_of};
+  RoomConfig c{saved.id, game, saved.options, saved.clock, saved.is_private, saved.rematch_of, saved.rated};
   Room room(c, std::move(*record));
   room.status_ = room.record_.finished() ? Status::finished : saved.status;
   room.seats_ = saved.seats;
@@ -693,6 +693,10 @@ Saved Room::saved_columns() const {
   s.deadline_ms = wall_deadline().value_or(0);
   s.seat_token_hashes = seat_token_hashes_;
   s.seat_tokens = seat_tokens_;
+  s.rated = config_.rated;
+  if (auto r = record_.result()) {
+    s.winner = r->kind == Outcome::Kind::win ? r->winner : r->kind == Outcome::Kind::draw ? 2 : -1;
+  }
   return s;
 }
 
@@ -712,7 +716,8 @@ bool same_columns(const Saved& a, const Saved& b) {
          a.is_private == b.is_private && a.status == b.status && a.result == b.result &&
          same_seat(a.seats[0], b.seats[0]) && same_seat(a.seats[1], b.seats[1]) &&
          a.rematch_of == b.rematch_of && a.created_ms == b.created_ms && a.deadline_ms == b.deadline_ms &&
-         a.seat_token_hashes == b.seat_token_hashes && a.seat_tokens == b.seat_tokens;
+         a.seat_token_hashes == b.seat_token_hashes && a.seat_tokens == b.seat_tokens && a.rated == b.rated &&
+         a.winner == b.winner;
 }
 
 }  // namespace

@@ -39,6 +39,9 @@ struct ClockSpec {
 struct Player {
   std::string id;
   std::string name;
+  // The account's user name ("" for a guest, a bot, or a seat read back from the store): a rated room seats
+  // accounts only (issue 19).
+  std::string username;
 };
 
 enum class Status { open, live, finished };
@@ -148,6 +151,10 @@ struct Saved {
   std::array<std::string, 2> seat_tokens;
   // The last lines of the chat, oldest first (as the store keeps them: Room::kChatKept at most).
   std::vector<ChatLine> chat;
+  // Issue 19: a rated game (its end changes both players' ratings), and who won: a seat, 2 for a draw, -1
+  // none (unfinished, aborted).
+  bool rated = false;
+  int winner = -1;
   // Read from the store (the server's from_row): the room's saves are then changes to what is stored. False
   // for a new room (or one built from a record): its first save is whole.
   bool stored = false;
@@ -178,6 +185,7 @@ struct RoomConfig {
   ClockSpec clock;
   bool is_private = false;
   std::string rematch_of;
+  bool rated = false;  // seats accounts only; never a bot (issue 19)
 };
 
 class Room {

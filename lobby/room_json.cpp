@@ -392,6 +392,7 @@ json Room::state_fields() const {
           {"options", config_.options},
           {"clock", clock},
           {"private", config_.is_private},
+          {"rated", config_.rated},
           {"created_ms", created_ms_},
           {"sides", {std::string(1, letters[0]), std::string(1, letters[1])}},
           {"seats", seats_json()},
@@ -433,6 +434,7 @@ Summary Room::summary(Now now) const {
                                                        {"game", std::string(record_.game().name())},
                                                        {"options", config_.options},
                                                        {"clock", clock_json(config_.clock)},
+                                                       {"rated", config_.rated},
                                                        {"created_ms", created_ms_}});
   Summary s;
   s.fixed = summary_fixed_;

@@ -7,7 +7,8 @@ namespace cinq::lobby {
 std::optional<Seek> SeekBook::add(Seek seek) {
   remove_player(seek.player.id);
   auto match = std::find_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) {
-    return s.game == seek.game && s.options == seek.options && s.clock == seek.clock;
+    return s.game == seek.game && s.options == seek.options && s.clock == seek.clock && s.rated == seek.rated &&
+           s.accepts(seek) && seek.accepts(s);
   });
   if (match != seeks_.end()) {
     Seek other = *match;

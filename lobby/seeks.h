@@ -1,7 +1,8 @@
 // Quick pairing (docs/design.md, lobby/): a seek waits for the next player who asks for the same game,
-// options and clock. Pure logic; the server guards it with a mutex.
+// options, clock and rated or not, within each other's rating range. Pure logic; the server guards it with a mutex.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -18,6 +19,16 @@ struct Seek {
   std::string options;  // canonical `key=value ...` (as Room::create writes them)
   ClockSpec clock;
   std::int64_t since_ms = 0;
+  // Issue 19: a rated seek pairs only with rated seeks; `rating` is the seeker's in this game and pool (1500
+  // with no rating yet), and `range` the opponent's rating it accepts ([min, max], none: any). Two seeks pair
+  // only when each one's rating is in the other's range.
+  bool rated = false;
+  double rating = 1500;
+  bool provisional = true;
+  std::optional<std::array<double, 2>> range;
+  bool accepts(const Seek& other) const {
+    return !range || (other.rating >= (*range)[0] && other.rating <= (*range)[1]);
+  }
 };
 
 class SeekBook {

@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string_view>
 #include <filesystem>
@@ -14,12 +15,13 @@
 #include <utility>
 #include <spdlog/spdlog.h>
 
+#include "ratings/glicko2.h"
 #include "rules/notation.h"
 
 namespace cinq::store {
 namespace {
 
-constexpr int kSchemaVersion = 4;
+constexpr int kSchemaVersion = 5;
 constexpr int kBusyTimeoutMs = 5000;
 
 // CREATE ... IF NOT EXISTS everywhere: opening a database whose schema is already there changes nothing.
@@ -105,6 +107,54 @@ CREATE TABLE IF NOT EXISTS chat (
 ) WITHOUT ROWID;
 )sql";
 
+// Version 5 (issue 19): accounts (a user name, unique whatever its case, and a password hash on the players
+// row; their login tokens), rated games and who won them, ratings and what each rated game did to them.
+// Applied to a new file too, after the tables of the earlier versions.
+constexpr const char* kUpgradeTo5 = R"sql(
+ALTER TABLE players ADD COLUMN username TEXT NOT NULL DEFAULT '';
+ALTER TABLE players ADD COLUMN password_hash TEXT NOT NULL DEFAULT '';
+CREATE UNIQUE INDEX IF NOT EXISTS players_by_username ON players(username COLLATE NOCASE) WHERE username <> '';
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN winner INTEGER NOT NULL DEFAULT -1;
+CREATE INDEX IF NOT EXISTS games_finished_by_updated ON games(updated_ms) WHERE status = 'finished';
+CREATE TABLE IF NOT EXISTS sessions (
+  token_hash TEXT PRIMARY KEY NOT NULL,
+  player_id TEXT NOT NULL,
+  seq INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS sessions_by_player ON sessions(player_id);
+CREATE TABLE IF NOT EXISTS ratings (
+  player_id TEXT NOT NULL,
+  game TEXT NOT NULL,
+  pool TEXT NOT NULL,
+  rating REAL NOT NULL,
+  deviation REAL NOT NULL,
+  volatility REAL NOT NULL,
+  games INTEGER NOT NULL,
+  wins INTEGER NOT NULL,
+  losses INTEGER NOT NULL,
+  draws INTEGER NOT NULL,
+  last_ms INTEGER NOT NULL,
+  PRIMARY KEY (player_id, game, pool)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS ratings_by_board ON ratings(game, pool, rating);
+CREATE TABLE IF NOT EXISTS rating_history (
+  player_id TEXT NOT NULL,
+  game_id TEXT NOT NULL,
+  game TEXT NOT NULL,
+  pool TEXT NOT NULL,
+  at_ms INTEGER NOT NULL,
+  score REAL NOT NULL,
+  before_rating REAL NOT NULL,
+  before_deviation REAL NOT NULL,
+  rating REAL NOT NULL,
+  deviation REAL NOT NULL,
+  volatility REAL NOT NULL,
+  PRIMARY KEY (player_id, game_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS rating_history_by_game ON rating_history(game_id);
+)sql";
+
 // From version 1 to 2: the correspondence columns (existing games are not correspondence games).
 constexpr const char* kUpgradeTo2 = R"sql(
 ALTER TABLE games ADD COLUMN clock_days INTEGER NOT NULL DEFAULT 0;
@@ -119,7 +169,7 @@ CREATE INDEX IF NOT EXISTS games_by_seat1 ON games(seat1_id);
 #define CINQ_GAME_COLUMNS                                                                            \
   "id, game, options, clock_base_ms, clock_increment_ms, is_private, kind, status, result, record, " \
   "seat0_id, seat1_id, seat0_name, seat1_name, seat0_clock_ms, seat1_clock_ms, version, turns, "     \
-  "rematch_of, created_ms, updated_ms, clock_days, deadline_ms, seat0_token_hash, seat1_token_hash"
+  "rematch_of, created_ms, updated_ms, clock_days, deadline_ms, seat0_token_hash, seat1_token_hash, rated, winner"
 // The same as every games query reads them (read_game() reads them by position): the progress row's values
 // win while the game has one.
 #define CINQ_READ_COLUMNS                                                                                  \
@@ -128,13 +178,13 @@ CREATE INDEX IF NOT EXISTS games_by_seat1 ON games(seat1_id);
   "coalesce(p.seat0_clock_ms, g.seat0_clock_ms), coalesce(p.seat1_clock_ms, g.seat1_clock_ms), "           \
   "coalesce(p.version, g.version), coalesce(p.turns, g.turns), g.rematch_of, g.created_ms, "               \
   "coalesce(p.updated_ms, g.updated_ms), g.clock_days, g.deadline_ms, g.seat0_token_hash, "                \
-  "g.seat1_token_hash, coalesce(p.open_turn, 0)"
+  "g.seat1_token_hash, coalesce(p.open_turn, 0), g.rated, g.winner"
 #define CINQ_FROM_GAMES " FROM games g LEFT JOIN game_progress p ON p.game_id = g.id"
 
 constexpr const char* kUpsertGame =
     "INSERT INTO games (" CINQ_GAME_COLUMNS
     ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
-    "?21, ?22, ?23, ?24, ?25)"
+    "?21, ?22, ?23, ?24, ?25, ?26, ?27)"
     " ON CONFLICT(id) DO UPDATE SET game = excluded.game, options = excluded.options,"
     " clock_base_ms = excluded.clock_base_ms, clock_increment_ms = excluded.clock_increment_ms,"
     " is_private = excluded.is_private, kind = excluded.kind, status = excluded.status,"
@@ -144,7 +194,7 @@ constexpr const char* kUpsertGame =
     " version = excluded.version, turns = excluded.turns, rematch_of = excluded.rematch_of,"
     " created_ms = excluded.created_ms, updated_ms = excluded.updated_ms, clock_days = excluded.clock_days,"
     " deadline_ms = excluded.deadline_ms, seat0_token_hash = excluded.seat0_token_hash,"
-    " seat1_token_hash = excluded.seat1_token_hash";
+    " seat1_token_hash = excluded.seat1_token_hash, rated = excluded.rated, winner = excluded.winner";
 constexpr const char* kSelectGame = "SELECT " CINQ_READ_COLUMNS CINQ_FROM_GAMES " WHERE g.id = ?1";
 // The id breaks ties so that equal times still give a stable order.
 constexpr const char* kSelectUnfinished = "SELECT " CINQ_READ_COLUMNS CINQ_FROM_GAMES
@@ -160,6 +210,21 @@ constexpr const char* kSelectOfPlayer =
     " ORDER BY g.status = 'finished',"
     " CASE WHEN g.status = 'finished' THEN -g.updated_ms ELSE g.deadline_ms END, g.id"
     " LIMIT ?2";
+
+// The archive (issue 19): finished public games; ?1 a player ('' any), ?2 a game, ?3 a result (win and loss are
+// the player's), ?4 rated (1, 0, -1 either), ?5 and ?6 the time span (0: open), ?7 limit, ?8 offset.
+#define CINQ_ARCHIVE_WHERE                                                                                  \
+  " WHERE g.status = 'finished' AND g.is_private = 0 AND (?1 = '' OR g.seat0_id = ?1 OR g.seat1_id = ?1)"  \
+  " AND (?2 = '' OR g.game = ?2) AND (?4 < 0 OR g.rated = ?4) AND (?5 = 0 OR g.updated_ms >= ?5)"          \
+  " AND (?6 = 0 OR g.updated_ms < ?6) AND (?3 = '' OR (?3 = 'draw' AND g.winner = 2)"                     \
+  " OR (?3 = 'decided' AND g.winner IN (0, 1)) OR (?3 = 'aborted' AND g.result LIKE 'aborted%')"            \
+  " OR (?3 = 'win' AND ((g.seat0_id = ?1 AND g.winner = 0) OR (g.seat1_id = ?1 AND g.winner = 1)))"        \
+  " OR (?3 = 'loss' AND ((g.seat0_id = ?1 AND g.winner = 1) OR (g.seat1_id = ?1 AND g.winner = 0))))"
+constexpr const char* kSelectArchive = "SELECT " CINQ_READ_COLUMNS CINQ_FROM_GAMES CINQ_ARCHIVE_WHERE
+                                       " ORDER BY g.updated_ms DESC, g.id DESC LIMIT ?7 OFFSET ?8";
+constexpr const char* kCountArchive =
+    "SELECT count(*) FROM (SELECT ?7, ?8) JOIN games g" CINQ_ARCHIVE_WHERE;
+#undef CINQ_ARCHIVE_WHERE
 
 #undef CINQ_GAME_COLUMNS
 #undef CINQ_READ_COLUMNS
@@ -208,10 +273,43 @@ constexpr std::string_view kOpenTurnLine = "# turn in progress\n";
 constexpr int kChatRead = 100;
 
 constexpr const char* kUpsertPlayer =
-    "INSERT INTO players (id, token_hash, name, created_ms) VALUES (?1, ?2, ?3, ?4)"
+    "INSERT INTO players (id, token_hash, name, created_ms, username, password_hash)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
     " ON CONFLICT(id) DO UPDATE SET token_hash = excluded.token_hash, name = excluded.name,"
-    " created_ms = excluded.created_ms";
-constexpr const char* kSelectPlayer = "SELECT id, token_hash, name, created_ms FROM players WHERE id = ?1";
+    " created_ms = excluded.created_ms, username = excluded.username, password_hash = excluded.password_hash";
+constexpr const char* kSelectPlayer =
+    "SELECT id, token_hash, name, created_ms, username, password_hash FROM players WHERE id = ?1";
+constexpr const char* kSelectPlayerByUsername =
+    "SELECT id, token_hash, name, created_ms, username, password_hash FROM players"
+    " WHERE username = ?1 COLLATE NOCASE AND username <> ''";
+constexpr const char* kDeleteSessions = "DELETE FROM sessions WHERE player_id = ?1";
+constexpr const char* kInsertSession =
+    "INSERT OR REPLACE INTO sessions (token_hash, player_id, seq) VALUES (?1, ?2, ?3)";
+constexpr const char* kSelectSessions = "SELECT token_hash FROM sessions WHERE player_id = ?1 ORDER BY seq";
+#define CINQ_RATING_COLUMNS \
+  "player_id, game, pool, rating, deviation, volatility, games, wins, losses, draws, last_ms"
+constexpr const char* kSelectRating =
+    "SELECT " CINQ_RATING_COLUMNS " FROM ratings WHERE player_id = ?1 AND game = ?2 AND pool = ?3";
+constexpr const char* kSelectRatings = "SELECT " CINQ_RATING_COLUMNS " FROM ratings WHERE player_id = ?1 ORDER BY game, pool";
+constexpr const char* kUpsertRating =
+    "INSERT OR REPLACE INTO ratings (" CINQ_RATING_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+constexpr const char* kSelectLeaderboard =
+    "SELECT r.player_id, r.game, r.pool, r.rating, r.deviation, r.volatility, r.games, r.wins, r.losses, r.draws,"
+    " r.last_ms, p.username FROM ratings r JOIN players p ON p.id = r.player_id"
+    " WHERE r.game = ?1 AND r.pool = ?2 AND r.deviation <= ?3 AND p.username <> ''"
+    " ORDER BY r.rating DESC, p.username LIMIT ?4";
+#undef CINQ_RATING_COLUMNS
+#define CINQ_HISTORY_COLUMNS \
+  "player_id, game_id, game, pool, at_ms, score, before_rating, before_deviation, rating, deviation, volatility"
+constexpr const char* kHistoryExists = "SELECT 1 FROM rating_history WHERE player_id = ?1 AND game_id = ?2";
+constexpr const char* kInsertHistory = "INSERT INTO rating_history (" CINQ_HISTORY_COLUMNS
+                                       ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+constexpr const char* kSelectHistoryOfPlayer = "SELECT " CINQ_HISTORY_COLUMNS
+                                               " FROM rating_history WHERE player_id = ?1"
+                                               " ORDER BY at_ms DESC, game_id LIMIT ?2";
+constexpr const char* kSelectHistoryOfGame = "SELECT " CINQ_HISTORY_COLUMNS
+                                             " FROM rating_history WHERE game_id = ?1 ORDER BY player_id";
+#undef CINQ_HISTORY_COLUMNS
 
 // Resets a cached statement and drops its bindings however the scope is left, so the next user finds it
 // clean and no bound pointer outlives the strings it points into.
@@ -266,6 +364,8 @@ GameRow read_game(sqlite3_stmt* stmt) {
   g.deadline_ms = sqlite3_column_int64(stmt, 22);
   g.seat_token_hashes = {column_text(stmt, 23), column_text(stmt, 24)};
   g.open_turn = sqlite3_column_int64(stmt, 25) != 0;
+  g.rated = sqlite3_column_int64(stmt, 26) != 0;
+  g.winner = sqlite3_column_int(stmt, 27);
   return g;
 }
 
@@ -314,6 +414,8 @@ int bind_game(sqlite3_stmt* stmt, const GameRow& g) {
   integer(23, g.deadline_ms);
   text(24, g.seat_token_hashes[0]);
   text(25, g.seat_token_hashes[1]);
+  integer(26, g.rated ? 1 : 0);
+  integer(27, g.winner);
   return rc;
 }
 
@@ -322,7 +424,48 @@ int bind_player(sqlite3_stmt* stmt, const PlayerRow& player) {
   if (rc == SQLITE_OK) rc = bind_text(stmt, 2, player.token_hash);
   if (rc == SQLITE_OK) rc = bind_text(stmt, 3, player.name);
   if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 4, player.created_ms);
+  if (rc == SQLITE_OK) rc = bind_text(stmt, 5, player.username);
+  if (rc == SQLITE_OK) rc = bind_text(stmt, 6, player.password_hash);
   return rc;
+}
+
+PlayerRow read_player(sqlite3_stmt* stmt) {
+  PlayerRow p{column_text(stmt, 0), column_text(stmt, 1), column_text(stmt, 2), sqlite3_column_int64(stmt, 3)};
+  p.username = column_text(stmt, 4);
+  p.password_hash = column_text(stmt, 5);
+  return p;
+}
+
+RatingRow read_rating(sqlite3_stmt* stmt) {
+  RatingRow r;
+  r.player_id = column_text(stmt, 0);
+  r.game = column_text(stmt, 1);
+  r.pool = column_text(stmt, 2);
+  r.rating = sqlite3_column_double(stmt, 3);
+  r.deviation = sqlite3_column_double(stmt, 4);
+  r.volatility = sqlite3_column_double(stmt, 5);
+  r.games = sqlite3_column_int64(stmt, 6);
+  r.wins = sqlite3_column_int64(stmt, 7);
+  r.losses = sqlite3_column_int64(stmt, 8);
+  r.draws = sqlite3_column_int64(stmt, 9);
+  r.last_ms = sqlite3_column_int64(stmt, 10);
+  return r;
+}
+
+RatingChange read_change(sqlite3_stmt* stmt) {
+  RatingChange c;
+  c.player_id = column_text(stmt, 0);
+  c.game_id = column_text(stmt, 1);
+  c.game = column_text(stmt, 2);
+  c.pool = column_text(stmt, 3);
+  c.at_ms = sqlite3_column_int64(stmt, 4);
+  c.score = sqlite3_column_double(stmt, 5);
+  c.before_rating = sqlite3_column_double(stmt, 6);
+  c.before_deviation = sqlite3_column_double(stmt, 7);
+  c.rating = sqlite3_column_double(stmt, 8);
+  c.deviation = sqlite3_column_double(stmt, 9);
+  c.volatility = sqlite3_column_double(stmt, 10);
+  return c;
 }
 
 // One SQLite connection, its mutex and its prepared statements (kept for the connection's life).
@@ -433,6 +576,117 @@ bool write_one(Connection& db, const char* sql, const std::string& doing, Error&
   return true;
 }
 
+// Steps a read statement on `db` inside its transaction (the writer's reads that a write depends on).
+bool read_on(Connection& db, const char* sql, const std::string& doing, Error& error,
+             const std::function<int(sqlite3_stmt*)>& bind, const std::function<void(sqlite3_stmt*)>& row) {
+  sqlite3_stmt* stmt = db.statement(sql, error, doing);
+  if (stmt == nullptr) return false;
+  StatementUse use(stmt);
+  if (bind(stmt) != SQLITE_OK) {
+    error.message = doing + ": " + db.message();
+    return false;
+  }
+  int rc;
+  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) row(stmt);
+  if (rc != SQLITE_DONE) {
+    error.message = doing + ": " + db.message();
+    return false;
+  }
+  return true;
+}
+
+// A players row and its login tokens (the stored list becomes the row's).
+bool write_player(Connection& db, const PlayerRow& player, const std::string& doing, Error& error) {
+  if (!write_one(db, kUpsertPlayer, doing, error, [&](sqlite3_stmt* stmt) { return bind_player(stmt, player); }))
+    return false;
+  if (!write_one(db, kDeleteSessions, doing, error, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, player.id); }))
+    return false;
+  for (std::size_t i = 0; i < player.sessions.size(); ++i) {
+    if (!write_one(db, kInsertSession, doing, error, [&](sqlite3_stmt* stmt) {
+          int rc = bind_text(stmt, 1, player.sessions[i]);
+          if (rc == SQLITE_OK) rc = bind_text(stmt, 2, player.id);
+          return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 3, static_cast<std::int64_t>(i)) : rc;
+        }))
+      return false;
+  }
+  return true;
+}
+
+// A rated game's result applied to both players' ratings, inside the transaction that stores the result
+// (issue 19): each is one Glicko-2 rating period against the other's rating before the game, after the idle
+// periods since the player's last rated game. Once only: a game whose history row is there is not applied again
+// (a finished game's row may be written more than once: a rematch offer, a chat line after the end).
+bool apply_ratings(Connection& db, const GameRow& g, const std::string& doing, Error& error) {
+  if (!g.rated || g.winner < 0 || g.winner > 2 || g.seat_ids[0].empty() || g.seat_ids[1].empty()) return true;
+  bool done = false;
+  if (!read_on(db, kHistoryExists, doing, error,
+               [&](sqlite3_stmt* stmt) {
+                 int rc = bind_text(stmt, 1, g.seat_ids[0]);
+                 return rc == SQLITE_OK ? bind_text(stmt, 2, g.id) : rc;
+               },
+               [&](sqlite3_stmt*) { done = true; }))
+    return false;
+  if (done) return true;
+  std::array<RatingRow, 2> before;
+  for (int s = 0; s < 2; ++s) {
+    before[s].player_id = g.seat_ids[s];
+    before[s].game = g.game;
+    before[s].pool = g.kind;
+    if (!read_on(db, kSelectRating, doing, error,
+                 [&](sqlite3_stmt* stmt) {
+                   int rc = bind_text(stmt, 1, g.seat_ids[s]);
+                   if (rc == SQLITE_OK) rc = bind_text(stmt, 2, g.game);
+                   return rc == SQLITE_OK ? bind_text(stmt, 3, g.kind) : rc;
+                 },
+                 [&](sqlite3_stmt* stmt) { before[s] = read_rating(stmt); }))
+      return false;
+  }
+  std::array<ratings::Rating, 2> now;
+  for (int s = 0; s < 2; ++s)
+    now[s] = ratings::idle({before[s].rating, before[s].deviation, before[s].volatility},
+                           ratings::idle_periods(before[s].last_ms, g.updated_ms));
+  for (int s = 0; s < 2; ++s) {
+    const double score = g.winner == 2 ? 0.5 : g.winner == s ? 1.0 : 0.0;
+    const ratings::Rating after = ratings::update(now[s], {{now[1 - s], score}});
+    RatingRow r = before[s];
+    r.rating = after.rating;
+    r.deviation = after.deviation;
+    r.volatility = after.volatility;
+    r.games += 1;
+    (score == 1.0 ? r.wins : score == 0.0 ? r.losses : r.draws) += 1;
+    r.last_ms = g.updated_ms;
+    if (!write_one(db, kUpsertRating, doing, error, [&](sqlite3_stmt* stmt) {
+          int rc = bind_text(stmt, 1, r.player_id);
+          if (rc == SQLITE_OK) rc = bind_text(stmt, 2, r.game);
+          if (rc == SQLITE_OK) rc = bind_text(stmt, 3, r.pool);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 4, r.rating);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 5, r.deviation);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 6, r.volatility);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 7, r.games);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 8, r.wins);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 9, r.losses);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 10, r.draws);
+          return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 11, r.last_ms) : rc;
+        }))
+      return false;
+    if (!write_one(db, kInsertHistory, doing, error, [&](sqlite3_stmt* stmt) {
+          int rc = bind_text(stmt, 1, r.player_id);
+          if (rc == SQLITE_OK) rc = bind_text(stmt, 2, g.id);
+          if (rc == SQLITE_OK) rc = bind_text(stmt, 3, g.game);
+          if (rc == SQLITE_OK) rc = bind_text(stmt, 4, g.kind);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 5, g.updated_ms);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 6, score);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 7, now[s].rating);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 8, now[s].deviation);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 9, after.rating);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 10, after.deviation);
+          return rc == SQLITE_OK ? sqlite3_bind_double(stmt, 11, after.volatility) : rc;
+        }))
+      return false;
+  }
+  return true;
+}
+
 // Writes one game's save (store.h, GameSave) inside the caller's transaction.
 // The seat tokens (with the row: kept while unfinished, deleted at the end) and the new chat lines.
 bool write_extras(Connection& db, const GameSave& s, const std::string& doing, Error& error) {
@@ -488,7 +742,7 @@ bool write_save(Connection& db, const GameSave& s, const std::string& doing, Err
         return false;
       if (sqlite3_changes(db.db()) == 0) return stale();
     }
-    return game_row() && write_extras(db, s, doing, error) &&
+    return game_row() && write_extras(db, s, doing, error) && apply_ratings(db, g, doing, error) &&
            write_one(db, kDeleteEntriesFrom, doing, error,
                      [&](sqlite3_stmt* stmt) {
                        int rc = bind_text(stmt, 1, g.id);
@@ -601,12 +855,15 @@ bool create_schema(Connection& db, const std::string& path, Error& error) {
   return db.transaction(error, doing, [&](Error& e) {
     if (version == 0)
       return db.exec(kSchema, e, doing) && db.exec(kEntriesSchema, e, doing) &&
-             db.exec(kExtrasSchema, e, doing) && db.exec(set_version.c_str(), e, doing);
+             db.exec(kExtrasSchema, e, doing) && db.exec(kUpgradeTo5, e, doing) &&
+             db.exec(set_version.c_str(), e, doing);
     // Version 1 gains the correspondence columns (its games are not correspondence games), then version 2
-    // its entries, then version 3 the seat tokens and chat tables (empty: older links cannot be shown again).
+    // its entries, then version 3 the seat tokens and chat tables (empty: older links cannot be shown again),
+    // then version 4 the accounts and ratings (every player a guest, no game rated, winners unknown).
     if (version == 1 && !db.exec(kUpgradeTo2, e, upgrading)) return false;
     if (version <= 2 && !upgrade_to_3(db, path, e, upgrading)) return false;
-    return db.exec(kExtrasSchema, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
+    if (version <= 3 && !db.exec(kExtrasSchema, e, upgrading)) return false;
+    return db.exec(kUpgradeTo5, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
   });
 }
 
@@ -646,6 +903,25 @@ struct Store::Impl {
       return false;
     }
     return true;
+  }
+
+  // A player row and its login tokens, in one read transaction.
+  std::optional<PlayerRow> load_player(const char* sql, const std::string& key) {
+    std::optional<PlayerRow> found;
+    std::lock_guard lock(reader.mutex());
+    Error error;
+    const std::string doing = "reading player " + key;
+    if (!reader.exec("BEGIN", error, doing)) {
+      report_read_error(doing, error.message);
+      return found;
+    }
+    step_rows(sql, doing, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, key); },
+              [&](sqlite3_stmt* stmt) { found = read_player(stmt); });
+    if (found)
+      step_rows(kSelectSessions, doing, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, found->id); },
+                [&](sqlite3_stmt* stmt) { found->sessions.push_back(column_text(stmt, 0)); });
+    if (!reader.exec("COMMIT", error, doing)) report_read_error(doing, error.message);
+    return found;
   }
 
   // One statement, one snapshot.
@@ -737,8 +1013,7 @@ Store::~Store() = default;
 bool Store::put_player(const PlayerRow& player, Error& error) {
   const std::string doing = "saving player " + player.id;
   return impl_->writer.transaction(error, doing, [&](Error& e) {
-    return write_one(impl_->writer, kUpsertPlayer, doing, e,
-                     [&](sqlite3_stmt* stmt) { return bind_player(stmt, player); });
+    return write_player(impl_->writer, player, doing, e);
   });
 }
 
@@ -764,9 +1039,7 @@ bool Store::save(const std::vector<PlayerRow>& players, const std::vector<GameSa
                                       std::to_string(players.size()) + " players";
   return impl_->writer.transaction(error, doing, [&](Error& e) {
     for (const PlayerRow& player : players)
-      if (!write_one(impl_->writer, kUpsertPlayer, doing, e,
-                     [&](sqlite3_stmt* stmt) { return bind_player(stmt, player); }))
-        return false;
+      if (!write_player(impl_->writer, player, doing, e)) return false;
     for (const GameSave& game : games)
       if (!write_save(impl_->writer, game, doing, e)) return false;
     return true;
@@ -788,15 +1061,82 @@ bool Store::save_all(const std::vector<PlayerRow>& players, const std::vector<Ga
   return save(players, saves, error);
 }
 
-std::optional<PlayerRow> Store::player(const std::string& id) {
-  std::optional<PlayerRow> found;
+std::optional<PlayerRow> Store::player(const std::string& id) { return impl_->load_player(kSelectPlayer, id); }
+
+std::optional<PlayerRow> Store::player_by_username(const std::string& username) {
+  if (username.empty()) return std::nullopt;
+  return impl_->load_player(kSelectPlayerByUsername, username);
+}
+
+std::vector<RatingRow> Store::ratings(const std::string& player_id) {
+  std::vector<RatingRow> out;
   impl_->read_rows(
-      kSelectPlayer, "reading player " + id, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, id); },
+      kSelectRatings, "reading the ratings of " + player_id,
+      [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, player_id); },
+      [&](sqlite3_stmt* stmt) { out.push_back(read_rating(stmt)); });
+  return out;
+}
+
+std::vector<RatingChange> Store::rating_history(const std::string& player_id, int limit) {
+  std::vector<RatingChange> out;
+  if (limit <= 0) return out;
+  impl_->read_rows(
+      kSelectHistoryOfPlayer, "reading the rating history of " + player_id,
       [&](sqlite3_stmt* stmt) {
-        found = PlayerRow{column_text(stmt, 0), column_text(stmt, 1), column_text(stmt, 2),
-                          sqlite3_column_int64(stmt, 3)};
+        int rc = bind_text(stmt, 1, player_id);
+        return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, limit) : rc;
+      },
+      [&](sqlite3_stmt* stmt) { out.push_back(read_change(stmt)); });
+  return out;
+}
+
+std::vector<RatingChange> Store::game_ratings(const std::string& game_id) {
+  std::vector<RatingChange> out;
+  impl_->read_rows(
+      kSelectHistoryOfGame, "reading the rating changes of " + game_id,
+      [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, game_id); },
+      [&](sqlite3_stmt* stmt) { out.push_back(read_change(stmt)); });
+  return out;
+}
+
+std::vector<RatingRow> Store::leaderboard(const std::string& game, const std::string& pool, double max_deviation,
+                                          int limit) {
+  std::vector<RatingRow> out;
+  if (limit <= 0) return out;
+  impl_->read_rows(
+      kSelectLeaderboard, "reading the leaderboard of " + game,
+      [&](sqlite3_stmt* stmt) {
+        int rc = bind_text(stmt, 1, game);
+        if (rc == SQLITE_OK) rc = bind_text(stmt, 2, pool);
+        if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 3, max_deviation);
+        return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 4, limit) : rc;
+      },
+      [&](sqlite3_stmt* stmt) {
+        out.push_back(read_rating(stmt));
+        out.back().username = column_text(stmt, 11);
       });
-  return found;
+  return out;
+}
+
+std::vector<GameRow> Store::search_games(const ArchiveQuery& q, std::int64_t* total) {
+  std::vector<GameRow> games;
+  auto bind = [&](sqlite3_stmt* stmt) {
+    int rc = bind_text(stmt, 1, q.player_id);
+    if (rc == SQLITE_OK) rc = bind_text(stmt, 2, q.game);
+    if (rc == SQLITE_OK) rc = bind_text(stmt, 3, q.result);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int(stmt, 4, q.rated);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 5, q.from_ms);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 6, q.to_ms);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int(stmt, 7, std::max(0, q.limit));
+    return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 8, std::max(0, q.offset)) : rc;
+  };
+  if (total) {
+    *total = 0;
+    impl_->read_rows(kCountArchive, "counting the archive", bind,
+                     [&](sqlite3_stmt* stmt) { *total = sqlite3_column_int64(stmt, 0); });
+  }
+  if (q.limit <= 0) return games;
+  return impl_->read_games(kSelectArchive, "searching the archive", bind);
 }
 
 std::optional<GameRow> Store::game(const std::string& id) {

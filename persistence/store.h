@@ -19,6 +19,12 @@
 //                   each game's chat lines, appended by its saves; not part of the record.
 //   seat_tokens     (game_id, seat, token) WITHOUT ROWID (version 4): an unfinished correspondence game's seat
 //                   tokens, written with its row, deleted when it finishes.
+//   sessions        (token_hash, player_id, created_ms) WITHOUT ROWID (version 5): an account's login tokens.
+//   ratings         (player_id, game, pool, rating, deviation, volatility, games, wins, losses, draws,
+//                   last_ms) WITHOUT ROWID (version 5): Glicko-2 per game and pool (live, correspondence).
+//   rating_history  (player_id, game_id, ...) WITHOUT ROWID (version 5): one row per rated game and player,
+//                   written with the game's result; its key is what makes a game count once.
+// Version 5 also gives players a user name and a password hash (accounts) and games `rated` and `winner`.
 //
 // So an accepted turn writes one entry row and the progress row, whatever the game's length. Reading a game
 // lays its record out from the `#!` line and the entries (layout_record: numbered, aligned turn lines, no
@@ -54,6 +60,49 @@ struct PlayerRow {
   std::string token_hash;  // hex digest of the secret token (the token itself is never stored)
   std::string name;
   std::int64_t created_ms = 0;  // Unix time, milliseconds
+  // Accounts (schema version 5): "" for a guest. The user name is unique without regard to case; the password
+  // is kept as libsodium's crypto_pwhash_str (Argon2id, its salt and costs inside), never in clear.
+  std::string username;
+  std::string password_hash;
+  // The hashes of the tokens given at each login (table sessions), newest last: each works like token_hash.
+  // Written with the row (the stored list becomes this one).
+  std::vector<std::string> sessions;
+};
+
+// A player's Glicko-2 rating in one game and pool ("live" or "correspondence"), table ratings.
+struct RatingRow {
+  std::string player_id;
+  std::string game;
+  std::string pool;
+  double rating = 1500;
+  double deviation = 350;
+  double volatility = 0.06;
+  std::int64_t games = 0, wins = 0, losses = 0, draws = 0;
+  std::int64_t last_ms = 0;  // the end of the last rated game, 0: never
+  std::string username;      // filled by leaderboard()
+};
+
+// What one rated game did to one player's rating (table rating_history, one row per player and game: the
+// guard that applies a game once).
+struct RatingChange {
+  std::string player_id;
+  std::string game_id;
+  std::string game;
+  std::string pool;
+  std::int64_t at_ms = 0;
+  double score = 0;  // 1 won, 0.5 draw, 0 lost
+  double before_rating = 0, before_deviation = 0;
+  double rating = 0, deviation = 0, volatility = 0;
+};
+
+// An archive search (finished games, public ones): every field optional.
+struct ArchiveQuery {
+  std::string player_id;  // a seat's player
+  std::string game;
+  std::string result;     // "win" or "loss" (of player_id), "draw", "decided", "aborted"; "" any
+  int rated = -1;         // 1 rated, 0 not, -1 either
+  std::int64_t from_ms = 0, to_ms = 0;  // updated_ms in [from, to); 0: open
+  int offset = 0, limit = 20;
 };
 
 // One line of a game's chat (schema version 4): not part of its record.
@@ -96,6 +145,11 @@ struct GameRow {
   // can be shown again; kept while the game is unfinished. Read by game(), unfinished_games() and
   // games_of_player().
   std::array<std::string, 2> seat_tokens;
+  // Schema version 5: a rated game (both seats accounts; its end updates their ratings in the transaction
+  // that stores it, once), and who won: a seat (0, 1), 2 for a draw, -1 none (unfinished, aborted, or
+  // finished before version 5).
+  bool rated = false;
+  int winner = -1;
   // Schema version 4 (table chat): the last 100 lines, oldest first, read by game() and unfinished_games();
   // a save's lines are appended (GameSave::chat).
   std::vector<ChatRow> chat;
@@ -157,6 +211,20 @@ class Store {
   std::vector<GameRow> games_of_player(const std::string& player_id, int limit = 50);
   // The last `limit` chat lines of a game, oldest first.
   std::vector<ChatRow> chat(const std::string& game_id, int limit = 1000);
+
+  // --- accounts and ratings (schema version 5, issue 19)
+  // The account of that user name, whatever its case.
+  std::optional<PlayerRow> player_by_username(const std::string& username);
+  // A player's ratings, every game and pool.
+  std::vector<RatingRow> ratings(const std::string& player_id);
+  // The rating changes of a player (newest first, at most `limit`) or of a game (both players).
+  std::vector<RatingChange> rating_history(const std::string& player_id, int limit = 500);
+  std::vector<RatingChange> game_ratings(const std::string& game_id);
+  // The best established ratings (deviation at most `max_deviation`) of a game and pool, with user names.
+  std::vector<RatingRow> leaderboard(const std::string& game, const std::string& pool, double max_deviation,
+                                     int limit = 100);
+  // Finished public games matching `query`, newest first, and how many match in all.
+  std::vector<GameRow> search_games(const ArchiveQuery& query, std::int64_t* total = nullptr);
 
  private:
   struct Impl;

@@ -8,7 +8,7 @@ $SUDO apt-get update -qq
 # Boost must be libboost1.81-dev: plain libboost-dev is 1.74 and conflicts with it.
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build ccache pkg-config git ca-certificates \
-  libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev sqlite3 doctest-dev libbox2d-dev libcli11-dev libssl-dev \
+  libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev sqlite3 doctest-dev libbox2d-dev libcli11-dev libssl-dev libsodium-dev \
   libjemalloc-dev \
   clang libclang-rt-14-dev \
   python3 python3-websockets chromium \

@@ -19,6 +19,7 @@
 
 #include "lobby/json_value.h"
 #include "rules/notation.h"
+#include "rules/records_file.h"
 #include "rules/registry.h"
 #include "server/selfplay.h"
 
@@ -261,6 +262,63 @@ struct ReplayArgs {
   bool canonical = false;
 };
 
+// One record of FILE read, its error's line made the file's.
+Result<Record> read_record(const RecordText& rec) {
+  auto record = Record::read(rec.text);
+  if (!record && record.error().line > 0)
+    return make_error(record.error().message, record.error().line + rec.line - 1);
+  return record;
+}
+
+std::string dump(const nlohmann::json& j) {
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+// What `cinq replay --json` says of one record, good or bad: the one function for files of one and several.
+nlohmann::json replay_json(const Result<Record>& record) {
+  if (!record) return {{"ok", false}, {"line", record.error().line}, {"error", record.error().message}};
+  const Record& r = *record;
+  const bool finished = r.finished();
+  const std::string to_move = finished ? "" : std::string(1, r.game().side_letter(r.state().to_move()));
+  nlohmann::json options = nlohmann::json::object();
+  for (const auto& [k, v] : r.options().values()) options[k] = v;
+  return {{"ok", true},
+          {"game", std::string(r.game().name())},
+          {"options", options},
+          {"turns", r.turn_count()},
+          {"finished", finished},
+          {"result", finished ? nlohmann::json(r.result_text()) : nlohmann::json(nullptr)},
+          {"to_move", finished ? nlohmann::json(nullptr) : nlohmann::json(to_move)},
+          {"incomplete", r.incomplete()},
+          {"round", r.state().round()},
+          {"board", r.state().ascii()},
+          {"view", to_json(r.state().view())}};
+}
+
+// What `cinq replay` says of one record: its summary and board, or `line N: reason` after `error_prefix`.
+std::string replay_text(const Result<Record>& record, const std::string& error_prefix) {
+  if (!record) return error_prefix + record.error().text() + "\n";
+  const Record& r = *record;
+  std::ostringstream out;
+  out << "game: " << r.game().name() << "\n"
+      << "options: " << options_text(r.options()) << "\n"
+      << "turns: " << r.turn_count() << "\n"
+      << "finished: " << (r.finished() ? "yes" : "no") << "\n";
+  if (r.finished())
+    out << "result: " << r.result_text() << "\n";
+  else
+    out << "to move: " << r.game().side_letter(r.state().to_move()) << "\n";
+  if (r.game().has_rounds()) out << "round: " << r.state().round() << "\n";
+  if (r.incomplete()) out << "incomplete: yes (the record stops at '...')\n";
+  out << "\n" << r.state().ascii();
+  return out.str();
+}
+
+// A file of one record prints as it always did. Of several (notation.md, "Several records in one file"):
+// every record is replayed, each shown after `== record N (line L) ==` (a blank line between two), or as a
+// JSON array of the objects of one, each with "record" (its number) and "start_line"; --canonical prints
+// the records rewritten, one blank line between two, so the output is a file of several records again, or,
+// when any is bad, only the errors. An error names the record and the file's line.
 int cmd_replay(const ReplayArgs& args) {
   const std::string& path = args.path;
   const bool json = args.json, canonical = args.canonical;
@@ -269,52 +327,48 @@ int cmd_replay(const ReplayArgs& args) {
     std::cerr << "cinq: cannot read '" << path << "'\n";
     return 2;
   }
-  auto record = Record::read(text);
-  if (!record) {
-    if (json) {
-      nlohmann::json j = {{"ok", false}, {"line", record.error().line}, {"error", record.error().message}};
-      std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    } else {
-      std::cout << record.error().text() << "\n";
-    }
+  auto split = split_records(text);
+  if (!split) {
+    std::cout << (json ? dump(replay_json(split.error())) : split.error().text() + "\n");
     return 1;
   }
-  const Record& r = *record;
-  if (canonical) {
-    std::cout << r.write();
-    return 0;
+  if (split->size() == 1) {
+    auto record = read_record(split->front());
+    if (record && canonical)
+      std::cout << record->write();
+    else
+      std::cout << (json ? dump(replay_json(record)) : replay_text(record, ""));
+    return record ? 0 : 1;
   }
-  const bool finished = r.finished();
-  const std::string to_move = finished ? "" : std::string(1, r.game().side_letter(r.state().to_move()));
-  if (json) {
-    nlohmann::json options = nlohmann::json::object();
-    for (const auto& [k, v] : r.options().values()) options[k] = v;
-    nlohmann::json j = {{"ok", true},
-                        {"game", std::string(r.game().name())},
-                        {"options", options},
-                        {"turns", r.turn_count()},
-                        {"finished", finished},
-                        {"result", finished ? nlohmann::json(r.result_text()) : nlohmann::json(nullptr)},
-                        {"to_move", finished ? nlohmann::json(nullptr) : nlohmann::json(to_move)},
-                        {"incomplete", r.incomplete()},
-                        {"round", r.state().round()},
-                        {"board", r.state().ascii()},
-                        {"view", to_json(r.state().view())}};
-    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    return 0;
+  bool all_good = true;
+  std::string written;                             // --canonical: the records rewritten, while all are good
+  nlohmann::json array = nlohmann::json::array();  // --json: the records' objects
+  for (std::size_t k = 0; k < split->size(); ++k) {
+    const RecordText& rec = (*split)[k];
+    const std::string name = "record " + std::to_string(k + 1);
+    auto record = read_record(rec);
+    all_good = all_good && record.ok();
+    if (canonical && record) {
+      if (all_good) written += (k > 0 ? "\n" : "") + record->write();
+      continue;
+    }
+    if (json) {
+      nlohmann::json j = replay_json(record);
+      j["record"] = k + 1;
+      j["start_line"] = rec.line;
+      array.push_back(std::move(j));
+    } else if (canonical) {
+      std::cout << name << ": " << record.error().text() << "\n";
+    } else {
+      std::cout << (k > 0 ? "\n" : "") << "== " << name << " (line " << rec.line << ") ==\n"
+                << replay_text(record, name + ": ");
+    }
   }
-  std::cout << "game: " << r.game().name() << "\n"
-            << "options: " << options_text(r.options()) << "\n"
-            << "turns: " << r.turn_count() << "\n"
-            << "finished: " << (finished ? "yes" : "no") << "\n";
-  if (finished)
-    std::cout << "result: " << r.result_text() << "\n";
-  else
-    std::cout << "to move: " << to_move << "\n";
-  if (r.game().has_rounds()) std::cout << "round: " << r.state().round() << "\n";
-  if (r.incomplete()) std::cout << "incomplete: yes (the record stops at '...')\n";
-  std::cout << "\n" << r.state().ascii();
-  return 0;
+  if (canonical && all_good)
+    std::cout << written;
+  else if (json)
+    std::cout << dump(array);
+  return all_good ? 0 : 1;
 }
 
 struct PerftArgs {
@@ -380,10 +434,16 @@ int cli_main(int argc, char** argv) {
       "Checks a game record (notation.md) by replaying it. On a good record: exit 0 and print the game, its "
       "options, the number of turns, whether it is finished and its result, the side to move, and the final "
       "position as an ASCII board. On a bad record: exit 1 and print 'line N: <reason>' for the first bad "
-      "line; nothing is kept.");
-  replay->add_option("FILE", replay_args.path, "the record; '-' reads standard input")->required();
-  replay->add_flag("--json", replay_args.json, "the same as one JSON object (with the client view of the position)");
-  replay->add_flag("--canonical", replay_args.canonical, "the record rewritten by the writer instead");
+      "line; nothing is kept. A FILE of several records, each from its #! line, is replayed record by record: "
+      "each is shown after a line '== record N (line L) ==' (L: its #! line in FILE), an error as "
+      "'record N: line L: <reason>' with L the line in FILE; exit 0 only when every record is good.");
+  replay->add_option("FILE", replay_args.path, "the record or records; '-' reads standard input")->required();
+  replay->add_flag("--json", replay_args.json,
+                   "the same as one JSON object (with the client view of the position); for several records, a "
+                   "JSON array of them, each with its \"record\" number and \"start_line\"");
+  replay->add_flag("--canonical", replay_args.canonical,
+                   "the record rewritten by the writer instead; several records one blank line apart, or only the "
+                   "errors when one is bad");
   commands[replay] = [&] { return cmd_replay(replay_args); };
 
   PlayArgs play_args;

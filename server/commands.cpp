@@ -4,6 +4,7 @@
 // thread) before their handler runs. A message that is refused gets one `error` to its sender and changes
 // nothing.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -15,6 +16,8 @@
 #include "bots/bot.h"
 #include "rules/registry.h"
 #include "server/bot_runner.h"
+#include "ratings/glicko2.h"
+#include "server/accounts.h"
 #include "server/identity.h"
 #include "server/request.h"
 #include "server/room_actor.h"
@@ -237,10 +240,67 @@ struct Name {
   }
 };
 
+// A boolean field: false when absent or null.
+std::optional<Refusal> bool_field(const json& body, const char* key, bool& out) {
+  auto it = body.find(key);
+  if (it == body.end() || it->is_null()) return std::nullopt;
+  if (!it->is_boolean()) return bad_message(std::string("field '") + key + "' must be true or false");
+  out = it->get<bool>();
+  return std::nullopt;
+}
+
+struct Credentials {
+  std::string username, password;
+  static Parsed<Credentials> parse(const json& body) {
+    std::string why;
+    auto username = string_field(body, "username", why);
+    auto password = string_field(body, "password", why);
+    if (!username || !password) return bad_message(why);
+    return Credentials{*username, *password};
+  }
+};
+
+struct Register : Credentials {
+  static Parsed<Register> parse(const json& body) {
+    auto c = Credentials::parse(body);
+    if (auto* r = std::get_if<Refusal>(&c)) return *r;
+    Register out{std::get<Credentials>(c)};
+    std::string why;
+    if (!check_username(out.username, why)) return Refusal{"bad_username", why};
+    if (!check_password(out.password, why)) return Refusal{"bad_password", why};
+    return out;
+  }
+};
+
+struct Login : Credentials {
+  static Parsed<Login> parse(const json& body) {
+    auto c = Credentials::parse(body);
+    if (auto* r = std::get_if<Refusal>(&c)) return *r;
+    return Login{std::get<Credentials>(c)};
+  }
+};
+
+struct ChangePassword {
+  std::string old_password, new_password;
+  static Parsed<ChangePassword> parse(const json& body) {
+    std::string why;
+    auto old_password = string_field(body, "old", why);
+    auto new_password = string_field(body, "new", why);
+    if (!old_password || !new_password) return bad_message(why);
+    if (!check_password(*new_password, why)) return Refusal{"bad_password", why};
+    return ChangePassword{*old_password, *new_password};
+  }
+};
+
+struct Logout {
+  static Parsed<Logout> parse(const json&) { return Logout{}; }
+};
+
 struct Create {
   GameRequest game;
   std::optional<int> seat;
   bool is_private = false;
+  bool rated = false;
   BotRequest bots;
   static Parsed<Create> parse(const json& body) {
     Create c;
@@ -252,10 +312,12 @@ struct Create {
       if (!p->is_boolean()) return bad_message("field 'private' must be true or false");
       c.is_private = p->get<bool>();
     }
+    if (auto r = bool_field(body, "rated", c.rated)) return *r;
     std::string why;
     auto bots = bot_request(body, c.seat.has_value(), c.game.clock.correspondence(), why);
     if (!bots) return bad_message(why);
     c.bots = *bots;
+    if (c.rated && c.bots.any()) return Refusal{"cannot_rate", "games against the computer are never rated"};
     return c;
   }
 };
@@ -341,10 +403,20 @@ struct Chat {
 
 struct Seek {
   GameRequest game;
+  bool rated = false;
+  std::optional<std::array<double, 2>> range;  // the opponent's rating: [min, max]
   static Parsed<Seek> parse(const json& body) {
     auto g = GameRequest::parse(body);
     if (auto* r = std::get_if<Refusal>(&g)) return *r;
-    return Seek{std::get<GameRequest>(g)};
+    Seek s{std::get<GameRequest>(g)};
+    if (auto r = bool_field(body, "rated", s.rated)) return *r;
+    if (auto it = body.find("rating_range"); it != body.end() && !it->is_null()) {
+      if (!it->is_array() || it->size() != 2 || !(*it)[0].is_number() || !(*it)[1].is_number() ||
+          (*it)[0].get<double>() > (*it)[1].get<double>())
+        return bad_message("field 'rating_range' must be [MIN, MAX], MIN at most MAX");
+      s.range = std::array<double, 2>{(*it)[0].get<double>(), (*it)[1].get<double>()};
+    }
+    return s;
   }
 };
 
@@ -376,6 +448,11 @@ struct Commands {
         {"ping", {false, &plain<Ping, &on_ping>}},
         {"hello", {false, &plain<Hello, &on_hello>}},
         {"name", {true, &plain<Name, &on_name>}},
+        {"register", {true, &plain<Register, &on_register>}},
+        {"login", {false, &plain<Login, &on_login>}},
+        {"logout", {true, &plain<Logout, &on_logout>}},
+        {"logout_all", {true, &plain<Logout, &on_logout_all>}},
+        {"change_password", {true, &plain<ChangePassword, &on_change_password>}},
         {"create", {true, &plain<Create, &on_create>}},
         {"join", {true, &in_room<Join, &on_join>}},
         {"sit", {true, &in_room<Sit, &on_sit>}},
@@ -476,7 +553,7 @@ struct Commands {
 
   // Finishes `resume` once answered.
   static void welcome_back(Protocol& p, const Context& ctx, const Hello& h, store::PlayerRow row, Resume resume) {
-    if (!token_matches(*h.token, row.token_hash)) {
+    if (matching_token(*h.token, row).empty()) {
       refuse_identity(p, ctx);
       return resume->finish();
     }
@@ -503,11 +580,16 @@ struct Commands {
   }
 
   static void welcome(Protocol& p, const Context& ctx, const store::PlayerRow& row, const std::string& token) {
-    p.set_player(ctx.connection->id(), lobby::Player{row.id, row.name});
+    p.set_player(ctx.connection->id(), lobby::Player{row.id, row.name, row.username});
+    p.set_session(ctx.connection->id(), matching_token(token, row));
     json m = {{"type", "welcome"},
               {"protocol", kProtocolVersion},
               {"player", {{"id", row.id}, {"name", row.name}}},
               {"token", token}};
+    if (!row.username.empty()) {
+      m["player"]["username"] = row.username;
+      m["username"] = row.username;
+    }
     if (!ctx.ref.empty()) m["ref"] = json::parse(ctx.ref);
     ctx.connection->send(m.dump());
   }
@@ -520,10 +602,11 @@ struct Commands {
         if (!ok) {
           p.reply_error(ctx, "storage", "the server could not store your new name: it is unchanged");
         } else {
-          p.set_player(ctx.connection->id(), lobby::Player{row.id, row.name});
+          p.set_player(ctx.connection->id(), lobby::Player{row.id, row.name, row.username});
           json m = {{"type", "welcome"},
                     {"protocol", kProtocolVersion},
                     {"player", {{"id", row.id}, {"name", row.name}}}};
+          if (!row.username.empty()) m["username"] = row.username;
           if (!ctx.ref.empty()) m["ref"] = json::parse(ctx.ref);
           ctx.connection->send(m.dump());
         }
@@ -543,11 +626,206 @@ struct Commands {
     });
   }
 
+  // --- accounts (issue 19, docs/protocol.md "Accounts")
+
+  // The connection's player row: cached, else read on a worker; `then(row)` on a worker or this thread,
+  // or the connection told and `resume` finished.
+  template <class Then>
+  static void with_row(Protocol& p, const Context& ctx, Resume resume, Then then) {
+    if (auto row = p.identities_.cached(ctx.player->id)) return then(std::move(*row));
+    p.identities_.load(ctx.player->id, [&p, later = ctx, resume, then](std::optional<store::PlayerRow> row,
+                                                                        bool busy) {
+      if (busy || !row) {
+        p.reply_error(later, "storage", busy ? kBusy : "your identity could not be read");
+        return resume->finish();
+      }
+      then(std::move(*row));
+    });
+  }
+
+  static void reply(const Context& ctx, json m) {
+    if (!ctx.ref.empty()) m["ref"] = json::parse(ctx.ref);
+    ctx.connection->send(m.dump());
+  }
+
+  // A guest becomes an account: same id, games and seats; its name becomes the user name.
+  static void on_register(Protocol& p, Context& ctx, Register& cmd) {
+    if (!ctx.player->username.empty())
+      return p.reply_error(ctx, "already_registered", "you are logged in as " + ctx.player->username);
+    if (!p.identities_.reserve_username(cmd.username))
+      return p.reply_error(ctx, "username_taken", "the user name '" + cmd.username + "' is taken");
+    Resume resume = ctx.defer(p);
+    auto release = [&p, username = cmd.username] { p.identities_.release_username(username); };
+    bool queued = p.workers_.submit(Workers::Kind::bulk, [&p, later = ctx, cmd, resume, release] {
+      note_blocking(p.services_.metrics);
+      if (p.services_.store->player_by_username(cmd.username)) {
+        release();
+        p.reply_error(later, "username_taken", "the user name '" + cmd.username + "' is taken");
+        return resume->finish();
+      }
+      std::string hash = hash_password(cmd.password);
+      if (hash.empty()) {
+        release();
+        p.reply_error(later, "storage", "the server could not hash your password: try again");
+        return resume->finish();
+      }
+      with_row(p, later, resume, [&p, later, cmd, resume, release, hash](store::PlayerRow row) {
+        if (!row.username.empty()) {
+          release();
+          p.reply_error(later, "already_registered", "you are logged in as " + row.username);
+          return resume->finish();
+        }
+        row.username = cmd.username;
+        row.password_hash = hash;
+        row.name = cmd.username;
+        p.identities_.save(row, [&p, later, row, resume, release](bool ok) {
+          release();
+          if (!ok) {
+            p.reply_error(later, "storage", "the server could not store your account: you are still a guest");
+          } else {
+            p.set_player(later.connection->id(), lobby::Player{row.id, row.name, row.username});
+            reply(later, {{"type", "registered"}, {"username", row.username}, {"name", row.name}});
+          }
+          resume->finish();
+        });
+      });
+    });
+    if (!queued) {
+      release();
+      p.reply_error(ctx, "storage", kBusy);
+      resume->finish();
+    }
+  }
+
+  // Counts an attempt against the limits; false (and `rate_limited` told) when over them.
+  static bool admit_attempt(Protocol& p, const Context& ctx, const std::string& account) {
+    std::int64_t retry_ms = 0;
+    if (p.logins_.admit(account, ctx.connection->address(), Services::now().unix_ms, retry_ms)) return true;
+    p.reply_error(ctx, "rate_limited",
+                  "too many login attempts: try again in " + std::to_string((retry_ms + 999) / 1000) + " s");
+    return false;
+  }
+
+  static constexpr std::size_t kMaxSessions = 20;  // login tokens an account keeps (the oldest go first)
+
+  static void on_login(Protocol& p, Context& ctx, Login& cmd) {
+    if (!admit_attempt(p, ctx, cmd.username)) return;
+    Resume resume = ctx.defer(p);
+    bool queued = p.workers_.submit(Workers::Kind::bulk, [&p, later = ctx, cmd, resume] {
+      note_blocking(p.services_.metrics);
+      auto row = p.services_.store->player_by_username(cmd.username);
+      if (row)
+        if (auto cached = p.identities_.cached(row->id)) row = std::move(cached);  // the newest stored
+      // A missing account costs a hash too: the answer's time does not tell which names exist.
+      const bool good = row ? password_matches(cmd.password, row->password_hash)
+                            : (password_matches(cmd.password, hash_password("")), false);
+      if (!good) {
+        p.logins_.failed(cmd.username, Services::now().unix_ms);
+        p.reply_error(later, "bad_login", "unknown user name or wrong password");
+        return resume->finish();
+      }
+      p.logins_.succeeded(cmd.username);
+      std::string token = random_id(32);
+      row->sessions.push_back(token_hash(token));
+      while (row->sessions.size() > kMaxSessions) row->sessions.erase(row->sessions.begin());
+      p.identities_.save(*row, [&p, later, row = *row, token, resume](bool ok) {
+        if (!ok)
+          p.reply_error(later, "storage", "the server could not store your login: try again");
+        else
+          welcome(p, later, row, token);
+        resume->finish();
+      });
+    });
+    if (!queued) {
+      p.reply_error(ctx, "storage", kBusy);
+      resume->finish();
+    }
+  }
+
+  // This connection's token stops working (an account's only: a guest has nothing to log back in with).
+  static void on_logout(Protocol& p, Context& ctx, Logout&) {
+    if (ctx.player->username.empty())
+      return p.reply_error(ctx, "no_account", "a guest cannot log out: register first, or keep this browser");
+    const std::string session = p.session_of(ctx.connection->id());
+    Resume resume = ctx.defer(p);
+    with_row(p, ctx, resume, [&p, later = ctx, session, resume](store::PlayerRow row) {
+      if (session == row.token_hash)
+        row.token_hash = token_hash(random_id(32));  // nobody knows that token: the guest one is gone
+      else
+        std::erase(row.sessions, session);
+      p.identities_.save(row, [&p, later, resume](bool ok) {
+        if (!ok) {
+          p.reply_error(later, "storage", "the server could not log you out: try again");
+        } else {
+          p.clear_player(later.connection->id());
+          reply(later, {{"type", "logged_out"}});
+        }
+        resume->finish();
+      });
+    });
+  }
+
+  // Every token of the account stops working; its other connections are told and become guests-to-be.
+  static void on_logout_all(Protocol& p, Context& ctx, Logout&) {
+    if (ctx.player->username.empty())
+      return p.reply_error(ctx, "no_account", "a guest cannot log out: register first");
+    Resume resume = ctx.defer(p);
+    with_row(p, ctx, resume, [&p, later = ctx, resume](store::PlayerRow row) {
+      row.token_hash = token_hash(random_id(32));
+      row.sessions.clear();
+      p.identities_.save(row, [&p, later, row, resume](bool ok) {
+        if (!ok) {
+          p.reply_error(later, "storage", "the server could not log you out: try again");
+        } else {
+          p.log_out_others(row.id, later.connection->id());
+          p.clear_player(later.connection->id());
+          reply(later, {{"type", "logged_out"}});
+        }
+        resume->finish();
+      });
+    });
+  }
+
+  static void on_change_password(Protocol& p, Context& ctx, ChangePassword& cmd) {
+    if (ctx.player->username.empty())
+      return p.reply_error(ctx, "no_account", "a guest has no password: register first");
+    if (!admit_attempt(p, ctx, ctx.player->username)) return;
+    Resume resume = ctx.defer(p);
+    bool queued = p.workers_.submit(Workers::Kind::bulk, [&p, later = ctx, cmd, resume] {
+      note_blocking(p.services_.metrics);
+      with_row(p, later, resume, [&p, later, cmd, resume](store::PlayerRow row) {
+        if (!password_matches(cmd.old_password, row.password_hash)) {
+          p.logins_.failed(row.username, Services::now().unix_ms);
+          p.reply_error(later, "bad_login", "the current password is wrong");
+          return resume->finish();
+        }
+        row.password_hash = hash_password(cmd.new_password);
+        if (row.password_hash.empty()) {
+          p.reply_error(later, "storage", "the server could not hash your password: it is unchanged");
+          return resume->finish();
+        }
+        p.identities_.save(row, [&p, later, resume](bool ok) {
+          if (!ok)
+            p.reply_error(later, "storage", "the server could not store your password: it is unchanged");
+          else
+            reply(later, {{"type", "password_changed"}});
+          resume->finish();
+        });
+      });
+    });
+    if (!queued) {
+      p.reply_error(ctx, "storage", kBusy);
+      resume->finish();
+    }
+  }
+
   // --- rooms
 
   static void on_create(Protocol& p, Context& ctx, Create& cmd) {
+    if (cmd.rated && ctx.player->username.empty())
+      return p.reply_error(ctx, "account_required", "a rated game is for accounts: register or log in first");
     lobby::RoomConfig config{p.rooms_.new_room_id(), cmd.game.game, cmd.game.options, cmd.game.clock,
-                             cmd.is_private,         {}};
+                             cmd.is_private,         {},           cmd.rated};
     auto room = lobby::Room::create(config, Services::now());
     if (!room) return p.reply_error(ctx, "bad_options", room.error().message);
     if (cmd.bots.any()) return create_bot_room(p, ctx, std::move(*room), cmd.bots.levels, cmd.seat);
@@ -644,7 +922,9 @@ struct Commands {
     lobby::Room& room = a.room();
     lobby::Now now = Services::now();
     lobby::Effect effect;
-    if (seat_token) {
+    if (room.config().rated && player.username.empty()) {
+      effect.error = lobby::Failure{"account_required", "this game is rated: log in to an account to play it"};
+    } else if (seat_token) {
       // The token is checked here, in constant time; the room then sees the stored hash, or a wrong one.
       const std::string& stored = room.seat_token_hash(*seat);
       effect = room.claim_seat(player, *seat, token_matches(*seat_token, stored) ? stored : std::string("-"),
@@ -738,14 +1018,41 @@ struct Commands {
 
   static void on_seek(Protocol& p, Context& ctx, Seek& cmd) {
     const GameRequest& g = cmd.game;
+    if (cmd.rated && ctx.player->username.empty())
+      return p.reply_error(ctx, "account_required", "a rated game is for accounts: register or log in first");
     lobby::Seek seek{*ctx.player,  ctx.connection->id(), std::string(g.game->name()),
                      g.options,    g.clock,              Services::now().unix_ms};
+    seek.rated = cmd.rated;
+    if (cmd.range) seek.range = *cmd.range;
+    if (ctx.player->username.empty()) return place_seek(p, ctx, cmd, std::move(seek));
+    // An account's seek shows its rating in this game and pool: read on a worker first.
+    Resume resume = ctx.defer(p);
+    bool queued = p.workers_.submit(Workers::Kind::quick, [&p, later = ctx, cmd, seek, resume]() mutable {
+      note_blocking(p.services_.metrics);
+      const std::string pool = cmd.game.clock.correspondence() ? "correspondence" : "live";
+      for (const store::RatingRow& r : p.services_.store->ratings(seek.player.id)) {
+        if (r.game != seek.game || r.pool != pool) continue;
+        seek.rating = r.rating;
+        seek.provisional = r.deviation > ratings::kProvisionalDeviation;
+      }
+      place_seek(p, later, cmd, std::move(seek));
+      resume->finish();
+    });
+    if (!queued) {
+      p.reply_error(ctx, "storage", kBusy);
+      resume->finish();
+    }
+  }
+
+  static void place_seek(Protocol& p, const Context& ctx, const Seek& cmd, lobby::Seek seek) {
+    const GameRequest& g = cmd.game;
     std::optional<lobby::Seek> other;
     {
       std::lock_guard lock(p.seeks_mutex_);
       other = p.seeks_.add(seek);
     }
-    json game_json = {{"game", seek.game}, {"options", seek.options}, {"clock", lobby::clock_json(g.clock)}};
+    json game_json = {{"game", seek.game}, {"options", seek.options}, {"clock", lobby::clock_json(g.clock)},
+                      {"rated", seek.rated}};
     if (!other) {
       json m = game_json;
       m["type"] = "seeking";
@@ -754,7 +1061,7 @@ struct Commands {
     // Paired: a room with both seated (sides drawn at random); each player is told, and joins.
     std::shared_ptr<net::Connection> other_connection = p.connection_of(other->connection);
     lobby::Now now = Services::now();
-    lobby::RoomConfig config{p.rooms_.new_room_id(), g.game, g.options, g.clock, false, {}};
+    lobby::RoomConfig config{p.rooms_.new_room_id(), g.game, g.options, g.clock, false, {}, seek.rated};
     auto room = lobby::Room::create(config, now);
     if (!room) return p.reply_error(ctx, "bad_options", room.error().message);
     int first = random_seat();
@@ -797,7 +1104,12 @@ struct Commands {
         seeks.push_back({{"game", s.game},
                          {"options", s.options},
                          {"clock", lobby::clock_json(s.clock)},
-                         {"name", s.player.name}});
+                         {"name", s.player.name},
+                         {"rated", s.rated},
+                         {"rating", s.player.username.empty() ? json(nullptr)
+                                                              : json{{"rating", std::round(s.rating)},
+                                                                     {"provisional", s.provisional}}},
+                         {"rating_range", s.range ? json{(*s.range)[0], (*s.range)[1]} : json(nullptr)}});
     }
     ctx.connection->send(R"({"type":"rooms","rooms":)" + *p.rooms_.public_list() + R"(,"seeks":)" +
                          seeks.dump() + "}");

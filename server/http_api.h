@@ -65,6 +65,13 @@ class HttpApi {
   // A room's view once settled: its state or its record.
   void show_room(Call& call, bool record_only);
 
+  // --- archive.cpp: players, ratings and finished games (issue 19)
+  void player(Call& call);
+  void player_games(Call& call);
+  void leaderboard(Call& call);
+  // GET /api/games with archive parameters (player, game, result, rated, from, to, page).
+  void archive(Call& call);
+
   // --- mail.cpp: correspondence over HTTP (docs/protocol.md, "Correspondence")
   void post_record(Call& call);
   void import_game(Call& call);

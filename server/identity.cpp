@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 #include <sys/random.h>
 
+#include <cctype>
 #include <cerrno>
 #include <random>
 #include <vector>
@@ -76,6 +77,12 @@ bool token_matches(std::string_view token, std::string_view stored) {
   return computed.size() == stored.size() && CRYPTO_memcmp(computed.data(), stored.data(), stored.size()) == 0;
 }
 
+std::string matching_token(std::string_view token, const store::PlayerRow& row) {
+  if (token_matches(token, row.token_hash)) return row.token_hash;
+  for (const std::string& session : row.sessions)
+    if (token_matches(token, session)) return session;
+  return {};
+}
 
 std::array<std::string, 2> issue_seat_tokens(lobby::Room& room) {
   std::array<std::string, 2> links;
@@ -209,6 +216,23 @@ void Identities::save(const store::PlayerRow& row, std::function<void(bool ok)> 
     strand->post([done, ok] { done(ok); });
   };
   if (!services_.saver->save(row, answer)) answer(false, "the server is shutting down");
+}
+
+namespace {
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+}  // namespace
+
+bool Identities::reserve_username(const std::string& username) {
+  std::lock_guard lock(mutex_);
+  return reserved_.insert(lower(username)).second;
+}
+
+void Identities::release_username(const std::string& username) {
+  std::lock_guard lock(mutex_);
+  reserved_.erase(lower(username));
 }
 
 }  // namespace cinq::server

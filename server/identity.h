@@ -8,6 +8,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -43,12 +44,18 @@ class Identities {
   // Stores a changed row (a new name, a new token hash); once committed, the cache holds it and `done(true)`
   // runs; if the save fails, the cache keeps the row as it was and `done(false)` runs. On a strand, as above.
   void save(const store::PlayerRow& row, std::function<void(bool ok)> done);
+  // A user name being registered (issue 19): true if it was free here, and it is then held until release().
+  // With the store's check before it, two registrations of one name never both reach the store (whose unique
+  // index would fail the whole group commit they share with other players' turns).
+  bool reserve_username(const std::string& username);
+  void release_username(const std::string& username);
 
  private:
   Services& services_;
   Workers& workers_;
   std::mutex mutex_;
   std::unordered_map<std::string, store::PlayerRow> players_;  // players seen since start
+  std::set<std::string> reserved_;                             // lower-case user names being registered
 };
 
 // A name a record can hold: 1 to 32 characters after trimming, no control characters, none of `= # / >`.
@@ -59,6 +66,9 @@ std::string random_id(std::size_t length);
 // The stored form of a token: its SHA-256 in hex, 64 characters (tokens are 128-bit random: no salt or
 // stretching needed). Computed with OpenSSL's libcrypto.
 std::string token_hash(std::string_view token);
+// The hash `token` matches among a player's: its guest token or one of its login tokens (constant time each);
+// "" if none.
+std::string matching_token(std::string_view token, const store::PlayerRow& row);
 // Whether `token` is the one `stored` is the hash of, compared in constant time. `stored` is a SHA-256 hash
 // (64 hex characters) or, for tokens issued before issue 16, a SHA-1 hash (40); anything else never matches.
 bool token_matches(std::string_view token, std::string_view stored);

@@ -226,6 +226,50 @@ void Protocol::set_player(std::uint64_t connection, const lobby::Player& player)
   if (auto it = clients_.find(connection); it != clients_.end()) it->second.player = player;
 }
 
+void Protocol::set_session(std::uint64_t connection, const std::string& token_hash) {
+  std::lock_guard lock(clients_mutex_);
+  if (auto it = clients_.find(connection); it != clients_.end()) it->second.session = token_hash;
+}
+
+std::string Protocol::session_of(std::uint64_t connection) {
+  std::lock_guard lock(clients_mutex_);
+  auto it = clients_.find(connection);
+  return it == clients_.end() ? std::string() : it->second.session;
+}
+
+void Protocol::clear_player(std::uint64_t connection) {
+  {
+    std::lock_guard lock(clients_mutex_);
+    if (auto it = clients_.find(connection); it != clients_.end()) {
+      it->second.player.reset();
+      it->second.session.clear();
+    }
+  }
+  std::lock_guard lock(seeks_mutex_);
+  seeks_.remove_connection(connection);
+}
+
+void Protocol::log_out_others(const std::string& player_id, std::uint64_t except) {
+  std::vector<std::shared_ptr<net::Connection>> told;
+  {
+    std::lock_guard lock(clients_mutex_);
+    for (auto& [id, client] : clients_) {
+      if (id == except || !client.player || client.player->id != player_id) continue;
+      client.player.reset();
+      client.session.clear();
+      if (auto c = client.connection.lock()) told.push_back(std::move(c));
+    }
+  }
+  const std::string message = R"({"type":"logged_out"})";
+  for (const auto& c : told) {
+    {
+      std::lock_guard lock(seeks_mutex_);
+      seeks_.remove_connection(c->id());
+    }
+    c->send(message);
+  }
+}
+
 std::shared_ptr<net::Connection> Protocol::connection_of(std::uint64_t connection) {
   std::lock_guard lock(clients_mutex_);
   auto it = clients_.find(connection);

@@ -24,6 +24,7 @@
 
 #include "lobby/room.h"
 #include "lobby/seeks.h"
+#include "server/accounts.h"
 #include "server/net/transport.h"
 
 namespace cinq::server {
@@ -74,6 +75,7 @@ class Protocol {
   struct Client {
     std::weak_ptr<net::Connection> connection;
     std::optional<lobby::Player> player;  // after `hello`
+    std::string session;                  // the hash of the token it said hello (or logged in) with
     Bucket bucket;
     int strikes = 0;
     std::int64_t last_limit_error_ms = 0;
@@ -97,6 +99,13 @@ class Protocol {
                    const std::string& room = {});
   std::optional<lobby::Player> player_of(std::uint64_t connection);
   void set_player(std::uint64_t connection, const lobby::Player& player);
+  // Accounts (issue 19): the token hash a connection proved, and logging out. clear_player() makes the
+  // connection one that has not said hello; log_out_others() does so to every other connection of the player
+  // and tells each `logged_out`.
+  void set_session(std::uint64_t connection, const std::string& token_hash);
+  std::string session_of(std::uint64_t connection);
+  void clear_player(std::uint64_t connection);
+  void log_out_others(const std::string& player_id, std::uint64_t except);
   std::shared_ptr<net::Connection> connection_of(std::uint64_t connection);
   // Notes that the connection is in `room` and runs `then` (which subscribes it there), both under the lock
   // on_close takes: a connection that is gone is never subscribed, and one that goes after `then` is
@@ -117,6 +126,7 @@ class Protocol {
 
   std::mutex seeks_mutex_;
   lobby::SeekBook seeks_;
+  LoginLimiter logins_;
 };
 
 }  // namespace cinq::server

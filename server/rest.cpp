@@ -115,6 +115,9 @@ const std::vector<HttpApi::Route>& HttpApi::routes() {
       {"POST", "/api/games/import", &HttpApi::import_game, " with a record as the body"},
       {"GET", "/api/games/{id}", &HttpApi::game, " (or POST a log to /api/games/{id}/record)"},
       {"GET", "/api/games/{id}/record", &HttpApi::record},
+      {"GET", "/api/players/{name}", &HttpApi::player},
+      {"GET", "/api/players/{name}/games.txt", &HttpApi::player_games},
+      {"GET", "/api/leaderboard/{game}", &HttpApi::leaderboard},
       {"GET", "/api/games/{id}/chat", &HttpApi::chat},
       {"POST", "/api/games/{id}/record", &HttpApi::post_record},
   };
@@ -169,6 +172,8 @@ void HttpApi::health(Call& call) {
 }
 
 void HttpApi::games(Call& call) {
+  for (const char* key : {"player", "game", "result", "rated", "from", "to", "page"})
+    if (call.query.count(key)) return archive(call);
   net::HttpResponse r = json_response(200, json::object());
   r.body = R"({"games":)" + *rooms_.public_list() + "}";
   call.respond(std::move(r));

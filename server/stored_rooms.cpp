@@ -32,6 +32,8 @@ store::GameRow to_row(const lobby::Saved& s, std::int64_t updated_ms) {
   r.rematch_of = s.rematch_of;
   r.created_ms = s.created_ms;
   r.updated_ms = updated_ms;
+  r.rated = s.rated;
+  r.winner = s.winner;
   return r;
 }
 
@@ -60,6 +62,8 @@ lobby::Saved from_row(const store::GameRow& r) {
   s.turns = r.turns;
   s.rematch_of = r.rematch_of;
   s.created_ms = r.created_ms;
+  s.rated = r.rated;
+  s.winner = r.winner;
   return s;
 }
 

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 
+#include "rules/notation.h"
+#include "rules/records_file.h"
 #include "tests/support.h"
 #include "tests/support/process.h"
 
@@ -58,6 +60,121 @@ TEST_CASE("cli: cinq replay --canonical prints the record rewritten by the write
   auto run = run_cinq("replay --canonical " + data_path("records/baltek/sample-won-2-1.txt"));
   CHECK(run.exit_code == 0);
   CHECK(run.out == cinq::test::read_text(cinq::test::data_path("baltek/sample-won-2-1.canonical.txt")));
+}
+
+namespace {
+
+const char* const kTablut = "records/tablut/example-in-progress.txt";
+const char* const kKopf = "records/kopf-oder-knopf/sample-finished.txt";
+// Baltek with a bad kick on its line 4 (the record's), the file's line 11 after the 7 lines of kTablut.
+const char* const kBadBaltek =
+    "#! BALTEK\n"
+    "1   B/@ d3/f3 g3/d1 e1/   R/h3 g3/g5 f5/i3 h3/\n"
+    "2   B/e1 e2/d5 e4/f5 g4/   R/f5 e4/g1 f1/i1 h2/\n"
+    "3   B/@ e4/@ g4/\n";
+
+}  // namespace
+
+TEST_CASE("cli: cinq replay of a file of two records replays both, each after its header line, with exit 0") {
+  auto run = run_cinq("replay " + data_path("records/two-games.txt"));
+  CHECK(run.exit_code == 0);
+  auto tablut = run_cinq("replay " + data_path(kTablut));
+  auto kopf = run_cinq("replay " + data_path(kKopf));
+  CHECK(run.out == "== record 1 (line 1) ==\n" + tablut.out + "\n== record 2 (line 8) ==\n" + kopf.out);
+
+  auto json = run_cinq("replay --json " + data_path("records/two-games.txt"));
+  CHECK(json.exit_code == 0);
+  CHECK(json.out.rfind("[\n  {\n", 0) == 0);  // one array of the records' objects
+  CHECK(json.out.find("\"game\": \"tablut\"") < json.out.find("\"game\": \"kopf-oder-knopf\""));
+  CHECK(json.out.find("\"record\": 2") != std::string::npos);
+  CHECK(json.out.find("\"start_line\": 8") != std::string::npos);
+  CHECK(json.out.find("\"result\": \"draw agreement 6-4\"") != std::string::npos);
+}
+
+TEST_CASE("cli: cinq replay --canonical of several records is itself a file of the same records") {
+  auto run = run_cinq("replay --canonical " + data_path("records/two-games.txt"));
+  CHECK(run.exit_code == 0);
+  auto tablut = run_cinq("replay --canonical " + data_path(kTablut));
+  auto kopf = run_cinq("replay --canonical " + data_path(kKopf));
+  CHECK(run.out == tablut.out + "\n" + kopf.out);  // one blank line between two records
+  // Read back: the same records, written the same.
+  auto split = cinq::split_records(run.out);
+  REQUIRE(split.ok());
+  REQUIRE(split->size() == 2);
+  auto first = cinq::Record::read((*split)[0].text);
+  auto second = cinq::Record::read((*split)[1].text);
+  REQUIRE(first.ok());
+  REQUIRE(second.ok());
+  CHECK(first->write() == tablut.out);
+  CHECK(second->write() == kopf.out);
+  auto again = run_cinq("replay --canonical -", run.out);
+  CHECK(again.exit_code == 0);
+  CHECK(again.out == run.out);
+}
+
+TEST_CASE("cli: an error in the second record of a file names record 2 and the line in the file, exit 1") {
+  const std::string file = cinq::test::read_text(data_path(kTablut)) + "\n" + kBadBaltek;
+  const std::string error = "record 2: line 11: Blue kick @ g4 needs a duel of 1 (write @+ g4)\n";
+  auto run = run_cinq("replay -", file);
+  CHECK(run.exit_code == 1);
+  auto tablut = run_cinq("replay " + data_path(kTablut));
+  CHECK(run.out == "== record 1 (line 1) ==\n" + tablut.out + "\n== record 2 (line 8) ==\n" + error);
+
+  const std::string bad_first = std::string(kBadBaltek) + "\n" + cinq::test::read_text(data_path(kTablut));
+  auto first_bad = run_cinq("replay -", bad_first);
+  CHECK(first_bad.exit_code == 1);  // a bad record does not stop the next
+  CHECK(first_bad.out.find("record 1: line 4: Blue kick @ g4") != std::string::npos);
+  CHECK(first_bad.out.find("== record 2 (line 6) ==\ngame: tablut\n") != std::string::npos);
+
+  auto canonical = run_cinq("replay --canonical -", file);
+  CHECK(canonical.exit_code == 1);
+  CHECK(canonical.out == error);  // the errors alone, no record
+
+  auto json = run_cinq("replay --json -", file);
+  CHECK(json.exit_code == 1);
+  CHECK(json.out.find("\"ok\": true") < json.out.find("\"ok\": false"));
+  CHECK(json.out.find("\"line\": 11,") != std::string::npos);
+  CHECK(json.out.find("\"record\": 2,") != std::string::npos);
+}
+
+TEST_CASE("cli: text before the first #! line of a file of several records is refused with its line") {
+  const std::string tablut = cinq::test::read_text(data_path(kTablut));
+  auto run = run_cinq("replay -", "\n# my games\n" + tablut + tablut);
+  CHECK(run.exit_code == 1);
+  CHECK(run.out ==
+        "line 2: text before the first #! line (each record of a file of several starts with its own)\n");
+  auto json = run_cinq("replay --json -", "\n# my games\n" + tablut + tablut);
+  CHECK(json.exit_code == 1);
+  CHECK(json.out.rfind("{\n", 0) == 0);
+  CHECK(json.out.find("\"line\": 2") != std::string::npos);
+  auto canonical = run_cinq("replay --canonical -", "\n# my games\n" + tablut + tablut);
+  CHECK(canonical.exit_code == 1);
+  CHECK(canonical.out == run.out);
+}
+
+TEST_CASE("cli: a file of one record replays as it always did, whatever precedes its #! line") {
+  const std::string tablut = cinq::test::read_text(data_path(kTablut));
+  auto run = run_cinq("replay -", tablut);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out.rfind("game: tablut\noptions: first=attackers king=armed throne=special\nturns: 5\n", 0) ==
+        0);
+  CHECK(run.out.find("== record") == std::string::npos);
+  CHECK(run_cinq("replay -", "\n\n" + tablut + "\n\n").out == run.out);
+  auto json = run_cinq("replay --json -", tablut);
+  CHECK(json.out.rfind("{\n", 0) == 0);  // one object, not an array
+  CHECK(json.out.find("\"record\"") == std::string::npos);
+  auto canonical = run_cinq("replay --canonical -", tablut);
+  CHECK(canonical.exit_code == 0);
+  CHECK(canonical.out == run_cinq("replay --canonical " + data_path(kTablut)).out);
+  CHECK(canonical.out.rfind("#! TABLUT king=armed\n", 0) == 0);
+  // A line before a lone #! line is the record's own error, named on the #! line as before.
+  auto comment = run_cinq("replay -", "# hello\n" + tablut);
+  CHECK(comment.exit_code == 1);
+  CHECK(comment.out == "line 2: the #! line must be the first line of the record\n");
+  // A Baltek record without a #! line is still one record.
+  auto seed = run_cinq("replay " + data_path("records/baltek/seed-example.txt"));
+  CHECK(seed.exit_code == 0);
+  CHECK(seed.out.rfind("game: baltek\n", 0) == 0);
 }
 
 TEST_CASE("cli: usage errors exit 2, --help documents the commands") {
