@@ -30,6 +30,9 @@ App::App(store::Store& store, store::Worker& writer, Limits limits, BotConfig bo
                                     HttpApi::Extra{[this] { return protocol_->seeks_waiting(); }});
   services_.open_rematch = [this](const std::shared_ptr<RoomActor>& old) { rooms_->open_rematch(old); };
   services_.forget_room = [this](const std::string& id) { rooms_->forget(id); };
+  services_.read_later = [this](std::function<void()> job) {
+    return workers_->submit(Workers::Kind::quick, std::move(job));
+  };
 }
 
 App::~App() {

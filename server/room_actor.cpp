@@ -1,5 +1,9 @@
 #include "server/room_actor.h"
 
+#include <cmath>
+
+#include "ratings/glicko2.h"
+
 #include <spdlog/spdlog.h>
 
 #include <nlohmann/json.hpp>
@@ -167,6 +171,7 @@ void RoomActor::flush() {
   }
   if (!outbox_.empty()) return;
   if (!listed) update_listing();
+  fetch_ratings();
   auto ready = std::move(settled_);
   settled_.clear();
   for (auto& w : ready) w.settled();
@@ -262,14 +267,50 @@ void RoomActor::subscribe(const std::shared_ptr<net::Connection>& c, const std::
           if (seat >= 0 && seat == room_.seat_to_move()) out += "," + room_.legal_members();
           conn->send(out + "}");
         } else {
-          conn->send(room_.state_message(now, seat, extra ? *extra : json::object()));
+          json members = extra ? *extra : json::object();
+          if (!ratings_.is_null()) members["ratings"] = ratings_;
+          conn->send(room_.state_message(now, seat, members));
         }
+        fetch_ratings();
         refresh_presence();
       },
       [this, weak = std::weak_ptr<net::Connection>(c)] {
         if (auto conn = weak.lock())
           conn->send(error_message("storage", "this room is being reloaded from the store: join it again", {}, id_));
       });
+}
+
+void RoomActor::fetch_ratings() {
+  if (ratings_asked_ || !room_.config().rated || room_.status() != lobby::Status::finished || broken_ ||
+      !services_.read_later || !outbox_.empty())
+    return;
+  ratings_asked_ = true;
+  std::array<std::string, 2> seat_ids = {room_.seats()[0].id, room_.seats()[1].id};
+  services_.read_later([this, self = shared_from_this(), seat_ids] {
+    note_blocking(services_.metrics);
+    auto changes = services_.store->game_ratings(id_);
+    json seats = json::array({nullptr, nullptr});
+    bool any = false;
+    for (const store::RatingChange& c : changes) {
+      for (int s = 0; s < 2; ++s) {
+        if (c.player_id != seat_ids[s]) continue;
+        auto round1 = [](double x) { return std::round(x * 10) / 10; };
+        seats[s] = {{"before", round1(c.before_rating)},
+                    {"after", round1(c.rating)},
+                    {"change", round1(c.rating - c.before_rating)},
+                    {"deviation", round1(c.deviation)},
+                    {"provisional", c.deviation > ratings::kProvisionalDeviation}};
+        any = true;
+      }
+    }
+    if (!any) return;
+    post([seats](RoomActor& a) {
+      a.ratings_ = seats;
+      const std::string message = json{{"type", "ratings"}, {"room", a.id_}, {"seats", seats}}.dump();
+      for (auto& [id, sub] : a.subscribers_)
+        if (auto c = sub.connection.lock()) c->send(message);
+    });
+  });
 }
 
 void RoomActor::unsubscribe(std::uint64_t connection_id) {

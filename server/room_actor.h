@@ -108,6 +108,9 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   void update_expiry();
   bool nobody_holds() const;  // open, and no seat held by someone connected (nor a correspondence creator)
   void fail_storage(const std::string& why);
+  // A rated game's rating changes (issue 19), read from the store once the result is stored: sent to the room
+  // as `ratings` and added to every later state.
+  void fetch_ratings();
   // --- bots (room_actor.cpp, "Computer opponents")
   void schedule_bot(int seat, int level);
   void on_bot_turn(std::int64_t key, BotAnswer answer);    // the answer is back on the strand
@@ -150,6 +153,9 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   std::unique_ptr<net::Timer> bot_timer_;  // the answer's delay, or a retry when the bot queue was full
   std::array<bool, 2> bot_shown_online_{false, false};  // presence told for each bot seat
   bool bot_fallback_ = false;  // the last bot turn failed (never expected): the next one is random play
+
+  bool ratings_asked_ = false;
+  nlohmann::json ratings_;  // the seats' changes (null until read)
 
   std::uint64_t holder_ = 0;
   std::string creator_;

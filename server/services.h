@@ -49,6 +49,8 @@ struct Services {
   std::function<void(const std::shared_ptr<RoomActor>&)> open_rematch;
   // Called on a room's strand when the room may leave memory (finished, nobody in it, or broken).
   std::function<void(const std::string& room)> forget_room;
+  // Runs a store read on a worker thread (a quick job); false if the workers could not take it.
+  std::function<bool(std::function<void()>)> read_later;
 
   static lobby::Now now();
 };

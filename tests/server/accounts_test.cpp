@@ -181,6 +181,15 @@ TEST_CASE("ratings: a rated game changes both ratings once, by Glicko-2, also ac
     bob.until_type("state");
     alice.until_event("started");
     alice_wins(alice, bob, room);
+    // The room tells both players the change, once the result is stored.
+    for (Peer* p : {&alice, &bob}) {
+      json told = p->until_type("ratings");
+      CHECK(told["room"] == room);
+      CHECK(told["seats"][0]["before"] == 1500);
+      CHECK(told["seats"][0]["after"].get<double>() == doctest::Approx(winner.rating).epsilon(0.001));
+      CHECK(told["seats"][1]["after"].get<double>() == doctest::Approx(loser.rating).epsilon(0.001));
+      CHECK(told["seats"][1]["provisional"] == true);
+    }
     // Stored with the result: a SIGKILL right after the announcement loses nothing.
     server.kill(SIGKILL);
     server.wait(10s);
@@ -204,7 +213,9 @@ TEST_CASE("ratings: a rated game changes both ratings once, by Glicko-2, also ac
     // The room, reopened and joined again, does not count the game a second time.
     Peer alice(server.port(), "Alice again");
     alice.send({{"type", "join"}, {"room", room}});
-    alice.until_type("state");
+    json state = alice.until_type("state");
+    json seats = state.contains("ratings") ? state["ratings"] : alice.until_type("ratings")["seats"];
+    CHECK(seats[0]["after"].get<double>() == doctest::Approx(winner.rating).epsilon(0.001));
   }
   // The archive finds it by player, result, game, rated.
   json won = get_json(server.port(), "/api/games?player=alice&result=win&game=tablut&rated=true");
