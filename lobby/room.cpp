@@ -178,8 +178,10 @@ Effect Room::sit(const Player& player, std::optional<int> seat, Now now) {
   seats_[s] = player;
   Effect e;
   e.save = true;
-  e.events.push_back(
-      event({{"kind", "seated"}, {"seat", s}, {"player", {{"id", player.id}, {"name", player.name}}}}));
+  json seated = {{"id", player.id}, {"name", player.name}};
+  if (!player.username.empty()) seated["username"] = player.username;
+  if (player.rating) seated["rating"] = rating_json(*player.rating);
+  e.events.push_back(event({{"kind", "seated"}, {"seat", s}, {"player", std::move(seated)}}));
   if (!seats_[0].id.empty() && !seats_[1].id.empty()) {
     start_game(now);
     e.events.push_back(event({{"kind", "started"}}, e, now));

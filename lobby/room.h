@@ -36,12 +36,20 @@ struct ClockSpec {
   friend bool operator==(const ClockSpec&, const ClockSpec&) = default;
 };
 
+// A seated account's rating in the room's game and pool, as read when it sat down (issue 19): shown beside
+// its name in the room and the lobby.
+struct SeatRating {
+  double rating = 1500;
+  bool provisional = true;
+};
+
 struct Player {
   std::string id;
   std::string name;
   // The account's user name ("" for a guest, a bot, or a seat read back from the store): a rated room seats
   // accounts only (issue 19).
   std::string username;
+  std::optional<SeatRating> rating;  // an account's, none for a guest or a bot
 };
 
 enum class Status { open, live, finished };
@@ -111,10 +119,14 @@ nlohmann::json ungroup_legal(const nlohmann::json& legal);
 
 // One line of the lobby's list (docs/protocol.md, SUMMARY) as plain fields: cheap enough to take at every
 // announcement; its JSON is built only when a list is asked for.
+nlohmann::json rating_json(const SeatRating& r);  // {"rating": 1663, "provisional": true}
+
 struct Summary {
   std::shared_ptr<const nlohmann::json> fixed;  // room, game, options, clock, created_ms: set for life
   Status status = Status::open;
   std::array<std::optional<std::string>, 2> seats;  // the names in the seats
+  std::array<std::optional<SeatRating>, 2> ratings;  // the seated accounts' ratings
+  std::array<std::string, 2> usernames;               // and their user names ("" for a guest)
   int spectators = 0;
   int turn = 0;
   std::optional<std::string> result;

@@ -303,8 +303,12 @@ json Room::seats_json() const {
   for (int s = 0; s < 2; ++s) {
     if (seats_[s].id.empty())
       out.push_back(nullptr);
-    else
-      out.push_back({{"id", seats_[s].id}, {"name", seats_[s].name}, {"online", online_[s]}});
+    else {
+      json seat = {{"id", seats_[s].id}, {"name", seats_[s].name}, {"online", online_[s]}};
+      if (!seats_[s].username.empty()) seat["username"] = seats_[s].username;
+      if (seats_[s].rating) seat["rating"] = rating_json(*seats_[s].rating);
+      out.push_back(std::move(seat));
+    }
   }
   return out;
 }
@@ -440,7 +444,11 @@ Summary Room::summary(Now now) const {
   s.fixed = summary_fixed_;
   s.status = status_;
   for (int i = 0; i < 2; ++i)
-    if (!seats_[i].id.empty()) s.seats[i] = seats_[i].name;
+    if (!seats_[i].id.empty()) {
+      s.seats[i] = seats_[i].name;
+      s.ratings[i] = seats_[i].rating;
+      s.usernames[i] = seats_[i].username;
+    }
   s.spectators = spectators_;
   s.turn = record_.turn_count();
   if (record_.finished()) s.result = record_.result_text();
@@ -453,10 +461,23 @@ Summary Room::summary(Now now) const {
   return s;
 }
 
+json rating_json(const SeatRating& r) {
+  return {{"rating", std::round(r.rating)}, {"provisional", r.provisional}};
+}
+
 json Summary::to_json() const {
   json out = fixed ? *fixed : json::object();
   json seat_list = json::array();
-  for (const auto& name : seats) seat_list.push_back(name ? json{{"name", *name}} : json(nullptr));
+  for (int i = 0; i < 2; ++i) {
+    if (!seats[i]) {
+      seat_list.push_back(nullptr);
+      continue;
+    }
+    json seat = {{"name", *seats[i]}};
+    if (!usernames[i].empty()) seat["username"] = usernames[i];
+    if (ratings[i]) seat["rating"] = rating_json(*ratings[i]);
+    seat_list.push_back(std::move(seat));
+  }
   out["status"] = status_name(status);
   out["seats"] = std::move(seat_list);
   out["spectators"] = spectators;

@@ -835,10 +835,30 @@ struct Commands {
       auto links = issue_seat_tokens(*room);
       extra = std::make_shared<const json>(json{{"links", {links[0], links[1]}}});
     }
-    auto actor = p.rooms_.add(std::move(*room));
+    if (ctx.player->username.empty()) return open_room(p, ctx, cmd, std::move(*room), extra, {});
+    // An account shows its rating in its seat: read first, on a worker.
+    Resume resume = ctx.defer(p);
+    auto shared = std::make_shared<lobby::Room>(std::move(*room));
+    bool queued = p.workers_.submit(Workers::Kind::quick, [&p, later = ctx, cmd, shared, extra, resume] {
+      note_blocking(p.services_.metrics);
+      auto rows = p.services_.store->ratings(later.player->id);
+      open_room(p, later, cmd, std::move(*shared), extra, std::move(rows));
+      resume->finish();
+    });
+    if (!queued) {
+      p.reply_error(ctx, "storage", kBusy);
+      resume->finish();
+    }
+  }
+
+  static void open_room(Protocol& p, const Context& ctx, const Create& cmd, lobby::Room room,
+                        std::shared_ptr<const json> extra, const std::vector<store::RatingRow>& rows) {
+    lobby::Player player = *ctx.player;
+    if (!player.username.empty()) player.rating = seat_rating(rows, room);
+    auto actor = p.rooms_.add(std::move(room));
     if (!claim(p, ctx, actor, Claims::open_room)) return;
     bool here = p.enter_room(ctx.connection->id(), actor->id(), [&] {
-      actor->post([c = ctx.connection, player = *ctx.player, seat = cmd.seat.value_or(random_seat()),
+      actor->post([c = ctx.connection, player, seat = cmd.seat.value_or(random_seat()),
                    ref = ctx.ref, extra](RoomActor& a) {
         a.set_creator(player.id);
         a.apply(a.room().sit(player, seat, Services::now()), c, ref);
@@ -909,9 +929,38 @@ struct Commands {
   }
 
   static void on_sit(Protocol& p, Context& ctx, Sit& cmd, const RoomPtr& actor) {
+    if (ctx.player->username.empty()) return sit_with(p, ctx, cmd, actor, {});
+    // An account shows its rating in the seat: read first (on a worker), picked for the room's game there.
+    Resume resume = ctx.defer(p);
+    bool queued = p.workers_.submit(Workers::Kind::quick, [&p, later = ctx, cmd, actor, resume] {
+      note_blocking(p.services_.metrics);
+      auto rows = p.services_.store->ratings(later.player->id);
+      sit_with(p, later, cmd, actor, std::move(rows));
+      resume->finish();
+    });
+    if (!queued) {
+      p.reply_error(ctx, "storage", kBusy);
+      resume->finish();
+    }
+  }
+
+  // The rating of `rows` for a room's game and pool (1500, provisional, for none yet).
+  static lobby::SeatRating seat_rating(const std::vector<store::RatingRow>& rows, const lobby::Room& room) {
+    const std::string game(room.record().game().name());
+    const std::string pool = room.config().clock.correspondence() ? "correspondence" : "live";
+    for (const auto& r : rows)
+      if (r.game == game && r.pool == pool) return {r.rating, r.deviation > ratings::kProvisionalDeviation};
+    return {};
+  }
+
+  static void sit_with(Protocol& p, const Context& ctx, const Sit& cmd, const RoomPtr& actor,
+                       std::vector<store::RatingRow> rows) {
     p.enter_room(ctx.connection->id(), actor->id(), [&] {
       actor->post([c = ctx.connection, player = *ctx.player, seat = cmd.seat, seat_token = cmd.seat_token,
-                   ref = ctx.ref](RoomActor& a) { sit_down(a, c, player, seat, seat_token, ref); });
+                   ref = ctx.ref, rows = std::move(rows)](RoomActor& a) mutable {
+        if (!player.username.empty()) player.rating = seat_rating(rows, a.room());
+        sit_down(a, c, player, seat, seat_token, ref);
+      });
     });
   }
 
@@ -1065,8 +1114,13 @@ struct Commands {
     auto room = lobby::Room::create(config, now);
     if (!room) return p.reply_error(ctx, "bad_options", room.error().message);
     int first = random_seat();
-    (void)room->sit(other->player, first, now);
-    (void)room->sit(*ctx.player, 1 - first, now);
+    auto rated_player = [](const lobby::Seek& s) {
+      lobby::Player player = s.player;
+      if (!player.username.empty()) player.rating = lobby::SeatRating{s.rating, s.provisional};
+      return player;
+    };
+    (void)room->sit(rated_player(*other), first, now);
+    (void)room->sit(rated_player(seek), 1 - first, now);
     auto actor = p.rooms_.add(std::move(*room));
     json m = game_json;
     m["type"] = "paired";
@@ -1105,6 +1159,7 @@ struct Commands {
                          {"options", s.options},
                          {"clock", lobby::clock_json(s.clock)},
                          {"name", s.player.name},
+                         {"username", s.player.username.empty() ? json(nullptr) : json(s.player.username)},
                          {"rated", s.rated},
                          {"rating", s.player.username.empty() ? json(nullptr)
                                                               : json{{"rating", std::round(s.rating)},

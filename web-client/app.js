@@ -1,13 +1,18 @@
 // The shell's entry point: one connection for the page, a hash router (#/, #/room/ID, #/import,
-// #/help[/GAME]) and the header. Each page is a render(root, app) function returning its cleanup.
+// #/help[/GAME], #/account[/register], #/player/NAME, #/leaderboard[/GAME][?pool=P], #/archive[?SEARCH]) and
+// the header. Each page is a render(root, app) function returning its cleanup.
 
+import {error_words, install_account, render_account} from './account.js';
+import {render_archive} from './archive.js';
 import {render_help} from './help.js';
 import {render_import} from './import.js';
+import {render_leaderboard} from './leaderboard.js';
 import {render_lobby} from './lobby.js';
 import {Connection, socket_url} from './net.js';
+import {render_player} from './player.js';
 import {render_room} from './room.js';
 import {install_social} from './social.js';
-import {notify} from './ui.js';
+import {el, notify} from './ui.js';
 
 const conn = new Connection(socket_url());
 
@@ -22,6 +27,8 @@ const app = {
   // The room page's own view of its room, {id, state} (read-only, for browser tests): set by room.js.
   room: null,
   seek: null,
+  // Refs of commands whose errors a page shows itself (the account forms): no notice for them.
+  quiet_refs: new Set(),
   navigate(hash) {
     if (location.hash === hash) {
       route();
@@ -42,10 +49,15 @@ function route() {
   const hash = location.hash || '#/';
   const room = /^#\/room\/([A-Za-z0-9_-]+)$/.exec(hash);
   const help = /^#\/help(?:\/([a-z-]+))?\/?$/.exec(hash);
+  const account = /^#\/account(?:\/(register))?\/?$/.exec(hash);
+  const player = /^#\/player\/([^/?#]+)\/?$/.exec(hash);
+  const leaderboard = /^#\/leaderboard(?:\/([a-z-]+))?\/?(?:\?(.*))?$/.exec(hash);
+  const archive = /^#\/archive\/?(?:\?(.*))?$/.exec(hash);
   for (const link of document.querySelectorAll('.site-nav a')) {
     // A section's link stays current on its sub-pages (#/help for #/help/tablut).
     const href = link.getAttribute('href');
-    const active = !room && (href === hash || (href !== '#/' && hash.startsWith(`${href}/`)));
+    const active = !room &&
+        (href === hash || (href !== '#/' && (hash.startsWith(`${href}/`) || hash.startsWith(`${href}?`))));
     if (active) {
       link.setAttribute('aria-current', 'page');
     } else {
@@ -58,27 +70,57 @@ function route() {
     cleanup = render_help(root, app, help[1] || null);
   } else if (hash === '#/import') {
     cleanup = render_import(root, app);
+  } else if (account) {
+    cleanup = render_account(root, app, account[1] || null);
+  } else if (player) {
+    cleanup = render_player(root, app, decode(player[1]));
+  } else if (leaderboard) {
+    cleanup = render_leaderboard(root, app, leaderboard[1] || null, new URLSearchParams(leaderboard[2] || '').get('pool'));
+  } else if (archive) {
+    cleanup = render_archive(root, app, archive[1] || '');
   } else {
     cleanup = render_lobby(root, app);
   }
   window.scrollTo(0, 0);
 }
 
+function decode(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+// The header's name: a guest's name, or an account's user name linking to its player page.
 function show_identity() {
   const who = document.getElementById('whoami');
-  if (who && conn.identity) who.textContent = conn.identity.name || '';
+  if (!who || !conn.identity) return;
+  const username = conn.username;
+  if (username) {
+    const name = conn.identity.name && conn.identity.name !== username ? ` (${conn.identity.name})` : '';
+    who.replaceChildren(
+        el('a', {id: 'whoami-user', href: `#/player/${encodeURIComponent(username)}`, title: 'Your ratings and games'},
+           username),
+        name);
+  } else {
+    who.textContent = conn.identity.name || '';
+  }
 }
 
 // Errors nobody else handles: shown briefly. Rooms handle their own (they know which room is on screen).
 conn.on('error', (message) => {
+  if (message.ref !== undefined && app.quiet_refs.has(message.ref)) return;
   if (message.room && message.room === app.current_room) return;
   if (message.code === 'rate_limited') return;
-  notify(message.message || message.code);
+  notify(error_words(message));
 });
 conn.on('welcome', show_identity);
+conn.on('registered', show_identity);
 // A seek lives on the connection: remember it so a reconnect can renew it, and follow a pairing anywhere.
 conn.on('seeking', (message) => {
-  app.seek = message;
+  // What was asked (rated, rating_range) completes what the answer says.
+  app.seek = {...(app.seek_sent || {}), ...message};
 });
 conn.on('unseeked', () => {
   app.seek = null;
@@ -89,8 +131,13 @@ conn.on('paired', (message) => {
 });
 conn.on_ready((reconnected) => {
   if (reconnected && app.seek) {
-    const {game, options, clock} = app.seek;
-    conn.send({type: 'seek', game, options, clock});
+    const {game, options, clock, rated, rating_range} = app.seek;
+    const seek = {type: 'seek', game, options, clock};
+    if (rated && conn.username) {
+      seek.rated = true;
+      if (rating_range) seek.rating_range = rating_range;
+    }
+    conn.send(seek);
   }
 });
 conn.on('state', (state) => app.states.set(state.room, state));
@@ -98,6 +145,7 @@ conn.on('state', (state) => app.states.set(state.room, state));
 // For debugging and browser tests: the connection and app state, read-only by convention.
 window.cinqApp = app;
 install_social(app);  // social: the header's sound switch and notification button, correspondence alerts
+install_account(app);  // accounts: Log in / Register, or the account's page
 
 window.addEventListener('hashchange', route);
 route();

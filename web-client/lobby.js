@@ -3,7 +3,7 @@
 // visitor looks for, above the forms.
 
 import {seat_links_block} from './room-view.js';
-import {clock_label, el, game_about, game_title, help_link, kClocks, kGames, notify, parse_clock_choice} from './ui.js';
+import {clock_label, el, game_about, game_title, help_link, kClocks, kGames, notify, parse_clock_choice, player_label} from './ui.js';
 import {outcome_for, parse_result_text, result_sentence, seat_label} from './words.js';
 
 const kRefreshMs = 3000;
@@ -72,6 +72,10 @@ export function render_lobby(root, app) {
       el('select', {id: 'create-seat'}, el('option', {value: ''}, 'Random'),
          el('option', {value: '0'}, 'First'), el('option', {value: '1'}, 'Second'));
   const create_private = el('input', {id: 'create-private', type: 'checkbox'});
+  // Rated: for accounts only (the server refuses a guest's, and never rates a game against the computer:
+  // that form has no such box).
+  const create_rated = el('input', {id: 'create-rated', type: 'checkbox', 'aria-describedby': 'create-rated-hint'});
+  const create_rated_hint = rated_hint('create-rated-hint');
   const create_form =
       el('form', {class: 'card-form', id: 'create-form'}, field('create-game', 'Game', create_game),
          field('create-options', 'Options', create_options, options_hint),
@@ -81,6 +85,9 @@ export function render_lobby(root, app) {
                {for: 'create-private'
                },
                'Private (only people with the link can join)')),
+         el('div', {class: 'check'}, create_rated,
+            el('label', {for: 'create-rated'}, 'Rated (the result changes both players\' ratings)')),
+         create_rated_hint,
          el('button', {id: 'create-submit', type: 'submit', class: 'primary'}, 'Create room'));
   const update_hint = () => {
     const game = kGames.find((g) => g.name === create_game.value);
@@ -100,6 +107,7 @@ export function render_lobby(root, app) {
                                                  parse_clock_choice(create_clock.value),
       private: create_private.checked,
     };
+    if (create_rated.checked && !create_rated.disabled) message.rated = true;
     if (create_seat.value !== '') message.seat = Number(create_seat.value);
     pending_create = conn.send(message);
     if (pending_create === null) notify('Not connected: try again in a moment.');
@@ -150,12 +158,27 @@ export function render_lobby(root, app) {
   // --- quick pairing
   const seek_game = game_select('seek-game');
   const seek_clock = clock_select('seek-clock');
+  const seek_rated = el('input', {id: 'seek-rated', type: 'checkbox', 'aria-describedby': 'seek-rated-hint'});
+  const seek_rated_hint = rated_hint('seek-rated-hint');
+  // An optional range of the opponent's rating, for a rated seek: either end may stay open.
+  const range_input = (id, label) => el('input', {
+    id, type: 'number', inputmode: 'numeric', min: '0', max: String(kRatingMax), step: '50', placeholder: 'any',
+    'aria-label': label
+  });
+  const seek_min = range_input('seek-range-min', 'Lowest rating of the opponent');
+  const seek_max = range_input('seek-range-max', 'Highest rating of the opponent');
+  const seek_range = el('div', {class: 'field seek-range', id: 'seek-range'},
+                        el('span', {class: 'field-label', id: 'seek-range-label'}, 'Opponent\'s rating (optional)'),
+                        el('div', {class: 'range-inputs', role: 'group', 'aria-labelledby': 'seek-range-label'},
+                           seek_min, el('span', {'aria-hidden': 'true'}, 'to'), seek_max));
   const seek_status = el('p', {id: 'seek-status', class: 'muted', 'aria-live': 'polite'});
   const seek_cancel = el('button', {id: 'seek-cancel', type: 'button', hidden: true}, 'Cancel');
   const seek_list = el('ul', {class: 'seek-list'});
   const seek_form =
       el('form', {class: 'card-form', id: 'seek-form'}, field('seek-game', 'Game', seek_game),
          field('seek-clock', 'Clock', seek_clock),
+         el('div', {class: 'check'}, seek_rated, el('label', {for: 'seek-rated'}, 'Rated')), seek_rated_hint,
+         seek_range,
          el('div', {class: 'buttons'},
             el('button', {id: 'seek-submit', type: 'submit', class: 'primary'}, 'Find an opponent'),
             seek_cancel),
@@ -166,13 +189,23 @@ export function render_lobby(root, app) {
   const show_seek = () => {
     const seek = app.seek;
     seek_status.textContent =
-        seek ? `Looking for an opponent: ${game_title(seek.game)}, ${clock_label(seek.clock)}…` : '';
+        seek ? `Looking for an opponent: ${game_title(seek.game)}, ${clock_label(seek.clock)}${seek_terms(seek)}…` : '';
     seek_cancel.hidden = !seek;
   };
   seek_form.addEventListener('submit', (e) => {
     e.preventDefault();
     const seek =
         {type: 'seek', game: seek_game.value, options: '', clock: parse_clock_choice(seek_clock.value)};
+    if (seek_rated.checked && !seek_rated.disabled) {
+      seek.rated = true;
+      const range = rating_range(seek_min.value, seek_max.value);
+      if (range === false) {
+        notify('The rating range goes from a lower to a higher rating, each from 0 to ' + kRatingMax + '.');
+        return;
+      }
+      if (range) seek.rating_range = range;
+    }
+    app.seek_sent = seek;
     if (conn.send(seek) === null) notify('Not connected: try again in a moment.');
   });
   seek_cancel.addEventListener('click', () => conn.send({type: 'unseek'}));
@@ -183,6 +216,8 @@ export function render_lobby(root, app) {
   // A seek in the list is accepted by seeking the same game, options and clock: the server pairs equal seeks.
   app.accept_seek = (seek) => {
     const message = {type: 'seek', game: seek.game, options: seek.options || '', clock: seek.clock || null};
+    if (seek.rated) message.rated = true;  // a rated seek pairs with a rated one
+    app.seek_sent = message;
     if (conn.send(message) === null) notify('Not connected: try again in a moment.');
   };
 
@@ -193,7 +228,7 @@ export function render_lobby(root, app) {
   let shown_rooms = '';
   let shown_seeks = '';
   subscriptions.push(conn.on('rooms', (message) => {
-    const rooms = JSON.stringify(message.rooms || []);
+    const rooms = JSON.stringify([message.rooms || [], conn.username]);
     if (rooms !== shown_rooms) {
       shown_rooms = rooms;
       render_rooms(rooms_list, rooms_empty, message.rooms || [], app);
@@ -228,8 +263,25 @@ export function render_lobby(root, app) {
     if (error.ref === pending_create) pending_create = null;
   }));
   subscriptions.push(conn.on('welcome', (message) => {
-    if (document.activeElement !== name_input) name_input.value = message.player.name;
+    if (document.activeElement !== name_input && conn.identity) name_input.value = conn.identity.name || '';
   }));
+  subscriptions.push(conn.on('registered', () => {
+    if (document.activeElement !== name_input) name_input.value = conn.identity.name || '';
+  }));
+  // Rated play is for accounts: the boxes follow who the page is (a login, a logout, a registration).
+  const show_account = () => {
+    const account = Boolean(conn.username);
+    for (const [box, hint] of [[create_rated, create_rated_hint], [seek_rated, seek_rated_hint]]) {
+      box.disabled = !account;
+      if (!account) box.checked = false;
+      hint.hidden = account;
+    }
+    seek_range.hidden = !seek_rated.checked;  // the range is a rated seek's
+    shown_seeks = '';  // a seek's Play button depends on it too
+  };
+  seek_rated.addEventListener('change', show_account);
+  for (const type of ['welcome', 'registered', 'logged_out']) subscriptions.push(conn.on(type, show_account));
+  show_account();
 
   // What each game is, in one line, with its rules a click away: five games few people know.
   const games_list = el(
@@ -237,7 +289,9 @@ export function render_lobby(root, app) {
       kGames.map(
           (g) => el(
               'li', {class: 'lobby-game', 'data-game': g.name}, el('strong', {class: 'lobby-game-title'}, g.title),
-              ' ', el('span', {class: 'lobby-game-about'}, game_about(g.name)), ' ', help_link(g.name))));
+              ' ', el('span', {class: 'lobby-game-about'}, game_about(g.name)), ' ', help_link(g.name), ' ',
+              el('a', {href: `#/leaderboard/${g.name}`, class: 'leaderboard-link', 'data-leaderboard': g.name},
+                 'Leaderboard'))));
 
   // Two columns at desktop width (the lists, then the forms); one on a phone, in the same order.
   root.append(el(
@@ -247,7 +301,11 @@ export function render_lobby(root, app) {
             'Play a friend with a link, a stranger by quick pairing, or the computer. New to a game? Each ' +
                 'has a short “How to play”.')),
       el('section', {class: 'card lobby-games', 'aria-labelledby': 'games-title'},
-         el('h2', {id: 'games-title'}, 'The games'), games_list),
+         el('h2', {id: 'games-title'}, 'The games'), games_list,
+         el('p', {class: 'lobby-archive'}, 'Finished games: ',
+            el('a', {id: 'lobby-archive-link', href: '#/archive'}, 'search the archive'),
+            conn.username ? ['; ', el('a', {href: `#/player/${encodeURIComponent(conn.username)}`}, 'your ratings')] : null,
+            '.')),
       el('div', {class: 'lobby-lists'},
          el('section', {class: 'card lobby-rooms', 'aria-labelledby': 'rooms-title'},
             el('h2', {id: 'rooms-title'}, 'Rooms'), seeks_block, rooms_empty, rooms_list),
@@ -281,6 +339,39 @@ function field(id, label, control, hint) {
             }, label), control, hint);
 }
 
+// The highest rating a seek's range may name.
+const kRatingMax = 4000;
+
+// What a guest sees under a Rated box: rated play needs an account.
+function rated_hint(id) {
+  return el('small', {id, class: 'hint-text muted'}, el('a', {href: '#/account'}, 'Log in'), ' or ',
+            el('a', {href: '#/account/register'}, 'register'), ' to play rated games.');
+}
+
+// A seek's range from the form's two fields: null when both are empty, false when they make no range, else
+// [min, max] (an open end is 0 or kRatingMax).
+export function rating_range(min_text, max_text) {
+  const read = (text, open) => {
+    const trimmed = String(text || '').trim();
+    if (!trimmed) return open;
+    const n = Number(trimmed);
+    return Number.isFinite(n) && n >= 0 && n <= kRatingMax ? Math.round(n) : NaN;
+  };
+  if (!String(min_text || '').trim() && !String(max_text || '').trim()) return null;
+  const min = read(min_text, 0);
+  const max = read(max_text, kRatingMax);
+  if (Number.isNaN(min) || Number.isNaN(max) || min > max) return false;
+  return [min, max];
+}
+
+// ', rated, 1400–1700' for a rated seek (with its range), '' otherwise.
+function seek_terms(seek) {
+  if (!seek || !seek.rated) return '';
+  const range = Array.isArray(seek.rating_range) && seek.rating_range.length === 2 ?
+      `, ${seek.rating_range[0]}–${seek.rating_range[1]}` : '';
+  return `, rated${range}`;
+}
+
 function render_rooms(list, empty, rooms, app) {
   empty.hidden = rooms.length > 0;
   list.replaceChildren(...rooms.map((room) => room_row(room, app)));
@@ -297,11 +388,12 @@ function summary_result(summary) {
 function room_row(summary, app) {
   const seats = summary.seats || [null, null];
   const free = seats.findIndex((s) => !s);
-  const names = seats.map((s) => (s ? s.name : 'free seat'));
   const finished = summary.status === 'finished';
   const status = summary.status === 'open' ? 'waiting' : finished ? summary_result(summary).text : summary.status;
   const free_label = free >= 0 ? seat_label({game: summary.game}, free) : '';
-  const sit = free >= 0 && !finished &&
+  // A rated room seats accounts only: a guest is told so rather than refused.
+  const closed = Boolean(summary.rated) && !(app.conn && app.conn.username);
+  const sit = free >= 0 && !finished && !closed &&
       el('button', {
                 type: 'button',
                 class: 'sit primary',
@@ -319,15 +411,18 @@ function room_row(summary, app) {
       'li', {class: 'room-row', 'data-room': summary.room, 'data-status': summary.status},
       el('div', {class: 'room-main'}, el('span', {class: 'room-game'}, game_title(summary.game)),
          summary.options ? el('span', {class: 'room-options'}, summary.options) : null,
-         el('span', {class: 'room-players'}, `${names[0]} vs ${names[1]}`)),
+         el('span', {class: 'room-players'}, player_label(seats[0]), ' vs ', player_label(seats[1]))),
       el('div', {class: 'room-meta'},
          // Which seat is free, by its side: a new player sees what they would play.
          free >= 0 && !finished ? el('span', {class: 'room-free', 'data-seat': String(free)}, `Free: ${free_label}`) :
                                   null,
          el('span', {class: 'room-clock'}, clock_label(summary.clock)),
+         summary.rated ? el('span', {class: 'room-rated'}, 'rated') : null,
          el('span', {class: 'room-spectators', title: 'Spectators'}, `${summary.spectators || 0} watching`),
          el('span', {class: `room-status status-${summary.status}`}, status)),
-      el('div', {class: 'room-row-actions'}, sit, watch));
+      el('div', {class: 'room-row-actions'},
+         free >= 0 && !finished && closed ? el('a', {class: 'seat-closed', href: '#/account'}, 'Log in to sit') : null,
+         sit, watch));
 }
 
 // The seeks waiting for an opponent, each with a button that accepts it (my own seek has none).
@@ -335,13 +430,20 @@ function render_seeks(list, seeks, app) {
   const conn = app.conn;
   const my_name = conn && conn.identity ? conn.identity.name : null;
   const same_seek = (a, b) => Boolean(a && b) && a.game === b.game && (a.options || '') === (b.options || '') &&
-      JSON.stringify(a.clock || null) === JSON.stringify(b.clock || null);
+      JSON.stringify(a.clock || null) === JSON.stringify(b.clock || null) &&
+      (a.rated === undefined || b.rated === undefined || Boolean(a.rated) === Boolean(b.rated));
   list.replaceChildren(...seeks.map((seek) => {
     const mine = same_seek(seek, app.seek) && seek.name === my_name;
-    const what = `${game_title(seek.game)}${seek.options ? ` ${seek.options}` : ''} (${clock_label(seek.clock)})`;
+    const what = `${game_title(seek.game)}${seek.options ? ` ${seek.options}` : ''} (${clock_label(seek.clock)}${
+        seek_terms(seek)})`;
+    // A rated seek is for accounts: a guest sees it without a button that would only be refused.
+    const closed = Boolean(seek.rated) && !(conn && conn.username);
     return el(
-        'li', {class: 'seek-row', 'data-game': seek.game}, el('span', {class: 'seek-what'}, `${seek.name} seeks ${what}`),
+        'li', {class: 'seek-row', 'data-game': seek.game, 'data-rated': String(Boolean(seek.rated))},
+        el('span', {class: 'seek-what'}, player_label({name: seek.name, username: seek.username, rating: seek.rating}),
+           ` seeks ${what}`),
         mine ? el('span', {class: 'seek-mine muted'}, 'your seek') :
+        closed ? el('span', {class: 'seek-closed muted'}, 'rated: log in to play') :
                el('button', {
                  type: 'button',
                  class: 'seek-accept primary',
@@ -378,11 +480,10 @@ function my_game_row(summary, app) {
         'data-outcome': outcome || ''
       },
       el('div', {class: 'room-main'}, el('span', {class: 'room-game'}, game_title(summary.game)),
-         el('span', {class: 'room-players'},
-            `vs ${opponent ? opponent.name : 'free seat'}${opponent_label ? ` — ${opponent_label}` : ''}`,
-            my_side ? ` · you play ${my_side}` : '')),
+         el('span', {class: 'room-players'}, 'vs ', player_label(opponent),
+            `${opponent_label ? ` — ${opponent_label}` : ''}`, my_side ? ` · you play ${my_side}` : '')),
       el('div', {class: 'room-meta'}, el('span', {class: 'room-clock'}, clock),
-         when ? el('span', {class: 'room-deadline'}, when) : null,
+         summary.rated ? el('span', {class: 'room-rated'}, 'rated') : null, when ? el('span', {class: 'room-deadline'}, when) : null,
          outcome ? el('strong', {class: `my-outcome outcome-${outcome.toLowerCase().replace(/\s+/g, '-')}`}, outcome) : null,
          el('span', {class: `room-status status-${summary.status}`}, state)),
       el('div', {class: 'room-row-actions'},

@@ -1,7 +1,8 @@
 // The room page's widgets that only draw: the two seats (name, presence, clock, turn marker) and the
 // texts derived from a state. They hold no protocol logic; room.js feeds them.
 
-import {copy_text, el, format_clock} from './ui.js';
+import {rating_change_text, ratings_by_seat} from './ratings.js';
+import {copy_text, el, format_clock, player_href, rating_badge} from './ui.js';
 import {result_sentence, seat_label, seat_side, side_label} from './words.js';
 
 // Seat rows in #players; update() redraws names and presence, tick() only the clocks.
@@ -11,6 +12,8 @@ export class PlayersPanel {
       const row = {
         dot: el('span', {class: 'online-dot', 'aria-hidden': 'true'}),
         name: el('span', {class: 'player-name'}),
+        rating: el('span', {class: 'player-rating'}),  // an account's rating before the game ('1500?')
+        change: el('span', {class: 'player-rating-change', hidden: true}),  // a rated game's end
         bot: el('span', {class: 'bot-badge', title: 'computer opponent', hidden: true}, 'computer'),
         side: el('span', {class: 'player-side'}),
         marker: el('span', {class: 'to-move-marker'}, 'to move'),
@@ -19,7 +22,9 @@ export class PlayersPanel {
       };
       row.node =
           el('div', {class: 'player', 'data-seat': String(seat)}, row.dot,
-             el('div', {class: 'player-who'}, row.name, row.bot, row.side), row.marker, row.won, row.clock);
+             el('div', {class: 'player-who'}, el('div', {class: 'player-line'}, row.name, row.rating), row.bot,
+                row.side, row.change),
+             row.marker, row.won, row.clock);
       return row;
     });
     this.node = el('div', {id: 'players', class: 'players'}, this.rows_.map((r) => r.node));
@@ -33,8 +38,17 @@ export class PlayersPanel {
     const live = position.status === 'live';
     for (const [seat, row] of this.rows_.entries()) {
       const info = (state.seats || [])[seat];
-      row.name.textContent = info ? info.name : 'Free seat';
+      // An account's name links to its page (#/player/NAME); the text stays the name alone.
+      if (info && info.username) {
+        row.name.replaceChildren(el('a', {class: 'player-link', href: player_href(info.username)}, info.name));
+      } else {
+        row.name.textContent = info ? info.name : 'Free seat';
+      }
       row.name.classList.toggle('free', !info);
+      row.rating.replaceChildren(...[rating_badge(info && info.rating)].filter(Boolean));
+      const change = rating_change_text((ratings_by_seat(state.ratings) || [])[seat]);
+      row.change.hidden = !change;
+      row.change.textContent = change ? `Rating ${change}` : '';
       // A computer opponent (player id `bot:L`): always there, so no presence to watch.
       const bot = Boolean(info && /^bot:/.test(info.id || ''));
       row.bot.hidden = !bot;
@@ -141,6 +155,20 @@ export function seat_links_block(state, links, my_seat) {
          to_send ? 'Send this link to your opponent: whoever opens it plays that seat.' :
                    'Your private seat link: open it to play this seat from another browser.'),
       el('ul', {class: 'seat-links-list'}, items));
+}
+
+// A rated game's end in words, from the state's `ratings`: 'Ada 1500 → 1662? (+162) · Ben 1500 → 1338? (−162)',
+// or '' before (or without) it.
+export function ratings_text(state) {
+  const entries = ratings_by_seat(state && state.ratings);
+  if (!entries) return '';
+  const seats = state.seats || [];
+  return entries.map((entry, seat) => {
+    const change = rating_change_text(entry);
+    if (!change) return '';
+    const name = seats[seat] ? seats[seat].name : `Seat ${seat + 1}`;
+    return `${name} ${change}`;
+  }).filter(Boolean).join(' · ');
 }
 
 // A record download name: cinq-tablut-ROOM.txt.

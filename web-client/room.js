@@ -11,7 +11,7 @@ import {mount_social} from './social.js';  // social: chat, sounds, the hidden t
 import {MoveList, record_turns, seat_of_side, turn_label} from './movelist.js';
 import {replay_position, ReplayCache} from './replay.js';
 import * as ui from './ui.js';
-import {PlayersPanel, record_filename, result_text, seat_links_block, turn_text} from './room-view.js';
+import {PlayersPanel, ratings_text, record_filename, result_text, seat_links_block, turn_text} from './room-view.js';
 import {clock_label, copy_text, download_text, el, expand_legal, game_title, help_link, notify, room_url, show} from './ui.js';
 
 // How long "Confirm resign" waits for its second click before it stands down.
@@ -53,6 +53,8 @@ export function render_room(root, app, room_id) {
   const players = new PlayersPanel();
   const turn_info = el('p', {id: 'turn-info', class: 'turn-info', 'aria-live': 'polite'});
   const result = el('div', {id: 'result', class: 'result', role: 'status', hidden: true});
+  // A rated game's end: each player's rating before and after (the `ratings` message, or the state's).
+  const rating_change = el('p', {id: 'rating-change', class: 'rating-change', role: 'status', hidden: true});
   const sit = button('sit', 'Take the free seat', () => take_seat(), 'primary');
   const end_turn = button('end-turn', 'End turn', () => act([], true), 'primary');
   const draw = button('draw', 'Offer draw', () => command('draw'));
@@ -113,7 +115,7 @@ export function render_room(root, app, room_id) {
                el('span', {class: 'spectators-wrap'}, spectators, ' watching')),
             el('div', {class: 'room-board'}, history_banner, board_root),
             // The log after the buttons, so that an answer to an offer stays near the board on a phone.
-            el('div', {class: 'room-panel'}, players.node, first_move_line, turn_info, result,
+            el('div', {class: 'room-panel'}, players.node, first_move_line, turn_info, result, rating_change,
                el('div', {class: 'room-actions'}, sit, end_turn, accept_takeback, decline_takeback, draw,
                   decline_draw, takeback, resign, abort, leave, rematch, rematch_link),
                room_log, movelist.node),
@@ -230,6 +232,9 @@ export function render_room(root, app, room_id) {
     switch (ev.kind) {
       case 'seated':
         seats[ev.seat] = {id: ev.player.id, name: ev.player.name, online: true};
+        // An account's seat: its user name (a link to its page) and rating, when the event says them.
+        if (ev.player.username) seats[ev.seat].username = ev.player.username;
+        if (ev.player.rating) seats[ev.seat].rating = ev.player.rating;
         break;
       case 'left':
         seats[ev.seat] = null;
@@ -530,7 +535,8 @@ export function render_room(root, app, room_id) {
     title.textContent = game_title(state.game);
     if (!title.nextElementSibling?.matches('.help-link')) title.after(help_link(state.game));  // words: help
     subtitle.textContent = [
-      state.options || 'standard rules', clock_label(state.clock), state.private ? 'private' : 'public',
+      state.options || 'standard rules', clock_label(state.clock), ...(state.rated ? ['rated'] : []),
+      state.private ? 'private' : 'public',
       ...(position.deadline_ms ? [`move by ${new Date(position.deadline_ms).toLocaleString()}`] : [])
     ].join(' · ');
     const links = state.links || (app.seat_links && app.seat_links[room_id]);  // state.links: kept on reload
@@ -545,6 +551,10 @@ export function render_room(root, app, room_id) {
 
     result.hidden = !finished;
     result.textContent = finished ? result_text(state) : '';
+    const changes = ratings_text(state);
+    rating_change.hidden = !changes;
+    rating_change.textContent = changes ? `Ratings: ${changes}` : '';
+    container.dataset.rated = String(Boolean(state.rated));
 
     const free_seat = (state.seats || []).some((s) => !s);
     show(sit, free_seat && me === null && !finished);
@@ -639,6 +649,12 @@ export function render_room(root, app, room_id) {
     notify(error.message || error.code);
   }));
   subscriptions.push(conn.on('welcome', () => render()));
+  // A rated game ended: the ratings before and after, by seat (a later state carries them as `ratings`).
+  subscriptions.push(conn.on('ratings', (message) => {
+    if (!mine(message) || !state) return;
+    state.ratings = message.seats || [];
+    render();
+  }));
   subscriptions.push(conn.on('seat_link', (message) => {  // my correspondence seat, taken from the lobby
     if (message.room !== room_id) return;
     const links = [];

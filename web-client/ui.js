@@ -2,6 +2,7 @@
 // per-game knowledge is display names and the option hints shown on the create form (the words for sides
 // and results are in words.js, re-exported here).
 
+import {format_rating, rating_title} from './ratings.js';
 import {game_about, seat_label, seat_side, side_label, side_name} from './words.js';
 
 export {game_about, seat_label, seat_side, side_label, side_name};
@@ -140,6 +141,29 @@ export function download_text(filename, text) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+// A player's page: #/player/NAME.
+export function player_href(username) { return `#/player/${encodeURIComponent(username)}`; }
+
+// A seat's player as the lists show them: the name, a link to the player's page when the seat is an
+// account's (it has a `username`), and the rating beside it ("1500?") when the seat has one.
+// `seat`: {name, username?, rating?}; `fallback`: the text for an empty seat.
+export function player_label(seat, fallback = 'free seat') {
+  if (!seat) return el('span', {class: 'player-label free'}, fallback);
+  const name = seat.username ?
+      el('a', {class: 'player-link', href: player_href(seat.username), 'data-username': seat.username}, seat.name || seat.username) :
+      el('span', {class: 'player-plain'}, seat.name || '');
+  const badge = rating_badge(seat.rating);
+  return el('span', {class: 'player-label'}, name, badge ? ' ' : null, badge);
+}
+
+// '1500?' in a small badge (with the rating's deviation as its title), or null without a rating.
+export function rating_badge(rating) {
+  const text = format_rating(rating);
+  if (!text) return null;
+  return el('span', {class: 'rating-badge', title: rating_title(rating), 'data-provisional': String(Boolean(rating.provisional))},
+            text);
 }
 
 export function room_url(room) { return `${location.origin}${location.pathname}#/room/${room}`; }

@@ -75,9 +75,10 @@ async function serveWithPace(h, paceMs) {
 }
 
 async function watchComputers(h) {
-  await serveWithPace(h, 10);
-  // Ben's lobby is open before the room exists: at this pace a game may last only a few seconds, and the
-  // room leaves the list when it ends.
+  // 60 ms between bot turns: a random game lasts long enough (tens of turns a side) to be listed and found
+  // (at 10 ms one ended before the watcher's list showed it, on a loaded machine). Ben's lobby is open
+  // before the room exists, since the room leaves the list when it ends.
+  await serveWithPace(h, 60);
   const watcher = (await h.newPlayer('Ben')).page;
   const {page} = await h.newPlayer('Ada');
   await waitWelcomed(page);

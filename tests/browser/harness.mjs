@@ -433,3 +433,138 @@ export async function twoPlayers(h, game, {clock = null, viewport} = {}) {
   names[1 - aliceSeat] = 'Bob';
   return {room, alice, bob, bySeat, names};
 }
+
+// --- accounts (issue 19): the identity a page keeps, registering and logging in through the account page
+
+// The identity the page keeps in localStorage ({id, token, name, username?}), or null.
+export function identityOf(page) {
+  return page.evaluate(() => {
+    try {
+      return JSON.parse(localStorage.getItem('cinq.identity') || 'null');
+    } catch {
+      return null;
+    }
+  });
+}
+
+// Resolves once the page's stored identity is the account `username` (welcomed, with its token).
+export async function waitAccount(page, username) {
+  await page.waitForFunction(
+      (wanted) => {
+        try {
+          const identity = JSON.parse(localStorage.getItem('cinq.identity') || 'null');
+          return Boolean(identity && identity.token && identity.username === wanted && window.cinqApp.conn.ready);
+        } catch {
+          return false;
+        }
+      },
+      username,
+      {timeout: kWait},
+  );
+  await page.locator('#account-link').waitFor({timeout: kWait});
+}
+
+// Resolves once the page is a guest (a welcomed identity without a user name) and its header offers Log in.
+export async function waitGuest(page) {
+  await page.waitForFunction(
+      () => {
+        try {
+          const identity = JSON.parse(localStorage.getItem('cinq.identity') || 'null');
+          return Boolean(identity && identity.id && identity.token && !identity.username && window.cinqApp.conn.ready);
+        } catch {
+          return false;
+        }
+      },
+      null,
+      {timeout: kWait},
+  );
+  await page.locator('#login-link').waitFor({timeout: kWait});
+}
+
+// Turns the page's guest into the account `username` through the account page's Register form.
+export async function register(page, username, password) {
+  await page.goto(`${page.url().replace(/#.*$/, '')}#/account/register`);
+  await waitWelcomed(page);
+  await page.locator('#register-username').fill(username);
+  await page.locator('#register-password').fill(password);
+  await page.locator('#register-password2').fill(password);
+  await page.locator('#register-submit').click();
+  await waitAccount(page, username);
+}
+
+// Logs the page in to `username` through the account page's Log in form (it must be a guest).
+export async function login(page, username, password) {
+  await page.goto(`${page.url().replace(/#.*$/, '')}#/account`);
+  await waitWelcomed(page);
+  await page.locator('#login-username').fill(username);
+  await page.locator('#login-password').fill(password);
+  await page.locator('#login-submit').click();
+  await waitAccount(page, username);
+}
+
+// The visible text of the page whose colour has less than 4.5:1 against what lies behind it, as
+// lobby.test.mjs measures it (that file keeps its own copy): ['tag#id.class "text" ratio'...].
+export function lowContrastText(page) {
+  return page.evaluate(() => {
+    const parse = (text) => {
+      const m = /rgba?\(([^)]+)\)/.exec(text || '');
+      if (!m) return null;
+      const parts = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+      return {r: parts[0], g: parts[1], b: parts[2], a: parts.length > 3 ? parts[3] : 1};
+    };
+    const over = (top, under) => ({
+      r: top.r * top.a + under.r * (1 - top.a),
+      g: top.g * top.a + under.g * (1 - top.a),
+      b: top.b * top.a + under.b * (1 - top.a),
+      a: 1,
+    });
+    const luminance = ({r, g, b}) => {
+      const c = (v) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * c(r) + 0.7152 * c(g) + 0.0722 * c(b);
+    };
+    const ratio = (x, y) => {
+      const [hi, lo] = [luminance(x), luminance(y)].sort((p, q) => q - p);
+      return (hi + 0.05) / (lo + 0.05);
+    };
+    const background = (node) => {
+      const layers = [];
+      for (let n = node; n; n = n.parentElement) {
+        const bg = parse(getComputedStyle(n).backgroundColor);
+        if (bg && bg.a > 0) {
+          layers.push(bg);
+          if (bg.a >= 1) break;
+        }
+      }
+      let result = {r: 255, g: 255, b: 255, a: 1};
+      if (matchMedia('(prefers-color-scheme: dark)').matches && !layers.some((l) => l.a >= 1)) {
+        result = {r: 0, g: 0, b: 0, a: 1};
+      }
+      for (const layer of layers.reverse()) result = over(layer, result);
+      return result;
+    };
+    const failures = [];
+    for (const node of document.querySelectorAll('body *')) {
+      if (node.closest('svg, [hidden], .copy-fallback, :disabled, noscript')) continue;
+      const own = [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
+      if (!own) continue;
+      const style = getComputedStyle(node);
+      if (style.visibility !== 'visible' || !node.getClientRects().length) continue;
+      let opacity = 1;
+      for (let n = node; n; n = n.parentElement) opacity *= Number(getComputedStyle(n).opacity);
+      if (opacity < 1) continue;  // a fading notice or a dimmed control: not resting text
+      const bg = background(node);
+      const fg = over(parse(style.color), bg);
+      const r = ratio(fg, bg);
+      if (r < 4.5) {
+        const name = `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${
+            node.className && typeof node.className === 'string' ? `.${node.className.trim().split(/\s+/).join('.')}` :
+                                                                   ''}`;
+        failures.push(`${name} "${node.textContent.trim().slice(0, 30)}" ${r.toFixed(2)}:1`);
+      }
+    }
+    return failures;
+  });
+}

@@ -233,6 +233,26 @@ TEST_CASE("ratings: a rated game changes both ratings once, by Glicko-2, also ac
   CHECK(text.status == 200);
   CHECK(text.body.rfind("#! TABLUT", 0) == 0);
   CHECK(http_request(server.port(), "GET", "/api/players/nobody").status == 404);
+
+  // A seated account shows its rating in the room and the lobby's list.
+  Login logged(server.port(), "alice", "alice password");
+  Peer alice(server.port(), logged.answer["player"]["id"].get<std::string>(), logged.answer["token"].get<std::string>());
+  alice.send({{"type", "create"}, {"game", "tablut"}, {"seat", 0}, {"rated", true}});
+  json state = alice.until_type("state");
+  CHECK(state["seats"][0]["username"] == "alice");
+  CHECK(state["seats"][0]["rating"]["rating"] == std::round(winner.rating));
+  CHECK(state["seats"][0]["rating"]["provisional"] == true);
+  json listed;
+  for (int i = 0; i < 40 && listed.is_null(); ++i) {
+    const json list = get_json(server.port(), "/api/games");
+    for (const json& r : list["games"])
+      if (r["room"] == state["room"]) listed = r;
+    if (listed.is_null()) std::this_thread::sleep_for(100ms);
+  }
+  REQUIRE_MESSAGE(!listed.is_null(), get_json(server.port(), "/api/games").dump());
+  CHECK(listed["rated"] == true);
+  CHECK(listed["seats"][0]["rating"]["rating"] == std::round(winner.rating));
+  CHECK(listed["seats"][0]["username"] == "alice");
 }
 
 TEST_CASE("seeks: rated seeks pair with rated seeks only, within each other's rating range") {
