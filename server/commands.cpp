@@ -716,9 +716,11 @@ struct Commands {
       auto row = p.services_.store->player_by_username(cmd.username);
       if (row)
         if (auto cached = p.identities_.cached(row->id)) row = std::move(cached);  // the newest stored
-      // A missing account costs a hash too: the answer's time does not tell which names exist.
+      // A missing account costs one verification too, against a hash made once: the answer's time does not
+      // tell which names exist.
+      static const std::string kNobody = hash_password(random_id(16));
       const bool good = row ? password_matches(cmd.password, row->password_hash)
-                            : (password_matches(cmd.password, hash_password("")), false);
+                            : (password_matches(cmd.password, kNobody), false);
       if (!good) {
         p.logins_.failed(cmd.username, Services::now().unix_ms);
         p.reply_error(later, "bad_login", "unknown user name or wrong password");
