@@ -33,6 +33,8 @@ struct ClockSpec {
   std::int64_t days = 0;
   bool enabled() const { return base_ms > 0; }  // a live clock (steady time)
   bool correspondence() const { return days > 0; }
+  // The kind of game (the store's `kind`) and the rating pool: "live" or "correspondence".
+  const char* kind() const { return correspondence() ? "correspondence" : "live"; }
   friend bool operator==(const ClockSpec&, const ClockSpec&) = default;
 };
 

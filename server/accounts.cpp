@@ -22,6 +22,11 @@ std::optional<std::string> check_username(const std::string& username, std::stri
   return username;
 }
 
+std::string lower_case(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
 bool check_password(const std::string& password, std::string& why) {
   if (password.size() < 8 || password.size() > 128) {
     why = "a password has 8 to 128 bytes";
@@ -56,8 +61,7 @@ void LoginLimiter::prune(Times& times, std::int64_t now_ms) {
 
 bool LoginLimiter::admit(const std::string& account, const std::string& address, std::int64_t now_ms,
                          std::int64_t& retry_ms) {
-  std::string key = account;
-  std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::string key = lower_case(account);
   std::lock_guard lock(mutex_);
   if (now_ms - last_sweep_ms_ > kWindowMs) {  // forget the quiet ones: the maps stay the size of the window
     for (auto* map : {&accounts_, &addresses_}) {
@@ -83,15 +87,13 @@ bool LoginLimiter::admit(const std::string& account, const std::string& address,
 }
 
 void LoginLimiter::failed(const std::string& account, std::int64_t now_ms) {
-  std::string key = account;
-  std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::string key = lower_case(account);
   std::lock_guard lock(mutex_);
   accounts_[key].push_back(now_ms);
 }
 
 void LoginLimiter::succeeded(const std::string& account) {
-  std::string key = account;
-  std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::string key = lower_case(account);
   std::lock_guard lock(mutex_);
   accounts_.erase(key);
 }

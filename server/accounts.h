@@ -13,6 +13,8 @@ namespace cinq::server {
 
 // A user name: 3 to 20 characters of A-Z a-z 0-9 _ -; unique whatever the case. nullopt and `why` if not.
 std::optional<std::string> check_username(const std::string& username, std::string& why);
+// ASCII letters in lower case: the form user names are compared in.
+std::string lower_case(std::string text);
 // A password: 8 to 128 bytes. False and `why` if not.
 bool check_password(const std::string& password, std::string& why);
 

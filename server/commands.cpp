@@ -272,14 +272,6 @@ struct Register : Credentials {
   }
 };
 
-struct Login : Credentials {
-  static Parsed<Login> parse(const json& body) {
-    auto c = Credentials::parse(body);
-    if (auto* r = std::get_if<Refusal>(&c)) return *r;
-    return Login{std::get<Credentials>(c)};
-  }
-};
-
 struct ChangePassword {
   std::string old_password, new_password;
   static Parsed<ChangePassword> parse(const json& body) {
@@ -308,10 +300,7 @@ struct Create {
     if (auto* r = std::get_if<Refusal>(&g)) return *r;
     c.game = std::get<GameRequest>(g);
     if (auto r = seat_field(body, c.seat, "random")) return *r;
-    if (auto p = body.find("private"); p != body.end() && !p->is_null()) {
-      if (!p->is_boolean()) return bad_message("field 'private' must be true or false");
-      c.is_private = p->get<bool>();
-    }
+    if (auto r = bool_field(body, "private", c.is_private)) return *r;
     if (auto r = bool_field(body, "rated", c.rated)) return *r;
     std::string why;
     auto bots = bot_request(body, c.seat.has_value(), c.game.clock.correspondence(), why);
@@ -449,7 +438,7 @@ struct Commands {
         {"hello", {false, &plain<Hello, &on_hello>}},
         {"name", {true, &plain<Name, &on_name>}},
         {"register", {true, &plain<Register, &on_register>}},
-        {"login", {false, &plain<Login, &on_login>}},
+        {"login", {false, &plain<Credentials, &on_login>}},
         {"logout", {true, &plain<Logout, &on_logout>}},
         {"logout_all", {true, &plain<Logout, &on_logout_all>}},
         {"change_password", {true, &plain<ChangePassword, &on_change_password>}},
@@ -594,6 +583,21 @@ struct Commands {
     ctx.connection->send(m.dump());
   }
 
+  // The connection's player row: cached, else read on a worker; `then(row)` on a worker or this thread,
+  // or the connection told and `resume` finished.
+  template <class Then>
+  static void with_row(Protocol& p, const Context& ctx, Resume resume, Then then) {
+    if (auto row = p.identities_.cached(ctx.player->id)) return then(std::move(*row));
+    p.identities_.load(ctx.player->id, [&p, later = ctx, resume, then](std::optional<store::PlayerRow> row,
+                                                                        bool busy) {
+      if (busy || !row) {
+        p.reply_error(later, "storage", busy ? kBusy : "your identity could not be read");
+        return resume->finish();
+      }
+      then(std::move(*row));
+    });
+  }
+
   static void on_name(Protocol& p, Context& ctx, Name& n) {
     // Stored, then told (issue 17): the connection's later messages wait for the commit.
     auto rename = [&p](const Context& ctx, store::PlayerRow row, const std::string& name, Resume resume) {
@@ -614,34 +618,12 @@ struct Commands {
       });
     };
     Resume resume = ctx.defer(p);
-    if (auto row = p.identities_.cached(ctx.player->id)) return rename(ctx, std::move(*row), n.name, resume);
-    p.identities_.load(ctx.player->id, [&p, later = ctx, name = n.name, rename, resume](
-                                           std::optional<store::PlayerRow> row, bool busy) {
-      if (busy)
-        p.reply_error(later, "storage", kBusy);
-      else if (!row)
-        p.reply_error(later, "storage", "your identity could not be read");
-      if (busy || !row) return resume->finish();
-      rename(later, std::move(*row), name, resume);
+    with_row(p, ctx, resume, [later = ctx, name = n.name, rename, resume](store::PlayerRow row) {
+      rename(later, std::move(row), name, resume);
     });
   }
 
   // --- accounts (issue 19, docs/protocol.md "Accounts")
-
-  // The connection's player row: cached, else read on a worker; `then(row)` on a worker or this thread,
-  // or the connection told and `resume` finished.
-  template <class Then>
-  static void with_row(Protocol& p, const Context& ctx, Resume resume, Then then) {
-    if (auto row = p.identities_.cached(ctx.player->id)) return then(std::move(*row));
-    p.identities_.load(ctx.player->id, [&p, later = ctx, resume, then](std::optional<store::PlayerRow> row,
-                                                                        bool busy) {
-      if (busy || !row) {
-        p.reply_error(later, "storage", busy ? kBusy : "your identity could not be read");
-        return resume->finish();
-      }
-      then(std::move(*row));
-    });
-  }
 
   static void reply(const Context& ctx, json m) {
     if (!ctx.ref.empty()) m["ref"] = json::parse(ctx.ref);
@@ -708,7 +690,7 @@ struct Commands {
 
   static constexpr std::size_t kMaxSessions = 20;  // login tokens an account keeps (the oldest go first)
 
-  static void on_login(Protocol& p, Context& ctx, Login& cmd) {
+  static void on_login(Protocol& p, Context& ctx, Credentials& cmd) {
     if (!admit_attempt(p, ctx, cmd.username)) return;
     Resume resume = ctx.defer(p);
     bool queued = p.workers_.submit(Workers::Kind::bulk, [&p, later = ctx, cmd, resume] {
@@ -949,7 +931,7 @@ struct Commands {
   // The rating of `rows` for a room's game and pool (1500, provisional, for none yet).
   static lobby::SeatRating seat_rating(const std::vector<store::RatingRow>& rows, const lobby::Room& room) {
     const std::string game(room.record().game().name());
-    const std::string pool = room.config().clock.correspondence() ? "correspondence" : "live";
+    const std::string pool = room.config().clock.kind();
     for (const auto& r : rows)
       if (r.game == game && r.pool == pool) return {r.rating, r.deviation > ratings::kProvisionalDeviation};
     return {};
@@ -1080,7 +1062,7 @@ struct Commands {
     Resume resume = ctx.defer(p);
     bool queued = p.workers_.submit(Workers::Kind::quick, [&p, later = ctx, cmd, seek, resume]() mutable {
       note_blocking(p.services_.metrics);
-      const std::string pool = cmd.game.clock.correspondence() ? "correspondence" : "live";
+      const std::string pool = cmd.game.clock.kind();
       for (const store::RatingRow& r : p.services_.store->ratings(seek.player.id)) {
         if (r.game != seek.game || r.pool != pool) continue;
         seek.rating = r.rating;

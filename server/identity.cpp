@@ -14,6 +14,7 @@
 #include "lobby/room.h"
 #include "rules/notation.h"
 #include "rules/registry.h"
+#include "server/accounts.h"
 #include "server/services.h"
 #include "server/workers.h"
 
@@ -218,21 +219,14 @@ void Identities::save(const store::PlayerRow& row, std::function<void(bool ok)> 
   if (!services_.saver->save(row, answer)) answer(false, "the server is shutting down");
 }
 
-namespace {
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-}  // namespace
-
 bool Identities::reserve_username(const std::string& username) {
   std::lock_guard lock(mutex_);
-  return reserved_.insert(lower(username)).second;
+  return reserved_.insert(lower_case(username)).second;
 }
 
 void Identities::release_username(const std::string& username) {
   std::lock_guard lock(mutex_);
-  reserved_.erase(lower(username));
+  reserved_.erase(lower_case(username));
 }
 
 }  // namespace cinq::server

@@ -13,7 +13,7 @@ store::GameRow to_row(const lobby::Saved& s, std::int64_t updated_ms) {
   r.clock_base_ms = s.clock.base_ms;
   r.clock_increment_ms = s.clock.increment_ms;
   r.is_private = s.is_private;
-  r.kind = s.clock.correspondence() ? "correspondence" : "live";
+  r.kind = s.clock.kind();
   r.clock_days = s.clock.days;
   r.deadline_ms = s.deadline_ms;
   r.seat_token_hashes = s.seat_token_hashes;

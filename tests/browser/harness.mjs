@@ -502,8 +502,9 @@ export async function login(page, username, password) {
   await waitAccount(page, username);
 }
 
-// The visible text of the page whose colour has less than 4.5:1 against what lies behind it, as
-// lobby.test.mjs measures it (that file keeps its own copy): ['tag#id.class "text" ratio'...].
+// The visible text of the page whose colour has less than 4.5:1 against what lies behind it (the first
+// opaque background up the tree, partly transparent ones blended in): ['tag#id.class "text" ratio'...].
+// Disabled controls are exempt (WCAG), and boards' SVG drawings are left to the boards.
 export function lowContrastText(page) {
   return page.evaluate(() => {
     const parse = (text) => {

@@ -2,7 +2,7 @@
 // words in the room, results written out (and "My games" saying who won), a seek taken with one click, the
 // room list first on a phone, correspondence seat links kept, and text contrast of at least 4.5:1 in both
 // colour schemes.
-import {assert, assertEqual, createRoom, kDesktop, kPhone, kWait, mySeat, openRoom, sitFromLobby, waitStatus, waitWelcomed} from './harness.mjs';
+import {assert, assertEqual, createRoom, kDesktop, kPhone, kWait, lowContrastText, mySeat, openRoom, sitFromLobby, waitStatus, waitWelcomed} from './harness.mjs';
 
 const kTablutSides = ['Attackers (A)', 'Defenders (D)'];
 
@@ -25,73 +25,6 @@ async function tablutPair(h, {check_free_seat = null} = {}) {
   return {room, pages, names, ada, ben};
 }
 
-// The visible text of the page whose colour has less than 4.5:1 against what lies behind it (the first
-// opaque background up the tree, partly transparent ones blended in). Disabled controls are exempt (WCAG),
-// and boards' SVG drawings are left to the boards.
-function lowContrast(page) {
-  return page.evaluate(() => {
-    const parse = (text) => {
-      const m = /rgba?\(([^)]+)\)/.exec(text || '');
-      if (!m) return null;
-      const parts = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
-      return {r: parts[0], g: parts[1], b: parts[2], a: parts.length > 3 ? parts[3] : 1};
-    };
-    const over = (top, under) => ({
-      r: top.r * top.a + under.r * (1 - top.a),
-      g: top.g * top.a + under.g * (1 - top.a),
-      b: top.b * top.a + under.b * (1 - top.a),
-      a: 1,
-    });
-    const luminance = ({r, g, b}) => {
-      const c = (v) => {
-        const s = v / 255;
-        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-      };
-      return 0.2126 * c(r) + 0.7152 * c(g) + 0.0722 * c(b);
-    };
-    const ratio = (x, y) => {
-      const [hi, lo] = [luminance(x), luminance(y)].sort((p, q) => q - p);
-      return (hi + 0.05) / (lo + 0.05);
-    };
-    const background = (node) => {
-      const layers = [];
-      for (let n = node; n; n = n.parentElement) {
-        const bg = parse(getComputedStyle(n).backgroundColor);
-        if (bg && bg.a > 0) {
-          layers.push(bg);
-          if (bg.a >= 1) break;
-        }
-      }
-      let result = {r: 255, g: 255, b: 255, a: 1};
-      if (matchMedia('(prefers-color-scheme: dark)').matches && !layers.some((l) => l.a >= 1)) {
-        result = {r: 0, g: 0, b: 0, a: 1};
-      }
-      for (const layer of layers.reverse()) result = over(layer, result);
-      return result;
-    };
-    const failures = [];
-    for (const node of document.querySelectorAll('body *')) {
-      if (node.closest('svg, [hidden], .copy-fallback, :disabled, noscript')) continue;
-      const own = [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
-      if (!own) continue;
-      const style = getComputedStyle(node);
-      if (style.visibility !== 'visible' || !node.getClientRects().length) continue;
-      let opacity = 1;
-      for (let n = node; n; n = n.parentElement) opacity *= Number(getComputedStyle(n).opacity);
-      if (opacity < 1) continue;  // a fading notice or a dimmed control: not resting text
-      const bg = background(node);
-      const fg = over(parse(style.color), bg);
-      const r = ratio(fg, bg);
-      if (r < 4.5) {
-        const name = `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${
-            node.className && typeof node.className === 'string' ? `.${node.className.trim().split(/\s+/).join('.')}` :
-                                                                   ''}`;
-        failures.push(`${name} "${node.textContent.trim().slice(0, 30)}" ${r.toFixed(2)}:1`);
-      }
-    }
-    return failures;
-  });
-}
 
 export const tests = {
   'lobby: an h1, a line per game, the free seat named by its side; the room names the sides in words':
@@ -195,15 +128,15 @@ export const tests = {
       await page.goto(`${h.url}/#/`);
       await waitWelcomed(page);
       await page.locator(`#rooms [data-room="${room}"] .status-live`).waitFor();
-      const lobby = await lowContrast(page);
+      const lobby = await lowContrastText(page);
       assertEqual(lobby.length, 0, `lobby, ${scheme}: ${lobby.join('; ')}`);
       await openRoom(page, room);
       await page.locator('#players .player-side').first().waitFor();
-      const inside = await lowContrast(page);
+      const inside = await lowContrastText(page);
       assertEqual(inside.length, 0, `room, ${scheme}: ${inside.join('; ')}`);
       await page.goto(`${h.url}/#/help/tablut`);
       await page.locator('.help-figure[data-drawn="true"]').first().waitFor();
-      const help = await lowContrast(page);
+      const help = await lowContrastText(page);
       assertEqual(help.length, 0, `help, ${scheme}: ${help.join('; ')}`);
     }
   },
