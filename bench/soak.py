@@ -23,7 +23,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.request
 
 
 def find_phase(tree):
@@ -41,6 +43,99 @@ def find_phase(tree):
             if found:
                 return found
     return None
+
+
+def histogram(text, name):
+    """A Prometheus histogram's cumulative buckets [(bound, count)], sum and count from /metrics text."""
+    buckets = []
+    for bound, count in re.findall(name + r'_bucket\{le="([^"]+)"\} (\d+)', text):
+        buckets.append((float("inf") if bound == "+Inf" else float(bound), int(count)))
+    total = re.search(name + r"_sum ([\d.]+)", text)
+    count = re.search(name + r"_count (\d+)", text)
+    return buckets, float(total.group(1)) if total else 0.0, int(count.group(1)) if count else 0
+
+
+def quantile(before, after, q):
+    """The bucket bound under which a fraction q of the observations between two samples fall."""
+    deltas = [(b, a - c) for (b, a), (_, c) in zip(after, before)]
+    if not deltas or deltas[-1][1] <= 0:
+        return 0.0
+    for bound, n in deltas:
+        if n >= q * deltas[-1][1]:
+            return bound
+    return deltas[-1][0]
+
+
+def cpu_seconds(pid):
+    """User + system CPU seconds of a process (and its threads), from /proc."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def fsync_probe(directory, count=20):
+    """The disk's own latency beside the server: `count` 4 KiB writes, each followed by fsync, in `directory`
+    (the store's file system). Median and highest, in ms. When the store's commits slow down while this
+    stays put, the server is the cause; when both slow down, the disk is."""
+    path = os.path.join(directory, "fsync-probe")
+    times = []
+    with open(path, "wb") as f:
+        for _ in range(count):
+            t0 = time.perf_counter()
+            f.write(b"x" * 4096)
+            f.flush()
+            os.fsync(f.fileno())
+            times.append(1e3 * (time.perf_counter() - t0))
+    os.unlink(path)
+    times.sort()
+    return times[len(times) // 2], times[-1]
+
+
+class Sampler(threading.Thread):
+    """Every `window` seconds, what the server did in that window: its store's commits (per second, mean and
+    p99 commit time from cinq_store_commit_seconds, rows per commit), the store file and its WAL, the disk's
+    fsync latency (fsync_probe), the CPU the server and the load used, and the machine's load average (other
+    tenants show there)."""
+
+    def __init__(self, port, data, server_pid, load_pid, window):
+        super().__init__(daemon=True)
+        self.port, self.data, self.server_pid, self.load_pid, self.window = port, data, server_pid, load_pid, window
+        self.stop = threading.Event()
+
+    def metrics(self):
+        try:
+            return urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=10).read().decode()
+        except OSError:
+            return ""
+
+    def run(self):
+        start = time.time()
+        text = self.metrics()
+        cpu = (cpu_seconds(self.server_pid), cpu_seconds(self.load_pid))
+        while not self.stop.wait(self.window):
+            now = self.metrics()
+            cpu_now = (cpu_seconds(self.server_pid), cpu_seconds(self.load_pid))
+            b0, s0, c0 = histogram(text, "cinq_store_commit_seconds")
+            b1, s1, c1 = histogram(now, "cinq_store_commit_seconds")
+            rows = [int(x) for x in re.findall(r"cinq_store_rows_committed_total (\d+)", text + now)]
+            commits = c1 - c0
+            sizes = {}
+            for suffix in ("", "-wal"):
+                try:
+                    sizes[suffix] = os.path.getsize(os.path.join(self.data, "cinq.db" + suffix)) / 2**20
+                except OSError:
+                    sizes[suffix] = 0.0
+            fsync_median, fsync_max = fsync_probe(self.data)
+            print(f"soak: at {time.time() - start:.0f} s: {commits / self.window:.0f} commits/s, commit mean "
+                  f"{1e3 * (s1 - s0) / max(commits, 1):.2f} ms p99 <= {1e3 * quantile(b0, b1, 0.99):g} ms, "
+                  f"{(rows[1] - rows[0]) / max(commits, 1) if len(rows) == 2 else 0:.1f} rows/commit; store "
+                  f"{sizes['']:.0f} MiB, WAL {sizes['-wal']:.1f} MiB; fsync {fsync_median:.2f} ms (max "
+                  f"{fsync_max:.1f}); CPU server "
+                  f"{100 * (cpu_now[0] - cpu[0]) / self.window:.0f} %, load {100 * (cpu_now[1] - cpu[1]) / self.window:.0f} %; "
+                  f"loadavg {open('/proc/loadavg').read().split()[0]}", flush=True)
+            text, cpu = now, cpu_now
 
 
 def main():
@@ -82,12 +177,15 @@ def main():
              "--rooms", str(args.rooms), "--turn-rate", str(args.turn_rate), "--warmup", str(args.warmup),
              "--duration", str(int(args.minutes * 60)), "--report-every", str(args.window), "--json", out],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        sampler = Sampler(port, data, server.pid, load.pid, args.window)
+        sampler.start()
         tail = []
         for line in load.stdout:
             tail = (tail + [line])[-60:]
             if "cinq_load: cinq: at " in line or " ready in " in line:
                 print(line.rstrip(), flush=True)
         code = load.wait()
+        sampler.stop.set()
         if code not in (0, 3) or not os.path.exists(out):
             print("".join(tail), file=sys.stderr)
             return 1

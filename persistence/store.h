@@ -1,4 +1,5 @@
-// The SQLite store (docs/design.md, "Storage"): players and games, one file in WAL mode.
+// The store (docs/design.md, "Storage"): players and games, in one SQLite file in WAL mode (the default) or in
+// a PostgreSQL database (issue 20); both backends have the same tables and columns.
 //
 // Storage the size of a turn (schema version 3, issue 16). A game is its `games` row (the columns a query
 // needs) plus, while it is unfinished, its record kept as entries and a small progress row:
@@ -33,13 +34,14 @@
 // place at open: the records of unfinished games are split into entries (split_record), finished ones keep
 // theirs. The store links rules/ for that syntax and layout only (no replay, no game logic).
 //
-// Every save is one transaction, committed (synchronous=FULL) before it returns: the server announces a turn
+// Every save is one transaction, committed (SQLite: synchronous=FULL; PostgreSQL: synchronous_commit as the
+// server sets it, on by default) before it returns: the server announces a turn
 // only after its save committed, so a crash never loses a turn anyone has seen.
 //
 // Thread-safety: every method may be called from any thread. Writes go through one connection, reads
-// through another (WAL lets them run at once); each connection is used under its own mutex. A game is read
-// in one read transaction (its row and its entries from the same snapshot). The server calls the store only
-// from its Worker threads (persistence/worker.h), never from a network thread.
+// through another (WAL, or PostgreSQL's MVCC, lets them run at once); each connection is used under its own
+// mutex. A game is read in one read transaction (its row and its entries from the same snapshot). The server
+// calls the store only from its Worker threads (persistence/worker.h), never from a network thread.
 #pragma once
 
 #include <array>
@@ -178,58 +180,102 @@ struct GameSave {
 // the record of an unfinished game is not a record.
 std::optional<GameSave> whole_save(const GameRow& row, Error& error);
 
+// What a rated game's end does to its two players (Glicko-2, one rating period each, after the idle periods
+// since their last rated game): the ratings after it and the history rows, by seat. `before` holds each seat's
+// stored rating (or a new player's default row, 1500/350/0.06). Both backends store these in the transaction
+// that stores the result, once (the history row's key).
+struct RatedGame {
+  std::array<RatingRow, 2> after;
+  std::array<RatingChange, 2> changes;
+};
+RatedGame rate_game(const GameRow& game, const std::array<RatingRow, 2>& before);
+// Whether a game's save carries a result that changes ratings (rated, finished with a winner or a draw).
+bool changes_ratings(const GameRow& game);
+
+// The store: one interface, two backends with the same behaviour (issue 20) — SQLite, one file (the embedded
+// default, persistence/sqlite_store.cpp), and PostgreSQL (persistence/postgres_store.cpp). Every write is one
+// transaction committed before it returns; the server announces nothing before that.
 class Store {
  public:
-  // Opens (creating the file, its parent directory and the schema if needed) the database at `path`.
-  // Returns nullptr and fills `error` if it cannot.
-  static std::unique_ptr<Store> open(const std::string& path, Error& error);
-  ~Store();
+  // Opens the store named by `spec`:
+  //   sqlite:PATH                        a SQLite file (created with its parent directory and schema if needed)
+  //   PATH                               the same (no scheme)
+  //   postgresql://USER:PASSWORD@HOST:PORT/DB, postgres://..., postgresql:///DB?host=/run/postgresql
+  //                                      a PostgreSQL database (libpq's URI; the schema is created if needed)
+  // An older schema is upgraded at open; a newer one is refused. Returns nullptr and fills `error` if it
+  // cannot.
+  static std::unique_ptr<Store> open(const std::string& spec, Error& error);
+  // The spec as a person should see it: "sqlite:PATH", or the PostgreSQL URI without its password.
+  static std::string describe(const std::string& spec);
+  virtual ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
+  // "sqlite" or "postgresql".
+  virtual const char* backend() const = 0;
+
   // --- writes: each is one committed transaction; false (and `error`) if it failed, nothing changed then
-  bool put_player(const PlayerRow& player, Error& error);  // insert or replace
-  // Players and game saves in one transaction (one fsync), applied in order: all are committed, or none. The
+  virtual bool put_player(const PlayerRow& player, Error& error) = 0;  // insert or replace
+  // Players and game saves in one transaction (one commit), applied in order: all are committed, or none. The
   // group commit of the server's saves (persistence/saver.h): under load, many rooms' turns share one commit.
-  bool save(const std::vector<PlayerRow>& players, const std::vector<GameSave>& games, Error& error);
+  virtual bool save(const std::vector<PlayerRow>& players, const std::vector<GameSave>& games, Error& error) = 0;
   // Whole rows (whole_save): insert or replace each game entirely. For tools and tests; the server saves
   // changes.
   bool save_game(const GameRow& game, Error& error);
   bool save_games(const std::vector<GameRow>& games, Error& error);
   bool save_all(const std::vector<PlayerRow>& players, const std::vector<GameRow>& games, Error& error);
 
-  // --- reads: a game's `record` is whole (laid out from its entries while unfinished)
-  std::optional<PlayerRow> player(const std::string& id);
-  std::optional<GameRow> game(const std::string& id);
+  // --- reads: a game's `record` is whole (laid out from its entries while unfinished). A read that fails (the
+  // database unreachable) is logged and gives what it found: nothing.
+  virtual std::optional<PlayerRow> player(const std::string& id) = 0;
+  virtual std::optional<GameRow> game(const std::string& id) = 0;
   // Games whose status is not "finished", oldest first: what the server reopens on start.
-  std::vector<GameRow> unfinished_games();
+  virtual std::vector<GameRow> unfinished_games() = 0;
   // Finished games, newest first, at most `limit`; public ones only unless `include_private`.
-  std::vector<GameRow> finished_games(int limit, bool include_private = false);
-  std::int64_t count_games();
+  virtual std::vector<GameRow> finished_games(int limit, bool include_private = false) = 0;
+  virtual std::int64_t count_games() = 0;
   // The games where `player_id` holds a seat: unfinished ones first (the nearest deadline first), then the
   // finished ones, most recently updated first; at most `limit`.
-  std::vector<GameRow> games_of_player(const std::string& player_id, int limit = 50);
+  virtual std::vector<GameRow> games_of_player(const std::string& player_id, int limit = 50) = 0;
   // The last `limit` chat lines of a game, oldest first.
-  std::vector<ChatRow> chat(const std::string& game_id, int limit = 1000);
+  virtual std::vector<ChatRow> chat(const std::string& game_id, int limit = 1000) = 0;
 
   // --- accounts and ratings (schema version 5, issue 19)
   // The account of that user name, whatever its case.
-  std::optional<PlayerRow> player_by_username(const std::string& username);
+  virtual std::optional<PlayerRow> player_by_username(const std::string& username) = 0;
   // A player's ratings, every game and pool.
-  std::vector<RatingRow> ratings(const std::string& player_id);
+  virtual std::vector<RatingRow> ratings(const std::string& player_id) = 0;
   // The rating changes of a player (newest first, at most `limit`) or of a game (both players).
-  std::vector<RatingChange> rating_history(const std::string& player_id, int limit = 500);
-  std::vector<RatingChange> game_ratings(const std::string& game_id);
+  virtual std::vector<RatingChange> rating_history(const std::string& player_id, int limit = 500) = 0;
+  virtual std::vector<RatingChange> game_ratings(const std::string& game_id) = 0;
   // The best established ratings (deviation at most `max_deviation`) of a game and pool, with user names.
-  std::vector<RatingRow> leaderboard(const std::string& game, const std::string& pool, double max_deviation,
-                                     int limit = 100);
+  virtual std::vector<RatingRow> leaderboard(const std::string& game, const std::string& pool,
+                                             double max_deviation, int limit = 100) = 0;
   // Finished public games matching `query`, newest first, and how many match in all.
-  std::vector<GameRow> search_games(const ArchiveQuery& query, std::int64_t* total = nullptr);
+  virtual std::vector<GameRow> search_games(const ArchiveQuery& query, std::int64_t* total = nullptr) = 0;
 
- private:
-  struct Impl;
-  explicit Store(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
+  // --- for `cinq store copy` (tools): every player id, and every game id, in id order.
+  virtual std::vector<std::string> player_ids() = 0;
+  virtual std::vector<std::string> game_ids() = 0;
+  // Every rating row and history row (a copy carries them over as they are: they are not recomputed).
+  virtual std::vector<RatingRow> all_ratings() = 0;
+  virtual std::vector<RatingChange> all_rating_history() = 0;
+  // Writes rating and history rows as given, in one transaction (a copy's; the server never calls it).
+  virtual bool put_ratings(const std::vector<RatingRow>& ratings, const std::vector<RatingChange>& history,
+                           Error& error) = 0;
+
+ protected:
+  Store() = default;
 };
+
+// Whether the last read on this thread failed (the database unreachable, an I/O error) rather than found
+// nothing: a caller that got nothing tells "try again" from "there is none" by it. Set by every read.
+bool last_read_failed();
+// For the backends: what a read did (ok: it ran, whatever it found).
+void note_read(bool ok);
+
+// The backends, behind Store::open.
+std::unique_ptr<Store> open_sqlite(const std::string& path, Error& error);
+std::unique_ptr<Store> open_postgres(const std::string& uri, Error& error);
 
 }  // namespace cinq::store

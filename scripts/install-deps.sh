@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Installs what Cinq needs to build and test on Debian 12, as root. Used by README, .ci/run and docker/.
+#   scripts/install-deps.sh           everything: the build, the tests (clang for the sanitizers and fuzzers,
+#                                     PostgreSQL for the store tests, Chromium and Node for the browser tests)
+#   scripts/install-deps.sh --build   what building `cinq` needs, nothing more (docker/Dockerfile's build stage)
 set -euo pipefail
+BUILD_ONLY=0
+if [ "${1:-}" = "--build" ]; then BUILD_ONLY=1; fi
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
@@ -8,9 +13,14 @@ $SUDO apt-get update -qq
 # Boost must be libboost1.81-dev: plain libboost-dev is 1.74 and conflicts with it.
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build ccache pkg-config git ca-certificates \
-  libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev sqlite3 doctest-dev libbox2d-dev libcli11-dev libssl-dev libsodium-dev \
-  libjemalloc-dev \
-  clang libclang-rt-14-dev \
+  libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev doctest-dev libbox2d-dev libcli11-dev libssl-dev libsodium-dev \
+  libjemalloc-dev libpq-dev \
+  >/dev/null
+if [ "$BUILD_ONLY" = 1 ]; then exit 0; fi
+# The tests: the sanitizers and fuzzers (clang), a real PostgreSQL started by the tests themselves
+# (tests/support/postgres.h: Debian's server binaries, never its service), the Python clients, the browser.
+$SUDO apt-get install -y -qq --no-install-recommends \
+  sqlite3 clang libclang-rt-14-dev postgresql \
   python3 python3-websockets chromium \
   >/dev/null
 # The browser tests need Node >= 18 (playwright-core 1.49): Debian 12's nodejs will do. A machine that has a

@@ -22,6 +22,7 @@
 #include "rules/records_file.h"
 #include "rules/registry.h"
 #include "server/selfplay.h"
+#include "server/store_command.h"
 
 namespace cinq {
 
@@ -470,6 +471,8 @@ int cli_main(int argc, char** argv) {
   commands[app.get_subcommand("serve")] = std::move(serve);
   Command selfplay = add_selfplay_command(app);  // selfplay.cpp
   commands[app.get_subcommand("selfplay")] = std::move(selfplay);
+  Command store = add_store_command(app);  // store_command.cpp
+  commands[app.get_subcommand("store")->get_subcommand("copy")] = std::move(store);
 
   CLI::App* games = app.add_subcommand("games", "Lists the games with their options and their defaults.");
   commands[games] = cmd_games;
@@ -492,7 +495,7 @@ int cli_main(int argc, char** argv) {
   }
   for (const auto& [command, run] : commands)
     if (command->parsed()) return run();
-  return usage_error(app, "a command is needed: replay, play, perft, serve, selfplay or games");
+  return usage_error(app, "a command is needed: replay, play, perft, serve, selfplay, store or games");
 }
 
 }  // namespace cinq

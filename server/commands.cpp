@@ -36,7 +36,7 @@ using Parsed = std::variant<T, Refusal>;
 
 Refusal bad_message(std::string why) { return {"bad_message", std::move(why)}; }
 
-const std::string kBusy = "the server is busy: try again in a moment";
+const std::string kBusy = "the server is busy or cannot reach its store: try again in a moment";
 
 // A string field: nullopt when absent (`why` set if it is `required`) or of the wrong shape (`why` set).
 std::optional<std::string> string_field(const json& body, const char* key, std::string& why,
@@ -640,8 +640,12 @@ struct Commands {
     auto release = [&p, username = cmd.username] { p.identities_.release_username(username); };
     bool queued = p.workers_.submit(Workers::Kind::bulk, [&p, later = ctx, cmd, resume, release] {
       note_blocking(p.services_.metrics);
-      if (p.services_.store->player_by_username(cmd.username)) {
+      if (p.services_.store->player_by_username(cmd.username) || store::last_read_failed()) {
         release();
+        if (store::last_read_failed()) {
+          p.reply_error(later, "storage", kBusy);
+          return resume->finish();
+        }
         p.reply_error(later, "username_taken", "the user name '" + cmd.username + "' is taken");
         return resume->finish();
       }
@@ -696,6 +700,10 @@ struct Commands {
     bool queued = p.workers_.submit(Workers::Kind::bulk, [&p, later = ctx, cmd, resume] {
       note_blocking(p.services_.metrics);
       auto row = p.services_.store->player_by_username(cmd.username);
+      if (!row && store::last_read_failed()) {
+        p.reply_error(later, "storage", kBusy);
+        return resume->finish();
+      }
       if (row)
         if (auto cached = p.identities_.cached(row->id)) row = std::move(cached);  // the newest stored
       // A missing account costs one verification too, against a hash made once: the answer's time does not

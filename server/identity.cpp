@@ -184,7 +184,9 @@ void Identities::load(const std::string& id, Loaded done) {
       // A save made meanwhile (the same player on another connection) is newer than the stored row.
       row = players_.try_emplace(id, *row).first->second;
     }
-    done(std::move(row), false);
+    // A store that could not be read is "try again", never "unknown id" (the client would drop its identity).
+    const bool unreadable = !row && store::last_read_failed();
+    done(std::move(row), unreadable);
   };
   if (!workers_.submit(Workers::Kind::quick, std::move(job))) done(std::nullopt, true);
 }

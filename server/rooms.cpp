@@ -88,7 +88,7 @@ void RoomDirectory::load(const std::string& id, std::function<void(Lookup)> done
   bool queued = workers_.submit(Workers::Kind::quick, [this, id, finish] {
     note_blocking(services_.metrics);
     auto row = services_.store->game(id);
-    if (!row) return finish({});
+    if (!row) return finish({nullptr, store::last_read_failed()});  // unreachable store: try again, not "none"
     note_blocking(services_.metrics);
     auto room = lobby::Room::restore(from_row(*row), Services::now());
     if (!room) {

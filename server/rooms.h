@@ -39,7 +39,7 @@ class RoomDirectory {
   // one room at once read it once.
   struct Lookup {
     std::shared_ptr<RoomActor> room;  // nullptr: no such room (or it could not be read)
-    bool busy = false;                // the workers could not take the read: try again
+    bool busy = false;  // the workers could not take the read, or the store could not be read: try again
   };
   void load(const std::string& id, std::function<void(Lookup)> done);
 

@@ -26,6 +26,7 @@ namespace {
 struct ServeArgs {
   net::ServerConfig config;
   std::string data_dir = "data";
+  std::string store;  // --store: "" is sqlite:DATA/cinq.db
   server::Limits limits;
   server::BotConfig bots;
   server::WorkerConfig workers;
@@ -114,11 +115,14 @@ int serve(const ServeArgs& args) {
   spdlog::set_level(spdlog::level::from_str(args.log_level));  // one of the names --log-level accepts
   raise_open_files_limit(args.max_open_files);
 
-  std::string db_path = (std::filesystem::path(data_dir) / "cinq.db").string();
+  // --store names the store; without it, the SQLite file DIR/cinq.db of --data (the embedded default).
+  const std::string spec =
+      args.store.empty() ? "sqlite:" + (std::filesystem::path(data_dir) / "cinq.db").string() : args.store;
+  const std::string shown = store::Store::describe(spec);
   store::Error error;
-  auto store = store::Store::open(db_path, error);
+  auto store = store::Store::open(spec, error);
   if (!store) {
-    spdlog::error("cannot open {}: {}", db_path, error.message);
+    spdlog::error("cannot open the store {}: {}", shown, error.message);
     return 1;
   }
   if (!config.web_dir.empty() && !std::filesystem::is_directory(config.web_dir))
@@ -135,7 +139,7 @@ int serve(const ServeArgs& args) {
       return 1;
     }
     int reopened = app.attach(*server);
-    spdlog::info("store {} ({} unfinished games reopened)", db_path, reopened);
+    spdlog::info("store {} ({} unfinished games reopened)", shown, reopened);
     std::cout << "cinq: listening on http://" << config.address << ":" << server->port() << std::endl;
     net::Server* s = server.get();
     server->run([s] {
@@ -157,13 +161,18 @@ Command add_serve_command(CLI::App& cinq) {
   CLI::App* cmd = cinq.add_subcommand(
       "serve",
       "Runs the game server: the browser client (static files from --web), the WebSocket endpoint /ws, the "
-      "REST API under /api/ and /metrics (docs/protocol.md). Games are stored in DIR/cinq.db; unfinished "
-      "games are reopened at start. Logs go to standard output. Stops cleanly on SIGINT or SIGTERM.");
+      "REST API under /api/ and /metrics (docs/protocol.md). Games are stored in DIR/cinq.db (SQLite), or in "
+      "the store --store names (PostgreSQL); unfinished games are reopened at start. Logs go to standard "
+      "output. Stops cleanly on SIGINT or SIGTERM.");
   auto range = [](int min, int max) { return CLI::Range(min, max).description(""); };
   cmd->add_option("--port", args->port, "the port to listen on; 0 picks a free port")
       ->type_name("N")->check(range(0, 65535))->capture_default_str();
-  cmd->add_option("--data", args->data_dir, "where the games are kept: DIR/cinq.db")
+  cmd->add_option("--data", args->data_dir, "where the games are kept without --store: DIR/cinq.db")
       ->type_name("DIR")->capture_default_str();
+  cmd->add_option("--store", args->store,
+                  "the store: sqlite:PATH (the default is DIR/cinq.db of --data), or "
+                  "postgresql://USER:PASSWORD@HOST:PORT/DB, or postgresql:///DB?host=/run/postgresql")
+      ->type_name("URI");
   cmd->add_option("--web", args->config.web_dir, "the browser client's files")
       ->type_name("DIR")->capture_default_str();
   cmd->add_option("--address", args->config.address, "the IP address to listen on")

@@ -7,13 +7,14 @@
 #include "ratings/glicko2.h"
 #include "tests/support.h"
 #include "tests/support/process.h"
+#include "tests/support/postgres.h"
 
 namespace cinq::store {
 namespace {
 
 std::unique_ptr<Store> open_at(const std::string& path) {
   Error error;
-  auto store = Store::open(path, error);
+  auto store = Store::open(test::store_spec(path), error);  // SQLite, or PostgreSQL (postgres.h)
   REQUIRE_MESSAGE(store != nullptr, error.message);
   return store;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tests/support/process.h"
+#include "tests/support/postgres.h"
 
 namespace cinq::store {
 namespace {
@@ -22,7 +23,7 @@ using cinq::test::TempDir;
 
 std::unique_ptr<Store> open_store(const std::string& path) {
   Error error;
-  auto store = Store::open(path, error);
+  auto store = Store::open(test::store_spec(path), error);  // SQLite, or PostgreSQL (postgres.h)
   REQUIRE_MESSAGE(store != nullptr, "opening ", path, ": ", error.message);
   return store;
 }
@@ -189,15 +190,8 @@ TEST_CASE("saver: after a failed save, the saves of that game made after it fail
   REQUIRE(saver.save(row("g", "#! TABLUT"), note));
   REQUIRE(saver.save(change("g", 0, 1, 0, {"A/e2 c2/"}), note));
   writer.drain();
-  {
-    sqlite3* db = nullptr;
-    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr);
-    REQUIRE(sqlite3_exec(db,
-                         "CREATE TRIGGER refuse BEFORE INSERT ON record_entries WHEN NEW.text = 'D/refused/' "
-                         "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
-                         nullptr, nullptr, nullptr) == SQLITE_OK);
-    sqlite3_close(db);
-  }
+  REQUIRE(test::refuse_writes(path, "record_entries", "INSERT", "NEW.text = 'D/refused/'", "refused by the test") ==
+          "");
   REQUIRE(saver.save(change("g", 1, 2, 1, {"D/refused/"}), note));
   writer.drain();
   REQUIRE(saver.save(change("g", 2, 3, 2, {"A/c2 c1/"}), note));  // made before the room heard of the failure
@@ -221,15 +215,7 @@ TEST_CASE("saver: a refused commit fails every save in it and writes none of the
   auto store = open_store(path);
   Worker writer("test-writer");
   Saver saver(*store, writer);
-  {
-    sqlite3* db = nullptr;
-    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr);
-    REQUIRE(sqlite3_exec(db,
-                         "CREATE TRIGGER refuse BEFORE INSERT ON games WHEN NEW.record = 'refused' "
-                         "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
-                         nullptr, nullptr, nullptr) == SQLITE_OK);
-    sqlite3_close(db);
-  }
+  REQUIRE(test::refuse_writes(path, "games", "INSERT", "NEW.record = 'refused'", "refused by the test") == "");
   Gate gate;
   gate.block(writer);
   std::vector<std::string> errors;

@@ -8,6 +8,7 @@
 
 #include "persistence/store.h"
 #include "tests/support/process.h"
+#include "tests/support/postgres.h"
 
 namespace cinq::store {
 namespace {
@@ -16,7 +17,7 @@ using cinq::test::TempDir;
 
 std::unique_ptr<Store> open_at(const std::string& path) {
   Error error;
-  auto store = Store::open(path, error);
+  auto store = Store::open(test::store_spec(path), error);  // SQLite, or PostgreSQL (postgres.h)
   REQUIRE_MESSAGE(store != nullptr, "opening ", path, ": ", error.message);
   return store;
 }

@@ -32,6 +32,7 @@
 #include "tests/lobby/helpers.h"
 #include "tests/support.h"
 #include "tests/support/process.h"
+#include "tests/support/postgres.h"
 
 namespace cinq::store {
 namespace {
@@ -41,7 +42,7 @@ using namespace std::chrono_literals;
 
 std::unique_ptr<Store> open_store(const std::string& path) {
   Error error;
-  auto store = Store::open(path, error);
+  auto store = Store::open(test::store_spec(path), error);  // SQLite, or PostgreSQL (postgres.h)
   REQUIRE_MESSAGE(store != nullptr, "opening ", path, ": ", error.message);
   return store;
 }
@@ -244,17 +245,14 @@ TEST_CASE("store: finished games come newest first, at most `limit`, public ones
   CHECK(store->finished_games(-1).empty());
 }
 
-TEST_CASE("store: a save that SQLite refuses returns false, says which game and why, and changes nothing") {
+TEST_CASE("store: a save that the database refuses returns false, says which game and why, and changes nothing") {
   TempDir dir;
   const std::string path = dir.path() + "/cinq.db";
   auto store = open_store(path);
   save(*store, game_at("g", "live", 1, 1));
-  // Another client of the file makes SQLite refuse any row whose result is "refused".
-  for (const char* when : {"INSERT", "UPDATE"}) {
-    REQUIRE(ask_sqlite(path, std::string("CREATE TRIGGER refuse_") + when + " BEFORE " + when +
-                                 " ON games WHEN NEW.result = 'refused' BEGIN SELECT RAISE(ABORT, "
-                                 "'refused by the test'); END") == "");
-  }
+  // Another client of the database makes it refuse any row whose result is "refused".
+  for (const char* when : {"INSERT", "UPDATE"})
+    REQUIRE(test::refuse_writes(path, "games", when, "NEW.result = 'refused'", "refused by the test") == "");
   GameRow refused = game_at("g", "finished", 1, 2);
   refused.result = "refused";
   Error error;
@@ -322,12 +320,13 @@ TEST_CASE("store: every save that returned before a crash (SIGKILL) is there aft
   TempDir dir;
   const std::string path = dir.path() + "/cinq.db";
   constexpr int kGames = 30;
+  const std::string spec = test::store_spec(path);  // before the fork: the parent's PostgreSQL, if any
   pid_t child = fork();
   REQUIRE(child >= 0);
   if (child == 0) {
     // The child must not return into doctest: it leaves by SIGKILL, or by _exit if something failed.
     Error error;
-    auto store = Store::open(path, error);
+    auto store = Store::open(spec, error);
     if (store == nullptr) _exit(2);
     for (int i = 0; i < kGames; ++i) {
       GameRow g = full_game("crash-" + std::to_string(i));
@@ -341,7 +340,8 @@ TEST_CASE("store: every save that returned before a crash (SIGKILL) is there aft
   REQUIRE(waitpid(child, &status, 0) == child);
   REQUIRE_MESSAGE(WIFSIGNALED(status), "the child exited with ", WEXITSTATUS(status), " instead of dying");
   CHECK(WTERMSIG(status) == SIGKILL);
-  CHECK(std::filesystem::exists(path + "-wal"));  // never closed: the saves are in the write-ahead log
+  if (!test::testing_postgres())
+    CHECK(std::filesystem::exists(path + "-wal"));  // never closed: the saves are in the write-ahead log
 
   auto store = open_store(path);
   CHECK(store->count_games() == kGames);
@@ -412,14 +412,13 @@ TEST_CASE("store: a game in progress is kept as entry rows, a turn writes its en
   CHECK(first.row_changed);
   CHECK_FALSE(first.base_version);  // a new room: its first save stands alone
   CHECK(first.entries.size() == 2);  // the players and the timestamp
-  CHECK(ask_sqlite(path, "SELECT record FROM games WHERE id = 'room-1'") == "#! TABLUT");
-  CHECK(ask_sqlite(path, "SELECT group_concat(text, '|') FROM record_entries WHERE game_id = 'room-1'") ==
+  CHECK(test::ask_store(path, "SELECT record FROM games WHERE id = 'room-1'") == "#! TABLUT");
+  CHECK(test::ask_store(path, "SELECT group_concat(text, '|') FROM record_entries WHERE game_id = 'room-1'") ==
         "A = alice    D = bob|> 2026-11-21 10:00:00");
   check_stored(*store, room);
 
   // From now on the games row may not change: a turn must not write it.
-  REQUIRE(ask_sqlite(path, "CREATE TRIGGER frozen BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'frozen'); "
-                           "END") == "");
+  REQUIRE(test::refuse_writes(path, "games", "UPDATE", "", "frozen") == "");
   std::mt19937 rng(5);
   for (int turn = 0; turn < 12; ++turn) {
     const std::int64_t before = room.version();
@@ -433,8 +432,8 @@ TEST_CASE("store: a game in progress is kept as entry rows, a turn writes its en
     CHECK(s.saved.record == "#! TABLUT");
     check_stored(*store, room);
   }
-  CHECK(ask_sqlite(path, "SELECT count(*) FROM record_entries WHERE game_id = 'room-1'") == "14");
-  CHECK(ask_sqlite(path, "SELECT version FROM game_progress WHERE game_id = 'room-1'") ==
+  CHECK(test::ask_store(path, "SELECT count(*) FROM record_entries WHERE game_id = 'room-1'") == "14");
+  CHECK(test::ask_store(path, "SELECT version FROM game_progress WHERE game_id = 'room-1'") ==
         std::to_string(room.version()));
 
   // A queried column changed (the result, the status): the row is written, here refused by the trigger.
@@ -457,18 +456,18 @@ TEST_CASE("store: a finished game keeps its whole record in its row, its entries
     lobby::test::play_random_action(room, rng);
     store_room(*store, room);
   }
-  CHECK(ask_sqlite(path, "SELECT count(*) FROM record_entries") == "8");
+  CHECK(test::ask_store(path, "SELECT count(*) FROM record_entries") == "8");
   REQUIRE(!room.offer_draw("alice-id", lobby::test::at(0)).error);
   REQUIRE(!room.offer_draw("bob-id", lobby::test::at(0)).error);
   lobby::RoomSave done = store_room(*store, room);
   // The whole record, but made from the version stored: if a save before it failed, it fails too (issue 17).
   CHECK(done.base_version == room.version() - 2);
   CHECK(done.entries.empty());
-  CHECK(ask_sqlite(path, "SELECT count(*) FROM record_entries") == "0");
-  CHECK(ask_sqlite(path, "SELECT count(*) FROM game_progress") == "0");
+  CHECK(test::ask_store(path, "SELECT count(*) FROM record_entries") == "0");
+  CHECK(test::ask_store(path, "SELECT count(*) FROM game_progress") == "0");
   const std::string record = room.record().write();
   CHECK(record.ends_with("#= draw agreement\n"));
-  CHECK(ask_sqlite(path, "SELECT record FROM games") == record);
+  CHECK(test::ask_store(path, "SELECT record FROM games") == record);
   check_stored(*store, room);
   CHECK(store->finished_games(10).size() == 1);
   CHECK(store->unfinished_games().empty());
@@ -851,9 +850,9 @@ TEST_CASE("store: chat lines are appended with the game's saves, kept in order, 
   store_room(*store, room);
   REQUIRE_FALSE(room.chat(lobby::test::kBob, "hi", lobby::test::at(3)).error);
   store_room(*store, room);
-  CHECK(ask_sqlite(path, "SELECT group_concat(seq || ':' || channel || ':' || seat || ':' || text, '|') FROM chat") ==
+  CHECK(test::ask_store(path, "SELECT group_concat(seq || ':' || channel || ':' || seat || ':' || text, '|') FROM chat") ==
         "1:players:0:hello|2:spectators:-1:watching|3:players:1:hi");
-  CHECK(ask_sqlite(path, "SELECT count(*) FROM seat_tokens") == "2");
+  CHECK(test::ask_store(path, "SELECT count(*) FROM seat_tokens") == "2");
   auto lines = store->chat("room-1");
   REQUIRE(lines.size() == 3);
   CHECK(lines[1].name == "carol");
@@ -868,7 +867,7 @@ TEST_CASE("store: chat lines are appended with the game's saves, kept in order, 
   // Once the game is over, its tokens go (no link is shown any more); the chat stays.
   REQUIRE_FALSE(back.resign("alice-id", lobby::test::at(6)).error);
   store_room(*store, back);
-  CHECK(ask_sqlite(path, "SELECT count(*) FROM seat_tokens") == "0");
+  CHECK(test::ask_store(path, "SELECT count(*) FROM seat_tokens") == "0");
   CHECK(store->chat("room-1").size() == 3);
 }
 

@@ -12,6 +12,7 @@
 #include "tests/server/peer.h"
 #include "tests/support.h"
 #include "tests/support/process.h"
+#include "tests/support/postgres.h"
 
 namespace cinq::test {
 namespace {
@@ -240,7 +241,7 @@ TEST_CASE(
                                   .count();
   {
     store::Error error;
-    auto store = store::Store::open(data.path() + "/cinq.db", error);
+    auto store = store::Store::open(test::store_spec(data.path() + "/cinq.db"), error);
     REQUIRE(store);
     store::GameRow row;
     row.id = "LateGame01";

@@ -11,6 +11,7 @@
 #include "tests/server/peer.h"
 #include "tests/support.h"
 #include "tests/support/process.h"
+#include "tests/support/postgres.h"
 
 namespace cinq::test {
 namespace {
@@ -103,7 +104,7 @@ TEST_CASE(
     CHECK(t.alice.ws().close_code() == 1001);
   }
   store::Error error;
-  auto store = store::Store::open(data.path() + "/cinq.db", error);
+  auto store = store::Store::open(test::store_spec(data.path() + "/cinq.db"), error);
   REQUIRE(store);
   auto row = store->game(room);
   REQUIRE(row);

@@ -14,6 +14,7 @@
 #include "tests/server/peer.h"
 #include "tests/support.h"
 #include "tests/support/process.h"
+#include "tests/support/postgres.h"
 
 namespace cinq::test {
 namespace {
@@ -213,7 +214,7 @@ TEST_CASE("workers: a token stored as SHA-1 before issue 16 still proves its ide
   const std::string token = "Legacy0token0with032characters0X";
   {
     store::Error error;
-    auto store = store::Store::open(data.path() + "/cinq.db", error);
+    auto store = store::Store::open(test::store_spec(data.path() + "/cinq.db"), error);
     REQUIRE(store);
     REQUIRE(store->put_player({"pLegacy", "546d3e250ed61b5dd5fb731b5f5eec56de01e679", "Old", 1}, error));
   }
@@ -228,7 +229,7 @@ TEST_CASE("workers: a token stored as SHA-1 before issue 16 still proves its ide
     server.wait(std::chrono::seconds(10));
   }
   store::Error error;
-  auto store = store::Store::open(data.path() + "/cinq.db", error);
+  auto store = store::Store::open(test::store_spec(data.path() + "/cinq.db"), error);
   REQUIRE(store);
   auto row = store->player("pLegacy");
   REQUIRE(row);

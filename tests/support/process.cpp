@@ -2,6 +2,8 @@
 // that the parent polls.
 #include "tests/support/process.h"
 
+#include "tests/support/postgres.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -97,8 +99,13 @@ const std::string& TempDir::path() const { return path_; }
 
 ServerProcess::ServerProcess(std::string data_dir, std::string web_dir, std::vector<std::string> extra_args)
     : log_dir_(std::make_unique<TempDir>()), log_path_(log_dir_->path() + "/server.log") {
-  std::vector<std::string> args = {CINQ_BINARY,         "serve", "--port",          "0", "--data",
-                                   std::move(data_dir), "--web", std::move(web_dir)};
+  // With CINQ_TEST_STORE=postgresql the server stores in the PostgreSQL schema that stands for DATA/cinq.db
+  // (tests/support/postgres.h): a restart on the same directory finds the same games.
+  std::vector<std::string> args = {CINQ_BINARY, "serve", "--port", "0", "--data", data_dir, "--web", std::move(web_dir)};
+  if (testing_postgres()) {
+    args.push_back("--store");
+    args.push_back(store_spec(data_dir + "/cinq.db"));
+  }
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   std::string command;
   for (const auto& a : args) command += (command.empty() ? "" : " ") + a;

@@ -1,0 +1,121 @@
+#include "persistence/copy.h"
+
+#include <limits>
+#include <utility>
+#include <vector>
+
+namespace cinq::store {
+namespace {
+
+constexpr std::size_t kBatch = 200;  // rows per transaction
+
+// What must read back the same (the chat is compared by count).
+std::string differs(const GameRow& a, const GameRow& b) {
+  if (a.record != b.record) return "record";
+  if (a.status != b.status) return "status";
+  if (a.result != b.result) return "result";
+  if (a.seat_ids != b.seat_ids || a.seat_names != b.seat_names) return "seats";
+  if (a.clock_ms != b.clock_ms) return "clocks";
+  if (a.version != b.version || a.turns != b.turns) return "version";
+  if (a.open_turn != b.open_turn) return "open turn";
+  if (a.seat_token_hashes != b.seat_token_hashes || a.seat_tokens != b.seat_tokens) return "seat tokens";
+  if (a.deadline_ms != b.deadline_ms || a.clock_days != b.clock_days) return "deadline";
+  if (a.game != b.game || a.options != b.options || a.kind != b.kind || a.is_private != b.is_private ||
+      a.rated != b.rated || a.winner != b.winner || a.rematch_of != b.rematch_of)
+    return "settings";
+  if (a.created_ms != b.created_ms || a.updated_ms != b.updated_ms) return "times";
+  return "";
+}
+
+}  // namespace
+
+bool copy_store(Store& from, Store& to, CopyReport& report, Error& error,
+                const std::function<void(const std::string&)>& progress) {
+  auto tell = [&](const std::string& what) {
+    if (progress) progress(what);
+  };
+  if (to.count_games() != 0 || !to.player_ids().empty()) {
+    error.message = "the target store is not empty: copy into a new database or file";
+    return false;
+  }
+  if (last_read_failed()) {
+    error.message = "the target store cannot be read";
+    return false;
+  }
+  // Players.
+  const std::vector<std::string> player_ids = from.player_ids();
+  std::vector<PlayerRow> players;
+  for (std::size_t i = 0; i < player_ids.size(); ++i) {
+    auto row = from.player(player_ids[i]);
+    if (!row) {
+      error.message = "reading player " + player_ids[i] + " from the source failed";
+      return false;
+    }
+    players.push_back(std::move(*row));
+    if (players.size() == kBatch || i + 1 == player_ids.size()) {
+      if (!to.save(players, {}, error)) return false;
+      report.players += static_cast<std::int64_t>(players.size());
+      players.clear();
+      tell(std::to_string(report.players) + " players");
+    }
+  }
+  // Ratings, then games: a rated game's result finds its history row and is not applied twice.
+  const auto ratings = from.all_ratings();
+  const auto history = from.all_rating_history();
+  if (!to.put_ratings(ratings, history, error)) return false;
+  report.ratings = static_cast<std::int64_t>(ratings.size());
+  report.rating_changes = static_cast<std::int64_t>(history.size());
+  // Games, whole, with every chat line.
+  const std::vector<std::string> game_ids = from.game_ids();
+  std::vector<GameSave> saves;
+  for (std::size_t i = 0; i < game_ids.size(); ++i) {
+    auto row = from.game(game_ids[i]);
+    if (!row) {
+      error.message = "reading game " + game_ids[i] + " from the source failed";
+      return false;
+    }
+    auto save = whole_save(*row, error);
+    if (!save) return false;
+    save->chat = from.chat(row->id, std::numeric_limits<int>::max());
+    report.chat_lines += static_cast<std::int64_t>(save->chat.size());
+    if (row->status != "finished") ++report.unfinished;
+    saves.push_back(std::move(*save));
+    if (saves.size() == kBatch || i + 1 == game_ids.size()) {
+      if (!to.save({}, saves, error)) return false;
+      report.games += static_cast<std::int64_t>(saves.size());
+      saves.clear();
+      tell(std::to_string(report.games) + " of " + std::to_string(game_ids.size()) + " games");
+    }
+  }
+  // The check: counts, then every game.
+  auto count_check = [&](const char* what, std::size_t a, std::size_t b) {
+    if (a == b) return true;
+    error.message = std::string("check: ") + what + ": " + std::to_string(a) + " in the source, " +
+                    std::to_string(b) + " in the copy";
+    return false;
+  };
+  if (!count_check("players", player_ids.size(), to.player_ids().size()) ||
+      !count_check("games", game_ids.size(), to.game_ids().size()) ||
+      !count_check("ratings", ratings.size(), to.all_ratings().size()) ||
+      !count_check("rating changes", history.size(), to.all_rating_history().size()))
+    return false;
+  for (const std::string& id : game_ids) {
+    auto a = from.game(id);
+    auto b = to.game(id);
+    if (!a || !b) {
+      error.message = "check: game " + id + " cannot be read back";
+      return false;
+    }
+    if (const std::string what = differs(*a, *b); !what.empty()) {
+      error.message = "check: game " + id + ": its " + what + " differs in the copy";
+      return false;
+    }
+    if (!count_check(("chat of " + id).c_str(), from.chat(id, std::numeric_limits<int>::max()).size(),
+                     to.chat(id, std::numeric_limits<int>::max()).size()))
+      return false;
+  }
+  tell("checked");
+  return true;
+}
+
+}  // namespace cinq::store

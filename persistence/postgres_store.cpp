@@ -1,0 +1,1061 @@
+// The PostgreSQL backend of the store (store.h, issue 20), through libpq: the same tables and columns as the
+// SQLite file, the same promises.
+//
+// Two connections, a writer and a reader, each under its own mutex, each with its statements prepared once
+// per session. A save is one transaction sent in one round trip: libpq's pipeline mode carries BEGIN, every
+// statement and COMMIT together, and the server runs them in order. A change that must apply to a stored
+// version (GameSave::base_version) checks it inside the statement (cinq_expect_row raises when no row
+// matched), so a stale save aborts the whole transaction as in SQLite; the statements after an error are
+// skipped by the server up to the pipeline's sync, and the transaction is then rolled back. A rated game's
+// end first reads both players' ratings (FOR UPDATE) in the same transaction: that batch costs a round trip
+// more.
+//
+// The database going away (stopped, restarted, the network cut): a call that finds its connection broken
+// reconnects first, at most once per call; while the database cannot be reached every write fails with an
+// error (the server refuses the turn with the code `storage` and announces nothing) and every read gives
+// nothing and sets last_read_failed(), so the server answers "try again" rather than "no such game". The
+// first call after the database is back reconnects, and play goes on.
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <set>
+#include <spdlog/spdlog.h>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "persistence/store.h"
+#include "rules/notation.h"
+
+namespace cinq::store {
+namespace {
+
+constexpr int kSchemaVersion = 5;
+
+// The schema of version 5, as the SQLite file has it (store.h). `meta` holds the schema version (SQLite keeps
+// it in PRAGMA user_version). Text is TEXT, integers BIGINT, reals DOUBLE PRECISION; a user name is unique
+// whatever its case (lower(), as user names are ASCII).
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS players (
+  id TEXT PRIMARY KEY,
+  token_hash TEXT NOT NULL,
+  name TEXT NOT NULL,
+  created_ms BIGINT NOT NULL,
+  username TEXT NOT NULL DEFAULT '',
+  password_hash TEXT NOT NULL DEFAULT ''
+);
+CREATE UNIQUE INDEX IF NOT EXISTS players_by_username ON players (lower(username)) WHERE username <> '';
+CREATE TABLE IF NOT EXISTS games (
+  id TEXT PRIMARY KEY,
+  game TEXT NOT NULL,
+  options TEXT NOT NULL,
+  clock_base_ms BIGINT NOT NULL,
+  clock_increment_ms BIGINT NOT NULL,
+  is_private INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  status TEXT NOT NULL,
+  result TEXT NOT NULL,
+  record TEXT NOT NULL,
+  seat0_id TEXT NOT NULL,
+  seat1_id TEXT NOT NULL,
+  seat0_name TEXT NOT NULL,
+  seat1_name TEXT NOT NULL,
+  seat0_clock_ms BIGINT NOT NULL,
+  seat1_clock_ms BIGINT NOT NULL,
+  version BIGINT NOT NULL,
+  turns BIGINT NOT NULL,
+  rematch_of TEXT NOT NULL,
+  created_ms BIGINT NOT NULL,
+  updated_ms BIGINT NOT NULL,
+  clock_days BIGINT NOT NULL DEFAULT 0,
+  deadline_ms BIGINT NOT NULL DEFAULT 0,
+  seat0_token_hash TEXT NOT NULL DEFAULT '',
+  seat1_token_hash TEXT NOT NULL DEFAULT '',
+  rated INTEGER NOT NULL DEFAULT 0,
+  winner INTEGER NOT NULL DEFAULT -1
+);
+CREATE INDEX IF NOT EXISTS games_by_status ON games (status);
+CREATE INDEX IF NOT EXISTS games_by_updated ON games (updated_ms);
+CREATE INDEX IF NOT EXISTS games_by_seat0 ON games (seat0_id);
+CREATE INDEX IF NOT EXISTS games_by_seat1 ON games (seat1_id);
+CREATE INDEX IF NOT EXISTS games_finished_by_updated ON games (updated_ms) WHERE status = 'finished';
+CREATE TABLE IF NOT EXISTS record_entries (
+  game_id TEXT NOT NULL,
+  seq BIGINT NOT NULL,
+  text TEXT NOT NULL,
+  PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS game_progress (
+  game_id TEXT PRIMARY KEY,
+  version BIGINT NOT NULL,
+  turns BIGINT NOT NULL,
+  seat0_clock_ms BIGINT NOT NULL,
+  seat1_clock_ms BIGINT NOT NULL,
+  open_turn INTEGER NOT NULL,
+  updated_ms BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seat_tokens (
+  game_id TEXT NOT NULL,
+  seat INTEGER NOT NULL,
+  token TEXT NOT NULL,
+  PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE IF NOT EXISTS chat (
+  game_id TEXT NOT NULL,
+  seq BIGINT NOT NULL,
+  at_ms BIGINT NOT NULL,
+  channel TEXT NOT NULL,
+  seat INTEGER NOT NULL,
+  player_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  text TEXT NOT NULL,
+  PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS sessions (
+  token_hash TEXT PRIMARY KEY,
+  player_id TEXT NOT NULL,
+  seq BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_by_player ON sessions (player_id);
+CREATE TABLE IF NOT EXISTS ratings (
+  player_id TEXT NOT NULL,
+  game TEXT NOT NULL,
+  pool TEXT NOT NULL,
+  rating DOUBLE PRECISION NOT NULL,
+  deviation DOUBLE PRECISION NOT NULL,
+  volatility DOUBLE PRECISION NOT NULL,
+  games BIGINT NOT NULL,
+  wins BIGINT NOT NULL,
+  losses BIGINT NOT NULL,
+  draws BIGINT NOT NULL,
+  last_ms BIGINT NOT NULL,
+  PRIMARY KEY (player_id, game, pool)
+);
+CREATE INDEX IF NOT EXISTS ratings_by_board ON ratings (game, pool, rating);
+CREATE TABLE IF NOT EXISTS rating_history (
+  player_id TEXT NOT NULL,
+  game_id TEXT NOT NULL,
+  game TEXT NOT NULL,
+  pool TEXT NOT NULL,
+  at_ms BIGINT NOT NULL,
+  score DOUBLE PRECISION NOT NULL,
+  before_rating DOUBLE PRECISION NOT NULL,
+  before_deviation DOUBLE PRECISION NOT NULL,
+  rating DOUBLE PRECISION NOT NULL,
+  deviation DOUBLE PRECISION NOT NULL,
+  volatility DOUBLE PRECISION NOT NULL,
+  PRIMARY KEY (player_id, game_id)
+);
+CREATE INDEX IF NOT EXISTS rating_history_by_game ON rating_history (game_id);
+-- A change that must find its row (a save made from a stored version): no row, and the transaction fails.
+CREATE OR REPLACE FUNCTION cinq_expect_row(n BIGINT, game_id TEXT, version BIGINT) RETURNS INTEGER
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF n = 0 THEN
+    RAISE EXCEPTION 'game % is not stored at version % (a save before this one failed): it must be reloaded',
+      game_id, version;
+  END IF;
+  RETURN 1;
+END $$;
+)sql";
+
+#define CINQ_GAME_COLUMNS                                                                            \
+  "id, game, options, clock_base_ms, clock_increment_ms, is_private, kind, status, result, record, " \
+  "seat0_id, seat1_id, seat0_name, seat1_name, seat0_clock_ms, seat1_clock_ms, version, turns, "     \
+  "rematch_of, created_ms, updated_ms, clock_days, deadline_ms, seat0_token_hash, seat1_token_hash, rated, winner"
+#define CINQ_READ_COLUMNS                                                                                  \
+  "g.id, g.game, g.options, g.clock_base_ms, g.clock_increment_ms, g.is_private, g.kind, g.status, "       \
+  "g.result, g.record, g.seat0_id, g.seat1_id, g.seat0_name, g.seat1_name, "                               \
+  "coalesce(p.seat0_clock_ms, g.seat0_clock_ms), coalesce(p.seat1_clock_ms, g.seat1_clock_ms), "           \
+  "coalesce(p.version, g.version), coalesce(p.turns, g.turns), g.rematch_of, g.created_ms, "               \
+  "coalesce(p.updated_ms, g.updated_ms), g.clock_days, g.deadline_ms, g.seat0_token_hash, "                \
+  "g.seat1_token_hash, coalesce(p.open_turn, 0), g.rated, g.winner"
+#define CINQ_FROM_GAMES " FROM games g LEFT JOIN game_progress p ON p.game_id = g.id"
+
+// Every statement, by name; prepared on a connection the first time it is used there.
+struct Sql {
+  const char* name;
+  const char* text;
+};
+
+constexpr Sql kUpsertGame{
+    "upsert_game",
+    "INSERT INTO games (" CINQ_GAME_COLUMNS
+    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, "
+    "$21, $22, $23, $24, $25, $26, $27)"
+    " ON CONFLICT (id) DO UPDATE SET game = excluded.game, options = excluded.options,"
+    " clock_base_ms = excluded.clock_base_ms, clock_increment_ms = excluded.clock_increment_ms,"
+    " is_private = excluded.is_private, kind = excluded.kind, status = excluded.status,"
+    " result = excluded.result, record = excluded.record, seat0_id = excluded.seat0_id,"
+    " seat1_id = excluded.seat1_id, seat0_name = excluded.seat0_name, seat1_name = excluded.seat1_name,"
+    " seat0_clock_ms = excluded.seat0_clock_ms, seat1_clock_ms = excluded.seat1_clock_ms,"
+    " version = excluded.version, turns = excluded.turns, rematch_of = excluded.rematch_of,"
+    " created_ms = excluded.created_ms, updated_ms = excluded.updated_ms, clock_days = excluded.clock_days,"
+    " deadline_ms = excluded.deadline_ms, seat0_token_hash = excluded.seat0_token_hash,"
+    " seat1_token_hash = excluded.seat1_token_hash, rated = excluded.rated, winner = excluded.winner"};
+constexpr Sql kSelectGame{"select_game", "SELECT " CINQ_READ_COLUMNS CINQ_FROM_GAMES " WHERE g.id = $1"};
+constexpr Sql kSelectUnfinished{"select_unfinished", "SELECT " CINQ_READ_COLUMNS CINQ_FROM_GAMES
+                                                     " WHERE g.status <> 'finished' ORDER BY g.created_ms, g.id"};
+constexpr Sql kSelectFinished{
+    "select_finished", "SELECT " CINQ_READ_COLUMNS CINQ_FROM_GAMES
+                       " WHERE g.status = 'finished' AND ($2::integer = 1 OR g.is_private = 0)"
+                       " ORDER BY g.updated_ms DESC, g.id DESC LIMIT $1::bigint"};
+constexpr Sql kCountGames{"count_games", "SELECT count(*) FROM games"};
+constexpr Sql kSelectOfPlayer{
+    "select_of_player", "SELECT " CINQ_READ_COLUMNS CINQ_FROM_GAMES
+                        " WHERE g.seat0_id = $1 OR g.seat1_id = $1"
+                        " ORDER BY g.status = 'finished',"
+                        " CASE WHEN g.status = 'finished' THEN -g.updated_ms ELSE g.deadline_ms END, g.id"
+                        " LIMIT $2::bigint"};
+#define CINQ_ARCHIVE_WHERE                                                                                     \
+  " WHERE g.status = 'finished' AND g.is_private = 0 AND ($1::text = '' OR g.seat0_id = $1 OR g.seat1_id = $1)" \
+  " AND ($2::text = '' OR g.game = $2) AND ($4::integer < 0 OR g.rated = $4)"                                   \
+  " AND ($5::bigint = 0 OR g.updated_ms >= $5) AND ($6::bigint = 0 OR g.updated_ms < $6)"                      \
+  " AND ($3::text = '' OR ($3 = 'draw' AND g.winner = 2)"                                                       \
+  " OR ($3 = 'decided' AND g.winner IN (0, 1)) OR ($3 = 'aborted' AND g.result LIKE 'aborted%')"              \
+  " OR ($3 = 'win' AND ((g.seat0_id = $1 AND g.winner = 0) OR (g.seat1_id = $1 AND g.winner = 1)))"          \
+  " OR ($3 = 'loss' AND ((g.seat0_id = $1 AND g.winner = 1) OR (g.seat1_id = $1 AND g.winner = 0))))"
+constexpr Sql kSelectArchive{"select_archive", "SELECT " CINQ_READ_COLUMNS CINQ_FROM_GAMES CINQ_ARCHIVE_WHERE
+                                               " ORDER BY g.updated_ms DESC, g.id DESC LIMIT $7 OFFSET $8"};
+constexpr Sql kCountArchive{"count_archive", "SELECT count(*) FROM games g" CINQ_ARCHIVE_WHERE};
+#undef CINQ_ARCHIVE_WHERE
+#undef CINQ_GAME_COLUMNS
+#undef CINQ_READ_COLUMNS
+#undef CINQ_FROM_GAMES
+
+constexpr Sql kSelectEntries{"select_entries", "SELECT text FROM record_entries WHERE game_id = $1 ORDER BY seq"};
+constexpr Sql kDeleteEntriesFrom{"delete_entries_from",
+                                 "DELETE FROM record_entries WHERE game_id = $1 AND seq >= $2::bigint"};
+constexpr Sql kInsertEntry{"insert_entry", "INSERT INTO record_entries (game_id, seq, text) VALUES ($1, $2, $3)"};
+constexpr Sql kUpsertProgress{
+    "upsert_progress",
+    "INSERT INTO game_progress (game_id, version, turns, seat0_clock_ms, seat1_clock_ms, open_turn, updated_ms)"
+    " VALUES ($1, $2, $3, $4, $5, $6, $7)"
+    " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, turns = excluded.turns,"
+    " seat0_clock_ms = excluded.seat0_clock_ms, seat1_clock_ms = excluded.seat1_clock_ms,"
+    " open_turn = excluded.open_turn, updated_ms = excluded.updated_ms"};
+// A change to the stored game: applies only to the version it was made from ($8), or the transaction fails.
+constexpr Sql kUpdateProgress{
+    "update_progress",
+    "WITH u AS (UPDATE game_progress SET version = $2, turns = $3, seat0_clock_ms = $4, seat1_clock_ms = $5,"
+    " open_turn = $6, updated_ms = $7 WHERE game_id = $1 AND version = $8 RETURNING 1)"
+    " SELECT cinq_expect_row((SELECT count(*) FROM u), $1, $8)"};
+constexpr Sql kDeleteProgress{"delete_progress", "DELETE FROM game_progress WHERE game_id = $1"};
+constexpr Sql kDeleteProgressAt{
+    "delete_progress_at",
+    "WITH d AS (DELETE FROM game_progress WHERE game_id = $1 AND version = $2 RETURNING 1)"
+    " SELECT cinq_expect_row((SELECT count(*) FROM d), $1, $2)"};
+constexpr Sql kUpsertSeatToken{"upsert_seat_token",
+                               "INSERT INTO seat_tokens (game_id, seat, token) VALUES ($1, $2, $3)"
+                               " ON CONFLICT (game_id, seat) DO UPDATE SET token = excluded.token"};
+constexpr Sql kDeleteSeatTokens{"delete_seat_tokens", "DELETE FROM seat_tokens WHERE game_id = $1"};
+constexpr Sql kSelectSeatTokens{"select_seat_tokens", "SELECT seat, token FROM seat_tokens WHERE game_id = $1"};
+constexpr Sql kInsertChat{
+    "insert_chat",
+    "INSERT INTO chat (game_id, seq, at_ms, channel, seat, player_id, name, text)"
+    " VALUES ($1, (SELECT coalesce(max(seq), 0) + 1 FROM chat WHERE game_id = $1), $2, $3, $4, $5, $6, $7)"};
+constexpr Sql kSelectChat{"select_chat",
+                          "SELECT at_ms, channel, seat, player_id, name, text FROM"
+                          " (SELECT * FROM chat WHERE game_id = $1 ORDER BY seq DESC LIMIT $2::bigint) c"
+                          " ORDER BY seq"};
+constexpr Sql kUpsertPlayer{
+    "upsert_player",
+    "INSERT INTO players (id, token_hash, name, created_ms, username, password_hash)"
+    " VALUES ($1, $2, $3, $4, $5, $6)"
+    " ON CONFLICT (id) DO UPDATE SET token_hash = excluded.token_hash, name = excluded.name,"
+    " created_ms = excluded.created_ms, username = excluded.username, password_hash = excluded.password_hash"};
+constexpr Sql kSelectPlayer{"select_player",
+                            "SELECT id, token_hash, name, created_ms, username, password_hash FROM players"
+                            " WHERE id = $1"};
+constexpr Sql kSelectPlayerByUsername{
+    "select_player_by_username",
+    "SELECT id, token_hash, name, created_ms, username, password_hash FROM players"
+    " WHERE lower(username) = lower($1) AND username <> ''"};
+constexpr Sql kDeleteSessions{"delete_sessions", "DELETE FROM sessions WHERE player_id = $1"};
+constexpr Sql kInsertSession{"insert_session",
+                             "INSERT INTO sessions (token_hash, player_id, seq) VALUES ($1, $2, $3)"
+                             " ON CONFLICT (token_hash) DO UPDATE SET player_id = excluded.player_id,"
+                             " seq = excluded.seq"};
+constexpr Sql kSelectSessions{"select_sessions", "SELECT token_hash FROM sessions WHERE player_id = $1 ORDER BY seq"};
+#define CINQ_RATING_COLUMNS \
+  "player_id, game, pool, rating, deviation, volatility, games, wins, losses, draws, last_ms"
+constexpr Sql kSelectRatingForUpdate{"select_rating_for_update",
+                                     "SELECT " CINQ_RATING_COLUMNS
+                                     " FROM ratings WHERE player_id = $1 AND game = $2 AND pool = $3 FOR UPDATE"};
+constexpr Sql kSelectRatings{"select_ratings",
+                             "SELECT " CINQ_RATING_COLUMNS " FROM ratings WHERE player_id = $1 ORDER BY game, pool"};
+constexpr Sql kSelectAllRatings{"select_all_ratings",
+                                "SELECT " CINQ_RATING_COLUMNS " FROM ratings ORDER BY player_id, game, pool"};
+constexpr Sql kUpsertRating{
+    "upsert_rating",
+    "INSERT INTO ratings (" CINQ_RATING_COLUMNS ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+    " ON CONFLICT (player_id, game, pool) DO UPDATE SET rating = excluded.rating,"
+    " deviation = excluded.deviation, volatility = excluded.volatility, games = excluded.games,"
+    " wins = excluded.wins, losses = excluded.losses, draws = excluded.draws, last_ms = excluded.last_ms"};
+constexpr Sql kSelectLeaderboard{
+    "select_leaderboard",
+    "SELECT r.player_id, r.game, r.pool, r.rating, r.deviation, r.volatility, r.games, r.wins, r.losses,"
+    " r.draws, r.last_ms, p.username FROM ratings r JOIN players p ON p.id = r.player_id"
+    " WHERE r.game = $1 AND r.pool = $2 AND r.deviation <= $3::double precision AND p.username <> ''"
+    " ORDER BY r.rating DESC, p.username LIMIT $4::bigint"};
+#undef CINQ_RATING_COLUMNS
+#define CINQ_HISTORY_COLUMNS \
+  "player_id, game_id, game, pool, at_ms, score, before_rating, before_deviation, rating, deviation, volatility"
+constexpr Sql kHistoryExists{"history_exists",
+                             "SELECT 1 FROM rating_history WHERE player_id = $1 AND game_id = $2"};
+constexpr Sql kInsertHistory{"insert_history", "INSERT INTO rating_history (" CINQ_HISTORY_COLUMNS
+                                               ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"};
+constexpr Sql kSelectHistoryOfPlayer{"select_history_of_player",
+                                     "SELECT " CINQ_HISTORY_COLUMNS " FROM rating_history WHERE player_id = $1"
+                                     " ORDER BY at_ms DESC, game_id LIMIT $2::bigint"};
+constexpr Sql kSelectHistoryOfGame{"select_history_of_game", "SELECT " CINQ_HISTORY_COLUMNS
+                                                             " FROM rating_history WHERE game_id = $1"
+                                                             " ORDER BY player_id"};
+constexpr Sql kSelectAllHistory{"select_all_history", "SELECT " CINQ_HISTORY_COLUMNS
+                                                      " FROM rating_history ORDER BY player_id, game_id"};
+#undef CINQ_HISTORY_COLUMNS
+constexpr Sql kSelectPlayerIds{"select_player_ids", "SELECT id FROM players ORDER BY id"};
+constexpr Sql kSelectGameIds{"select_game_ids", "SELECT id FROM games ORDER BY id"};
+
+// The parameters of one statement, as text (libpq's text format: integers in decimal, reals with every digit).
+class Params {
+ public:
+  Params& text(const std::string& s) {
+    values_.push_back(s);
+    return *this;
+  }
+  Params& integer(std::int64_t v) { return text(std::to_string(v)); }
+  Params& real(double v) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return text(buf);
+  }
+  int size() const { return static_cast<int>(values_.size()); }
+  // Pointers into the values: valid while this object lives unchanged.
+  std::vector<const char*> pointers() const {
+    std::vector<const char*> out;
+    out.reserve(values_.size());
+    for (const auto& v : values_) out.push_back(v.c_str());
+    return out;
+  }
+
+ private:
+  std::vector<std::string> values_;
+};
+
+// A result, freed however the scope is left.
+class Result {
+ public:
+  explicit Result(PGresult* r = nullptr) : r_(r) {}
+  ~Result() {
+    if (r_ != nullptr) PQclear(r_);
+  }
+  Result(Result&& o) noexcept : r_(std::exchange(o.r_, nullptr)) {}
+  Result& operator=(Result&& o) noexcept {
+    if (this != &o) {
+      if (r_ != nullptr) PQclear(r_);
+      r_ = std::exchange(o.r_, nullptr);
+    }
+    return *this;
+  }
+  PGresult* get() const { return r_; }
+  ExecStatusType status() const { return r_ != nullptr ? PQresultStatus(r_) : PGRES_FATAL_ERROR; }
+  bool ok() const { return status() == PGRES_COMMAND_OK || status() == PGRES_TUPLES_OK; }
+  int rows() const { return r_ != nullptr ? PQntuples(r_) : 0; }
+  std::string text(int row, int col) const {
+    return std::string(PQgetvalue(r_, row, col), static_cast<std::size_t>(PQgetlength(r_, row, col)));
+  }
+  std::int64_t integer(int row, int col) const { return std::strtoll(PQgetvalue(r_, row, col), nullptr, 10); }
+  double real(int row, int col) const { return std::strtod(PQgetvalue(r_, row, col), nullptr); }
+  // The server's primary message ("duplicate key value violates ..."), without severity or context.
+  std::string message() const {
+    if (r_ == nullptr) return "no result";
+    if (const char* primary = PQresultErrorField(r_, PG_DIAG_MESSAGE_PRIMARY)) return primary;
+    std::string m = PQresultErrorMessage(r_);
+    while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
+    return m;
+  }
+
+ private:
+  PGresult* r_;
+};
+
+GameRow read_game(const Result& r, int i) {
+  GameRow g;
+  g.id = r.text(i, 0);
+  g.game = r.text(i, 1);
+  g.options = r.text(i, 2);
+  g.clock_base_ms = r.integer(i, 3);
+  g.clock_increment_ms = r.integer(i, 4);
+  g.is_private = r.integer(i, 5) != 0;
+  g.kind = r.text(i, 6);
+  g.status = r.text(i, 7);
+  g.result = r.text(i, 8);
+  g.record = r.text(i, 9);
+  g.seat_ids = {r.text(i, 10), r.text(i, 11)};
+  g.seat_names = {r.text(i, 12), r.text(i, 13)};
+  g.clock_ms = {r.integer(i, 14), r.integer(i, 15)};
+  g.version = r.integer(i, 16);
+  g.turns = r.integer(i, 17);
+  g.rematch_of = r.text(i, 18);
+  g.created_ms = r.integer(i, 19);
+  g.updated_ms = r.integer(i, 20);
+  g.clock_days = r.integer(i, 21);
+  g.deadline_ms = r.integer(i, 22);
+  g.seat_token_hashes = {r.text(i, 23), r.text(i, 24)};
+  g.open_turn = r.integer(i, 25) != 0;
+  g.rated = r.integer(i, 26) != 0;
+  g.winner = static_cast<int>(r.integer(i, 27));
+  return g;
+}
+
+PlayerRow read_player(const Result& r, int i) {
+  PlayerRow p;
+  p.id = r.text(i, 0);
+  p.token_hash = r.text(i, 1);
+  p.name = r.text(i, 2);
+  p.created_ms = r.integer(i, 3);
+  p.username = r.text(i, 4);
+  p.password_hash = r.text(i, 5);
+  return p;
+}
+
+RatingRow read_rating(const Result& r, int i) {
+  RatingRow x;
+  x.player_id = r.text(i, 0);
+  x.game = r.text(i, 1);
+  x.pool = r.text(i, 2);
+  x.rating = r.real(i, 3);
+  x.deviation = r.real(i, 4);
+  x.volatility = r.real(i, 5);
+  x.games = r.integer(i, 6);
+  x.wins = r.integer(i, 7);
+  x.losses = r.integer(i, 8);
+  x.draws = r.integer(i, 9);
+  x.last_ms = r.integer(i, 10);
+  return x;
+}
+
+RatingChange read_change(const Result& r, int i) {
+  RatingChange c;
+  c.player_id = r.text(i, 0);
+  c.game_id = r.text(i, 1);
+  c.game = r.text(i, 2);
+  c.pool = r.text(i, 3);
+  c.at_ms = r.integer(i, 4);
+  c.score = r.real(i, 5);
+  c.before_rating = r.real(i, 6);
+  c.before_deviation = r.real(i, 7);
+  c.rating = r.real(i, 8);
+  c.deviation = r.real(i, 9);
+  c.volatility = r.real(i, 10);
+  return c;
+}
+
+Params game_params(const GameRow& g) {
+  Params p;
+  p.text(g.id).text(g.game).text(g.options).integer(g.clock_base_ms).integer(g.clock_increment_ms);
+  p.integer(g.is_private ? 1 : 0).text(g.kind).text(g.status).text(g.result).text(g.record);
+  p.text(g.seat_ids[0]).text(g.seat_ids[1]).text(g.seat_names[0]).text(g.seat_names[1]);
+  p.integer(g.clock_ms[0]).integer(g.clock_ms[1]).integer(g.version).integer(g.turns).text(g.rematch_of);
+  p.integer(g.created_ms).integer(g.updated_ms).integer(g.clock_days).integer(g.deadline_ms);
+  p.text(g.seat_token_hashes[0]).text(g.seat_token_hashes[1]).integer(g.rated ? 1 : 0).integer(g.winner);
+  return p;
+}
+
+Params progress_params(const GameRow& g) {
+  Params p;
+  p.text(g.id).integer(g.version).integer(g.turns).integer(g.clock_ms[0]).integer(g.clock_ms[1]);
+  p.integer(g.open_turn ? 1 : 0).integer(g.updated_ms);
+  return p;
+}
+
+Params rating_params(const RatingRow& r) {
+  Params p;
+  p.text(r.player_id).text(r.game).text(r.pool).real(r.rating).real(r.deviation).real(r.volatility);
+  p.integer(r.games).integer(r.wins).integer(r.losses).integer(r.draws).integer(r.last_ms);
+  return p;
+}
+
+Params change_params(const RatingChange& c) {
+  Params p;
+  p.text(c.player_id).text(c.game_id).text(c.game).text(c.pool).integer(c.at_ms).real(c.score);
+  p.real(c.before_rating).real(c.before_deviation).real(c.rating).real(c.deviation).real(c.volatility);
+  return p;
+}
+
+// The statements of one transaction, queued to be sent together.
+struct Batch {
+  std::vector<std::pair<const Sql*, Params>> statements;
+  void add(const Sql& sql, Params params) { statements.emplace_back(&sql, std::move(params)); }
+};
+
+// Queues one game's save (store.h, GameSave), as write_save does for SQLite.
+void queue_save(Batch& b, const GameSave& s) {
+  const GameRow& g = s.row;
+  auto id = [&] { return Params().text(g.id); };
+  auto extras = [&] {
+    if (g.status == "finished") {
+      b.add(kDeleteSeatTokens, id());
+    } else if (s.write_row) {
+      for (int seat = 0; seat < 2; ++seat)
+        if (!g.seat_tokens[seat].empty())
+          b.add(kUpsertSeatToken, Params().text(g.id).integer(seat).text(g.seat_tokens[seat]));
+    }
+    for (const ChatRow& line : s.chat)
+      b.add(kInsertChat, Params().text(g.id).integer(line.at_ms).text(line.channel).integer(line.seat)
+                             .text(line.player_id).text(line.name).text(line.text));
+  };
+  if (g.status == "finished") {
+    if (s.base_version) b.add(kDeleteProgressAt, Params().text(g.id).integer(*s.base_version));
+    b.add(kUpsertGame, game_params(g));
+    extras();
+    b.add(kDeleteEntriesFrom, Params().text(g.id).integer(0));
+    b.add(kDeleteProgress, id());
+    return;
+  }
+  if (s.base_version) {
+    Params p = progress_params(g);
+    p.integer(*s.base_version);
+    b.add(kUpdateProgress, std::move(p));
+  } else {
+    b.add(kUpsertProgress, progress_params(g));
+  }
+  if (s.write_row) b.add(kUpsertGame, game_params(g));
+  extras();
+  b.add(kDeleteEntriesFrom, Params().text(g.id).integer(s.from));
+  for (std::size_t i = 0; i < s.entries.size(); ++i)
+    b.add(kInsertEntry, Params().text(g.id).integer(s.from + static_cast<std::int64_t>(i)).text(s.entries[i]));
+}
+
+void queue_player(Batch& b, const PlayerRow& player) {
+  b.add(kUpsertPlayer, Params().text(player.id).text(player.token_hash).text(player.name)
+                           .integer(player.created_ms).text(player.username).text(player.password_hash));
+  b.add(kDeleteSessions, Params().text(player.id));
+  for (std::size_t i = 0; i < player.sessions.size(); ++i)
+    b.add(kInsertSession, Params().text(player.sessions[i]).text(player.id).integer(static_cast<std::int64_t>(i)));
+}
+
+// One libpq connection, its mutex and the names of the statements prepared on it.
+class Connection {
+ public:
+  Connection(std::string uri, std::string role) : uri_(std::move(uri)), role_(std::move(role)) {}
+  ~Connection() {
+    if (conn_ != nullptr) PQfinish(conn_);
+  }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  std::mutex& mutex() { return mutex_; }
+
+  // A working connection outside any transaction (opened again if it broke; a transaction left open by a
+  // failure rolled back), or false and `error`. The caller holds the mutex.
+  bool ready(Error& error) {
+    if (conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK) {
+      if (PQtransactionStatus(conn_) == PQTRANS_IDLE) return true;
+      if (PQpipelineStatus(conn_) == PQ_PIPELINE_OFF) {
+        Result r(PQexec(conn_, "ROLLBACK"));
+        if (r.ok() && PQtransactionStatus(conn_) == PQTRANS_IDLE) return true;
+      }
+    }
+    if (conn_ != nullptr) {
+      PQfinish(conn_);
+      conn_ = nullptr;
+      prepared_.clear();
+      spdlog::warn("store: the {} connection to {} broke: connecting again", role_, Store::describe(uri_));
+    }
+    // Our settings first, so that the URI's own (expand_dbname) win: a connection attempt gives up after 5 s,
+    // and a dead peer is noticed by TCP keepalives within about 20 s.
+    const char* keys[] = {"connect_timeout", "keepalives_idle", "keepalives_interval", "keepalives_count",
+                          "application_name", "dbname", nullptr};
+    const std::string name = "cinq-" + role_;
+    const char* values[] = {"5", "10", "5", "2", name.c_str(), uri_.c_str(), nullptr};
+    conn_ = PQconnectdbParams(keys, values, 1);
+    if (conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK) {
+      error.message = "connecting to " + Store::describe(uri_) + ": " + message();
+      if (conn_ != nullptr) PQfinish(conn_);
+      conn_ = nullptr;
+      return false;
+    }
+    // Notices (a schema that exists already) are not errors.
+    PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
+    return true;
+  }
+
+  std::string message() const {
+    std::string m = conn_ != nullptr ? PQerrorMessage(conn_) : "out of memory";
+    while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
+    return m;
+  }
+
+  // Prepares `sql` on this session unless it is; false and `error` if it does not prepare.
+  bool prepare(const Sql& sql, Error& error, const std::string& doing) {
+    if (prepared_.count(sql.name) != 0) return true;
+    Result r(PQprepare(conn_, sql.name, sql.text, 0, nullptr));
+    if (!r.ok()) {
+      error.message = doing + ": " + r.message();
+      return false;
+    }
+    prepared_.insert(sql.name);
+    return true;
+  }
+
+  // Runs a prepared statement and gives its result (check ok()).
+  Result run(const Sql& sql, const Params& params, Error& error, const std::string& doing) {
+    if (!prepare(sql, error, doing)) return Result();
+    auto values = params.pointers();
+    Result r(PQexecPrepared(conn_, sql.name, params.size(), values.data(), nullptr, nullptr, 0));
+    if (!r.ok()) error.message = doing + ": " + (r.get() != nullptr ? r.message() : message());
+    return r;
+  }
+
+  // Runs plain SQL and gives its (last) result.
+  Result query(const char* sql) { return Result(PQexec(conn_, sql)); }
+
+  // Runs plain SQL (no parameters; several statements allowed).
+  bool exec(const char* sql, Error& error, const std::string& doing) {
+    Result r(PQexec(conn_, sql));
+    if (r.ok()) return true;
+    error.message = doing + ": " + (r.get() != nullptr ? r.message() : message());
+    return false;
+  }
+
+  // Sends the batch's statements between BEGIN (already open when `begun`) and COMMIT in one pipeline and
+  // reads every result; true if all succeeded and the commit held. Otherwise the transaction is rolled back
+  // and `error` names the first statement that failed.
+  bool run_transaction(const Batch& batch, bool begun, Error& error, const std::string& doing) {
+    for (const auto& [sql, params] : batch.statements)
+      if (!prepare(*sql, error, doing)) return abandon(begun);
+    if (PQenterPipelineMode(conn_) != 1) {
+      error.message = doing + ": entering pipeline mode: " + message();
+      return abandon(begun);
+    }
+    bool sent = true;
+    int expected = 0;
+    auto send_plain = [&](const char* sql) {
+      sent = sent && PQsendQueryParams(conn_, sql, 0, nullptr, nullptr, nullptr, nullptr, 0) == 1;
+      ++expected;
+    };
+    if (!begun) send_plain("BEGIN");
+    for (const auto& [sql, params] : batch.statements) {
+      if (!sent) break;
+      auto values = params.pointers();
+      sent = PQsendQueryPrepared(conn_, sql->name, params.size(), values.data(), nullptr, nullptr, 0) == 1;
+      ++expected;
+    }
+    send_plain("COMMIT");
+    sent = sent && PQpipelineSync(conn_) == 1;
+    if (!sent) {
+      error.message = doing + ": sending: " + message();
+      PQfinish(conn_);  // the pipeline's state is unknown: start again on the next call
+      conn_ = nullptr;
+      prepared_.clear();
+      return false;
+    }
+    // One result (then a null) per statement, then the sync's.
+    bool ok = true;
+    std::string first_error;
+    for (int i = 0; i < expected; ++i) {
+      Result r(PQgetResult(conn_));
+      if (r.get() == nullptr) {  // the connection went away
+        ok = false;
+        if (first_error.empty()) first_error = message();
+        break;
+      }
+      const ExecStatusType st = r.status();
+      if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+        ok = false;
+        if (first_error.empty() && st != PGRES_PIPELINE_ABORTED) first_error = r.message();
+      }
+      while (PGresult* extra = PQgetResult(conn_)) PQclear(extra);  // the null that ends this statement
+    }
+    if (conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK) {
+      // Up to the sync.
+      for (int guard = 0; guard < 1000; ++guard) {
+        Result r(PQgetResult(conn_));
+        if (r.get() == nullptr) {
+          if (PQstatus(conn_) != CONNECTION_OK) break;
+          continue;
+        }
+        if (r.status() == PGRES_PIPELINE_SYNC) break;
+      }
+      PQexitPipelineMode(conn_);
+    }
+    if (ok && PQstatus(conn_) == CONNECTION_OK) return true;
+    error.message = doing + ": " + (first_error.empty() ? message() : first_error);
+    if (PQstatus(conn_) != CONNECTION_OK) return false;
+    // An error inside the transaction leaves it aborted: end it so the next write starts clean.
+    if (PQtransactionStatus(conn_) != PQTRANS_IDLE) {
+      Result r(PQexec(conn_, "ROLLBACK"));
+    }
+    return false;
+  }
+
+ private:
+  bool abandon(bool begun) {
+    if (begun) {
+      Result r(PQexec(conn_, "ROLLBACK"));
+    }
+    return false;
+  }
+
+  std::string uri_;
+  std::string role_;
+  PGconn* conn_ = nullptr;
+  std::mutex mutex_;
+  std::set<std::string> prepared_;
+};
+
+class PostgresStore final : public Store {
+ public:
+  explicit PostgresStore(const std::string& uri) : uri_(uri), writer_(uri, "writer"), reader_(uri, "reader") {}
+
+  bool open(Error& error) {
+    std::lock_guard lock(writer_.mutex());
+    if (!writer_.ready(error)) return false;
+    const std::string doing = "creating the schema in " + Store::describe(uri_);
+    // One node at a time creates or upgrades the schema: the others wait on the lock, then find it done.
+    if (!writer_.exec("BEGIN; SELECT pg_advisory_xact_lock(72436151);", error, doing)) return false;
+    auto fail = [&] {
+      Error ignored;
+      writer_.exec("ROLLBACK", ignored, doing);
+      return false;
+    };
+    Result has_meta = writer_.query("SELECT to_regclass('meta') IS NOT NULL");
+    if (!has_meta.ok()) {
+      error.message = doing + ": " + has_meta.message();
+      return fail();
+    }
+    int version = 0;
+    if (has_meta.text(0, 0) == "t") {
+      Result v = writer_.query("SELECT value FROM meta WHERE key = 'schema_version'");
+      if (!v.ok()) {
+        error.message = doing + ": " + v.message();
+        return fail();
+      }
+      if (v.rows() > 0) version = std::atoi(v.text(0, 0).c_str());
+    }
+    if (version > kSchemaVersion) {
+      error.message = Store::describe(uri_) + " has schema version " + std::to_string(version) +
+                      ", newer than this server's " + std::to_string(kSchemaVersion);
+      return fail();
+    }
+    // Version 5 is the first a PostgreSQL database has: there is nothing older to upgrade yet. A later
+    // version adds its steps here, as the SQLite backend does (create_schema).
+    if (version < kSchemaVersion) {
+      const std::string set_version = "INSERT INTO meta (key, value) VALUES ('schema_version', '" +
+                                      std::to_string(kSchemaVersion) +
+                                      "') ON CONFLICT (key) DO UPDATE SET value = excluded.value";
+      if (!writer_.exec(kSchema, error, doing) || !writer_.exec(set_version.c_str(), error, doing)) return fail();
+    }
+    return writer_.exec("COMMIT", error, doing);
+  }
+
+  const char* backend() const override { return "postgresql"; }
+
+  bool put_player(const PlayerRow& player, Error& error) override { return save({player}, {}, error); }
+
+  bool save(const std::vector<PlayerRow>& players, const std::vector<GameSave>& games, Error& error) override {
+    if (games.empty() && players.empty()) return true;
+    const std::string doing = games.size() == 1 && players.empty()
+                                  ? "saving game " + games[0].row.id
+                                  : players.size() == 1 && games.empty()
+                                        ? "saving player " + players[0].id
+                                        : "saving " + std::to_string(games.size()) + " games and " +
+                                              std::to_string(players.size()) + " players";
+    std::lock_guard lock(writer_.mutex());
+    if (!writer_.ready(error)) {
+      error.message = doing + ": " + error.message;
+      return false;
+    }
+    Batch batch;
+    for (const PlayerRow& player : players) queue_player(batch, player);
+    for (const GameSave& s : games) queue_save(batch, s);
+    // Rated results read the ratings first, in the same transaction (a round trip more).
+    bool begun = false;
+    std::map<std::tuple<std::string, std::string, std::string>, RatingRow> seen;  // this batch's, newest
+    for (const GameSave& s : games) {
+      if (!changes_ratings(s.row)) continue;
+      if (!begun) {
+        if (!writer_.exec("BEGIN", error, doing)) return false;
+        begun = true;
+      }
+      if (!queue_ratings(batch, s.row, seen, error, doing)) {
+        Error ignored;
+        writer_.exec("ROLLBACK", ignored, doing);
+        return false;
+      }
+    }
+    return writer_.run_transaction(batch, begun, error, doing);
+  }
+
+  std::optional<PlayerRow> player(const std::string& id) override { return load_player(kSelectPlayer, id); }
+
+  std::optional<PlayerRow> player_by_username(const std::string& username) override {
+    if (username.empty()) return std::nullopt;
+    return load_player(kSelectPlayerByUsername, username);
+  }
+
+  std::optional<GameRow> game(const std::string& id) override {
+    auto games = read_games(kSelectGame, Params().text(id), "reading game " + id, true, true);
+    if (games.empty()) return std::nullopt;
+    return std::move(games.front());
+  }
+
+  std::vector<GameRow> unfinished_games() override {
+    return read_games(kSelectUnfinished, Params(), "reading the unfinished games", true, true);
+  }
+
+  std::vector<GameRow> finished_games(int limit, bool include_private) override {
+    if (limit <= 0) return {};
+    return read_games(kSelectFinished, Params().integer(limit).integer(include_private ? 1 : 0),
+                      "reading the finished games");
+  }
+
+  std::int64_t count_games() override {
+    std::int64_t n = 0;
+    read(kCountGames, Params(), "counting the games", [&](const Result& r, int i) { n = r.integer(i, 0); });
+    return n;
+  }
+
+  std::vector<GameRow> games_of_player(const std::string& player_id, int limit) override {
+    if (limit <= 0 || player_id.empty()) return {};
+    return read_games(kSelectOfPlayer, Params().text(player_id).integer(limit),
+                      "reading the games of " + player_id, true);
+  }
+
+  std::vector<ChatRow> chat(const std::string& game_id, int limit) override {
+    std::vector<ChatRow> out;
+    if (limit <= 0) return out;
+    read(kSelectChat, Params().text(game_id).integer(limit), "reading the chat of " + game_id,
+         [&](const Result& r, int i) { out.push_back(read_chat(r, i)); });
+    return out;
+  }
+
+  std::vector<RatingRow> ratings(const std::string& player_id) override {
+    std::vector<RatingRow> out;
+    read(kSelectRatings, Params().text(player_id), "reading the ratings of " + player_id,
+         [&](const Result& r, int i) { out.push_back(read_rating(r, i)); });
+    return out;
+  }
+
+  std::vector<RatingChange> rating_history(const std::string& player_id, int limit) override {
+    std::vector<RatingChange> out;
+    if (limit <= 0) return out;
+    read(kSelectHistoryOfPlayer, Params().text(player_id).integer(limit),
+         "reading the rating history of " + player_id,
+         [&](const Result& r, int i) { out.push_back(read_change(r, i)); });
+    return out;
+  }
+
+  std::vector<RatingChange> game_ratings(const std::string& game_id) override {
+    std::vector<RatingChange> out;
+    read(kSelectHistoryOfGame, Params().text(game_id), "reading the rating changes of " + game_id,
+         [&](const Result& r, int i) { out.push_back(read_change(r, i)); });
+    return out;
+  }
+
+  std::vector<RatingRow> leaderboard(const std::string& game, const std::string& pool, double max_deviation,
+                                     int limit) override {
+    std::vector<RatingRow> out;
+    if (limit <= 0) return out;
+    read(kSelectLeaderboard, Params().text(game).text(pool).real(max_deviation).integer(limit),
+         "reading the leaderboard of " + game, [&](const Result& r, int i) {
+           out.push_back(read_rating(r, i));
+           out.back().username = r.text(i, 11);
+         });
+    return out;
+  }
+
+  std::vector<GameRow> search_games(const ArchiveQuery& q, std::int64_t* total) override {
+    Params p;
+    p.text(q.player_id).text(q.game).text(q.result).integer(q.rated).integer(q.from_ms).integer(q.to_ms);
+    if (total) {
+      *total = 0;
+      read(kCountArchive, p, "counting the archive", [&](const Result& r, int i) { *total = r.integer(i, 0); });
+    }
+    if (q.limit <= 0) return {};
+    p.integer(std::max(0, q.limit)).integer(std::max(0, q.offset));
+    return read_games(kSelectArchive, p, "searching the archive");
+  }
+
+  std::vector<std::string> player_ids() override { return ids(kSelectPlayerIds, "listing the players"); }
+  std::vector<std::string> game_ids() override { return ids(kSelectGameIds, "listing the games"); }
+
+  std::vector<RatingRow> all_ratings() override {
+    std::vector<RatingRow> out;
+    read(kSelectAllRatings, Params(), "reading the ratings",
+         [&](const Result& r, int i) { out.push_back(read_rating(r, i)); });
+    return out;
+  }
+
+  std::vector<RatingChange> all_rating_history() override {
+    std::vector<RatingChange> out;
+    read(kSelectAllHistory, Params(), "reading the rating history",
+         [&](const Result& r, int i) { out.push_back(read_change(r, i)); });
+    return out;
+  }
+
+  bool put_ratings(const std::vector<RatingRow>& ratings, const std::vector<RatingChange>& history,
+                   Error& error) override {
+    const std::string doing = "writing " + std::to_string(ratings.size()) + " ratings";
+    std::lock_guard lock(writer_.mutex());
+    if (!writer_.ready(error)) return false;
+    Batch batch;
+    for (const RatingRow& r : ratings) batch.add(kUpsertRating, rating_params(r));
+    for (const RatingChange& c : history) batch.add(kInsertHistory, change_params(c));
+    return writer_.run_transaction(batch, false, error, doing);
+  }
+
+ private:
+  static ChatRow read_chat(const Result& r, int i) {
+    return ChatRow{r.integer(i, 0), r.text(i, 1), static_cast<int>(r.integer(i, 2)), r.text(i, 3), r.text(i, 4),
+                   r.text(i, 5)};
+  }
+
+  // A rated game's ratings: read (locked) and changed in this transaction, once (the history row).
+  bool queue_ratings(Batch& batch, const GameRow& g,
+                     std::map<std::tuple<std::string, std::string, std::string>, RatingRow>& seen, Error& error,
+                     const std::string& doing) {
+    Result exists = writer_.run(kHistoryExists, Params().text(g.seat_ids[0]).text(g.id), error, doing);
+    if (!exists.ok()) return false;
+    if (exists.rows() > 0) return true;
+    std::array<RatingRow, 2> before;
+    for (int s = 0; s < 2; ++s) {
+      const auto key = std::make_tuple(g.seat_ids[s], g.game, g.kind);
+      if (auto it = seen.find(key); it != seen.end()) {
+        before[s] = it->second;
+        continue;
+      }
+      before[s].player_id = g.seat_ids[s];
+      before[s].game = g.game;
+      before[s].pool = g.kind;
+      Result r = writer_.run(kSelectRatingForUpdate, Params().text(g.seat_ids[s]).text(g.game).text(g.kind),
+                             error, doing);
+      if (!r.ok()) return false;
+      if (r.rows() > 0) before[s] = read_rating(r, 0);
+    }
+    const RatedGame rated = rate_game(g, before);
+    for (int s = 0; s < 2; ++s) {
+      batch.add(kUpsertRating, rating_params(rated.after[s]));
+      batch.add(kInsertHistory, change_params(rated.changes[s]));
+      seen[std::make_tuple(g.seat_ids[s], g.game, g.kind)] = rated.after[s];
+    }
+    return true;
+  }
+
+  // Runs one read statement on the reader's open connection, handing each row to `row`; false if it failed
+  // (logged, and last_read_failed() set). The caller holds the reader's mutex.
+  template <typename Row>
+  bool read_locked(const Sql& sql, const Params& params, const std::string& doing, Row&& row) {
+    Error error;
+    Result r = reader_.run(sql, params, error, doing);
+    if (!r.ok()) return read_failed(error.message);
+    for (int i = 0; i < r.rows(); ++i) row(r, i);
+    return true;
+  }
+
+  template <typename Row>
+  bool read(const Sql& sql, const Params& params, const std::string& doing, Row&& row) {
+    std::lock_guard lock(reader_.mutex());
+    note_read(true);
+    Error error;
+    if (!reader_.ready(error)) return read_failed(doing + ": " + error.message);
+    return read_locked(sql, params, doing, std::forward<Row>(row));
+  }
+
+  // Logs a failed read (`message` names what was being read) and notes it for last_read_failed().
+  bool read_failed(const std::string& message) {
+    note_read(false);
+    spdlog::error("store: {}", message);
+    return false;
+  }
+
+  std::vector<std::string> ids(const Sql& sql, const std::string& doing) {
+    std::vector<std::string> out;
+    read(sql, Params(), doing, [&](const Result& r, int i) { out.push_back(r.text(i, 0)); });
+    return out;
+  }
+
+  // Opens a read-only transaction with one snapshot on the reader (the caller holds its mutex).
+  bool begin_snapshot(const std::string& doing) {
+    Error error;
+    if (!reader_.ready(error)) return read_failed(doing + ": " + error.message);
+    if (!reader_.exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", error, doing))
+      return read_failed(error.message);
+    return true;
+  }
+
+  void end_snapshot(const std::string& doing) {
+    Error error;
+    if (!reader_.exec("COMMIT", error, doing)) read_failed(error.message);
+  }
+
+  std::optional<PlayerRow> load_player(const Sql& sql, const std::string& key) {
+    std::optional<PlayerRow> found;
+    const std::string doing = "reading player " + key;
+    std::lock_guard lock(reader_.mutex());
+    note_read(true);
+    if (!begin_snapshot(doing)) return found;
+    bool ok = read_locked(sql, Params().text(key), doing, [&](const Result& r, int i) { found = read_player(r, i); });
+    if (ok && found)
+      ok = read_locked(kSelectSessions, Params().text(found->id), doing,
+                       [&](const Result& r, int i) { found->sessions.push_back(r.text(i, 0)); });
+    end_snapshot(doing);
+    if (!ok || last_read_failed()) return std::nullopt;
+    return found;
+  }
+
+  // Games: their rows, then the records of the unfinished ones laid out from their entries, in one snapshot.
+  std::vector<GameRow> read_games(const Sql& sql, const Params& params, const std::string& doing,
+                                  bool with_tokens = false, bool with_chat = false) {
+    std::vector<GameRow> games;
+    std::lock_guard lock(reader_.mutex());
+    note_read(true);
+    if (!begin_snapshot(doing)) return games;
+    bool ok = read_locked(sql, params, doing, [&](const Result& r, int i) { games.push_back(read_game(r, i)); });
+    std::vector<std::string> entries;
+    for (GameRow& g : games) {
+      if (!ok) break;
+      if (g.status != "finished") {
+        entries.clear();
+        ok = read_locked(kSelectEntries, Params().text(g.id), doing,
+                         [&](const Result& r, int i) { entries.push_back(r.text(i, 0)); });
+        g.record = layout_record(g.record, entries);
+        if (ok && with_tokens)
+          ok = read_locked(kSelectSeatTokens, Params().text(g.id), doing, [&](const Result& r, int i) {
+            const auto seat = r.integer(i, 0);
+            if (seat == 0 || seat == 1) g.seat_tokens[static_cast<std::size_t>(seat)] = r.text(i, 1);
+          });
+      }
+      if (ok && with_chat)
+        ok = read_locked(kSelectChat, Params().text(g.id).integer(100), doing,
+                         [&](const Result& r, int i) { g.chat.push_back(read_chat(r, i)); });
+    }
+    end_snapshot(doing);
+    if (!ok || last_read_failed()) return {};
+    return games;
+  }
+
+  std::string uri_;
+  Connection writer_;
+  Connection reader_;
+};
+
+}  // namespace
+
+std::unique_ptr<Store> open_postgres(const std::string& uri, Error& error) {
+  auto store = std::make_unique<PostgresStore>(uri);
+  if (!store->open(error)) return nullptr;
+  return store;
+}
+
+}  // namespace cinq::store

@@ -1,0 +1,1225 @@
+// The SQLite backend of the store (store.h): two connections (one writer, one reader) on one WAL file, each
+// with its own mutex and its own cache of prepared statements.
+#include "persistence/store.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string_view>
+#include <filesystem>
+#include <functional>
+#include <mutex>
+#include <system_error>
+#include <unordered_map>
+#include <utility>
+#include <spdlog/spdlog.h>
+
+#include "rules/notation.h"
+
+namespace cinq::store {
+namespace {
+
+constexpr int kSchemaVersion = 5;
+constexpr int kBusyTimeoutMs = 5000;
+
+// CREATE ... IF NOT EXISTS everywhere: opening a database whose schema is already there changes nothing.
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS players (
+  id TEXT PRIMARY KEY NOT NULL,
+  token_hash TEXT NOT NULL,
+  name TEXT NOT NULL,
+  created_ms INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+  id TEXT PRIMARY KEY NOT NULL,
+  game TEXT NOT NULL,
+  options TEXT NOT NULL,
+  clock_base_ms INTEGER NOT NULL,
+  clock_increment_ms INTEGER NOT NULL,
+  is_private INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  status TEXT NOT NULL,
+  result TEXT NOT NULL,
+  record TEXT NOT NULL,
+  seat0_id TEXT NOT NULL,
+  seat1_id TEXT NOT NULL,
+  seat0_name TEXT NOT NULL,
+  seat1_name TEXT NOT NULL,
+  seat0_clock_ms INTEGER NOT NULL,
+  seat1_clock_ms INTEGER NOT NULL,
+  version INTEGER NOT NULL,
+  turns INTEGER NOT NULL,
+  rematch_of TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  updated_ms INTEGER NOT NULL,
+  clock_days INTEGER NOT NULL DEFAULT 0,
+  deadline_ms INTEGER NOT NULL DEFAULT 0,
+  seat0_token_hash TEXT NOT NULL DEFAULT '',
+  seat1_token_hash TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS games_by_status ON games(status);
+CREATE INDEX IF NOT EXISTS games_by_updated ON games(updated_ms);
+CREATE INDEX IF NOT EXISTS games_by_seat0 ON games(seat0_id);
+CREATE INDEX IF NOT EXISTS games_by_seat1 ON games(seat1_id);
+)sql";
+
+// Version 3's tables for unfinished games (store.h): the record's entries and the progress of each turn.
+constexpr const char* kEntriesSchema = R"sql(
+CREATE TABLE IF NOT EXISTS record_entries (
+  game_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS game_progress (
+  game_id TEXT PRIMARY KEY NOT NULL,
+  version INTEGER NOT NULL,
+  turns INTEGER NOT NULL,
+  seat0_clock_ms INTEGER NOT NULL,
+  seat1_clock_ms INTEGER NOT NULL,
+  open_turn INTEGER NOT NULL,
+  updated_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+)sql";
+
+// Version 4's tables (issue 18): a correspondence game's seat tokens, kept so that their links can be shown
+// again while the game is unfinished (deleted when it finishes), and each game's chat, which is not part of
+// its record.
+constexpr const char* kExtrasSchema = R"sql(
+CREATE TABLE IF NOT EXISTS seat_tokens (
+  game_id TEXT NOT NULL,
+  seat INTEGER NOT NULL,
+  token TEXT NOT NULL,
+  PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS chat (
+  game_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  at_ms INTEGER NOT NULL,
+  channel TEXT NOT NULL,
+  seat INTEGER NOT NULL,
+  player_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  text TEXT NOT NULL,
+  PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+)sql";
+
+// Version 5 (issue 19): accounts (a user name, unique whatever its case, and a password hash on the players
+// row; their login tokens), rated games and who won them, ratings and what each rated game did to them.
+// Applied to a new file too, after the tables of the earlier versions.
+constexpr const char* kUpgradeTo5 = R"sql(
+ALTER TABLE players ADD COLUMN username TEXT NOT NULL DEFAULT '';
+ALTER TABLE players ADD COLUMN password_hash TEXT NOT NULL DEFAULT '';
+CREATE UNIQUE INDEX IF NOT EXISTS players_by_username ON players(username COLLATE NOCASE) WHERE username <> '';
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN winner INTEGER NOT NULL DEFAULT -1;
+CREATE INDEX IF NOT EXISTS games_finished_by_updated ON games(updated_ms) WHERE status = 'finished';
+CREATE TABLE IF NOT EXISTS sessions (
+  token_hash TEXT PRIMARY KEY NOT NULL,
+  player_id TEXT NOT NULL,
+  seq INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS sessions_by_player ON sessions(player_id);
+CREATE TABLE IF NOT EXISTS ratings (
+  player_id TEXT NOT NULL,
+  game TEXT NOT NULL,
+  pool TEXT NOT NULL,
+  rating REAL NOT NULL,
+  deviation REAL NOT NULL,
+  volatility REAL NOT NULL,
+  games INTEGER NOT NULL,
+  wins INTEGER NOT NULL,
+  losses INTEGER NOT NULL,
+  draws INTEGER NOT NULL,
+  last_ms INTEGER NOT NULL,
+  PRIMARY KEY (player_id, game, pool)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS ratings_by_board ON ratings(game, pool, rating);
+CREATE TABLE IF NOT EXISTS rating_history (
+  player_id TEXT NOT NULL,
+  game_id TEXT NOT NULL,
+  game TEXT NOT NULL,
+  pool TEXT NOT NULL,
+  at_ms INTEGER NOT NULL,
+  score REAL NOT NULL,
+  before_rating REAL NOT NULL,
+  before_deviation REAL NOT NULL,
+  rating REAL NOT NULL,
+  deviation REAL NOT NULL,
+  volatility REAL NOT NULL,
+  PRIMARY KEY (player_id, game_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS rating_history_by_game ON rating_history(game_id);
+)sql";
+
+// From version 1 to 2: the correspondence columns (existing games are not correspondence games).
+constexpr const char* kUpgradeTo2 = R"sql(
+ALTER TABLE games ADD COLUMN clock_days INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN deadline_ms INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN seat0_token_hash TEXT NOT NULL DEFAULT '';
+ALTER TABLE games ADD COLUMN seat1_token_hash TEXT NOT NULL DEFAULT '';
+CREATE INDEX IF NOT EXISTS games_by_seat0 ON games(seat0_id);
+CREATE INDEX IF NOT EXISTS games_by_seat1 ON games(seat1_id);
+)sql";
+
+// The columns of a games row, in the order bind_game() binds them.
+#define CINQ_GAME_COLUMNS                                                                            \
+  "id, game, options, clock_base_ms, clock_increment_ms, is_private, kind, status, result, record, " \
+  "seat0_id, seat1_id, seat0_name, seat1_name, seat0_clock_ms, seat1_clock_ms, version, turns, "     \
+  "rematch_of, created_ms, updated_ms, clock_days, deadline_ms, seat0_token_hash, seat1_token_hash, rated, winner"
+// The same as every games query reads them (read_game() reads them by position): the progress row's values
+// win while the game has one.
+#define CINQ_READ_COLUMNS                                                                                  \
+  "g.id, g.game, g.options, g.clock_base_ms, g.clock_increment_ms, g.is_private, g.kind, g.status, "       \
+  "g.result, g.record, g.seat0_id, g.seat1_id, g.seat0_name, g.seat1_name, "                               \
+  "coalesce(p.seat0_clock_ms, g.seat0_clock_ms), coalesce(p.seat1_clock_ms, g.seat1_clock_ms), "           \
+  "coalesce(p.version, g.version), coalesce(p.turns, g.turns), g.rematch_of, g.created_ms, "               \
+  "coalesce(p.updated_ms, g.updated_ms), g.clock_days, g.deadline_ms, g.seat0_token_hash, "                \
+  "g.seat1_token_hash, coalesce(p.open_turn, 0), g.rated, g.winner"
+#define CINQ_FROM_GAMES " FROM games g LEFT JOIN game_progress p ON p.game_id = g.id"
+
+constexpr const char* kUpsertGame =
+    "INSERT INTO games (" CINQ_GAME_COLUMNS
+    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
+    "?21, ?22, ?23, ?24, ?25, ?26, ?27)"
+    " ON CONFLICT(id) DO UPDATE SET game = excluded.game, options = excluded.options,"
+    " clock_base_ms = excluded.clock_base_ms, clock_increment_ms = excluded.clock_increment_ms,"
+    " is_private = excluded.is_private, kind = excluded.kind, status = excluded.status,"
+    " result = excluded.result, record = excluded.record, seat0_id = excluded.seat0_id,"
+    " seat1_id = excluded.seat1_id, seat0_name = excluded.seat0_name, seat1_name = excluded.seat1_name,"
+    " seat0_clock_ms = excluded.seat0_clock_ms, seat1_clock_ms = excluded.seat1_clock_ms,"
+    " version = excluded.version, turns = excluded.turns, rematch_of = excluded.rematch_of,"
+    " created_ms = excluded.created_ms, updated_ms = excluded.updated_ms, clock_days = excluded.clock_days,"
+    " deadline_ms = excluded.deadline_ms, seat0_token_hash = excluded.seat0_token_hash,"
+    " seat1_token_hash = excluded.seat1_token_hash, rated = excluded.rated, winner = excluded.winner";
+constexpr const char* kSelectGame = "SELECT " CINQ_READ_COLUMNS CINQ_FROM_GAMES " WHERE g.id = ?1";
+// The id breaks ties so that equal times still give a stable order.
+constexpr const char* kSelectUnfinished = "SELECT " CINQ_READ_COLUMNS CINQ_FROM_GAMES
+                                          " WHERE g.status <> 'finished' ORDER BY g.created_ms, g.id";
+constexpr const char* kSelectFinished =
+    "SELECT " CINQ_READ_COLUMNS CINQ_FROM_GAMES
+    " WHERE g.status = 'finished' AND (?2 OR g.is_private = 0) ORDER BY g.updated_ms DESC, g.id DESC"
+    " LIMIT ?1";
+constexpr const char* kCountGames = "SELECT count(*) FROM games";
+constexpr const char* kSelectOfPlayer =
+    "SELECT " CINQ_READ_COLUMNS CINQ_FROM_GAMES
+    " WHERE g.seat0_id = ?1 OR g.seat1_id = ?1"
+    " ORDER BY g.status = 'finished',"
+    " CASE WHEN g.status = 'finished' THEN -g.updated_ms ELSE g.deadline_ms END, g.id"
+    " LIMIT ?2";
+
+// The archive (issue 19): finished public games; ?1 a player ('' any), ?2 a game, ?3 a result (win and loss are
+// the player's), ?4 rated (1, 0, -1 either), ?5 and ?6 the time span (0: open), ?7 limit, ?8 offset.
+#define CINQ_ARCHIVE_WHERE                                                                                  \
+  " WHERE g.status = 'finished' AND g.is_private = 0 AND (?1 = '' OR g.seat0_id = ?1 OR g.seat1_id = ?1)"  \
+  " AND (?2 = '' OR g.game = ?2) AND (?4 < 0 OR g.rated = ?4) AND (?5 = 0 OR g.updated_ms >= ?5)"          \
+  " AND (?6 = 0 OR g.updated_ms < ?6) AND (?3 = '' OR (?3 = 'draw' AND g.winner = 2)"                     \
+  " OR (?3 = 'decided' AND g.winner IN (0, 1)) OR (?3 = 'aborted' AND g.result LIKE 'aborted%')"            \
+  " OR (?3 = 'win' AND ((g.seat0_id = ?1 AND g.winner = 0) OR (g.seat1_id = ?1 AND g.winner = 1)))"        \
+  " OR (?3 = 'loss' AND ((g.seat0_id = ?1 AND g.winner = 1) OR (g.seat1_id = ?1 AND g.winner = 0))))"
+constexpr const char* kSelectArchive = "SELECT " CINQ_READ_COLUMNS CINQ_FROM_GAMES CINQ_ARCHIVE_WHERE
+                                       " ORDER BY g.updated_ms DESC, g.id DESC LIMIT ?7 OFFSET ?8";
+constexpr const char* kCountArchive =
+    "SELECT count(*) FROM (SELECT ?7, ?8) JOIN games g" CINQ_ARCHIVE_WHERE;
+#undef CINQ_ARCHIVE_WHERE
+
+#undef CINQ_GAME_COLUMNS
+#undef CINQ_READ_COLUMNS
+#undef CINQ_FROM_GAMES
+
+// The entries and progress of unfinished games.
+constexpr const char* kSelectEntries = "SELECT text FROM record_entries WHERE game_id = ?1 ORDER BY seq";
+constexpr const char* kDeleteEntriesFrom = "DELETE FROM record_entries WHERE game_id = ?1 AND seq >= ?2";
+constexpr const char* kInsertEntry = "INSERT INTO record_entries (game_id, seq, text) VALUES (?1, ?2, ?3)";
+constexpr const char* kUpsertProgress =
+    "INSERT INTO game_progress (game_id, version, turns, seat0_clock_ms, seat1_clock_ms, open_turn, updated_ms)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+    " ON CONFLICT(game_id) DO UPDATE SET version = excluded.version, turns = excluded.turns,"
+    " seat0_clock_ms = excluded.seat0_clock_ms, seat1_clock_ms = excluded.seat1_clock_ms,"
+    " open_turn = excluded.open_turn, updated_ms = excluded.updated_ms";
+// A change to the stored game: applies only to the version it was made from (?8).
+constexpr const char* kUpdateProgress =
+    "UPDATE game_progress SET version = ?2, turns = ?3, seat0_clock_ms = ?4, seat1_clock_ms = ?5,"
+    " open_turn = ?6, updated_ms = ?7 WHERE game_id = ?1 AND version = ?8";
+constexpr const char* kDeleteProgress = "DELETE FROM game_progress WHERE game_id = ?1";
+constexpr const char* kDeleteProgressAt = "DELETE FROM game_progress WHERE game_id = ?1 AND version = ?2";
+// The upgrade from version 2.
+constexpr const char* kSelectUnfinishedRecords =
+    "SELECT id, record, version, turns, seat0_clock_ms, seat1_clock_ms, updated_ms FROM games"
+    " WHERE status <> 'finished'";
+constexpr const char* kSetRecord = "UPDATE games SET record = ?2 WHERE id = ?1";
+
+constexpr const char* kUpsertSeatToken =
+    "INSERT INTO seat_tokens (game_id, seat, token) VALUES (?1, ?2, ?3)"
+    " ON CONFLICT(game_id, seat) DO UPDATE SET token = excluded.token";
+constexpr const char* kDeleteSeatTokens = "DELETE FROM seat_tokens WHERE game_id = ?1";
+constexpr const char* kSelectSeatTokens = "SELECT seat, token FROM seat_tokens WHERE game_id = ?1";
+constexpr const char* kInsertChat =
+    "INSERT INTO chat (game_id, seq, at_ms, channel, seat, player_id, name, text)"
+    " VALUES (?1, (SELECT coalesce(max(seq), 0) + 1 FROM chat WHERE game_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7)";
+// The last ?2 lines, oldest first.
+constexpr const char* kSelectChat =
+    "SELECT at_ms, channel, seat, player_id, name, text FROM"
+    " (SELECT * FROM chat WHERE game_id = ?1 ORDER BY seq DESC LIMIT ?2) ORDER BY seq";
+
+// Version 2 marked a record whose last turn was still open with this last line (lobby/room.cpp wrote it);
+// version 3 keeps that in game_progress.open_turn.
+constexpr std::string_view kOpenTurnLine = "# turn in progress\n";
+
+// The chat lines a game read brings (a room shows its last 100: lobby::Room::kChatKept).
+constexpr int kChatRead = 100;
+
+constexpr const char* kUpsertPlayer =
+    "INSERT INTO players (id, token_hash, name, created_ms, username, password_hash)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+    " ON CONFLICT(id) DO UPDATE SET token_hash = excluded.token_hash, name = excluded.name,"
+    " created_ms = excluded.created_ms, username = excluded.username, password_hash = excluded.password_hash";
+constexpr const char* kSelectPlayer =
+    "SELECT id, token_hash, name, created_ms, username, password_hash FROM players WHERE id = ?1";
+constexpr const char* kSelectPlayerByUsername =
+    "SELECT id, token_hash, name, created_ms, username, password_hash FROM players"
+    " WHERE username = ?1 COLLATE NOCASE AND username <> ''";
+constexpr const char* kDeleteSessions = "DELETE FROM sessions WHERE player_id = ?1";
+constexpr const char* kInsertSession =
+    "INSERT OR REPLACE INTO sessions (token_hash, player_id, seq) VALUES (?1, ?2, ?3)";
+constexpr const char* kSelectSessions = "SELECT token_hash FROM sessions WHERE player_id = ?1 ORDER BY seq";
+#define CINQ_RATING_COLUMNS \
+  "player_id, game, pool, rating, deviation, volatility, games, wins, losses, draws, last_ms"
+constexpr const char* kSelectRating =
+    "SELECT " CINQ_RATING_COLUMNS " FROM ratings WHERE player_id = ?1 AND game = ?2 AND pool = ?3";
+constexpr const char* kSelectRatings = "SELECT " CINQ_RATING_COLUMNS " FROM ratings WHERE player_id = ?1 ORDER BY game, pool";
+constexpr const char* kUpsertRating =
+    "INSERT OR REPLACE INTO ratings (" CINQ_RATING_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+constexpr const char* kSelectLeaderboard =
+    "SELECT r.player_id, r.game, r.pool, r.rating, r.deviation, r.volatility, r.games, r.wins, r.losses, r.draws,"
+    " r.last_ms, p.username FROM ratings r JOIN players p ON p.id = r.player_id"
+    " WHERE r.game = ?1 AND r.pool = ?2 AND r.deviation <= ?3 AND p.username <> ''"
+    " ORDER BY r.rating DESC, p.username LIMIT ?4";
+#undef CINQ_RATING_COLUMNS
+#define CINQ_HISTORY_COLUMNS \
+  "player_id, game_id, game, pool, at_ms, score, before_rating, before_deviation, rating, deviation, volatility"
+constexpr const char* kHistoryExists = "SELECT 1 FROM rating_history WHERE player_id = ?1 AND game_id = ?2";
+constexpr const char* kInsertHistory = "INSERT INTO rating_history (" CINQ_HISTORY_COLUMNS
+                                       ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+constexpr const char* kSelectHistoryOfPlayer = "SELECT " CINQ_HISTORY_COLUMNS
+                                               " FROM rating_history WHERE player_id = ?1"
+                                               " ORDER BY at_ms DESC, game_id LIMIT ?2";
+constexpr const char* kSelectHistoryOfGame = "SELECT " CINQ_HISTORY_COLUMNS
+                                             " FROM rating_history WHERE game_id = ?1 ORDER BY player_id";
+constexpr const char* kSelectAllHistory = "SELECT " CINQ_HISTORY_COLUMNS
+                                         " FROM rating_history ORDER BY player_id, game_id";
+#undef CINQ_HISTORY_COLUMNS
+constexpr const char* kSelectAllRatings =
+    "SELECT player_id, game, pool, rating, deviation, volatility, games, wins, losses, draws, last_ms"
+    " FROM ratings ORDER BY player_id, game, pool";
+constexpr const char* kSelectPlayerIds = "SELECT id FROM players ORDER BY id";
+constexpr const char* kSelectGameIds = "SELECT id FROM games ORDER BY id";
+
+// Resets a cached statement and drops its bindings however the scope is left, so the next user finds it
+// clean and no bound pointer outlives the strings it points into.
+class StatementUse {
+ public:
+  explicit StatementUse(sqlite3_stmt* stmt) : stmt_(stmt) {}
+  ~StatementUse() {
+    if (stmt_ != nullptr) {
+      sqlite3_reset(stmt_);
+      sqlite3_clear_bindings(stmt_);
+    }
+  }
+  StatementUse(const StatementUse&) = delete;
+  StatementUse& operator=(const StatementUse&) = delete;
+
+ private:
+  sqlite3_stmt* stmt_;
+};
+
+// Text columns are bound SQLITE_STATIC: the strings outlive the step, and StatementUse clears the bindings.
+int bind_text(sqlite3_stmt* stmt, int index, const std::string& text) {
+  return sqlite3_bind_text(stmt, index, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
+}
+
+std::string column_text(sqlite3_stmt* stmt, int index) {
+  const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, index));
+  if (text == nullptr) return {};
+  return std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(stmt, index)));
+}
+
+GameRow read_game(sqlite3_stmt* stmt) {
+  GameRow g;
+  g.id = column_text(stmt, 0);
+  g.game = column_text(stmt, 1);
+  g.options = column_text(stmt, 2);
+  g.clock_base_ms = sqlite3_column_int64(stmt, 3);
+  g.clock_increment_ms = sqlite3_column_int64(stmt, 4);
+  g.is_private = sqlite3_column_int64(stmt, 5) != 0;
+  g.kind = column_text(stmt, 6);
+  g.status = column_text(stmt, 7);
+  g.result = column_text(stmt, 8);
+  g.record = column_text(stmt, 9);
+  g.seat_ids = {column_text(stmt, 10), column_text(stmt, 11)};
+  g.seat_names = {column_text(stmt, 12), column_text(stmt, 13)};
+  g.clock_ms = {sqlite3_column_int64(stmt, 14), sqlite3_column_int64(stmt, 15)};
+  g.version = sqlite3_column_int64(stmt, 16);
+  g.turns = sqlite3_column_int64(stmt, 17);
+  g.rematch_of = column_text(stmt, 18);
+  g.created_ms = sqlite3_column_int64(stmt, 19);
+  g.updated_ms = sqlite3_column_int64(stmt, 20);
+  g.clock_days = sqlite3_column_int64(stmt, 21);
+  g.deadline_ms = sqlite3_column_int64(stmt, 22);
+  g.seat_token_hashes = {column_text(stmt, 23), column_text(stmt, 24)};
+  g.open_turn = sqlite3_column_int64(stmt, 25) != 0;
+  g.rated = sqlite3_column_int64(stmt, 26) != 0;
+  g.winner = sqlite3_column_int(stmt, 27);
+  return g;
+}
+
+// The progress of `g` for kUpsertProgress and kUpdateProgress (?1 to ?7).
+int bind_progress(sqlite3_stmt* stmt, const GameRow& g) {
+  int rc = bind_text(stmt, 1, g.id);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 2, g.version);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 3, g.turns);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 4, g.clock_ms[0]);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 5, g.clock_ms[1]);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 6, g.open_turn ? 1 : 0);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 7, g.updated_ms);
+  return rc;
+}
+
+int bind_game(sqlite3_stmt* stmt, const GameRow& g) {
+  int rc = SQLITE_OK;
+  auto text = [&](int i, const std::string& s) {
+    if (rc == SQLITE_OK) rc = bind_text(stmt, i, s);
+  };
+  auto integer = [&](int i, std::int64_t v) {
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, i, v);
+  };
+  text(1, g.id);
+  text(2, g.game);
+  text(3, g.options);
+  integer(4, g.clock_base_ms);
+  integer(5, g.clock_increment_ms);
+  integer(6, g.is_private ? 1 : 0);
+  text(7, g.kind);
+  text(8, g.status);
+  text(9, g.result);
+  text(10, g.record);
+  text(11, g.seat_ids[0]);
+  text(12, g.seat_ids[1]);
+  text(13, g.seat_names[0]);
+  text(14, g.seat_names[1]);
+  integer(15, g.clock_ms[0]);
+  integer(16, g.clock_ms[1]);
+  integer(17, g.version);
+  integer(18, g.turns);
+  text(19, g.rematch_of);
+  integer(20, g.created_ms);
+  integer(21, g.updated_ms);
+  integer(22, g.clock_days);
+  integer(23, g.deadline_ms);
+  text(24, g.seat_token_hashes[0]);
+  text(25, g.seat_token_hashes[1]);
+  integer(26, g.rated ? 1 : 0);
+  integer(27, g.winner);
+  return rc;
+}
+
+int bind_player(sqlite3_stmt* stmt, const PlayerRow& player) {
+  int rc = bind_text(stmt, 1, player.id);
+  if (rc == SQLITE_OK) rc = bind_text(stmt, 2, player.token_hash);
+  if (rc == SQLITE_OK) rc = bind_text(stmt, 3, player.name);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 4, player.created_ms);
+  if (rc == SQLITE_OK) rc = bind_text(stmt, 5, player.username);
+  if (rc == SQLITE_OK) rc = bind_text(stmt, 6, player.password_hash);
+  return rc;
+}
+
+PlayerRow read_player(sqlite3_stmt* stmt) {
+  PlayerRow p{column_text(stmt, 0), column_text(stmt, 1), column_text(stmt, 2), sqlite3_column_int64(stmt, 3)};
+  p.username = column_text(stmt, 4);
+  p.password_hash = column_text(stmt, 5);
+  return p;
+}
+
+RatingRow read_rating(sqlite3_stmt* stmt) {
+  RatingRow r;
+  r.player_id = column_text(stmt, 0);
+  r.game = column_text(stmt, 1);
+  r.pool = column_text(stmt, 2);
+  r.rating = sqlite3_column_double(stmt, 3);
+  r.deviation = sqlite3_column_double(stmt, 4);
+  r.volatility = sqlite3_column_double(stmt, 5);
+  r.games = sqlite3_column_int64(stmt, 6);
+  r.wins = sqlite3_column_int64(stmt, 7);
+  r.losses = sqlite3_column_int64(stmt, 8);
+  r.draws = sqlite3_column_int64(stmt, 9);
+  r.last_ms = sqlite3_column_int64(stmt, 10);
+  return r;
+}
+
+RatingChange read_change(sqlite3_stmt* stmt) {
+  RatingChange c;
+  c.player_id = column_text(stmt, 0);
+  c.game_id = column_text(stmt, 1);
+  c.game = column_text(stmt, 2);
+  c.pool = column_text(stmt, 3);
+  c.at_ms = sqlite3_column_int64(stmt, 4);
+  c.score = sqlite3_column_double(stmt, 5);
+  c.before_rating = sqlite3_column_double(stmt, 6);
+  c.before_deviation = sqlite3_column_double(stmt, 7);
+  c.rating = sqlite3_column_double(stmt, 8);
+  c.deviation = sqlite3_column_double(stmt, 9);
+  c.volatility = sqlite3_column_double(stmt, 10);
+  return c;
+}
+
+// One SQLite connection, its mutex and its prepared statements (kept for the connection's life).
+class Connection {
+ public:
+  Connection() = default;
+  ~Connection() {
+    for (auto& [sql, stmt] : statements_) sqlite3_finalize(stmt);
+    if (db_ != nullptr) sqlite3_close(db_);
+  }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Opens `path` and sets the pragmas every connection needs; false and `error` if it cannot.
+  bool open(const std::string& path, int flags, Error& error) {
+    if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+      error.message = "opening " + path + ": " + message();
+      return false;
+    }
+    sqlite3_extended_result_codes(db_, 1);
+    if (sqlite3_busy_timeout(db_, kBusyTimeoutMs) != SQLITE_OK) {
+      error.message = "setting the busy timeout on " + path + ": " + message();
+      return false;
+    }
+    // WAL lets the reader run beside the writer; only a file system that cannot share memory refuses it.
+    std::string mode;
+    if (!query_text("PRAGMA journal_mode=WAL", mode, error, "setting WAL mode on " + path)) return false;
+    if (mode != "wal") {
+      error.message = "setting WAL mode on " + path + ": SQLite answered journal_mode=" + mode;
+      return false;
+    }
+    return exec("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;", error, "setting pragmas on " + path);
+  }
+
+  sqlite3* db() const { return db_; }
+  std::mutex& mutex() { return mutex_; }
+  std::string message() const { return db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory"; }
+
+  // The cached statement for `sql`, prepared on first use; nullptr and `error` if it does not prepare.
+  sqlite3_stmt* statement(const char* sql, Error& error, const std::string& doing) {
+    if (auto it = statements_.find(sql); it != statements_.end()) return it->second;
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v3(db_, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) != SQLITE_OK) {
+      error.message = doing + ": " + message();
+      return nullptr;
+    }
+    statements_.emplace(sql, stmt);
+    return stmt;
+  }
+
+  bool exec(const char* sql, Error& error, const std::string& doing) {
+    char* text = nullptr;
+    if (sqlite3_exec(db_, sql, nullptr, nullptr, &text) == SQLITE_OK) return true;
+    error.message = doing + ": " + (text != nullptr ? text : message());
+    sqlite3_free(text);
+    return false;
+  }
+
+  // Runs a one-row, one-column query (a pragma) and gives its value as text.
+  bool query_text(const char* sql, std::string& value, Error& error, const std::string& doing) {
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(db_, sql, -1, &stmt, nullptr) != SQLITE_OK) {
+      error.message = doing + ": " + message();
+      return false;
+    }
+    int rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW) value = column_text(stmt, 0);
+    sqlite3_finalize(stmt);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+      error.message = doing + ": " + message();
+      return false;
+    }
+    return true;
+  }
+
+  // Runs `write` (which binds and steps its statements) inside BEGIN IMMEDIATE / COMMIT. IMMEDIATE takes the
+  // write lock up front, so a busy database waits in BEGIN (busy_timeout) rather than failing mid-way.
+  template <typename Write>
+  bool transaction(Error& error, const std::string& doing, Write&& write) {
+    std::lock_guard lock(mutex_);
+    if (!exec("BEGIN IMMEDIATE", error, doing)) return false;
+    if (write(error) && exec("COMMIT", error, doing)) return true;
+    // A failed COMMIT (SQLITE_BUSY, I/O error) may leave the transaction open: end it so nothing is half
+    // written and the next write starts clean.
+    if (sqlite3_get_autocommit(db_) == 0) {
+      Error ignored;
+      exec("ROLLBACK", ignored, doing);
+    }
+    return false;
+  }
+
+ private:
+  sqlite3* db_ = nullptr;
+  std::mutex mutex_;
+  std::unordered_map<std::string, sqlite3_stmt*> statements_;
+};
+
+// Binds and steps one write statement on `db` (inside its transaction).
+bool write_one(Connection& db, const char* sql, const std::string& doing, Error& error,
+               const std::function<int(sqlite3_stmt*)>& bind) {
+  sqlite3_stmt* stmt = db.statement(sql, error, doing);
+  if (stmt == nullptr) return false;
+  StatementUse use(stmt);
+  if (bind(stmt) != SQLITE_OK || sqlite3_step(stmt) != SQLITE_DONE) {
+    error.message = doing + ": " + db.message();
+    return false;
+  }
+  return true;
+}
+
+// Steps a read statement on `db` inside its transaction (the writer's reads that a write depends on).
+bool read_on(Connection& db, const char* sql, const std::string& doing, Error& error,
+             const std::function<int(sqlite3_stmt*)>& bind, const std::function<void(sqlite3_stmt*)>& row) {
+  sqlite3_stmt* stmt = db.statement(sql, error, doing);
+  if (stmt == nullptr) return false;
+  StatementUse use(stmt);
+  if (bind(stmt) != SQLITE_OK) {
+    error.message = doing + ": " + db.message();
+    return false;
+  }
+  int rc;
+  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) row(stmt);
+  if (rc != SQLITE_DONE) {
+    error.message = doing + ": " + db.message();
+    return false;
+  }
+  return true;
+}
+
+// A players row and its login tokens (the stored list becomes the row's).
+bool write_player(Connection& db, const PlayerRow& player, const std::string& doing, Error& error) {
+  if (!write_one(db, kUpsertPlayer, doing, error, [&](sqlite3_stmt* stmt) { return bind_player(stmt, player); }))
+    return false;
+  if (!write_one(db, kDeleteSessions, doing, error, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, player.id); }))
+    return false;
+  for (std::size_t i = 0; i < player.sessions.size(); ++i) {
+    if (!write_one(db, kInsertSession, doing, error, [&](sqlite3_stmt* stmt) {
+          int rc = bind_text(stmt, 1, player.sessions[i]);
+          if (rc == SQLITE_OK) rc = bind_text(stmt, 2, player.id);
+          return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 3, static_cast<std::int64_t>(i)) : rc;
+        }))
+      return false;
+  }
+  return true;
+}
+
+bool write_rating(Connection& db, const RatingRow& r, const std::string& doing, Error& error) {
+  return write_one(db, kUpsertRating, doing, error, [&](sqlite3_stmt* stmt) {
+    int rc = bind_text(stmt, 1, r.player_id);
+    if (rc == SQLITE_OK) rc = bind_text(stmt, 2, r.game);
+    if (rc == SQLITE_OK) rc = bind_text(stmt, 3, r.pool);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 4, r.rating);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 5, r.deviation);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 6, r.volatility);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 7, r.games);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 8, r.wins);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 9, r.losses);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 10, r.draws);
+    return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 11, r.last_ms) : rc;
+  });
+}
+
+bool write_change(Connection& db, const RatingChange& c, const std::string& doing, Error& error) {
+  return write_one(db, kInsertHistory, doing, error, [&](sqlite3_stmt* stmt) {
+    int rc = bind_text(stmt, 1, c.player_id);
+    if (rc == SQLITE_OK) rc = bind_text(stmt, 2, c.game_id);
+    if (rc == SQLITE_OK) rc = bind_text(stmt, 3, c.game);
+    if (rc == SQLITE_OK) rc = bind_text(stmt, 4, c.pool);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 5, c.at_ms);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 6, c.score);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 7, c.before_rating);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 8, c.before_deviation);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 9, c.rating);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 10, c.deviation);
+    return rc == SQLITE_OK ? sqlite3_bind_double(stmt, 11, c.volatility) : rc;
+  });
+}
+
+// A rated game's result applied to both players' ratings, inside the transaction that stores the result
+// (issue 19, rate_game). Once only: a game whose history row is there is not applied again (a finished game's
+// row may be written more than once: a rematch offer, a chat line after the end).
+bool apply_ratings(Connection& db, const GameRow& g, const std::string& doing, Error& error) {
+  if (!changes_ratings(g)) return true;
+  bool done = false;
+  if (!read_on(db, kHistoryExists, doing, error,
+               [&](sqlite3_stmt* stmt) {
+                 int rc = bind_text(stmt, 1, g.seat_ids[0]);
+                 return rc == SQLITE_OK ? bind_text(stmt, 2, g.id) : rc;
+               },
+               [&](sqlite3_stmt*) { done = true; }))
+    return false;
+  if (done) return true;
+  std::array<RatingRow, 2> before;
+  for (int s = 0; s < 2; ++s) {
+    before[s].player_id = g.seat_ids[s];
+    before[s].game = g.game;
+    before[s].pool = g.kind;
+    if (!read_on(db, kSelectRating, doing, error,
+                 [&](sqlite3_stmt* stmt) {
+                   int rc = bind_text(stmt, 1, g.seat_ids[s]);
+                   if (rc == SQLITE_OK) rc = bind_text(stmt, 2, g.game);
+                   return rc == SQLITE_OK ? bind_text(stmt, 3, g.kind) : rc;
+                 },
+                 [&](sqlite3_stmt* stmt) { before[s] = read_rating(stmt); }))
+      return false;
+  }
+  const RatedGame rated = rate_game(g, before);
+  for (int s = 0; s < 2; ++s)
+    if (!write_rating(db, rated.after[s], doing, error) || !write_change(db, rated.changes[s], doing, error))
+      return false;
+  return true;
+}
+
+// Writes one game's save (store.h, GameSave) inside the caller's transaction.
+// The seat tokens (with the row: kept while unfinished, deleted at the end) and the new chat lines.
+bool write_extras(Connection& db, const GameSave& s, const std::string& doing, Error& error) {
+  const GameRow& g = s.row;
+  if (g.status == "finished") {
+    if (!write_one(db, kDeleteSeatTokens, doing, error,
+                   [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, g.id); }))
+      return false;
+  } else if (s.write_row) {
+    for (int seat = 0; seat < 2; ++seat) {
+      if (g.seat_tokens[seat].empty()) continue;
+      if (!write_one(db, kUpsertSeatToken, doing, error, [&](sqlite3_stmt* stmt) {
+            int rc = bind_text(stmt, 1, g.id);
+            if (rc == SQLITE_OK) rc = sqlite3_bind_int(stmt, 2, seat);
+            return rc == SQLITE_OK ? bind_text(stmt, 3, g.seat_tokens[seat]) : rc;
+          }))
+        return false;
+    }
+  }
+  for (const ChatRow& line : s.chat) {
+    if (!write_one(db, kInsertChat, doing, error, [&](sqlite3_stmt* stmt) {
+          int rc = bind_text(stmt, 1, g.id);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 2, line.at_ms);
+          if (rc == SQLITE_OK) rc = bind_text(stmt, 3, line.channel);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_int(stmt, 4, line.seat);
+          if (rc == SQLITE_OK) rc = bind_text(stmt, 5, line.player_id);
+          if (rc == SQLITE_OK) rc = bind_text(stmt, 6, line.name);
+          return rc == SQLITE_OK ? bind_text(stmt, 7, line.text) : rc;
+        }))
+      return false;
+  }
+  return true;
+}
+
+bool write_save(Connection& db, const GameSave& s, const std::string& doing, Error& error) {
+  const GameRow& g = s.row;
+  const bool finished = g.status == "finished";
+  auto stale = [&] {
+    error.message = doing + ": game " + g.id + " is not stored at version " + std::to_string(*s.base_version) +
+                    " (a save before this one failed): it must be reloaded";
+    return false;
+  };
+  auto game_row = [&] {
+    return write_one(db, kUpsertGame, doing, error, [&](sqlite3_stmt* stmt) { return bind_game(stmt, g); });
+  };
+  if (finished) {
+    // The whole record goes into the row; the entries and the progress go.
+    if (s.base_version) {
+      if (!write_one(db, kDeleteProgressAt, doing, error, [&](sqlite3_stmt* stmt) {
+            int rc = bind_text(stmt, 1, g.id);
+            return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 2, *s.base_version) : rc;
+          }))
+        return false;
+      if (sqlite3_changes(db.db()) == 0) return stale();
+    }
+    return game_row() && write_extras(db, s, doing, error) && apply_ratings(db, g, doing, error) &&
+           write_one(db, kDeleteEntriesFrom, doing, error,
+                     [&](sqlite3_stmt* stmt) {
+                       int rc = bind_text(stmt, 1, g.id);
+                       return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 2, 0) : rc;
+                     }) &&
+           write_one(db, kDeleteProgress, doing, error,
+                     [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, g.id); });
+  }
+  if (s.base_version) {
+    if (!write_one(db, kUpdateProgress, doing, error, [&](sqlite3_stmt* stmt) {
+          int rc = bind_progress(stmt, g);
+          return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 8, *s.base_version) : rc;
+        }))
+      return false;
+    if (sqlite3_changes(db.db()) == 0) return stale();
+  } else if (!write_one(db, kUpsertProgress, doing, error,
+                        [&](sqlite3_stmt* stmt) { return bind_progress(stmt, g); })) {
+    return false;
+  }
+  if (s.write_row && !game_row()) return false;
+  if (!write_extras(db, s, doing, error)) return false;
+  // The entries from `from` on: whatever was stored there goes (nothing, when the save appends a turn).
+  if (!write_one(db, kDeleteEntriesFrom, doing, error, [&](sqlite3_stmt* stmt) {
+        int rc = bind_text(stmt, 1, g.id);
+        return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 2, s.from) : rc;
+      }))
+    return false;
+  for (std::size_t i = 0; i < s.entries.size(); ++i) {
+    if (!write_one(db, kInsertEntry, doing, error, [&](sqlite3_stmt* stmt) {
+          int rc = bind_text(stmt, 1, g.id);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 2, s.from + static_cast<std::int64_t>(i));
+          return rc == SQLITE_OK ? bind_text(stmt, 3, s.entries[i]) : rc;
+        }))
+      return false;
+  }
+  return true;
+}
+
+// From version 2 to 3 (inside create_schema's transaction): the new tables, then every unfinished game's
+// record split into entries, its progress row written and its games.record cut to the `#!` line. A record
+// that does not split (never expected: the server wrote it) is kept whole in games.record, without entries,
+// and reads back as it was.
+bool upgrade_to_3(Connection& db, const std::string& path, Error& error, const std::string& doing) {
+  if (!db.exec(kEntriesSchema, error, doing)) return false;
+  std::vector<GameRow> unfinished;
+  {
+    sqlite3_stmt* stmt = db.statement(kSelectUnfinishedRecords, error, doing);
+    if (stmt == nullptr) return false;
+    StatementUse use(stmt);
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+      GameRow g;
+      g.id = column_text(stmt, 0);
+      g.record = column_text(stmt, 1);
+      g.version = sqlite3_column_int64(stmt, 2);
+      g.turns = sqlite3_column_int64(stmt, 3);
+      g.clock_ms = {sqlite3_column_int64(stmt, 4), sqlite3_column_int64(stmt, 5)};
+      g.updated_ms = sqlite3_column_int64(stmt, 6);
+      unfinished.push_back(std::move(g));
+    }
+    if (rc != SQLITE_DONE) {
+      error.message = doing + ": " + db.message();
+      return false;
+    }
+  }
+  for (GameRow& g : unfinished) {
+    std::string_view text = g.record;
+    g.open_turn = text.ends_with(kOpenTurnLine);
+    if (g.open_turn) text.remove_suffix(kOpenTurnLine.size());
+    GameSave save;
+    save.row = g;
+    save.write_row = false;
+    std::string header;
+    if (auto parts = split_record(text)) {
+      header = std::move(parts->header);
+      save.entries = std::move(parts->entries);
+    } else {
+      spdlog::warn("store: upgrading {}: the record of game {} does not read ({}): kept whole", path, g.id,
+                   parts.error().text());
+      g.open_turn = false;
+      save.row.open_turn = false;
+      header = g.record;
+      if (header.ends_with('\n')) header.pop_back();
+    }
+    if (!write_save(db, save, doing, error)) return false;
+    if (!write_one(db, kSetRecord, doing, error, [&](sqlite3_stmt* stmt) {
+          int rc = bind_text(stmt, 1, g.id);
+          return rc == SQLITE_OK ? bind_text(stmt, 2, header) : rc;
+        }))
+      return false;
+  }
+  return true;
+}
+
+// Creates the schema once and records its version, upgrading a file of an older version in place (one
+// transaction); refuses a file written by a newer schema.
+bool create_schema(Connection& db, const std::string& path, Error& error) {
+  const std::string doing = "creating the schema in " + path;
+  std::string text;
+  if (!db.query_text("PRAGMA user_version", text, error, doing)) return false;
+  const int version = std::stoi(text);
+  if (version == kSchemaVersion) return true;
+  if (version > kSchemaVersion) {
+    error.message = path + " has schema version " + text + ", newer than this server's " +
+                    std::to_string(kSchemaVersion);
+    return false;
+  }
+  const std::string set_version = "PRAGMA user_version=" + std::to_string(kSchemaVersion);
+  const std::string upgrading = "upgrading " + path + " from schema version " + text;
+  return db.transaction(error, doing, [&](Error& e) {
+    if (version == 0)
+      return db.exec(kSchema, e, doing) && db.exec(kEntriesSchema, e, doing) &&
+             db.exec(kExtrasSchema, e, doing) && db.exec(kUpgradeTo5, e, doing) &&
+             db.exec(set_version.c_str(), e, doing);
+    // Version 1 gains the correspondence columns (its games are not correspondence games), then version 2
+    // its entries, then version 3 the seat tokens and chat tables (empty: older links cannot be shown again),
+    // then version 4 the accounts and ratings (every player a guest, no game rated, winners unknown).
+    if (version == 1 && !db.exec(kUpgradeTo2, e, upgrading)) return false;
+    if (version <= 2 && !upgrade_to_3(db, path, e, upgrading)) return false;
+    if (version <= 3 && !db.exec(kExtrasSchema, e, upgrading)) return false;
+    return db.exec(kUpgradeTo5, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
+  });
+}
+
+// A player read is one statement, which sees one consistent snapshot (WAL); a game read is one read
+// transaction (Impl::read_games).
+void report_read_error(const std::string& doing, const std::string& message) {
+  note_read(false);
+  spdlog::error("store: {}: {}", doing, message);
+}
+
+}  // namespace
+
+class SqliteStore final : public Store {
+ public:
+  std::string path;
+  Connection writer;
+  Connection reader;
+
+  // Steps a read statement to the end, handing each row to `row`; false if SQLite failed (reported). The
+  // caller holds the reader's mutex.
+  template <typename Row>
+  bool step_rows(const char* sql, const std::string& doing, const std::function<int(sqlite3_stmt*)>& bind,
+                 Row&& row) {
+    Error error;
+    sqlite3_stmt* stmt = reader.statement(sql, error, doing);
+    if (stmt == nullptr) {
+      report_read_error(doing, error.message);
+      return false;
+    }
+    StatementUse use(stmt);
+    if (bind && bind(stmt) != SQLITE_OK) {
+      report_read_error(doing, reader.message());
+      return false;
+    }
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) row(stmt);
+    if (rc != SQLITE_DONE) {
+      report_read_error(doing, reader.message());
+      return false;
+    }
+    return true;
+  }
+
+  // A player row and its login tokens, in one read transaction.
+  std::optional<PlayerRow> load_player(const char* sql, const std::string& key) {
+    std::optional<PlayerRow> found;
+    std::lock_guard lock(reader.mutex());
+    note_read(true);
+    Error error;
+    const std::string doing = "reading player " + key;
+    if (!reader.exec("BEGIN", error, doing)) {
+      report_read_error(doing, error.message);
+      return found;
+    }
+    step_rows(sql, doing, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, key); },
+              [&](sqlite3_stmt* stmt) { found = read_player(stmt); });
+    if (found)
+      step_rows(kSelectSessions, doing, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, found->id); },
+                [&](sqlite3_stmt* stmt) { found->sessions.push_back(column_text(stmt, 0)); });
+    if (!reader.exec("COMMIT", error, doing)) report_read_error(doing, error.message);
+    return found;
+  }
+
+  // One statement, one snapshot.
+  template <typename Row>
+  bool read_rows(const char* sql, const std::string& doing, const std::function<int(sqlite3_stmt*)>& bind,
+                 Row&& row) {
+    std::lock_guard lock(reader.mutex());
+    note_read(true);
+    return step_rows(sql, doing, bind, std::forward<Row>(row));
+  }
+
+  // Games: their rows, then the records of the unfinished ones laid out from their entries, all in one read
+  // transaction (one snapshot: a save committing meanwhile is seen whole or not at all).
+  // The last `limit` chat lines of a game, oldest first (the caller holds the reader's mutex).
+  bool step_chat(const std::string& id, int limit, const std::string& doing, std::vector<ChatRow>& out) {
+    return step_rows(
+        kSelectChat, doing,
+        [&](sqlite3_stmt* stmt) {
+          int rc = bind_text(stmt, 1, id);
+          return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, limit) : rc;
+        },
+        [&](sqlite3_stmt* stmt) {
+          out.push_back(ChatRow{sqlite3_column_int64(stmt, 0), column_text(stmt, 1), sqlite3_column_int(stmt, 2),
+                                column_text(stmt, 3), column_text(stmt, 4), column_text(stmt, 5)});
+        });
+  }
+
+  // With `with_tokens`, the seat tokens of the unfinished games too; with `with_chat`, the games' last
+  // kChatRead chat lines (what a room needs).
+  std::vector<GameRow> read_games(const char* sql, const std::string& doing,
+                                  const std::function<int(sqlite3_stmt*)>& bind, bool with_tokens = false,
+                                  bool with_chat = false) {
+    std::vector<GameRow> games;
+    std::lock_guard lock(reader.mutex());
+    note_read(true);
+    Error error;
+    if (!reader.exec("BEGIN", error, doing)) {
+      report_read_error(doing, error.message);
+      return games;
+    }
+    if (step_rows(sql, doing, bind, [&](sqlite3_stmt* stmt) { games.push_back(read_game(stmt)); })) {
+      std::vector<std::string> entries;
+      for (GameRow& g : games) {
+        if (g.status == "finished") continue;
+        entries.clear();
+        step_rows(
+            kSelectEntries, doing, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, g.id); },
+            [&](sqlite3_stmt* stmt) { entries.push_back(column_text(stmt, 0)); });
+        g.record = layout_record(g.record, entries);
+        if (!with_tokens) continue;
+        step_rows(
+            kSelectSeatTokens, doing, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, g.id); },
+            [&](sqlite3_stmt* stmt) {
+              const int seat = sqlite3_column_int(stmt, 0);
+              if (seat == 0 || seat == 1) g.seat_tokens[seat] = column_text(stmt, 1);
+            });
+      }
+      for (GameRow& g : games)
+        if (with_chat) step_chat(g.id, kChatRead, doing, g.chat);
+    }
+    if (!reader.exec("COMMIT", error, doing)) report_read_error(doing, error.message);
+    return games;
+  }
+
+  const char* backend() const override { return "sqlite"; }
+  bool put_player(const PlayerRow& player, Error& error) override;
+  bool save(const std::vector<PlayerRow>& players, const std::vector<GameSave>& games, Error& error) override;
+  std::optional<PlayerRow> player(const std::string& id) override;
+  std::optional<GameRow> game(const std::string& id) override;
+  std::vector<GameRow> unfinished_games() override;
+  std::vector<GameRow> finished_games(int limit, bool include_private) override;
+  std::int64_t count_games() override;
+  std::vector<GameRow> games_of_player(const std::string& player_id, int limit) override;
+  std::vector<ChatRow> chat(const std::string& game_id, int limit) override;
+  std::optional<PlayerRow> player_by_username(const std::string& username) override;
+  std::vector<RatingRow> ratings(const std::string& player_id) override;
+  std::vector<RatingChange> rating_history(const std::string& player_id, int limit) override;
+  std::vector<RatingChange> game_ratings(const std::string& game_id) override;
+  std::vector<RatingRow> leaderboard(const std::string& game, const std::string& pool, double max_deviation,
+                                     int limit) override;
+  std::vector<GameRow> search_games(const ArchiveQuery& query, std::int64_t* total) override;
+  std::vector<std::string> player_ids() override;
+  std::vector<std::string> game_ids() override;
+  std::vector<RatingRow> all_ratings() override;
+  std::vector<RatingChange> all_rating_history() override;
+  bool put_ratings(const std::vector<RatingRow>& ratings, const std::vector<RatingChange>& history,
+                   Error& error) override;
+
+ private:
+  // The ids of a table, in order.
+  std::vector<std::string> ids(const char* sql, const std::string& doing) {
+    std::vector<std::string> out;
+    read_rows(sql, doing, nullptr, [&](sqlite3_stmt* stmt) { out.push_back(column_text(stmt, 0)); });
+    return out;
+  }
+};
+
+std::unique_ptr<Store> open_sqlite(const std::string& path, Error& error) {
+  std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(parent, ec);
+    if (ec) {
+      error.message = "creating the directory " + parent.string() + " for " + path + ": " + ec.message();
+      return nullptr;
+    }
+  }
+  auto store = std::make_unique<SqliteStore>();
+  store->path = path;
+  if (!store->writer.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, error)) {
+    return nullptr;
+  }
+  if (!create_schema(store->writer, path, error)) return nullptr;
+  // The reader opens after the schema exists; query_only guards against a write slipping onto it.
+  if (!store->reader.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, error)) return nullptr;
+  if (!store->reader.exec("PRAGMA query_only=ON", error, "opening the reader on " + path)) return nullptr;
+  return store;
+}
+
+
+bool SqliteStore::put_player(const PlayerRow& player, Error& error) {
+  const std::string doing = "saving player " + player.id;
+  return writer.transaction(error, doing, [&](Error& e) {
+    return write_player(writer, player, doing, e);
+  });
+}
+
+bool SqliteStore::save(const std::vector<PlayerRow>& players, const std::vector<GameSave>& games, Error& error) {
+  if (games.empty() && players.empty()) return true;
+  const std::string doing = games.size() == 1 && players.empty()
+                                ? "saving game " + games[0].row.id
+                                : "saving " + std::to_string(games.size()) + " games and " +
+                                      std::to_string(players.size()) + " players";
+  return writer.transaction(error, doing, [&](Error& e) {
+    for (const PlayerRow& player : players)
+      if (!write_player(writer, player, doing, e)) return false;
+    for (const GameSave& game : games)
+      if (!write_save(writer, game, doing, e)) return false;
+    return true;
+  });
+}
+
+std::optional<PlayerRow> SqliteStore::player(const std::string& id) { return load_player(kSelectPlayer, id); }
+
+std::optional<PlayerRow> SqliteStore::player_by_username(const std::string& username) {
+  if (username.empty()) return std::nullopt;
+  return load_player(kSelectPlayerByUsername, username);
+}
+
+std::vector<RatingRow> SqliteStore::ratings(const std::string& player_id) {
+  std::vector<RatingRow> out;
+  read_rows(
+      kSelectRatings, "reading the ratings of " + player_id,
+      [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, player_id); },
+      [&](sqlite3_stmt* stmt) { out.push_back(read_rating(stmt)); });
+  return out;
+}
+
+std::vector<RatingChange> SqliteStore::rating_history(const std::string& player_id, int limit) {
+  std::vector<RatingChange> out;
+  if (limit <= 0) return out;
+  read_rows(
+      kSelectHistoryOfPlayer, "reading the rating history of " + player_id,
+      [&](sqlite3_stmt* stmt) {
+        int rc = bind_text(stmt, 1, player_id);
+        return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, limit) : rc;
+      },
+      [&](sqlite3_stmt* stmt) { out.push_back(read_change(stmt)); });
+  return out;
+}
+
+std::vector<RatingChange> SqliteStore::game_ratings(const std::string& game_id) {
+  std::vector<RatingChange> out;
+  read_rows(
+      kSelectHistoryOfGame, "reading the rating changes of " + game_id,
+      [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, game_id); },
+      [&](sqlite3_stmt* stmt) { out.push_back(read_change(stmt)); });
+  return out;
+}
+
+std::vector<RatingRow> SqliteStore::leaderboard(const std::string& game, const std::string& pool, double max_deviation,
+                                          int limit) {
+  std::vector<RatingRow> out;
+  if (limit <= 0) return out;
+  read_rows(
+      kSelectLeaderboard, "reading the leaderboard of " + game,
+      [&](sqlite3_stmt* stmt) {
+        int rc = bind_text(stmt, 1, game);
+        if (rc == SQLITE_OK) rc = bind_text(stmt, 2, pool);
+        if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 3, max_deviation);
+        return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 4, limit) : rc;
+      },
+      [&](sqlite3_stmt* stmt) {
+        out.push_back(read_rating(stmt));
+        out.back().username = column_text(stmt, 11);
+      });
+  return out;
+}
+
+std::vector<GameRow> SqliteStore::search_games(const ArchiveQuery& q, std::int64_t* total) {
+  std::vector<GameRow> games;
+  auto bind = [&](sqlite3_stmt* stmt) {
+    int rc = bind_text(stmt, 1, q.player_id);
+    if (rc == SQLITE_OK) rc = bind_text(stmt, 2, q.game);
+    if (rc == SQLITE_OK) rc = bind_text(stmt, 3, q.result);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int(stmt, 4, q.rated);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 5, q.from_ms);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 6, q.to_ms);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int(stmt, 7, std::max(0, q.limit));
+    return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 8, std::max(0, q.offset)) : rc;
+  };
+  if (total) {
+    *total = 0;
+    read_rows(kCountArchive, "counting the archive", bind,
+                     [&](sqlite3_stmt* stmt) { *total = sqlite3_column_int64(stmt, 0); });
+  }
+  if (q.limit <= 0) return games;
+  return read_games(kSelectArchive, "searching the archive", bind);
+}
+
+std::optional<GameRow> SqliteStore::game(const std::string& id) {
+  auto games = read_games(
+      kSelectGame, "reading game " + id, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, id); }, true,
+      true);
+  if (games.empty()) return std::nullopt;
+  return std::move(games.front());
+}
+
+std::vector<GameRow> SqliteStore::unfinished_games() {
+  return read_games(kSelectUnfinished, "reading the unfinished games", nullptr, true, true);
+}
+
+std::vector<ChatRow> SqliteStore::chat(const std::string& game_id, int limit) {
+  std::vector<ChatRow> out;
+  if (limit <= 0) return out;
+  std::lock_guard lock(reader.mutex());
+  step_chat(game_id, limit, "reading the chat of " + game_id, out);
+  return out;
+}
+
+std::vector<GameRow> SqliteStore::finished_games(int limit, bool include_private) {
+  std::vector<GameRow> games;
+  // SQLite reads a negative LIMIT as "no limit"; here it means no rows, like 0.
+  if (limit <= 0) return games;
+  return read_games(kSelectFinished, "reading the finished games", [&](sqlite3_stmt* stmt) {
+    int rc = sqlite3_bind_int(stmt, 1, limit);
+    return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, include_private ? 1 : 0) : rc;
+  });
+}
+
+std::int64_t SqliteStore::count_games() {
+  std::int64_t count = 0;
+  read_rows(kCountGames, "counting the games", nullptr,
+                   [&](sqlite3_stmt* stmt) { count = sqlite3_column_int64(stmt, 0); });
+  return count;
+}
+
+std::vector<GameRow> SqliteStore::games_of_player(const std::string& player_id, int limit) {
+  std::vector<GameRow> games;
+  if (limit <= 0 || player_id.empty()) return games;
+  return read_games(
+      kSelectOfPlayer, "reading the games of " + player_id,
+      [&](sqlite3_stmt* stmt) {
+        int rc = bind_text(stmt, 1, player_id);
+        return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, limit) : rc;
+      },
+      true);
+}
+
+std::vector<std::string> SqliteStore::player_ids() { return ids(kSelectPlayerIds, "listing the players"); }
+
+std::vector<std::string> SqliteStore::game_ids() { return ids(kSelectGameIds, "listing the games"); }
+
+std::vector<RatingRow> SqliteStore::all_ratings() {
+  std::vector<RatingRow> out;
+  read_rows(kSelectAllRatings, "reading the ratings", nullptr,
+            [&](sqlite3_stmt* stmt) { out.push_back(read_rating(stmt)); });
+  return out;
+}
+
+std::vector<RatingChange> SqliteStore::all_rating_history() {
+  std::vector<RatingChange> out;
+  read_rows(kSelectAllHistory, "reading the rating history", nullptr,
+            [&](sqlite3_stmt* stmt) { out.push_back(read_change(stmt)); });
+  return out;
+}
+
+bool SqliteStore::put_ratings(const std::vector<RatingRow>& ratings, const std::vector<RatingChange>& history,
+                              Error& error) {
+  const std::string doing = "writing " + std::to_string(ratings.size()) + " ratings";
+  return writer.transaction(error, doing, [&](Error& e) {
+    for (const RatingRow& r : ratings)
+      if (!write_rating(writer, r, doing, e)) return false;
+    for (const RatingChange& c : history)
+      if (!write_change(writer, c, doing, e)) return false;
+    return true;
+  });
+}
+
+}  // namespace cinq::store

@@ -1,0 +1,273 @@
+// The PostgreSQL backend where it differs from SQLite (issue 20), on a real throwaway PostgreSQL started by the
+// test (tests/support/postgres.h) — whatever CINQ_TEST_STORE says: its schema and version, several servers
+// opening one database at once, the database stopped and started again under a store that stays open, and
+// `cinq store copy` between the two backends both ways. The behaviour the backends share is tested on both by
+// the store, saver and server suites (ctest's `*_postgresql` runs).
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <thread>
+#include <vector>
+
+#include "persistence/copy.h"
+#include "persistence/store.h"
+#include "rules/notation.h"
+#include "tests/support/postgres.h"
+#include "tests/support/process.h"
+
+namespace cinq::store {
+namespace {
+
+using test::PostgresCluster;
+
+// A fresh schema of the shared cluster, by name.
+std::string fresh_uri(const std::string& name) {
+  PostgresCluster& pg = PostgresCluster::shared();
+  pg.exec("DROP SCHEMA IF EXISTS " + name + " CASCADE");
+  return pg.uri_for_schema(name);
+}
+
+std::unique_ptr<Store> open_ok(const std::string& spec) {
+  Error error;
+  auto store = Store::open(spec, error);
+  REQUIRE_MESSAGE(store != nullptr, "opening ", Store::describe(spec), ": ", error.message);
+  return store;
+}
+
+std::string ask(const std::string& uri, const std::string& sql) {
+  // The schema's own connection: the URI carries its search_path.
+  return test::ask_store_uri(uri, sql);
+}
+
+// An unfinished Tablut game with two turns, seat tokens and a chat line.
+GameRow live_game(const std::string& id) {
+  GameRow g;
+  g.id = id;
+  g.game = "tablut";
+  g.kind = "correspondence";
+  g.status = "live";
+  g.record = "#! TABLUT\nA = Ann    D = Ben\n1   A/e2 c2/   D/e3 c3/\n";
+  g.seat_ids = {"pA", "pB"};
+  g.seat_names = {"Ann", "Ben"};
+  g.clock_ms = {86400000, 86400000};
+  g.clock_days = 1;
+  g.deadline_ms = 1700086400000;
+  g.version = 7;
+  g.turns = 2;
+  g.created_ms = 1700000000000;
+  g.updated_ms = 1700000001000;
+  g.seat_token_hashes = {"h0", "h1"};
+  g.seat_tokens = {"tok0", "tok1"};
+  return g;
+}
+
+GameRow finished_game(const std::string& id, bool rated, int winner) {
+  GameRow g = live_game(id);
+  g.kind = "live";
+  g.status = "finished";
+  g.result = winner == 2 ? "draw agreement" : "D resign";
+  g.record = "#! TABLUT\nA = Ann    D = Ben\n1   A/e2 c2/   D/e3 c3/\n#= " + g.result + "\n";
+  g.seat_tokens = {"", ""};
+  g.rated = rated;
+  g.winner = winner;
+  return g;
+}
+
+PlayerRow account(const std::string& id, const std::string& username) {
+  PlayerRow p{id, "hash-" + id, username, 1};
+  p.username = username;
+  p.password_hash = "$argon2id$v=19$m=65536,t=2,p=1$salt$hash";
+  p.sessions = {"s1-" + id, "s2-" + id};
+  return p;
+}
+
+// An installation with a bit of everything: accounts and a guest, rated and unrated finished games, games in
+// progress with seat tokens and chat.
+void fill(Store& store) {
+  Error error;
+  REQUIRE(store.save({account("pA", "ann"), account("pB", "Ben"), PlayerRow{"pG", "hash-g", "Guest-1", 3}}, {},
+                     error));
+  std::vector<GameRow> games;
+  for (int i = 0; i < 5; ++i) {
+    GameRow g = finished_game("done-" + std::to_string(i), i % 2 == 0, i % 3);
+    g.updated_ms += i * 604800000LL;
+    games.push_back(g);
+  }
+  for (int i = 0; i < 3; ++i) games.push_back(live_game("live-" + std::to_string(i)));
+  games.back().is_private = true;
+  REQUIRE_MESSAGE(store.save_games(games, error), error.message);
+  // Chat, appended by saves as the server does.
+  auto save = whole_save(store.game("live-0").value(), error);
+  REQUIRE(save);
+  save->chat = {ChatRow{1, "players", 0, "pA", "Ann", "hello"}, ChatRow{2, "spectators", -1, "pG", "Guest-1", "hi"}};
+  REQUIRE(store.save({}, {*save}, error));
+}
+
+}  // namespace
+
+TEST_CASE("store postgresql: the schema is created at version 5, reopening keeps every row, a newer one is refused") {
+  const std::string uri = fresh_uri("schema_test");
+  {
+    auto store = open_ok(uri);
+    CHECK(std::string(store->backend()) == "postgresql");
+    fill(*store);
+  }
+  CHECK(ask(uri, "SELECT value FROM meta WHERE key = 'schema_version'") == "5");
+  CHECK(ask(uri, "SELECT count(*) FROM pg_tables WHERE schemaname = 'schema_test'") == "10");
+  {
+    auto store = open_ok(uri);  // opened again: nothing created twice, every row there
+    CHECK(store->count_games() == 8);
+    CHECK(store->player_ids().size() == 3);
+    CHECK(store->player_by_username("BEN")->id == "pB");
+    CHECK(store->player("pA")->sessions == std::vector<std::string>{"s1-pA", "s2-pA"});
+    CHECK(store->unfinished_games().size() == 3);
+    CHECK(store->game("live-0")->chat.size() == 2);
+    CHECK(store->game("live-0")->seat_tokens[1] == "tok1");
+  }
+  // A database written by a newer server is refused, and named.
+  ask(uri, "UPDATE meta SET value = '99' WHERE key = 'schema_version'");
+  Error error;
+  CHECK(Store::open(uri, error) == nullptr);
+  CHECK(error.message.find("has schema version 99, newer than this server's 5") != std::string::npos);
+}
+
+TEST_CASE("store postgresql: servers opening one new database at once create its schema once, all of them work") {
+  const std::string uri = fresh_uri("together");
+  std::vector<std::thread> threads;
+  std::atomic<int> opened{0};
+  for (int i = 0; i < 4; ++i)
+    threads.emplace_back([&, i] {
+      Error error;
+      auto store = Store::open(uri, error);
+      if (!store) return;
+      GameRow g = live_game("g" + std::to_string(i));
+      if (store->save_game(g, error)) ++opened;
+    });
+  for (auto& t : threads) t.join();
+  CHECK(opened == 4);
+  CHECK(ask(uri, "SELECT count(*) FROM games") == "4");
+}
+
+TEST_CASE("store specs: sqlite:PATH, a bare path, postgresql:// and postgres://; the password never shown") {
+  test::TempDir dir;
+  Error error;
+  auto a = Store::open("sqlite:" + dir.path() + "/a.db", error);
+  REQUIRE(a);
+  CHECK(std::string(a->backend()) == "sqlite");
+  CHECK(std::filesystem::exists(dir.path() + "/a.db"));
+  auto b = Store::open(dir.path() + "/b.db", error);
+  REQUIRE(b);
+  CHECK(std::string(b->backend()) == "sqlite");
+  CHECK(Store::open("mysql://x@y/z", error) == nullptr);
+  CHECK(error.message == "store mysql://...: unknown scheme (sqlite:PATH or postgresql://...)");
+  CHECK(Store::open("sqlite:", error) == nullptr);
+  CHECK(error.message == "store sqlite:: sqlite: names no file (sqlite:PATH)");
+  CHECK(Store::describe("postgresql://cinq:s3cret@db:5432/cinq") == "postgresql://cinq:***@db:5432/cinq");
+  CHECK(Store::describe("postgres://cinq@db/cinq") == "postgres://cinq@db/cinq");
+  CHECK(Store::describe("postgresql:///cinq?host=/run/postgresql") == "postgresql:///cinq?host=/run/postgresql");
+  CHECK(Store::describe("data/cinq.db") == "sqlite:data/cinq.db");
+  // A server that is not there: refused at open, with the address and libpq's reason.
+  CHECK(Store::open("postgresql://cinq:pw@127.0.0.1:1/cinq", error) == nullptr);
+  CHECK(error.message.find("connecting to postgresql://cinq:***@127.0.0.1:1/cinq: ") == 0);
+  CHECK(error.message.find("pw@") == std::string::npos);
+}
+
+TEST_CASE("store postgresql: the database stopped under an open store: saves and reads fail, then work again "
+          "once it is back, without reopening the store") {
+  PostgresCluster& pg = PostgresCluster::shared();
+  const std::string uri = fresh_uri("outage");
+  auto store = open_ok(uri);
+  Error error;
+  REQUIRE(store->save_game(live_game("before"), error));
+  REQUIRE(store->game("before"));
+
+  pg.stop();
+  GameRow during = live_game("during");
+  CHECK_FALSE(store->save_game(during, error));
+  CHECK(error.message.find("saving game during: ") == 0);
+  CHECK_FALSE(store->game("before"));  // cannot be read: nothing, and the read says it failed
+  CHECK(last_read_failed());
+  Error identity_error;
+  CHECK_FALSE(store->put_player(PlayerRow{"pX", "h", "X", 1}, identity_error));
+
+  pg.start();
+  REQUIRE_MESSAGE(store->save_game(live_game("after"), error), error.message);
+  auto before = store->game("before");
+  CHECK_FALSE(last_read_failed());
+  REQUIRE(before);
+  CHECK(before->record == live_game("before").record);
+  CHECK(store->game("after"));
+  CHECK_FALSE(store->game("during"));  // refused while down: never stored
+  CHECK_FALSE(last_read_failed());     // a game that is not there is "none", not a failure
+  CHECK(store->count_games() == 2);
+}
+
+TEST_CASE("store copy: SQLite to PostgreSQL and back, games in progress included: every game, player, token, "
+          "chat line and rating the same") {
+  test::TempDir dir;
+  const std::string sqlite_from = "sqlite:" + dir.path() + "/from.db";
+  const std::string pg = fresh_uri("copy_target");
+  const std::string sqlite_back = "sqlite:" + dir.path() + "/back.db";
+  {
+    auto from = open_ok(sqlite_from);
+    fill(*from);
+    REQUIRE(from->all_ratings().size() == 2);  // the three rated games changed ann's and Ben's live Tablut ratings
+    REQUIRE(from->all_rating_history().size() == 6);
+  }
+  auto from = open_ok(sqlite_from);
+  auto to = open_ok(pg);
+  CopyReport report;
+  Error error;
+  REQUIRE_MESSAGE(copy_store(*from, *to, report, error), error.message);
+  CHECK(report.players == 3);
+  CHECK(report.games == 8);
+  CHECK(report.unfinished == 3);
+  CHECK(report.chat_lines == 2);
+  CHECK(report.ratings == 2);
+  CHECK(report.rating_changes == 6);
+  // Not applied again by the copy: the same ratings, not a second period.
+  CHECK(to->ratings("pA").size() == from->ratings("pA").size());
+  for (std::size_t i = 0; i < to->ratings("pA").size(); ++i)
+    CHECK(to->ratings("pA")[i].rating == doctest::Approx(from->ratings("pA")[i].rating).epsilon(1e-12));
+  CHECK(to->player("pB")->sessions == from->player("pB")->sessions);
+  CHECK(to->player("pB")->password_hash == from->player("pB")->password_hash);
+
+  // A copy into a store that is not empty is refused, and writes nothing.
+  CopyReport again;
+  CHECK_FALSE(copy_store(*from, *to, again, error));
+  CHECK(error.message == "the target store is not empty: copy into a new database or file");
+
+  // And back into a new SQLite file: the same as the original, game by game.
+  auto back = open_ok(sqlite_back);
+  CopyReport report_back;
+  REQUIRE_MESSAGE(copy_store(*to, *back, report_back, error), error.message);
+  CHECK(report_back.games == 8);
+  for (const std::string& id : from->game_ids()) {
+    auto a = from->game(id);
+    auto b = back->game(id);
+    REQUIRE(b);
+    CHECK(a->record == b->record);
+    CHECK(a->version == b->version);
+    CHECK(a->seat_tokens == b->seat_tokens);
+    CHECK(a->chat.size() == b->chat.size());
+  }
+  // The games in progress reopen and go on from the copy: a turn saved on top of its stored version.
+  auto live = back->game("live-1");
+  REQUIRE(live);
+  GameSave turn;
+  turn.row = *live;
+  turn.row.record = "#! TABLUT";
+  turn.row.version = live->version + 1;
+  turn.row.turns = 3;
+  turn.write_row = false;
+  turn.base_version = live->version;
+  auto parts = split_record(live->record);
+  REQUIRE(parts);
+  turn.from = static_cast<std::int64_t>(parts->entries.size());
+  turn.entries = {"A/c2 c1/"};
+  REQUIRE_MESSAGE(back->save({}, {turn}, error), error.message);
+  CHECK(back->game("live-1")->record == "#! TABLUT\nA = Ann    D = Ben\n1   A/e2 c2/   D/e3 c3/\n2   A/c2 c1/\n");
+}
+
+}  // namespace cinq::store
