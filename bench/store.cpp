@@ -1,9 +1,10 @@
 // Committed turns per second early and late in the same games (issues 10 and 16): the real store
-// (persistence/store.h: SQLite, WAL, synchronous=FULL) on a real file, fed through the real Saver (group
-// commit, persistence/saver.h) on its own Worker thread, as the server runs them. The server saves a room
-// after every accepted turn and announces the turn once the save has committed; a save holds only what
-// changed (lobby::Room::take_save): the turn's record entry and the game's progress, and the games row only
-// when a queried column changed. So a commit should cost the same at ply 10 and at ply 300.
+// (persistence/store.h: SQLite, WAL, synchronous=FULL) on a real file, or the PostgreSQL store of --store
+// (issue 20), fed through the real Saver (group commit, persistence/saver.h) on its own Worker thread, as the
+// server runs them. The server saves a room after every accepted turn and announces the turn once the save
+// has committed; a save holds only what changed (lobby::Room::take_save): the turn's record entry and the
+// game's progress, and the games row only when a queried column changed. So a commit should cost the same at
+// ply 10 and at ply 300.
 //
 // G live Tablut games (clock 5+3, two players, a players and a timestamp line, as a room writes them) are
 // created and stored. Then, for each ply P of --plies (ascending): every game is brought to ply P, its turns
@@ -21,10 +22,22 @@
 // changed, the progress, the base version). Only the commits are timed (the Saver's observer: the time in
 // Store::save), so turns/s is the rate one writer thread could sustain.
 //
+// Every run starts from an empty store and leaves nothing behind. Without --store: a new SQLite file in a new
+// directory under --dir. With --store: `sqlite:PATH` (or a bare PATH) is a SQLite file that must not exist,
+// made and removed by each run; `postgresql://USER:PASSWORD@HOST:PORT/DB` is a database that must exist, in
+// which each run creates a new schema (cinq_bench_PID_N: the user needs CREATE on the database), opens the
+// store with `options=-csearch_path=` that schema, and drops it at the end (a run killed midway leaves its
+// schema: DROP SCHEMA ... CASCADE). The URI must carry no `options` of its own. Nothing else in the database
+// is read or changed.
+//
 //   cinq_bench_store [--turns N (1000)] [--games G (256)] [--background N (1024)] [--runs K (3)]
-//                    [--dir DIR (/tmp)] [--modes single,8,64,256] [--plies 10,300] [--seed S (1)]
-//                    [--json FILE]
+//                    [--dir DIR (/tmp)] [--store SPEC] [--modes single,8,64,256] [--plies 10,300]
+//                    [--seed S (1)] [--json FILE]
+#include <libpq-fe.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
@@ -65,6 +78,7 @@ struct Args {
   int background = 1024;
   int runs = 3;
   std::string dir = "/tmp";
+  std::string store;  // "": a SQLite file under `dir`
   std::vector<int> modes = {0, 8, 64, 256};  // 0: single; B: B saves per commit
   std::vector<int> plies = {10, 300};
   std::uint64_t seed = 1;
@@ -281,18 +295,109 @@ double bytes_of(const fs::path& p) {
   return ec ? 0 : static_cast<double>(n);
 }
 
-// One run of one mode on a fresh database in a fresh directory under `dir` (removed afterwards).
-bool run(const Args& args, int batch, std::uint64_t seed, Run& out, std::string& why) {
-  std::string pattern = (fs::path(args.dir) / "cinq-bench-store-XXXXXX").string();
-  if (!mkdtemp(pattern.data())) {
-    why = "cannot make a directory under " + args.dir;
-    return false;
+bool is_postgres(const std::string& spec) {
+  std::string scheme = spec.substr(0, spec.find("://") == std::string::npos ? 0 : spec.find("://") + 3);
+  for (char& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return scheme == "postgresql://" || scheme == "postgres://";
+}
+
+// The SQLite path of a --store spec that is not PostgreSQL.
+std::string sqlite_path(const std::string& spec) { return spec.rfind("sqlite:", 0) == 0 ? spec.substr(7) : spec; }
+
+// SQL on the PostgreSQL database `uri`, through a connection of the bench's own (not the store's): false and
+// `why` if it fails; the first column of the first row in `value` (if any).
+bool pg_exec(const std::string& uri, const std::string& sql, std::string& why, std::string* value = nullptr) {
+  PGconn* conn = PQconnectdb(uri.c_str());
+  bool ok = PQstatus(conn) == CONNECTION_OK;
+  if (!ok) {
+    why = "connecting to " + cinq::store::Store::describe(uri) + ": " + PQerrorMessage(conn);
+  } else {
+    PQsetNoticeProcessor(conn, [](void*, const char*) {}, nullptr);
+    PGresult* r = PQexec(conn, sql.c_str());
+    ok = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
+    if (!ok) why = sql + ": " + PQresultErrorMessage(r);
+    if (ok && value != nullptr && PQntuples(r) > 0 && !PQgetisnull(r, 0, 0)) *value = PQgetvalue(r, 0, 0);
+    PQclear(r);
   }
-  fs::path dir = pattern;
-  fs::path db = dir / "cinq.db";
-  bool ok = [&] {
+  PQfinish(conn);
+  while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+  return ok;
+}
+
+// Where one run stores, empty at its start and removed at its end (the header comment): a new directory under
+// --dir, the SQLite file of --store, or a new schema of --store's PostgreSQL database.
+class Place {
+ public:
+  explicit Place(const Args& args) : args_(args) {}
+  ~Place() { remove(); }
+  Place(const Place&) = delete;
+  Place& operator=(const Place&) = delete;
+
+  // Makes it; the store's spec in `spec`.
+  bool make(std::string& spec, std::string& why) {
+    if (args_.store.empty()) {
+      std::string pattern = (fs::path(args_.dir) / "cinq-bench-store-XXXXXX").string();
+      if (!mkdtemp(pattern.data())) return why = "cannot make a directory under " + args_.dir, false;
+      dir_ = pattern;
+      spec = (dir_ / "cinq.db").string();
+      return true;
+    }
+    if (!is_postgres(args_.store)) {
+      const fs::path file = sqlite_path(args_.store);
+      std::error_code ec;
+      if (fs::exists(file, ec)) return why = file.string() + " exists: --store needs a file that does not", false;
+      file_ = file;
+      spec = args_.store;
+      return true;
+    }
+    static int serial = 0;
+    const std::string name = "cinq_bench_" + std::to_string(::getpid()) + "_" + std::to_string(++serial);
+    if (!pg_exec(args_.store, "CREATE SCHEMA " + name, why)) return false;
+    schema_ = name;
+    // libpq's URI: options=-csearch_path=SCHEMA, percent-encoded.
+    spec = args_.store + (args_.store.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" + name;
+    return true;
+  }
+
+  // The store's size once it is closed: the SQLite file, or the schema's tables with their indexes.
+  double bytes() const {
+    if (!schema_.empty()) {
+      std::string why, value;
+      pg_exec(args_.store,
+              "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n"
+              " ON n.oid = c.relnamespace WHERE n.nspname = '" + schema_ + "' AND c.relkind = 'r'",
+              why, &value);
+      return std::atof(value.c_str());
+    }
+    return bytes_of(!file_.empty() ? file_ : dir_ / "cinq.db");
+  }
+
+ private:
+  void remove() {
+    std::error_code ec;
+    if (!dir_.empty()) fs::remove_all(dir_, ec);
+    if (!file_.empty())
+      for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(file_.string() + suffix, ec);
+    if (!schema_.empty()) {
+      std::string why;
+      if (!pg_exec(args_.store, "DROP SCHEMA " + schema_ + " CASCADE", why))
+        std::fprintf(stderr, "cinq_bench_store: %s\n", why.c_str());
+    }
+  }
+
+  const Args& args_;
+  fs::path dir_, file_;
+  std::string schema_;
+};
+
+// One run of one mode on a fresh store (removed afterwards).
+bool run(const Args& args, int batch, std::uint64_t seed, Run& out, std::string& why) {
+  Place place(args);
+  std::string spec;
+  if (!place.make(spec, why)) return false;
+  return [&] {
     Error error;
-    auto store = cinq::store::Store::open(db.string(), error);
+    auto store = cinq::store::Store::open(spec, error);
     if (!store) return why = error.message, false;
     Traffic traffic(args.games, seed);
     std::vector<GameSave> saves;
@@ -370,12 +475,9 @@ bool run(const Args& args, int batch, std::uint64_t seed, Run& out, std::string&
     }  // the writer drains and stops
     out.replaced = traffic.replaced();
     store.reset();  // closing the last connection checkpoints the WAL into the database
-    out.db_bytes = bytes_of(db);
+    out.db_bytes = place.bytes();
     return true;
   }();
-  std::error_code ec;
-  fs::remove_all(dir, ec);
-  return ok;
 }
 
 Figures median(const std::vector<Figures>& runs) {
@@ -433,6 +535,19 @@ int parse_args(int argc, char** argv, Args& args) {
       ->type_name("N")->capture_default_str();
   app.add_option("--runs", args.runs, "runs per mode")->type_name("K")->capture_default_str();
   app.add_option("--dir", args.dir, "where the database file is made")->type_name("DIR")->capture_default_str();
+  app.add_option("--store", args.store,
+                 "the store instead: sqlite:PATH (a file that must not exist; each run makes and removes it) or "
+                 "postgresql://USER:PASSWORD@HOST:PORT/DB (an existing database; each run makes and drops a "
+                 "schema cinq_bench_PID_N in it; no options= in the URI)")
+      ->type_name("SPEC")
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            if (v.empty() || v == "sqlite:") return std::string("expected sqlite:PATH or postgresql://...");
+            if (is_postgres(v) && v.find("options=") != std::string::npos)
+              return std::string("the bench sets the search_path (options=) itself: give a URI without it");
+            return std::string();
+          },
+          ""));
   app.add_option("--modes", modes, "single and batch sizes")
       ->type_name("LIST")
       ->check(CLI::Validator(
@@ -478,15 +593,20 @@ int main(int argc, char** argv) {
   if (int status = parse_args(argc, argv, args); status >= 0) return status;
   std::string plies;
   for (int p : args.plies) plies += (plies.empty() ? "" : ", ") + std::to_string(p);
+  const std::string where = args.store.empty() ? "under " + args.dir
+                            : is_postgres(args.store)
+                                ? "in " + cinq::store::Store::describe(args.store) + " (a new schema each run)"
+                                : "in " + cinq::store::Store::describe(args.store);
   std::printf(
       "store: %d turns per ply and run, %d Tablut games round-robin (and %d others in the database), at plies "
-      "%s; median of %d runs, under %s\n",
-      args.turns, args.games, args.background, plies.c_str(), args.runs, args.dir.c_str());
+      "%s; median of %d runs, %s\n",
+      args.turns, args.games, args.background, plies.c_str(), args.runs, where.c_str());
   std::printf("%-9s %5s %9s %10s %10s %8s %8s %8s\n", "mode", "ply", "mean ply", "turns/s", "commits/s",
               "p50 ms", "p99 ms", "entry B");
   nlohmann::json out = {{"bench", "store"}, {"turns", args.turns}, {"games", args.games},
                         {"background", args.background}, {"runs", args.runs}, {"dir", args.dir},
                         {"plies", args.plies}, {"modes", nlohmann::json::array()}};
+  if (!args.store.empty()) out["store"] = cinq::store::Store::describe(args.store);
   for (int batch : args.modes) {
     std::string name = batch == 0 ? "single" : "batch " + std::to_string(batch);
     if (batch > args.games) {

@@ -472,7 +472,7 @@ int cli_main(int argc, char** argv) {
   Command selfplay = add_selfplay_command(app);  // selfplay.cpp
   commands[app.get_subcommand("selfplay")] = std::move(selfplay);
   Command store = add_store_command(app);  // store_command.cpp
-  commands[app.get_subcommand("store")->get_subcommand("copy")] = std::move(store);
+  commands[app.get_subcommand("store")] = std::move(store);
 
   CLI::App* games = app.add_subcommand("games", "Lists the games with their options and their defaults.");
   commands[games] = cmd_games;

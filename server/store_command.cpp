@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -19,6 +20,12 @@ struct CopyArgs {
 
 int copy(const CopyArgs& args) {
   spdlog::set_level(spdlog::level::warn);
+  // The source must be there: opening a SQLite path that is not would create an empty file.
+  const std::string from_shown = store::Store::describe(args.from);
+  if (from_shown.rfind("sqlite:", 0) == 0 && !std::filesystem::is_regular_file(from_shown.substr(7))) {
+    std::cerr << "cinq store copy: FROM " << from_shown << ": no such file\n";
+    return 1;
+  }
   store::Error error;
   auto from = store::Store::open(args.from, error);
   if (!from) {
@@ -48,16 +55,19 @@ int copy(const CopyArgs& args) {
 
 Command add_store_command(CLI::App& cinq) {
   auto args = std::make_shared<CopyArgs>();
-  CLI::App* store = cinq.add_subcommand("store", "Tools for the store: copy.");
-  store->require_subcommand(1);
-  CLI::App* cmd = store->add_subcommand(
-      "copy",
-      "Copies an installation from one store to another, e.g. sqlite:data/cinq.db to "
-      "postgresql://USER:PASSWORD@HOST:PORT/DB or back: every player and login, rating and game, games in "
-      "progress included, then checks the counts and every game. TO must be empty. Stop the server first.");
+  // One action so far, `copy`: a positional that must be that word (so the help reads `cinq store copy FROM
+  // TO`, as the command is typed).
+  CLI::App* cmd = cinq.add_subcommand(
+      "store",
+      "Copies an installation from one store to another (cinq store copy FROM TO), e.g. sqlite:data/cinq.db "
+      "to postgresql://USER:PASSWORD@HOST:PORT/DB or back: every player and login, rating and game, games in "
+      "progress included, then checks the counts and every game read back. TO must be empty. Stop the server "
+      "first. Exit 1 if anything failed, naming it.");
+  auto action = std::make_shared<std::string>();
+  cmd->add_option("copy", *action, "the action")->required()->check(CLI::IsMember({"copy"}).description(""));
   cmd->add_option("FROM", args->from, "the store to copy: sqlite:PATH or postgresql://...")->required();
   cmd->add_option("TO", args->to, "an empty store: sqlite:PATH (created) or postgresql://...")->required();
-  return [args] { return copy(*args); };
+  return [args, action] { return copy(*args); };
 }
 
 }  // namespace cinq

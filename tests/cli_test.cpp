@@ -262,7 +262,7 @@ TEST_CASE("cli: cinq --help lists every command with its options and their defau
     for (const char* text :
          {"Usage: cinq COMMAND [ARGUMENTS]", "  cinq replay [--json] [--canonical] FILE\n",
           "  cinq play FILE TURN\n", "  cinq perft GAME DEPTH [key=value ...]\n", "  cinq serve [--port N] ",
-          "  cinq selfplay GAME N [--level L] [--versus L2] [--out DIR] ", "  cinq games\n", "--json ",
+          "  cinq selfplay GAME N [--level L] [--versus L2] [--out DIR] ", "  cinq games\n", "  cinq store copy FROM TO\n", "--json ",
           "--port N ", "(default 8080)", "--log-level LEVEL ", "(default info)", "--level L ", "(default 3)",
           "--jobs J ", "Exit status: 0 success, 1 a bad record or a rejected action, 2 a usage error."})
       CHECK_MESSAGE(help.out.find(text) != std::string::npos, text);
@@ -275,7 +275,7 @@ TEST_CASE("cli: cinq COMMAND --help shows the command, its arguments and their d
       {"play", {"Usage: cinq play FILE TURN\n", "TURN "}},
       {"perft", {"Usage: cinq perft GAME DEPTH [key=value ...]\n", "DEPTH "}},
       {"serve",
-       {"Usage: cinq serve [--port N] [--data DIR] [--web DIR] [--address A] [--threads N]",
+       {"Usage: cinq serve [--port N] [--data DIR] [--store URI] [--web DIR] [--address A] [--threads N]",
         "--port N ", "(default 8080)", "--data DIR ", "(default data)", "--web DIR ", "(default web-client)",
         "--address A ", "(default 0.0.0.0)", "--threads N ", "(default 2)", "--per-address-connections N ",
         "(default 64)", "--per-address-rate N ", "(default 100)", "--bot-threads N ", "(default 1)",
@@ -285,6 +285,7 @@ TEST_CASE("cli: cinq COMMAND --help shows the command, its arguments and their d
        {"Usage: cinq selfplay GAME N [--level L] [--versus L2] [--out DIR] [--seed S]", "--options ",
         "--think-ms MS ", "--playouts P ", "--jobs J ", "(default 1)", "--out DIR ", "(default .)"}},
       {"games", {"Usage: cinq games\n"}},
+      {"store", {"Usage: cinq store copy FROM TO\n", "FROM ", "TO ", "postgresql://"}},
   };
   for (const auto& entry : commands) {
     const auto& command = entry.first;  // not a structured binding: doctest's INFO captures it (clang 14)

@@ -13,6 +13,7 @@
 #include "persistence/copy.h"
 #include "persistence/store.h"
 #include "rules/notation.h"
+#include "tests/support.h"
 #include "tests/support/postgres.h"
 #include "tests/support/process.h"
 
@@ -268,6 +269,37 @@ TEST_CASE("store copy: SQLite to PostgreSQL and back, games in progress included
   turn.entries = {"A/c2 c1/"};
   REQUIRE_MESSAGE(back->save({}, {turn}, error), error.message);
   CHECK(back->game("live-1")->record == "#! TABLUT\nA = Ann    D = Ben\n1   A/e2 c2/   D/e3 c3/\n2   A/c2 c1/\n");
+}
+
+}  // namespace cinq::store
+
+namespace cinq::store {
+
+TEST_CASE("cli: cinq store copy moves a SQLite installation to PostgreSQL and back, refuses a target that is not "
+          "empty and a source that is not there") {
+  test::TempDir dir;
+  const std::string from = "sqlite:" + dir.path() + "/from.db";
+  {
+    auto store = open_ok(from);
+    fill(*store);
+  }
+  const std::string pg = fresh_uri("cli_copy");
+  auto run = test::run_cinq("store copy '" + from + "' '" + pg + "'");
+  CHECK(run.exit_code == 0);
+  CHECK(run.out.find("copied " + from + " to postgresql://cinq@127.0.0.1:") != std::string::npos);
+  CHECK(run.out.find(": 3 players, 8 games (3 unfinished), 2 chat lines, 2 ratings, 6 rating changes; every "
+                        "count and every game checked\n") != std::string::npos);
+  auto again = test::run_cinq("store copy '" + from + "' '" + pg + "'");
+  CHECK(again.exit_code == 1);
+  CHECK(again.out.find("the target store is not empty") != std::string::npos);
+  const std::string back = "sqlite:" + dir.path() + "/back.db";
+  auto home = test::run_cinq("store copy '" + pg + "' '" + back + "'");
+  CHECK(home.exit_code == 0);
+  CHECK(open_ok(back)->game("live-2")->record == open_ok(from)->game("live-2")->record);
+  auto missing = test::run_cinq("store copy 'sqlite:" + dir.path() + "/none.db' '" + back + "'");
+  CHECK(missing.exit_code == 1);
+  CHECK(missing.out.find("none.db: no such file") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir.path() + "/none.db"));
 }
 
 }  // namespace cinq::store
