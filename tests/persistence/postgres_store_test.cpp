@@ -150,7 +150,7 @@ TEST_CASE("store postgresql: servers opening one new database at once create its
   CHECK(ask(uri, "SELECT count(*) FROM games") == "4");
 }
 
-TEST_CASE("store specs: sqlite:PATH, a bare path, postgresql:// and postgres://; the password never shown") {
+TEST_CASE("store specs: sqlite:PATH, a bare path, postgresql:// and postgres://, the password never shown") {
   test::TempDir dir;
   Error error;
   auto a = Store::open("sqlite:" + dir.path() + "/a.db", error);

@@ -36,7 +36,7 @@ json act(Peer& p, const std::string& room, const std::vector<std::string>& actio
 }  // namespace
 
 TEST_CASE("postgresql: the database stopped under play: turns and new identities are refused with storage, nothing "
-          "refused is announced; once it is back the server reconnects by itself and play goes on; after a SIGKILL "
+          "refused is announced, once it is back the server reconnects by itself and play goes on, after a SIGKILL "
           "every announced turn is there") {
   auto sample = Record::read(read_text(data_path("records/tablut/sample-escape.txt")));
   REQUIRE(sample.ok());
