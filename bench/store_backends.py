@@ -5,6 +5,7 @@
         [--cinq build/server/cinq] [--load build/bench/cinq_load] [--bench-store build/bench/cinq_bench_store]
         [--bench-store-args "--modes single,64 --runs 3"] [--skip-bench-store] [--skip-load]
         [--wait-quiet 1.5] [--json FILE]
+        (for diagnosis: [--backends sqlite,postgresql] [--pg-setting NAME=VALUE ...] [--report-every S])
 
 Run it from the repository's root, as root or not, on a machine with Debian's postgresql package
 (/usr/lib/postgresql/N/bin). It
@@ -14,7 +15,7 @@ Run it from the repository's root, as root or not, on a machine with Debian's po
    127.0.0.1 with its socket in that directory, as tests/support/postgres.cpp does; durability as shipped
    (fsync on, synchronous_commit on, full_page_writes on), max_connections 200. It is stopped and its
    directory removed at the end, also on Ctrl-C or SIGTERM.
-2. runs cinq_bench_store with the same arguments twice: on SQLite (a file under /tmp, the default) and with
+2. runs cinq_bench_store with the same arguments twice: on SQLite (a file under $TMPDIR: --dir) and with
    `--store postgresql://cinq@127.0.0.1:PORT/cinq_bench` (each run of the bench makes its own schema there),
    and prints the two tables' medians side by side.
 3. starts `cinq serve` on SQLite (--data in a new directory under /tmp) and runs cinq_load against it
@@ -24,10 +25,17 @@ Run it from the repository's root, as root or not, on a machine with Debian's po
    commit time histogram), the CPU of every PostgreSQL process (/proc/PID/stat of the postmaster's
    children), PostgreSQL's WAL counters (pg_stat_wal) and the machine's CPU (/proc/stat), and prints a table:
    backend, turns/s, ack p50/p99, server CPU %, PostgreSQL CPU % (100 = one core), commits/s, mean and p99
-   commit time, rows per commit, WAL fsyncs/s, machine busy %, the 1-minute load average.
+   commit time, rows per commit, WAL fsyncs/s, machine busy %, the 1-minute load average. The PostgreSQL
+   figures are read through a psql session opened before the load starts: starting processes at the window's
+   edges (a psql, and the backend PostgreSQL forks for it) stalled the saturated 2-core machine for 50-150 ms,
+   which alone set the p99 of a run.
 
 --wait-quiet L waits (polling every minute, at most 30 minutes) until the 1-minute load average is under L
-before each measured part. Exit status: 0 done, 1 something failed (its output is printed).
+before each measured part (a part's own load shows there too: the next part waits a minute or two for it to
+decay). --pg-setting passes `-c NAME=VALUE` to the cluster (track_wal_io_timing=on adds
+the WAL's write and fsync times to the figures; the comparison is meant with durability as shipped). With
+TMPDIR=/dev/shm, both stores and the cluster are on tmpfs: the same load without the disk. Exit status: 0
+done, 1 something failed (its output is printed).
 """
 
 import argparse
@@ -94,7 +102,8 @@ def machine_busy():
 class Postgres:
     """A throwaway cluster (see the docstring), owned by the `postgres` user when we are root."""
 
-    def __init__(self):
+    def __init__(self, settings=()):
+        self.settings = list(settings)
         bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]))
         if not bins:
             raise RuntimeError("no /usr/lib/postgresql/N/bin/initdb (scripts/install-deps.sh installs it)")
@@ -120,6 +129,8 @@ class Postgres:
             raise RuntimeError("initdb failed:\n" + open(self.dir + "/initdb.log").read())
         self.port = free_port()
         options = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c max_connections=200"
+        for setting in self.settings:
+            options += f" -c {setting}"
         start = (f"{shlex.quote(self.bin + '/pg_ctl')} -D {shlex.quote(data)} -l {shlex.quote(self.dir + '/server.log')} "
                  f"-w -t 60 -o {shlex.quote(options)} start >/dev/null 2>&1")
         if self.as_owner(start) != 0:
@@ -144,6 +155,21 @@ class Postgres:
             raise RuntimeError(f"psql: {query}: {out.stderr.strip()}")
         return out.stdout.strip()
 
+    def session(self):
+        """A psql kept open (its backend too): a query through it spawns no process, which would disturb the
+        load's latency on a busy machine. Returns a function from one query (one row) to its output line."""
+        proc = subprocess.Popen([self.bin + "/psql", "-X", "-A", "-t", "-q", "-d", self.uri()], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+
+        def query(sql):
+            if sql is None:
+                proc.stdin.close()
+                return proc.wait(10)
+            proc.stdin.write(sql.rstrip(";") + ";\n")
+            proc.stdin.flush()
+            return proc.stdout.readline().strip()
+        return query
+
     def postmaster(self):
         return int(open(os.path.join(self.dir, "data", "postmaster.pid")).readline())
 
@@ -166,6 +192,12 @@ class Postgres:
             cpu = cpu_seconds(pid)
             if cpu is not None:
                 out[pid] = (role, cpu)
+        # The children that exited (autovacuum workers, ...): their CPU is in the postmaster's cutime and cstime.
+        try:
+            fields = open(f"/proc/{root}/stat").read().rsplit(")", 1)[1].split()
+            out["exited"] = ("exited processes", (int(fields[13]) + int(fields[14])) / CLK_TCK)
+        except (OSError, IndexError, ValueError):
+            pass
         return out
 
 
@@ -203,17 +235,25 @@ class Window:
 
     def __init__(self, port, pg, pg_db):
         self.port, self.pg, self.pg_db = port, pg, pg_db
+        self.query = pg.session() if pg is not None else None
+
+    def close(self):
+        if self.query:
+            self.query(None)
 
     def sample(self):
         s = {"t": time.time(), "metrics": metrics(self.port), "busy": machine_busy(), "loadavg": loadavg()}
         if self.pg is not None:
             s["pg"] = self.pg.processes()
             try:
-                s["wal"] = [float(x) for x in self.pg.sql(
-                    "SELECT wal_records, wal_bytes, wal_write, wal_sync FROM pg_stat_wal").split("|")]
-                s["xact"] = float(self.pg.sql(
+                s["wal"] = [float(x) for x in self.query(
+                    "SELECT wal_records, wal_bytes, wal_write, wal_sync, wal_write_time, wal_sync_time, "
+                    "wal_buffers_full FROM pg_stat_wal").split("|")]
+                s["checkpoints"] = self.query(
+                    "SELECT checkpoints_timed + checkpoints_req, buffers_checkpoint FROM pg_stat_bgwriter")
+                s["xact"] = float(self.query(
                     f"SELECT xact_commit FROM pg_stat_database WHERE datname = '{self.pg_db}'"))
-            except RuntimeError:
+            except (ValueError, OSError):
                 pass
         return s
 
@@ -235,6 +275,10 @@ class Window:
              "act_p99_le_ms": 1e3 * bucket_quantile(histogram(a["metrics"], "cinq_act_latency_seconds")[0],
                                                     histogram(b["metrics"], "cinq_act_latency_seconds")[0], 0.99),
              "loadavg": [a["loadavg"], b["loadavg"]]}
+        # Commits by time, per bucket (not cumulative): [upper bound ms, commits].
+        cumulative = [(bound, n - m) for (bound, n), (_, m) in zip(b1, b0)]
+        f["commit_histogram"] = [[1e3 * bound if bound != float("inf") else "inf", n - (cumulative[i - 1][1] if i else 0)]
+                                 for i, (bound, n) in enumerate(cumulative)]
         if "pg" in a and "pg" in b:
             roles, total = {}, 0.0
             for pid, (role, cpu) in b["pg"].items():
@@ -250,6 +294,10 @@ class Window:
             d = [y - x for x, y in zip(a["wal"], b["wal"])]
             f["wal_records_per_s"], f["wal_bytes_per_s"] = d[0] / seconds, d[1] / seconds
             f["wal_writes_per_s"], f["wal_syncs_per_s"] = d[2] / seconds, d[3] / seconds
+            # Zero unless track_wal_io_timing is on.
+            f["wal_write_mean_ms"], f["wal_sync_mean_ms"] = d[4] / max(d[2], 1), d[5] / max(d[3], 1)
+            f["wal_buffers_full_per_s"] = d[6] / seconds
+            f["checkpoints"] = [a["checkpoints"], b["checkpoints"]]
         if "xact" in a and "xact" in b:
             f["pg_xact_commits_per_s"] = (b["xact"] - a["xact"]) / seconds
         return f
@@ -278,13 +326,15 @@ def run_load(args, name, pg, extra, pg_db, procs):
     if port is None:
         raise RuntimeError(f"{name}: the server did not start:\n" + open(server_log).read())
     out = os.path.join(data, "load.json")
+    window = Window(port, pg, pg_db)  # its psql session opens before the load starts
+    procs["window"] = window
     load = subprocess.Popen(
         [args.load, "--url", f"ws://127.0.0.1:{port}/ws", "--pid", str(server.pid), "--no-baseline",
          "--rooms", str(args.rooms), "--turn-rate", str(args.turn_rate), "--warmup", str(args.warmup),
-         "--duration", str(args.duration), "--json", out],
+         "--duration", str(args.duration), "--json", out]
+        + (["--report-every", str(args.report_every)] if args.report_every else []),
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     procs["load"] = load
-    window = Window(port, pg, pg_db)
     samples = []
 
     def sample_window():
@@ -297,6 +347,8 @@ def run_load(args, name, pg, extra, pg_db, procs):
     tail = []
     for line in load.stdout:
         tail = (tail + [line])[-60:]
+        if ": at " in line and "/s, ack p50" in line:
+            log(f"{name}: {line.strip()}")
         if " ready in " in line and sampler is None:
             log(f"{name}: {line.strip()}")
             sampler = threading.Thread(target=sample_window, daemon=True)
@@ -307,6 +359,7 @@ def run_load(args, name, pg, extra, pg_db, procs):
     if code not in (0, 3) or not os.path.exists(out) or len(samples) != 2:
         raise RuntimeError(f"{name}: cinq_load exited with {code}:\n" + "".join(tail))
     phase = json.load(open(out))["runs"][0]["phases"][0]
+    window.close()
     server.send_signal(signal.SIGTERM)
     server.wait(60)
     shutil.rmtree(data, ignore_errors=True)
@@ -318,7 +371,8 @@ def run_bench_store(args, pg):
     """cinq_bench_store on both backends with the same arguments: {backend: its JSON}."""
     extra = shlex.split(args.bench_store_args)
     out = {}
-    for name, store in (("sqlite", []), ("postgresql", ["--store", pg.uri("cinq_bench")])):
+    sqlite = [] if "--dir" in extra else ["--dir", tempfile.gettempdir()]
+    for name, store in (("sqlite", sqlite), ("postgresql", ["--store", pg.uri("cinq_bench")])):
         path = tempfile.mktemp(prefix=f"cinq-bench-store-{name}-", suffix=".json")
         cmd = [args.bench_store] + extra + store + ["--json", path]
         log(f"{' '.join(shlex.quote(c) for c in cmd)}  (load average {loadavg():.2f})")
@@ -356,8 +410,17 @@ def print_load(args, rows):
               f"{f['machine_busy_pct']:>8.0f} {f['loadavg'][0]:>5.2f}->{f['loadavg'][1]:<5.2f} "
               f"{phase['errors_total']:>6}")
     for name, _, f in rows:
+        log(f"{name}: commits by time (ms <= bound: count): " +
+            ", ".join(f"{b:g}: {n}" if b != "inf" else f"more: {n}" for b, n in f["commit_histogram"] if n))
         log(f"{name}: server-side act latency (arrival to event out, its commit included) p50 <= "
             f"{f['act_p50_le_ms']:g} ms, p99 <= {f['act_p99_le_ms']:g} ms (histogram bounds)")
+        if "wal_records_per_s" in f and name == "postgresql":
+            log(f"postgresql: WAL {f['wal_records_per_s']:.0f} records/s, {f['wal_bytes_per_s'] / 1024:.0f} KiB/s, "
+                f"{f['wal_writes_per_s']:.0f} writes/s, {f['wal_syncs_per_s']:.0f} fsyncs/s"
+                + (f" (write {f['wal_write_mean_ms']:.3f} ms, fsync {f['wal_sync_mean_ms']:.3f} ms mean)"
+                   if f["wal_sync_mean_ms"] > 0 else "")
+                + f", {f['pg_xact_commits_per_s']:.0f} transactions/s; checkpoints, buffers written: "
+                  f"{f['checkpoints'][0]} -> {f['checkpoints'][1]}")
         if "pg_cpu_by_process" in f and name == "postgresql":
             log("PostgreSQL's CPU by process (% of one core): " +
                 ", ".join(f"{k} {v}" for k, v in f["pg_cpu_by_process"].items()))
@@ -378,18 +441,25 @@ def main():
     p.add_argument("--wait-quiet", type=float, default=0, metavar="L",
                    help="wait until the 1-minute load average is under L before each part (at most 30 min)")
     p.add_argument("--json", help="also write every figure there")
+    p.add_argument("--backends", default="sqlite,postgresql", help="the load's servers, in this order")
+    p.add_argument("--pg-setting", action="append", default=[], metavar="NAME=VALUE",
+                   help="a setting of the cluster (repeatable), for diagnosis")
+    p.add_argument("--report-every", type=float, default=0, metavar="S",
+                   help="print the load's rate and ack p50/p99 every S seconds of the window")
     args = p.parse_args()
     # Stopped early (Ctrl-C, SIGTERM): the servers and the load still stop, the cluster and the data go.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even when started with SIGINT ignored (`cmd &`)
 
-    pg = Postgres()
+    pg = Postgres(args.pg_setting)
     procs = {}
     report = {"args": vars(args)}
     try:
         pg.start()
         settings = pg.sql("SELECT string_agg(name || '=' || setting || coalesce(unit, ''), ' ' ORDER BY name) FROM "
                           "pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'full_page_writes', "
-                          "'wal_sync_method', 'shared_buffers', 'commit_delay', 'wal_buffers', 'max_wal_size')")
+                          "'wal_sync_method', 'shared_buffers', 'commit_delay', 'wal_buffers', 'max_wal_size', "
+                          "'track_wal_io_timing', 'checkpoint_timeout')")
         log(f"PostgreSQL {pg.sql('SHOW server_version')} on port {pg.port} in {pg.dir}: {settings}")
         report["postgresql"] = settings
         if not args.skip_bench_store:
@@ -399,7 +469,7 @@ def main():
             print_bench_store(report["bench_store"])
         if not args.skip_load:
             rows = []
-            for name in ("sqlite", "postgresql"):
+            for name in args.backends.split(","):
                 wait_quiet(args.wait_quiet)
                 extra, db = [], None
                 if name == "postgresql":
@@ -427,6 +497,11 @@ def main():
                     proc.wait(60)
                 except subprocess.TimeoutExpired:
                     proc.kill()
+        if "window" in procs:
+            try:
+                procs["window"].close()
+            except (OSError, ValueError, subprocess.TimeoutExpired):
+                pass
         if "data" in procs:
             shutil.rmtree(procs["data"], ignore_errors=True)
         pg.stop()
