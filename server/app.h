@@ -13,6 +13,7 @@
 #include <string>
 
 #include "server/bot_runner.h"
+#include "server/cluster.h"
 #include "server/protocol.h"
 #include "server/services.h"
 #include "server/workers.h"
@@ -27,6 +28,9 @@ class App : public net::Handler {
  public:
   App(store::Store& store, store::Worker& writer, Limits limits = {}, BotConfig bots = {},
       WorkerConfig workers = {}, RoomLimits room_limits = {});
+  // Several nodes (server/cluster.h): this node joins the cluster named by `cluster` (call before attach()).
+  void join_cluster(ClusterConfig cluster);
+  Cluster* cluster() { return cluster_.get(); }
   ~App() override;
 
   // Binds the app to its transport, then reopens every unfinished game from the store; returns how many.
@@ -53,6 +57,7 @@ class App : public net::Handler {
   std::unique_ptr<Identities> identities_;
   std::unique_ptr<Protocol> protocol_;
   std::unique_ptr<HttpApi> http_;
+  std::unique_ptr<Cluster> cluster_;
 };
 
 }  // namespace cinq::server

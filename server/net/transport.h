@@ -35,6 +35,19 @@ class Connection {
   virtual const std::string& address() const = 0;
   // Unique for the life of the process.
   virtual std::uint64_t id() const = 0;
+
+  // Several nodes (issue 21, server/cluster.h). A connection may stand for a client of another node: its
+  // messages were forwarded here, and what is sent to it goes back there. The transport's own connections
+  // keep these defaults.
+  virtual bool remote() const { return false; }
+  // The id of the forwarded message being handled for it ("" for a local connection).
+  virtual std::string command_id() const { return {}; }
+  // The message `id` has been handled whole (its effects stored and announced): the other node may forget it.
+  virtual void completed(const std::string& id) { (void)id; }
+  // The connection now receives `room`'s events (after the state or events just sent it, at `version`), or
+  // no longer does.
+  virtual void joined(const std::string& room, std::int64_t version) { (void)room, (void)version; }
+  virtual void left(const std::string& room) { (void)room; }
 };
 
 struct HttpRequest {
@@ -142,6 +155,7 @@ class Server {
   void stop();
 
  private:
+  friend struct ServerAccess;  // executor.h: the Redis client runs on the same threads
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -107,14 +107,14 @@ void fill(Store& store) {
 
 }  // namespace
 
-TEST_CASE("store postgresql: the schema is created at version 5, reopening keeps every row, a newer one is refused") {
+TEST_CASE("store postgresql: the schema is created at version 6, reopening keeps every row, a newer one is refused") {
   const std::string uri = fresh_uri("schema_test");
   {
     auto store = open_ok(uri);
     CHECK(std::string(store->backend()) == "postgresql");
     fill(*store);
   }
-  CHECK(ask(uri, "SELECT value FROM meta WHERE key = 'schema_version'") == "5");
+  CHECK(ask(uri, "SELECT value FROM meta WHERE key = 'schema_version'") == "6");
   CHECK(ask(uri, "SELECT count(*) FROM pg_tables WHERE schemaname = 'schema_test'") == "10");
   {
     auto store = open_ok(uri);  // opened again: nothing created twice, every row there
