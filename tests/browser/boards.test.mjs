@@ -209,6 +209,27 @@ export const tests = {
     await h.screenshot(red, 'boards-baltek-last-turn');
   },
 
+  'baltek: ending a turn without playing takes a second click': async (h) => {
+    const {bySeat} = await twoPlayers(h, 'baltek');
+    const [blue, red] = bySeat;
+    const redPlays = await plays(red);
+    const end = confirmButton(blue);
+    await end.filter({hasText: /^End turn$/}).waitFor();
+    await end.click();
+    // One click gave nothing away: the button asks, and Red has heard nothing.
+    await end.filter({hasText: 'Confirm: end without playing'}).waitFor();
+    assertEqual(await plays(red), redPlays, 'one click sent nothing');
+    assertEqual(await blue.locator('#room').getAttribute('data-to-move'), '0', 'Blue is still to move');
+    // Left alone, it stands down.
+    await end.filter({hasText: /^End turn$/}).waitFor({timeout: kWait});
+    const mark = await turnMark(blue);
+    await end.click();
+    await end.click();
+    await waitTurnPast(blue, mark);
+    await waitPlays(red, redPlays + 1);
+    await red.waitForSelector('#room[data-to-move="1"]');
+  },
+
   'tablut: a premove picked during the opponent\'s turn is played when the turn comes; Escape cancels one':
       async (h) => {
         const {bySeat} = await twoPlayers(h, 'tablut');
