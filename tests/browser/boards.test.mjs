@@ -2,7 +2,7 @@
 // Bi-litaire, a Kopf oder Knopf penalty), premoves (Tablut), the last turn marked, and the two board bugs a
 // new player hit: an "end your turn" offered after a Kopf oder Knopf penalty, where none exists, and
 // Bi-litaire's two end buttons and its call for an announcement when none is possible.
-import {assert, assertEqual, createRoom, kWait, mySeat, readRecord, sitFromLobby, turnMark, twoPlayers, version, waitSeated, waitStatus, waitTurnPast, waitVersion,} from './harness.mjs';
+import {assert, assertEqual, createRoom, kWait, lowContrastText, mySeat, readRecord, sitFromLobby, turnMark, twoPlayers, version, waitSeated, waitStatus, waitTurnPast, waitVersion,} from './harness.mjs';
 
 // The `play` events a page has applied since it loaded (room.js counts them in #room[data-plays]): unlike the
 // room's version, presence and spectator events do not move it, so "heard nothing" is exact.
@@ -220,6 +220,11 @@ export const tests = {
     await end.filter({hasText: 'Confirm: end without playing'}).waitFor();
     assertEqual(await plays(red), redPlays, 'one click sent nothing');
     assertEqual(await blue.locator('#room').getAttribute('data-to-move'), '0', 'Blue is still to move');
+    for (const scheme of ['light', 'dark']) {
+      await blue.emulateMedia({colorScheme: scheme});
+      const low = (await lowContrastText(blue)).filter((t) => /Confirm: end/.test(t));
+      assertEqual(low.length, 0, `the armed button's contrast, ${scheme}: ${low.join('; ')}`);
+    }
     // Left alone, it stands down.
     await end.filter({hasText: /^End turn$/}).waitFor({timeout: kWait});
     const mark = await turnMark(blue);
