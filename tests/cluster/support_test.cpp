@@ -34,7 +34,8 @@ std::string header(const HttpReply& reply, const std::string& name) {
     if (key.size() != name.size()) continue;
     bool same = true;
     for (std::size_t i = 0; i < key.size(); ++i)
-      same = same && std::tolower(static_cast<unsigned char>(key[i])) == std::tolower(static_cast<unsigned char>(name[i]));
+      same = same && std::tolower(static_cast<unsigned char>(key[i])) ==
+                         std::tolower(static_cast<unsigned char>(name[i]));
     if (same) return value;
   }
   return "";
@@ -107,9 +108,10 @@ class FakeNode {
       const bool health = request.rfind("GET /api/health ", 0) == 0;
       const bool down = health && draining_;
       const std::string body = health ? (down ? R"({"status":"draining"})" : R"({"status":"ok"})") : name_;
-      const std::string answer = std::string("HTTP/1.1 ") + (down ? "503 Service Unavailable" : "200 OK") +
-                                 "\r\nContent-Type: text/plain\r\nContent-Length: " + std::to_string(body.size()) +
-                                 "\r\nConnection: close\r\n\r\n" + body;
+      const std::string answer =
+          std::string("HTTP/1.1 ") + (down ? "503 Service Unavailable" : "200 OK") +
+          "\r\nContent-Type: text/plain\r\nContent-Length: " + std::to_string(body.size()) +
+          "\r\nConnection: close\r\n\r\n" + body;
       const ssize_t sent = ::send(c, answer.data(), answer.size(), MSG_NOSIGNAL);
       (void)sent;
       ::close(c);
@@ -183,16 +185,18 @@ TEST_CASE("cluster support: HAProxy passes HTTP and a WebSocket through to a cin
 
   // Its access log is in the file; a tunnel's line is written once it has closed.
   const auto deadline = Clock::now() + 3s;
-  while (proxy.log().find("GET /ws") == std::string::npos && Clock::now() < deadline) std::this_thread::sleep_for(20ms);
+  while (proxy.log().find("GET /ws") == std::string::npos && Clock::now() < deadline)
+    std::this_thread::sleep_for(20ms);
   CHECK(proxy.log().find("GET /api/health") != std::string::npos);
   CHECK(proxy.log().find("GET /ws") != std::string::npos);
 }
 
-TEST_CASE("cluster support: HAProxy stops sending requests to a cinq node that died") {
+TEST_CASE("cluster support: HAProxy stops sending requests to a cinq node that died, and takes it back") {
   TempDir data1, data2;
   ServerProcess n1(data1.path(), CINQ_WEB_DIR);
   auto n2 = std::make_unique<ServerProcess>(data2.path(), CINQ_WEB_DIR);
-  Haproxy proxy({"127.0.0.1:" + std::to_string(n1.port()), "127.0.0.1:" + std::to_string(n2->port())});
+  const std::string n2_port = std::to_string(n2->port());
+  Haproxy proxy({"127.0.0.1:" + std::to_string(n1.port()), "127.0.0.1:" + n2_port});
   INFO(proxy.log());
 
   // Both answer.
@@ -219,6 +223,13 @@ TEST_CASE("cluster support: HAProxy stops sending requests to a cinq node that d
   CHECK(failed == 0);
   CHECK(down_after < 2s);
   for (int i = 0; i < 10; ++i) CHECK(answered_by(proxy.port()) == "n1");
+
+  // Restarted on its port, it is back after two good checks.
+  n2 = std::make_unique<ServerProcess>(data2.path(), CINQ_WEB_DIR,
+                                       std::vector<std::string>{"--port", n2_port});
+  CHECK(n2->port() == std::stoi(n2_port));
+  CHECK(proxy.wait_for_log("nodes/n2 is UP", 3s));
+  CHECK(until_only(proxy.port(), "n2", 1, 2s).has_value());
 }
 
 TEST_CASE("cluster support: HAProxy takes a node whose health answers 503 out of rotation, and back") {

@@ -25,8 +25,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Runs in the child between fork and exec: async-signal-safe calls only (everything was prepared before).
-[[noreturn]] void exec_child(int log_fd, int null_fd, const char* path, char* const argv[], char* const envp[],
-                             const std::string& exec_failed) {
+[[noreturn]] void exec_child(int log_fd, int null_fd, const char* path, char* const argv[],
+                             char* const envp[], const std::string& exec_failed) {
   setpgid(0, 0);
   // The test process blocks or ignores signals of its own (SIGPIPE); the helper starts clean.
   sigset_t none;

@@ -42,8 +42,8 @@ Haproxy::Haproxy(const std::vector<std::string>& backends, const std::string& co
   const auto deadline = Clock::now() + kStartTimeout;
   while (!accepts_connections(port_)) {
     if (!process_.running())
-      throw std::runtime_error("haproxy did not start: it " + process_.how_it_ended() + "\n--- its log ---\n" +
-                               log() + "--- its configuration ---\n" + config_);
+      throw std::runtime_error("haproxy did not start: it " + process_.how_it_ended() +
+                               "\n--- its log ---\n" + log() + "--- its configuration ---\n" + config_);
     if (Clock::now() >= deadline) {
       process_.stop(SIGKILL, kStopGrace);
       throw std::runtime_error("haproxy did not accept connections within 10 s\n--- its log ---\n" + log());
@@ -55,6 +55,15 @@ Haproxy::Haproxy(const std::vector<std::string>& backends, const std::string& co
 // SIGUSR1 is HAProxy's soft stop: it stops listening and ends once its connections are closed, which a
 // WebSocket tunnel may never be; SIGTERM ends it at once.
 Haproxy::~Haproxy() { process_.stop(SIGTERM, kStopGrace); }
+
+bool Haproxy::wait_for_log(const std::string& text, std::chrono::milliseconds timeout) const {
+  const auto deadline = Clock::now() + timeout;
+  while (log().find(text) == std::string::npos) {
+    if (Clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
 
 std::string Haproxy::log() const { return file_text(dir_->path() + "/haproxy.log"); }
 

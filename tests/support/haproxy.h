@@ -6,6 +6,7 @@
 // directory. HAProxy runs as root as well as any user (a `user` line is needed only to drop privileges).
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ class Haproxy {
 
   int port() const { return port_; }
   std::string log() const;
+  // Waits up to `timeout` until its log holds `text` (such as "nodes/n2 is DOWN" or "nodes/n2 is UP": the
+  // health checks' verdicts); whether it does.
+  bool wait_for_log(const std::string& text, std::chrono::milliseconds timeout) const;
   const std::string& config() const { return config_; }  // the text it runs
 
  private:

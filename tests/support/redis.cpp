@@ -113,8 +113,8 @@ void RedisServer::start() {
   if (process_.running()) return;
   const std::string binary = find_program("redis-server", "redis-server");
   // --logfile "": the log goes to standard output, which is redis.log.
-  process_.start({binary, "--port", std::to_string(port_), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                  "--dir", dir_->path(), "--daemonize", "no", "--logfile", ""},
+  process_.start({binary, "--port", std::to_string(port_), "--bind", "127.0.0.1", "--save", "",
+                  "--appendonly", "no", "--dir", dir_->path(), "--daemonize", "no", "--logfile", ""},
                  dir_->path() + "/redis.log");
   const auto deadline = Clock::now() + kStartTimeout;
   for (;;) {
@@ -124,8 +124,8 @@ void RedisServer::start() {
       // not listening yet
     }
     if (!process_.running())
-      throw std::runtime_error("redis-server did not start: it " + process_.how_it_ended() + "\n--- its log ---\n" +
-                               log());
+      throw std::runtime_error("redis-server did not start: it " + process_.how_it_ended() +
+                               "\n--- its log ---\n" + log());
     if (Clock::now() >= deadline) {
       process_.stop(SIGKILL, kStopGrace);
       throw std::runtime_error("redis-server did not answer PING within 10 s\n--- its log ---\n" + log());
