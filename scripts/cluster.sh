@@ -219,12 +219,17 @@ up() {
   if [ "$SINGLE" != 1 ] && ! "$CINQ" serve --help 2>&1 | grep -q -- "--bus"; then
     die "this cinq has no --bus (a single-node build): CINQ_CLUSTER_SINGLE=1 runs the nodes as independent servers"
   fi
+  # Every port first, so that a taken one stops nothing half-way.
+  local n
+  pg_pid >/dev/null || need_port "$PG_PORT" postgres
+  running_pid redis redis-server >/dev/null || need_port "$REDIS_PORT" redis
+  for n in $(node_names); do running_pid "$n" " serve " >/dev/null || need_port "$(node_port "$n")" "$n"; done
+  running_pid haproxy haproxy >/dev/null || need_port "$PORT" haproxy
   mkdir -p "$DIR"
   touch "$DIR/.cinq-cluster"
   save_settings
   start_postgres
   start_redis
-  local n
   for n in $(node_names); do start_node "$n"; done
   start_haproxy
   echo
