@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -101,7 +102,11 @@ ServerProcess::ServerProcess(std::string data_dir, std::string web_dir, std::vec
     : log_dir_(std::make_unique<TempDir>()), log_path_(log_dir_->path() + "/server.log") {
   // With CINQ_TEST_STORE=postgresql the server stores in the PostgreSQL schema that stands for DATA/cinq.db
   // (tests/support/postgres.h): a restart on the same directory finds the same games.
-  std::vector<std::string> args = {CINQ_BINARY, "serve", "--port", "0", "--data", data_dir, "--web", std::move(web_dir)};
+  std::vector<std::string> args = {CINQ_BINARY, "serve", "--data", data_dir, "--web", std::move(web_dir)};
+  if (std::find(extra_args.begin(), extra_args.end(), "--port") == extra_args.end()) {
+    args.push_back("--port");
+    args.push_back("0");
+  }
   if (testing_postgres()) {
     args.push_back("--store");
     args.push_back(store_spec(data_dir + "/cinq.db"));

@@ -31,7 +31,8 @@ class ServerProcess {
  public:
   // Starts CINQ_BINARY (a macro defined for the tests, the path of the built `cinq`) with
   // `serve --port 0 --data DATA_DIR --web WEB_DIR` plus `extra_args`, and waits (up to 20 s) until its
-  // output has a line containing "listening on http://" followed by host:PORT; parses PORT.
+  // output has a line containing "listening on http://" followed by host:PORT; parses PORT. A `--port N` in
+  // `extra_args` replaces `--port 0` (a node restarted on its port, behind a balancer that knows it).
   // Throws std::runtime_error (with the log's text) if the process exits or the line never comes.
   ServerProcess(std::string data_dir, std::string web_dir, std::vector<std::string> extra_args = {});
   // SIGTERM to the process group, wait up to 5 s, then SIGKILL; never leaves a zombie.
