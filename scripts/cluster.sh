@@ -176,6 +176,8 @@ start_node() {
   mkdir -p "$DIR/$n"
   args=(serve --store "$STORE" --port "$port" --address 127.0.0.1 --web "$REPO/web-client" --data "$DIR/$n")
   [ "$SINGLE" = 1 ] || args+=(--bus "$BUS" --node "$n")
+  # HAProxy is the peer of every client: its X-Forwarded-For names them, so the per-address limits hold.
+  args+=(--trusted-proxy 127.0.0.1)
   # shellcheck disable=SC2206
   args+=($NODE_ARGS)
   offset=$(stat -c %s "$DIR/$n.log" 2>/dev/null || echo 0)

@@ -46,6 +46,8 @@ class App : public net::Handler {
   void on_message(const std::shared_ptr<net::Connection>& c, std::string text) override;
   void on_close(const std::shared_ptr<net::Connection>& c) override;
   void on_http(net::HttpRequest request, std::function<void(net::HttpResponse)> respond) override;
+  // A node handing its rooms over takes no new WebSocket connection (the balancer tries another node).
+  bool accepting() const override { return !cluster_ || !cluster_->draining(); }
 
  private:
   Services services_;

@@ -102,7 +102,7 @@ class Cluster {
   // Forwards a client's message (its JSON text) about `room` to `owner`. `fid` "" makes a new id.
   void forward(const std::shared_ptr<net::Connection>& c, const lobby::Player& player, const std::string& session,
                const std::string& room, std::string text, const std::string& owner, std::string fid = {},
-               bool join = false);
+               bool join = false, bool subscribes = false);
   // A seek or unseek of a local client: to the lobby leader (perhaps this node). False: this node leads, the
   // caller handles it itself.
   bool forward_seek(const std::shared_ptr<net::Connection>& c, const lobby::Player& player,
@@ -179,6 +179,7 @@ class Cluster {
     std::string owner;
     std::int64_t first_ms = 0, sent_ms = 0;
     bool join = false;  // a join sent by rejoin(): sent again, it asks from what the member has by then
+    bool subscribes = false;  // a join or a sit: its answer is a state (rejoin() sends no second one)
     bool stalled = false;  // answered `moved`, or its owner died: sent again once the room is found
   };
   class Remote;

@@ -30,7 +30,7 @@ std::string Cluster::known_owner(const std::string& room) {
 
 void Cluster::forward(const std::shared_ptr<net::Connection>& c, const lobby::Player& player,
                       const std::string& session, const std::string& room, std::string text,
-                      const std::string& owner, std::string fid, bool join) {
+                      const std::string& owner, std::string fid, bool join, bool subscribes) {
   if (fid.empty()) {
     std::lock_guard lock(mutex_);
     fid = node_id_ + "/" + std::to_string(++next_id_);
@@ -55,6 +55,7 @@ void Cluster::forward(const std::shared_ptr<net::Connection>& c, const lobby::Pl
     p->owner = owner;
     p->first_ms = now_ms();
     p->join = join;
+    p->subscribes = join || subscribes;
     pending_[fid] = p;
     sent_to_[c->id()].insert(owner);
     ready = relay->subscribed;
@@ -298,7 +299,7 @@ void Cluster::rejoin(const std::string& room) {
     version = it->second->version;
     std::set<std::uint64_t> joining;  // a join already under way for them: not twice
     for (const auto& [fid, p] : pending_)
-      if (p->room == room && p->join) joining.insert(p->connection_id);
+      if (p->room == room && p->subscribes) joining.insert(p->connection_id);
     for (auto& [conn, m] : it->second->members) {
       if (joining.count(conn)) continue;
       m.active = false;  // until the owner says it joined them again

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <variant>
 #include <vector>
@@ -427,6 +428,9 @@ struct MyGames {
 
 struct Commands {
   using RoomPtr = std::shared_ptr<RoomActor>;
+  // Commands whose answer is the room's state (a forwarded one of these is a join for the cluster's relay).
+  template <class C>
+  static constexpr bool kSubscribes = std::is_same_v<C, Join> || std::is_same_v<C, Sit>;
   using Run = void (*)(Protocol&, Context&, const json&);
   struct Command {
     bool needs_hello = true;
@@ -495,7 +499,7 @@ struct Commands {
     if (cluster && !ctx.connection->remote()) {
       if (std::string owner = cluster->known_owner(cmd.room); !owner.empty())
         return cluster->forward(ctx.connection, *ctx.player, p.session_of(ctx.connection->id()), cmd.room,
-                                std::move(ctx.text), owner, ctx.fid);
+                                std::move(ctx.text), owner, ctx.fid, false, kSubscribes<C>);
     }
     Resume resume = ctx.defer(p);
     p.rooms_.load(cmd.room, [&p, later = ctx, cmd, resume](RoomDirectory::Lookup found) mutable {
@@ -509,7 +513,8 @@ struct Commands {
             p.services_.cluster->refuse_moved(later.connection, later.fid, cmd.room);
           else
             p.services_.cluster->forward(later.connection, *later.player, p.session_of(later.connection->id()),
-                                         cmd.room, std::move(later.text), found.owner, later.fid);
+                                         cmd.room, std::move(later.text), found.owner, later.fid, false,
+                                         kSubscribes<C>);
         } else if (found.busy) {
           p.reply_error(later, "storage", kBusy, cmd.room);
         } else if (!found.room) {

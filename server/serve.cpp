@@ -210,6 +210,10 @@ Command add_serve_command(CLI::App& cinq) {
       ->type_name("URI");
   cmd->add_option("--node", args->node, "this node's name in a cluster (default: the host name)")
       ->type_name("NAME");
+  cmd->add_option("--trusted-proxy", args->config.trusted_proxies,
+                  "a load balancer's address, or an IPv4 network ADDR/BITS (repeatable): its connections are not "
+                  "capped per address, and its requests' client is the last address of X-Forwarded-For")
+      ->type_name("ADDR");
   cmd->add_option("--web", args->config.web_dir, "the browser client's files")
       ->type_name("DIR")->capture_default_str();
   cmd->add_option("--address", args->config.address, "the IP address to listen on")

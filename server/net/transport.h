@@ -78,6 +78,9 @@ class Handler {
   // Any HTTP request whose path starts with `/api/` or is `/metrics`. `respond` may be called later, from
   // any thread, exactly once.
   virtual void on_http(HttpRequest request, std::function<void(HttpResponse)> respond) = 0;
+  // Whether new WebSocket connections are taken (false: upgrades are answered 503, e.g. a node of a cluster
+  // handing its rooms over, so that the balancer's next try goes elsewhere).
+  virtual bool accepting() const { return true; }
 };
 
 // Serializes work: functions posted to one strand never run concurrently, and run in posting order.
@@ -131,6 +134,10 @@ struct ServerConfig {
   // the store always find descriptors (issue 17).
   std::size_t fd_reserve = 128;
   std::size_t max_http_body = 1024 * 1024;  // POST bodies (records)
+  // Load balancers in front (issue 21): connections from these addresses are not capped per address, and
+  // their requests' client is the last address of X-Forwarded-For (which the balancer appends), so that every
+  // per-address limit applies to the real client.
+  std::vector<std::string> trusted_proxies;
 };
 
 class Server {

@@ -149,7 +149,7 @@ class Node:
             [self.cluster.binary, "serve", "--port", str(self.port), "--address", "127.0.0.1",
              "--store", self.cluster.pg.uri, "--bus", self.cluster.redis.uri, "--node", self.name,
              "--web", self.cluster.web, "--per-address-rate", "0", "--per-address-connections", "0",
-             "--http-rate", "0", "--log-level", os.environ.get("CINQ_LOG", "info"), "--bot-answer-ms", "50", "--bot-pace-ms", "50", *self.cluster.extra, *extra],
+             "--http-rate", "0", "--trusted-proxy", "127.0.0.1", "--log-level", os.environ.get("CINQ_LOG", "info"), "--bot-answer-ms", "50", "--bot-pace-ms", "50", *self.cluster.extra, *extra],
             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         wait_until(f"node {self.name}", lambda: self.process.poll() is not None or
                    http_get(self.port, "/api/health")[0] == 200, 20)
@@ -189,35 +189,23 @@ class Node:
 
 
 class Haproxy:
+    """docker/haproxy.cfg, the one configuration that ships, with its `server` lines replaced by the nodes."""
+
     def __init__(self, cluster):
         self.dir = os.path.join(cluster.root, "haproxy")
         os.mkdir(self.dir)
         self.port = free_port()
-        servers = "\n".join(f"  server {n.name} 127.0.0.1:{n.port} check inter 300 fall 2 rise 2"
-                            for n in cluster.nodes)
-        config = f"""global
-  maxconn 4096
-defaults
-  mode http
-  timeout connect 2s
-  timeout client 60s
-  timeout server 60s
-  timeout tunnel 1h
-  option http-server-close
-frontend cinq
-  bind 127.0.0.1:{self.port}
-  default_backend nodes
-backend nodes
-  balance roundrobin
-  option httpchk GET /api/health
-  http-check expect status 200
-{servers}
-"""
+        shipped = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docker", "haproxy.cfg")
+        with open(shipped) as f:
+            lines = [line for line in f.read().splitlines() if not line.strip().startswith("server ")]
+        lines += [f"  server {n.name} 127.0.0.1:{n.port}" for n in cluster.nodes]
         path = os.path.join(self.dir, "haproxy.cfg")
         with open(path, "w") as f:
-            f.write(config)
+            f.write("\n".join(lines) + "\n")
         self.log = open(os.path.join(self.dir, "haproxy.log"), "ab")
-        self.process = subprocess.Popen(["haproxy", "-db", "-f", path], stdout=self.log, stderr=subprocess.STDOUT)
+        env = dict(os.environ, CINQ_HAPROXY_BIND=f"127.0.0.1:{self.port}")
+        self.process = subprocess.Popen(["haproxy", "-db", "-f", path], stdout=self.log, stderr=subprocess.STDOUT,
+                                        env=env)
         wait_until("haproxy", lambda: http_get(self.port, "/api/health")[0] == 200, 15)
 
     def stop(self):
