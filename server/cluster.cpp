@@ -261,15 +261,23 @@ void Cluster::elect() {
 // ---------------------------------------------------------------------------------------------------------
 // The lobby
 
+bool Cluster::leads_lobby() {
+  std::lock_guard lock(mutex_);
+  return !leader_.empty() && leader_ == node_id_;
+}
+
 void Cluster::publish_lobby(bool force) {
   if (!redis_ || !rooms_) return;
   auto list = rooms_->public_list();
   const std::int64_t now = now_ms();
   const bool leads = leads_lobby();
-  // On a change, and every second; the leader every kListEveryMs (its seeks change without its rooms).
-  if (!force && list == published_ && now - published_at_ms_ < (leads ? kListEveryMs : kBeatMs)) return;
-  published_ = list;
-  published_at_ms_ = now;
+  {
+    std::lock_guard lock(mutex_);
+    // On a change, and every second; the leader every kListEveryMs (its seeks change without its rooms).
+    if (!force && list == published_ && now - published_at_ms_ < (leads ? kListEveryMs : kBeatMs)) return;
+    published_ = list;
+    published_at_ms_ = now;
+  }
   std::string body = R"({"rooms":)" + *list + R"(,"seeks":)" + (leads ? protocol_->seeks_json() : "null") + "}";
   redis_->publish(kLobbyChannel, pack(json{{"k", "list"}, {"node", node_id_}}, body));
 }

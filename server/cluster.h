@@ -141,7 +141,7 @@ class Cluster {
   std::shared_ptr<const std::string> public_list();
   // The seeks as the leader lists them (JSON array text), when another node leads; nullptr when this one does.
   std::shared_ptr<const std::string> leader_seeks();
-  bool leads_lobby() const { return leader_ == node_id_; }
+  bool leads_lobby();
 
   struct Counters {
     std::atomic<std::int64_t> forwarded{0}, forwarded_in{0}, retried{0}, moved{0}, duplicates{0}, batches_out{0},

@@ -416,10 +416,11 @@ void Cluster::check_pending(std::int64_t now) {
       }
     }
     // Relays nobody is in any more, with nothing under way, are dropped.
+    std::set<std::string> waited_for;
+    for (const auto& [fid, p] : pending_) waited_for.insert(p->room);
     for (auto it = relays_.begin(); it != relays_.end();) {
-      bool busy = !it->second->members.empty() || !it->second->waiting.empty() || it->second->rerouting;
-      for (const auto& [fid, p] : pending_)
-        if (p->room == it->first) busy = true;
+      const bool busy = !it->second->members.empty() || !it->second->waiting.empty() || it->second->rerouting ||
+                        waited_for.count(it->first) > 0;
       if (!busy) {
         if (redis_) redis_->unsubscribe(room_channel(it->first));
         it = relays_.erase(it);

@@ -218,6 +218,30 @@ async def lobby_lists_every_node(cluster):
 
 
 @test
+async def presence_across_nodes(cluster):
+    """A seated player connected to another node shows online in the room, offline once its connection
+    closes, and online again when it comes back through a third node."""
+    n1, n2, n3 = cluster.nodes
+    ada = await connect(n1.url(), "Ada")
+    ben = await connect(n2.url(), "Ben")
+    room = await make_room(ada)
+    await sit(ben, room, 1)
+
+    def presence(online):
+        return lambda m: (m.get("type") == "event" and m.get("room") == room and m.get("kind") == "presence"
+                          and m.get("seat") == 1 and m.get("online") is online)
+    await ada.expect("Ben online", presence(True), 5)
+    await ben.close()
+    await ada.expect("Ben offline", presence(False), 5)
+    ben2 = await connect(n3.url(), "Ben", id=ben.player_id, token=ben.token)
+    await rejoin(ben2, room)
+    await ada.expect("Ben online again", presence(True), 5)
+    no_problems([ada, ben2])
+    for c in (ada, ben2):
+        await c.close()
+
+
+@test
 async def owner_killed_mid_game(cluster):
     """The owner is killed (SIGKILL) mid-game: another node takes the room within 10 s and play goes on;
     every turn announced before is in the store."""
