@@ -35,7 +35,47 @@ sys.path.insert(0, os.path.join(HERE, "..", "tests", "cluster"))
 from harness import Cluster  # noqa: E402
 
 
-def load(args, urls, pids, placement=None, rate=None, rooms=None):
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pids):
+    """utime + stime of these processes, in seconds (0 for one that is gone)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total / CLK_TCK
+
+
+def children(pid):
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    return out
+
+
+def others(cluster):
+    """The processes beside the nodes: Redis, HAProxy, PostgreSQL (the postmaster and its children)."""
+    groups = {"redis": [cluster.redis.process.pid]}
+    if cluster.haproxy:
+        groups["haproxy"] = [cluster.haproxy.process.pid]
+    with open(os.path.join(cluster.pg.dir, "data", "postmaster.pid")) as f:
+        postmaster = int(f.readline())
+    groups["postgresql"] = [postmaster] + children(postmaster)
+    return groups
+
+
+def load(args, urls, pids, placement=None, rate=None, rooms=None, cluster=None):
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         path = f.name
     cmd = [args.load, "--urls", ",".join(urls), "--pid", ",".join(str(p) for p in pids), "--no-baseline",
@@ -46,14 +86,27 @@ def load(args, urls, pids, placement=None, rate=None, rooms=None):
     if rate:
         cmd += ["--turn-rate", str(rate)]
     print("cluster_load:", " ".join(cmd), flush=True)
+    groups = others(cluster) if cluster else {}
+    before = {name: cpu_seconds(p) for name, p in groups.items()}
+    started = time.monotonic()
     out = subprocess.run(cmd, capture_output=True, text=True)
+    elapsed = time.monotonic() - started
     if out.returncode != 0:
         raise RuntimeError(f"cinq_load failed ({out.returncode}):\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}")
     with open(path) as f:
         result = json.load(f)
     os.unlink(path)
     phase = result["runs"][0]["phases"][0] if "phases" in result["runs"][0] else result["runs"][0][0]
+    turns_per_s = phase.get("turns_per_s") or 0
+    # Beside the nodes, over the whole run (set-up and warm-up too): CPU % of one core, and per turn as if
+    # every second of the run had played at the measured rate.
+    side = {}
+    for name, p in groups.items():
+        used = cpu_seconds(p) - before[name]
+        side[name + "_cpu_pct"] = 100 * used / elapsed
+        side[name + "_us_per_turn"] = 1e6 * used / (turns_per_s * elapsed) if turns_per_s else None
     return {
+        **side,
         "turns_per_s": phase.get("turns_per_s"),
         "ack_p50_ms": phase["ack"].get("p50_ms"),
         "ack_p99_ms": phase["ack"].get("p99_ms"),
@@ -71,7 +124,9 @@ def row(name, r):
         return "-" if x is None else f"{x:.{digits}f}"
     return (f"{name:<34} {f(r['turns_per_s'], 0):>8} {f(r['ack_p50_ms']):>8} {f(r['ack_p99_ms']):>8} "
             f"{f(r['opp_p50_ms']):>8} {f(r['opp_p99_ms']):>8} {f(r['cpu_pct'], 0):>6} "
-            f"{f(r['cpu_us_per_turn'], 0):>7} {r['errors'] if r['errors'] is not None else '-':>6}")
+            f"{f(r['cpu_us_per_turn'], 0):>7} {r['errors'] if r['errors'] is not None else '-':>6} "
+            f"{f(r.get('redis_us_per_turn'), 0):>6} {f(r.get('postgresql_us_per_turn'), 0):>6} "
+            f"{f(r.get('haproxy_us_per_turn'), 0):>6}")
 
 
 def main():
@@ -88,7 +143,7 @@ def main():
     args = p.parse_args()
     parts = args.parts.split(",")
     results = {}
-    limits = ["--per-address-connections", "0", "--per-address-rate", "0", "--http-connections-per-address", "0"]
+    limits = ["--http-connections-per-address", "0"]  # the harness lifts the others
 
     def measure(count, balancer, loads):
         cluster = Cluster(args.cinq, args.web, count=count, balancer=balancer, extra=limits)
@@ -106,13 +161,13 @@ def main():
 
     if "one" in parts:
         measure(1, True, [
-            ("one node, HAProxy, paced", lambda c, pids: load(args, through(c), pids, rate=args.turn_rate)),
-            ("one node, HAProxy, unpaced", lambda c, pids: load(args, through(c), pids)),
+            ("one node, HAProxy, paced", lambda c, pids: load(args, through(c), pids, rate=args.turn_rate, cluster=c)),
+            ("one node, HAProxy, unpaced", lambda c, pids: load(args, through(c), pids, cluster=c)),
         ])
     if "three" in parts:
         measure(3, True, [
-            ("three nodes, HAProxy, paced", lambda c, pids: load(args, through(c), pids, rate=args.turn_rate)),
-            ("three nodes, HAProxy, unpaced", lambda c, pids: load(args, through(c), pids)),
+            ("three nodes, HAProxy, paced", lambda c, pids: load(args, through(c), pids, rate=args.turn_rate, cluster=c)),
+            ("three nodes, HAProxy, unpaced", lambda c, pids: load(args, through(c), pids, cluster=c)),
         ])
     if "forward" in parts:
         rate = max(1, args.turn_rate // 4)
@@ -120,14 +175,15 @@ def main():
         def nodes(c):
             return [c.nodes[0].url(), c.nodes[1].url()]
         measure(3, False, [
-            ("two entry nodes, same node", lambda c, pids: load(args, nodes(c), pids, "same", rate)),
-            ("two entry nodes, across nodes", lambda c, pids: load(args, nodes(c), pids, "cross", rate)),
-            ("two entry nodes, same node (again)", lambda c, pids: load(args, nodes(c), pids, "same", rate)),
-            ("two entry nodes, across (again)", lambda c, pids: load(args, nodes(c), pids, "cross", rate)),
+            ("two entry nodes, same node", lambda c, pids: load(args, nodes(c), pids, "same", rate, cluster=c)),
+            ("two entry nodes, across nodes", lambda c, pids: load(args, nodes(c), pids, "cross", rate, cluster=c)),
+            ("two entry nodes, same node (again)", lambda c, pids: load(args, nodes(c), pids, "same", rate, cluster=c)),
+            ("two entry nodes, across (again)", lambda c, pids: load(args, nodes(c), pids, "cross", rate, cluster=c)),
         ])
 
     print(f"\n{'load':<34} {'turns/s':>8} {'ack p50':>8} {'ack p99':>8} {'opp p50':>8} {'opp p99':>8} "
-          f"{'CPU%':>6} {'us/turn':>7} {'errors':>6}")
+          f"{'CPU%':>6} {'us/turn':>7} {'errors':>6} {'redis':>6} {'pg':>6} {'hapr':>6}")
+    print("(us/turn: the nodes' CPU per turn; redis, pg, hapr: theirs, over the whole run)")
     for name, r in results.items():
         print(row(name, r))
     if "two entry nodes, same node" in results and "two entry nodes, across nodes" in results:

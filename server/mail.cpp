@@ -156,6 +156,7 @@ void HttpApi::import_game(Call& call) {
     return call.respond(error_response(400, "bad_clock", "days: 1, 2, 3, 5, 7 or 14 days per turn"));
   auto job = [this, is_private, days, body = std::move(call.request.body), respond = call.respond] {
     note_blocking(services_.metrics);
+    if (blank(body)) return respond(blank_record_response());
     auto record = Record::read(body);
     if (!record) return respond(error_response(422, "bad_record", record.error().text(), record.error().line));
     if (record->incomplete())

@@ -25,6 +25,7 @@ namespace {
 // A record checked and laid out move by move (the import page, the replay after a game): the position after
 // each turn, or the first bad line and why. A whole replay: on a worker.
 net::HttpResponse replay_response(const std::string& text) {
+  if (blank(text)) return blank_record_response();
   auto record = Record::read(text);
   if (!record) {
     return json_response(
