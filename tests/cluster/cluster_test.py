@@ -69,6 +69,17 @@ async def rejoin(client, room, timeout=15):
         await asyncio.sleep(0.3)
 
 
+async def table(url_ada, url_ben, url_cy, game="tablut"):
+    """Ada makes a room and sits at seat 0, Ben takes seat 1, Cy watches, each through its URL."""
+    ada = await connect(url_ada, "Ada")
+    ben = await connect(url_ben, "Ben")
+    cy = await connect(url_cy, "Cy")
+    room = await make_room(ada, game=game)
+    await sit(ben, room, 1)
+    await watch(cy, room)
+    return ada, ben, cy, room
+
+
 def seat_client(players, view):
     """The client of the seat to move."""
     to_move = view.position.get("to_move")
@@ -144,12 +155,7 @@ def no_problems(clients):
 async def whole_game_across_nodes(cluster):
     """Two players on two nodes play a whole game, watched by a spectator on the third."""
     n1, n2, n3 = cluster.nodes
-    ada = await connect(n1.url(), "Ada")
-    ben = await connect(n2.url(), "Ben")
-    cy = await connect(n3.url(), "Cy")
-    room = await make_room(ada)
-    await sit(ben, room, 1)
-    await watch(cy, room)
+    ada, ben, cy, room = await table(n1.url(), n2.url(), n3.url())
     played = await play_turns(room, [ada, ben], cy, 2000)
     check(cy.view(room).position["status"] == "finished", f"the game did not end in {len(played)} turns")
     await asyncio.sleep(0.3)
@@ -246,12 +252,7 @@ async def owner_killed_mid_game(cluster):
     """The owner is killed (SIGKILL) mid-game: another node takes the room within 10 s and play goes on;
     every turn announced before is in the store."""
     n1, n2, n3 = cluster.nodes
-    ada = await connect(n1.url(), "Ada")
-    ben = await connect(n2.url(), "Ben")
-    cy = await connect(n3.url(), "Cy")
-    room = await make_room(ada)
-    await sit(ben, room, 1)
-    await watch(cy, room)
+    ada, ben, cy, room = await table(n1.url(), n2.url(), n3.url())
     played = await play_turns(room, [ada, ben], cy, 8)
     check(cluster.owner_of(room) == "n1", f"the room is owned by {cluster.owner_of(room)}, not n1")
     killed = time.monotonic()
@@ -278,12 +279,7 @@ async def owner_killed_mid_game(cluster):
 
 async def forwarded_while_owner_changes(cluster, sig):
     n1, n2, n3 = cluster.nodes
-    ada = await connect(n1.url(), "Ada")
-    ben = await connect(n2.url(), "Ben")
-    cy = await connect(n3.url(), "Cy")
-    room = await make_room(ada)
-    await sit(ben, room, 1)
-    await watch(cy, room)
+    ada, ben, cy, room = await table(n1.url(), n2.url(), n3.url())
     await play_turns(room, [ada, ben], cy, 3)  # Ada, Ben, Ada: Ben is to move
     await wait_for(lambda: ben.view(room).version == cy.view(room).version, "Ben in step")
     view = ben.view(room)
@@ -371,12 +367,7 @@ async def drained_node_hands_rooms_over_at_once(cluster):
 async def redis_restarted_mid_game(cluster):
     """Redis restarted mid-game: the nodes resubscribe and resynchronise their clients; play goes on."""
     n1, n2, n3 = cluster.nodes
-    ada = await connect(n1.url(), "Ada")
-    ben = await connect(n2.url(), "Ben")
-    cy = await connect(n3.url(), "Cy")
-    room = await make_room(ada)
-    await sit(ben, room, 1)
-    await watch(cy, room)
+    ada, ben, cy, room = await table(n1.url(), n2.url(), n3.url())
     await play_turns(room, [ada, ben], cy, 4)
     cluster.redis.stop()
     # Ada plays on her own node while the bus is down: stored and announced there, missed by the others.
@@ -402,12 +393,7 @@ async def redis_restarted_mid_game(cluster):
 async def through_the_balancer(cluster):
     """Clients through HAProxy: a node killed leaves the rotation; its clients come back and play on."""
     proxy = f"ws://127.0.0.1:{cluster.haproxy.port}/ws"
-    ada = await connect(proxy, "Ada")
-    ben = await connect(proxy, "Ben")
-    cy = await connect(proxy, "Cy")
-    room = await make_room(ada)
-    await sit(ben, room, 1)
-    await watch(cy, room)
+    ada, ben, cy, room = await table(proxy, proxy, proxy)
     await play_turns(room, [ada, ben], cy, 4)
     owner = cluster.owner_of(room)
     cluster.node(owner).kill(signal.SIGKILL)

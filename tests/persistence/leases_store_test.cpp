@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "persistence/store.h"
+#include "tests/persistence/helpers.h"
 #include "tests/support/postgres.h"
 #include "tests/support/process.h"
 
@@ -17,12 +18,7 @@ namespace {
 
 using cinq::test::TempDir;
 
-std::unique_ptr<Store> open_store(const std::string& path) {
-  Error error;
-  auto store = Store::open(test::store_spec(path), error);
-  REQUIRE_MESSAGE(store != nullptr, "opening ", path, ": ", error.message);
-  return store;
-}
+using testing::open_store;  // SQLite, or PostgreSQL (tests/support/postgres.h)
 
 // A new unfinished game's first save, made by `node` under lease 1, taking it.
 GameSave first_save(const std::string& id, const std::string& node) {
@@ -60,7 +56,7 @@ NodeRow node(const std::string& id) { return NodeRow{id, id.substr(0, 2), "127.0
 
 }  // namespace
 
-TEST_CASE("store leases: a room's first save takes its lease; another live node cannot take it, and the saves go on") {
+TEST_CASE("store leases: a room's first save takes its lease, another live node cannot take it, and the saves go on") {
   TempDir dir;
   auto store = open_store(dir.path() + "/cinq.db");
   Error error;
@@ -81,7 +77,7 @@ TEST_CASE("store leases: a room's first save takes its lease; another live node 
   CHECK_FALSE(store->save({}, {first_save("g1", "n2:b")}, error));
 }
 
-TEST_CASE("store leases: a lease given up is taken by another node with a greater number; a save under the old one fails and changes nothing") {
+TEST_CASE("store leases: a lease given up is taken by another node with a greater number, and a save under the old one fails and changes nothing") {
   TempDir dir;
   auto store = open_store(dir.path() + "/cinq.db");
   Error error;
@@ -102,7 +98,7 @@ TEST_CASE("store leases: a lease given up is taken by another node with a greate
   CHECK(store->game("g2")->record.find("A/e2 d2/") != std::string::npos);
 }
 
-TEST_CASE("store leases: a node whose heartbeat stopped loses its rooms to the others; orphans lists the games nobody alive holds; leave gives every lease up") {
+TEST_CASE("store leases: a node whose heartbeat stopped loses its rooms to the others, orphans lists the games nobody alive holds, leave gives every lease up") {
   TempDir dir;
   auto store = open_store(dir.path() + "/cinq.db");
   Error error;

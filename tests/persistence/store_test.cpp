@@ -32,6 +32,7 @@
 #include "tests/lobby/helpers.h"
 #include "tests/support.h"
 #include "tests/support/process.h"
+#include "tests/persistence/helpers.h"
 #include "tests/support/postgres.h"
 
 namespace cinq::store {
@@ -40,12 +41,7 @@ namespace {
 using cinq::test::TempDir;
 using namespace std::chrono_literals;
 
-std::unique_ptr<Store> open_store(const std::string& path) {
-  Error error;
-  auto store = Store::open(test::store_spec(path), error);  // SQLite, or PostgreSQL (postgres.h)
-  REQUIRE_MESSAGE(store != nullptr, "opening ", path, ": ", error.message);
-  return store;
-}
+using testing::open_store;  // SQLite, or PostgreSQL (tests/support/postgres.h)
 
 void save(Store& store, const GameRow& game) {
   Error error;

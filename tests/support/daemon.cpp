@@ -1,6 +1,8 @@
 // Daemon: fork + execve, the child in its own process group with its output in a file.
 #include "tests/support/daemon.h"
 
+#include "tests/support/process.h"
+
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -23,28 +25,6 @@ namespace cinq::test {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Runs in the child between fork and exec: async-signal-safe calls only (everything was prepared before).
-[[noreturn]] void exec_child(int log_fd, int null_fd, const char* path, char* const argv[],
-                             char* const envp[], const std::string& exec_failed) {
-  setpgid(0, 0);
-  // The test process blocks or ignores signals of its own (SIGPIPE); the helper starts clean.
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, nullptr);
-  struct sigaction dfl {};
-  dfl.sa_handler = SIG_DFL;
-  for (int sig : {SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD}) sigaction(sig, &dfl, nullptr);
-  dup2(null_fd, STDIN_FILENO);
-  dup2(log_fd, STDOUT_FILENO);
-  dup2(log_fd, STDERR_FILENO);
-  // The test's sockets must not stay open in the helper (a port could not be freed).
-  close_range(3, ~0U, 0);
-  execve(path, argv, envp);
-  ssize_t written = write(STDERR_FILENO, exec_failed.data(), exec_failed.size());
-  (void)written;
-  _exit(127);
-}
 
 sockaddr_in loopback(int port) {
   sockaddr_in addr{};
@@ -126,17 +106,7 @@ std::string Daemon::how_it_ended() {
 
 bool Daemon::reap() {
   if (reaped_) return true;
-  int status = 0;
-  pid_t r;
-  do {
-    r = waitpid(pid_, &status, WNOHANG);
-  } while (r < 0 && errno == EINTR);
-  if (r == pid_) {
-    reaped_ = true;
-    status_ = status;
-  } else if (r < 0 && errno == ECHILD) {
-    reaped_ = true;  // reaped elsewhere (SIGCHLD ignored): gone, status unknown
-  }
+  reaped_ = reap_child(pid_, status_);
   return reaped_;
 }
 

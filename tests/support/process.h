@@ -12,6 +12,16 @@
 
 namespace cinq::test {
 
+// Reaps the child `pid` if it has exited (without waiting): true then, with its status in `status` (left as
+// it was when someone else reaped it).
+bool reap_child(pid_t pid, int& status);
+
+// Runs in a forked child: its own process group, signals as at start, stdin from `null_fd`, stdout and
+// stderr to `log_fd`, no other descriptor, then exec `path` (with `envp`, or this environment if null);
+// `exec_failed` is written to the log if the exec fails. Async-signal-safe: everything is prepared before fork.
+[[noreturn]] void exec_child(int log_fd, int null_fd, const char* path, char* const argv[], char* const envp[],
+                             const std::string& exec_failed);
+
 // A fresh empty temporary directory, removed (with everything in it) when the object dies.
 class TempDir {
  public:
