@@ -128,17 +128,20 @@ class BaltekPolicy final : public bots::Policy {
       return;
     }
     // The best ones, a few others at random from the rest (a partial shuffle), and always the end of the
-    // turn: keeping points is free, and the tree must be able to stop a turn anywhere.
+    // turn: keeping points is free, and the tree must be able to stop a turn anywhere. Listed best first
+    // (the random ones and the end of the turn at their score's place), for progressive widening.
     std::size_t n = std::min<std::size_t>(kCandidates, scored.size());
     for (int k = 0; k < kRandomCandidates && n < scored.size(); ++k, ++n)
       std::swap(scored[n], scored[std::uniform_int_distribution<std::size_t>(n, scored.size() - 1)(rng)]);
-    bool end_turn = false;
-    for (std::size_t k = 0; k < n; ++k) {
-      out.push_back(scored[k].second);
-      end_turn = end_turn || scored[k].second.is_end_turn();
-    }
-    if (!end_turn) out.push_back(Action::end_turn());
+    scored.resize(n);
+    if (std::none_of(scored.begin(), scored.end(), [](const auto& x) { return x.second.is_end_turn(); }))
+      scored.push_back({score(b, Action::end_turn()), Action::end_turn()});
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const auto& x, const auto& y) { return x.first > y.first; });
+    for (const auto& x : scored) out.push_back(x.second);
   }
+
+  bool ordered_candidates() const override { return true; }
 
   Action playout_action(const State& state, bots::Rng& rng) const override {
     const auto& s = dynamic_cast<const BaltekState&>(state);

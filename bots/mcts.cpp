@@ -20,6 +20,10 @@ using Clock = std::chrono::steady_clock;
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 // UCB1's exploration constant for rewards in [0, 1] (tuned with `cinq selfplay`).
 constexpr double kExploration = 1.0;
+// Progressive widening (Policy::ordered_candidates): a node visited n times considers its first
+// kWidenBase + kWidenFactor * sqrt(n) candidates.
+constexpr double kWidenBase = 2;
+constexpr double kWidenFactor = 1;
 // About 64 MB of tree at most: past it the search goes on without growing the tree (playouts from leaves).
 constexpr std::size_t kMaxNodes = std::size_t{1} << 21;
 
@@ -45,7 +49,8 @@ class Search {
         rng_(seed),
         cancel_(cancel),
         hard_stop_(hard_stop),
-        keep_states_(policy.keep_states()) {}
+        keep_states_(policy.keep_states()),
+        ordered_(policy.ordered_candidates()) {}
 
   std::uint32_t new_root() {
     nodes_.push_back(Node{});
@@ -135,8 +140,9 @@ class Search {
     policy_.candidates(state, rng_, buffer_);
     assert(!buffer_.empty());
     if (nodes_.size() + buffer_.size() > kMaxNodes || buffer_.empty()) return false;
-    // Shuffled once here, so that unvisited children are tried in a random order (and ties broken).
-    std::shuffle(buffer_.begin(), buffer_.end(), rng_);
+    // Unordered candidates are shuffled once here, so that unvisited children are tried in a random order
+    // (and ties broken); ordered ones keep the policy's order, which progressive widening follows.
+    if (!ordered_) std::shuffle(buffer_.begin(), buffer_.end(), rng_);
     const auto chooser = static_cast<std::int8_t>(state.seat_of(state.to_move()));
     const auto first = static_cast<std::uint32_t>(nodes_.size());
     for (Action a : buffer_) {
@@ -151,13 +157,16 @@ class Search {
     return true;
   }
 
-  // UCB1; an unvisited child first.
+  // UCB1 over the children open at this node's visits; an unvisited one first.
   std::uint32_t select(std::uint32_t node) const {
     const Node& n = nodes_[node];
     const double explore = kExploration * std::sqrt(std::log(std::max<double>(1, n.visits)));
+    std::uint32_t open = n.child_count;
+    if (ordered_)
+      open = std::min(open, static_cast<std::uint32_t>(kWidenBase + kWidenFactor * std::sqrt(double(n.visits))));
     std::uint32_t best = n.first_child;
     double best_score = -1;
-    for (std::uint32_t i = 0; i < n.child_count; ++i) {
+    for (std::uint32_t i = 0; i < open; ++i) {
       const std::uint32_t c = n.first_child + i;
       const Node& child = nodes_[c];
       if (child.visits == 0) return c;
@@ -197,6 +206,7 @@ class Search {
   Clock::time_point hard_stop_;
   bool hard_hit_ = false;
   const bool keep_states_;
+  const bool ordered_;
   std::vector<Node> nodes_;
   std::vector<std::unique_ptr<State>> states_;  // by node, when keep_states_: the state after its action
   std::vector<std::uint32_t> path_;

@@ -21,6 +21,12 @@ class Policy {
   // The actions a tree node considers for the side to move (default: all legal actions). Must be a
   // non-empty subset of the legal actions while the game is not over.
   virtual void candidates(const State& state, Rng& rng, std::vector<Action>& out) const;
+  // True when candidates() lists its actions best first. The tree then widens progressively: a node
+  // tries its first candidates first and opens the later ones as its visits grow, so that its value
+  // follows its best replies rather than the average of all of them (which, in a game whose turn has
+  // several actions, makes every own action look worse than ending the turn). Default: the candidates
+  // are unordered, shuffled once, all open from the first visit.
+  virtual bool ordered_candidates() const { return false; }
   // One action of a playout for the side to move (default: a uniformly random legal action).
   virtual Action playout_action(const State& state, Rng& rng) const;
   // A playout stops after this many actions and is scored by `evaluate` (default: effectively never).
