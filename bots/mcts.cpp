@@ -19,8 +19,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-// UCB1's exploration constant for rewards in [0, 1] (tuned with `cinq selfplay`).
-constexpr double kExploration = 1.0;
 // Progressive widening (Policy::ordered_candidates): a node visited n times considers its first
 // kWidenBase + kWidenFactor * sqrt(n) candidates.
 constexpr double kWidenBase = 2;
@@ -54,7 +52,8 @@ class Search {
         cancel_(cancel),
         hard_stop_(hard_stop),
         keep_states_(policy.keep_states()),
-        ordered_(policy.ordered_candidates()) {}
+        ordered_(policy.ordered_candidates()),
+        exploration_(policy.exploration()) {}
 
   std::uint32_t new_root() {
     nodes_.push_back(Node{});
@@ -164,7 +163,7 @@ class Search {
   // UCB1 over the children open at this node's visits; an unvisited one first.
   std::uint32_t select(std::uint32_t node) const {
     const Node& n = nodes_[node];
-    const double explore = kExploration * std::sqrt(std::log(std::max<double>(1, n.visits)));
+    const double explore = exploration_ * std::sqrt(std::log(std::max<double>(1, n.visits)));
     std::uint32_t open = n.child_count;
     if (ordered_)
       open = std::min(open, static_cast<std::uint32_t>(kWidenBase + kWidenFactor * std::sqrt(double(n.visits))));
@@ -211,6 +210,7 @@ class Search {
   bool hard_hit_ = false;
   const bool keep_states_;
   const bool ordered_;
+  const double exploration_;
   std::vector<Node> nodes_;
   std::vector<std::unique_ptr<State>> states_;  // by node, when keep_states_: the state after its action
   std::vector<std::uint32_t> path_;

@@ -27,6 +27,9 @@ class Policy {
   // several actions, makes every own action look worse than ending the turn). Default: the candidates
   // are unordered, shuffled once, all open from the first visit.
   virtual bool ordered_candidates() const { return false; }
+  // UCB1's exploration constant for this game's rewards (in [0, 1]): lower where playouts are cut short
+  // and scored by evaluate(), whose values differ less from move to move than wins and losses do.
+  virtual double exploration() const { return 1.0; }
   // One action of a playout for the side to move (default: a uniformly random legal action).
   virtual Action playout_action(const State& state, Rng& rng) const;
   // A playout stops after this many actions and is scored by `evaluate` (default: effectively never).

@@ -15,7 +15,8 @@
 namespace cinq::tablut {
 namespace {
 
-constexpr int kPlayoutLimit = 60;
+constexpr int kPlayoutLimit = 20;
+constexpr double kExploration = 0.3;
 // How often a playout takes a capture when one is on offer (always would make playouts predictable).
 constexpr double kCaptureBias = 0.8;
 constexpr int kDirections[4][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
@@ -51,7 +52,9 @@ bool captures(const Board& b, Move m) {
   return false;
 }
 
-// The squares between the king and a corner it could reach next move (empty lines along an edge).
+// The squares between the king and a corner it could reach next move (empty lines along an edge), and
+// how many such lanes are open (a lane with no square between, the king beside the corner, counts two:
+// nothing can block it).
 int escape_lanes(const Board& b, bool lane[kSquares]) {
   const int k = b.king();
   if (k == kNoSquare) return 0;
@@ -62,7 +65,7 @@ int escape_lanes(const Board& b, bool lane[kSquares]) {
     for (; c >= 0 && c < kSize && r >= 0 && r < kSize; c += d[0], r += d[1]) {
       const int sq = r * kSize + c;
       if (is_corner(sq)) {
-        ++open;
+        open += len == 0 ? 2 : 1;  // beside the corner: no square to block, as good as two lanes
         for (int i = 0; i < len; ++i) lane[path[i]] = true;
         break;
       }
@@ -94,11 +97,12 @@ constexpr int kMaxRoutes = 6;
 int lanes_from(const Board& b, int from, int ignore) {
   int open = 0;
   for (const auto& d : kDirections) {
+    int len = 0;
     for (int c = column(from) + d[0], r = row(from) + d[1]; c >= 0 && c < kSize && r >= 0 && r < kSize;
-         c += d[0], r += d[1]) {
+         c += d[0], r += d[1], ++len) {
       const int sq = r * kSize + c;
       if (is_corner(sq)) {
-        ++open;
+        open += len == 0 ? 2 : 1;  // beside the corner: no square to block, as good as two lanes
         break;
       }
       if (sq != ignore && b.at(sq) != kEmpty) break;
@@ -163,12 +167,33 @@ int forced_moves(const Board& b, const Move* moves, int n, Move* out) {
   return count;
 }
 
-// The squares beside a corner: attackers there close it (at the risk of capture against the corner).
-bool corner_guard(int sq) {
+// The attackers' blockade: a corner is closed by a diagonal wall across it (c1 b2 a3 for a1), which a
+// rook move cannot cross and whose pieces no defender can reach to take. The corner whose wall `sq` is
+// part of, or -1.
+int barrier_corner(int sq) {
   const int c = column(sq), r = row(sq);
-  const bool edge_c = c == 0 || c == kSize - 1, edge_r = r == 0 || r == kSize - 1;
-  const bool near_c = c == 1 || c == kSize - 2, near_r = r == 1 || r == kSize - 2;
-  return (edge_c && near_r) || (edge_r && near_c);
+  const int dc = std::min(c, kSize - 1 - c), dr = std::min(r, kSize - 1 - r);
+  if (dc + dr != 2 || dc > 2 || dr > 2) return -1;
+  return (c < kSize / 2 ? 0 : 1) + (r < kSize / 2 ? 0 : 2);
+}
+
+// The wall pieces standing (0..12) and the corners whose wall is whole.
+struct Blockade {
+  int pieces = 0;
+  int closed = 0;
+};
+
+Blockade blockade(const Board& b) {
+  Blockade out;
+  int per_corner[4] = {};
+  for (int sq = 0; sq < kSquares; ++sq)
+    if (b.at(sq) == kAttacker)
+      if (const int corner = barrier_corner(sq); corner >= 0) ++per_corner[corner];
+  for (int n : per_corner) {
+    out.pieces += n;
+    out.closed += n == 3;
+  }
+  return out;
 }
 
 // Attackers (and the special throne) beside the king.
@@ -184,24 +209,38 @@ int pressing(const Board& b) {
   return n;
 }
 
-// A cheap prior for a move, higher first (the tree's order for progressive widening): no move is made.
-int prior(const Board& b, Move m) {
-  const int k = b.king();
-  int score = captures(b, m) ? 4 : 0;
-  if (k == kNoSquare) return score;
-  if (b.side() == 1) {
-    if (m.from == k) {
-      const int lanes = lanes_from(b, m.to, k);
-      score += lanes >= 2 ? 6 : lanes == 1 ? 3 : 0;
-      score += on_edge(m.to) ? 1 : 0;
-    }
-    return score;
+// The position for the defenders, in logits: material (a defender is worth about two attackers: 8
+// against 16 at the start), the attackers' blockade, and the king's freedom: open lanes to a corner, its
+// free paths and forks, the attackers beside it, the distance to the nearest corner.
+double defenders_logit(const Board& b) {
+  int attackers = 0, defenders = 0;
+  for (int sq = 0; sq < kSquares; ++sq) {
+    attackers += b.at(sq) == kAttacker;
+    defenders += b.at(sq) == kDefender;
   }
-  const int dc = std::abs(column(m.to) - column(k)), dr = std::abs(row(m.to) - row(k));
-  if (dc + dr == 1) score += 3;                        // against the king
-  else if (dc == 0 || dr == 0) score += 1;             // across one of its lines
-  if (corner_guard(m.to)) score += 1;                  // the blockade of a corner
-  return score;
+  const Blockade wall = blockade(b);
+  double x = 0.25 * (2 * defenders - attackers) - 0.15 * wall.pieces - 0.4 * wall.closed;
+  const int k = b.king();
+  if (k == kNoSquare) return -8;
+  if (is_corner(k)) return 8;
+  bool lane[kSquares] = {};
+  const int lanes = escape_lanes(b, lane);
+  // Two lanes at once cannot both be blocked: nearly a win, more so with the defenders to move.
+  x += lanes >= 2 ? 2.5 : lanes == 1 ? (b.side() == 1 ? 2.5 : 0.6) : 0;
+  const Paths p = free_paths(b);
+  x += 0.3 * p.routes + (p.forks > 0 ? (b.side() == 1 ? 2.0 : 0.5) : 0) - 0.35 * pressing(b);
+  const int dc = std::min(column(k), kSize - 1 - column(k)), dr = std::min(row(k), kSize - 1 - row(k));
+  return x + 0.1 * (4 - (dc + dr)) + (on_edge(k) ? 0.2 : 0);
+}
+
+// A move's prior (the tree's order for progressive widening): how much better the position evaluates for
+// the mover after it, the move made and taken back.
+double prior(Board& b, Move m, double before) {
+  const int mover = b.side();
+  const Undo u = b.make(m);
+  const double after = defenders_logit(b);
+  b.unmake(m, u);
+  return mover == 1 ? after - before : before - after;
 }
 
 class TablutPolicy final : public bots::Policy {
@@ -219,13 +258,16 @@ class TablutPolicy final : public bots::Policy {
       return;
     }
     std::shuffle(moves, moves + n, rng);
-    std::pair<int, Move> scored[kMaxMoves];
-    for (int i = 0; i < n; ++i) scored[i] = {prior(b, moves[i]), moves[i]};
+    Board scratch = b;
+    const double before = defenders_logit(b);
+    std::pair<double, Move> scored[kMaxMoves];
+    for (int i = 0; i < n; ++i) scored[i] = {prior(scratch, moves[i], before), moves[i]};
     std::stable_sort(scored, scored + n, [](const auto& x, const auto& y) { return x.first > y.first; });
     for (int i = 0; i < n; ++i) out.push_back(encode(scored[i].second));
   }
 
   bool ordered_candidates() const override { return true; }
+  double exploration() const override { return kExploration; }
 
   Action playout_action(const State& state, bots::Rng& rng) const override {
     const Board& b = static_cast<const TablutState&>(state).board();
@@ -248,30 +290,8 @@ class TablutPolicy final : public bots::Policy {
 
   int playout_limit() const override { return kPlayoutLimit; }
 
-  // Material (a defender is worth about two attackers: 8 against 16 at the start) and the king's freedom:
-  // open lanes to a corner, its free paths, the attackers beside it, the corners' blockade, the distance
-  // to the nearest corner.
   double evaluate(const State& state, int seat) const override {
-    const Board& b = static_cast<const TablutState&>(state).board();
-    int attackers = 0, defenders = 0, guards = 0;
-    for (int sq = 0; sq < kSquares; ++sq) {
-      attackers += b.at(sq) == kAttacker;
-      defenders += b.at(sq) == kDefender;
-      guards += b.at(sq) == kAttacker && corner_guard(sq);
-    }
-    double x = 0.25 * (2 * defenders - attackers) - 0.15 * guards;
-    const int k = b.king();
-    if (k != kNoSquare) {
-      bool lane[kSquares] = {};
-      const int lanes = escape_lanes(b, lane);
-      // Two lanes at once cannot both be blocked: nearly a win, more so with the defenders to move.
-      x += lanes >= 2 ? 2.5 : lanes == 1 ? (b.side() == 1 ? 2.5 : 0.6) : 0;
-      const Paths p = free_paths(b);
-      x += 0.3 * p.routes + (p.forks > 0 ? (b.side() == 1 ? 2.0 : 0.5) : 0) - 0.35 * pressing(b);
-      const int dc = std::min(column(k), kSize - 1 - column(k)), dr = std::min(row(k), kSize - 1 - row(k));
-      x += 0.1 * (4 - (dc + dr)) + (on_edge(k) ? 0.2 : 0);
-    }
-    const double defenders_win = 1 / (1 + std::exp(-x));
+    const double defenders_win = 1 / (1 + std::exp(-defenders_logit(static_cast<const TablutState&>(state).board())));
     // Seat 1 holds the defenders in Tablut (seats are sides).
     return seat == 1 ? defenders_win : 1 - defenders_win;
   }
