@@ -306,7 +306,9 @@ Turn choose_turn(const State& state, const Settings& settings, const std::atomic
   const auto margin = std::min(settings.hard_limit / 4, std::chrono::milliseconds(500));
   const auto hard_stop = start + settings.hard_limit - margin;
   std::unique_ptr<State> current = state.clone();
-  Search search(policy_for(state.game()), settings.seed, cancel, hard_stop);
+  const Policy& policy = policy_for(state.game());
+  Search search(policy, settings.seed, cancel, hard_stop);
+  const auto playouts = static_cast<std::uint64_t>(static_cast<double>(settings.playouts) / policy.playout_cost());
 
   if (settings.level <= 0) {
     random_rest(*current, search.rng(), turn);
@@ -328,9 +330,7 @@ Turn choose_turn(const State& state, const Settings& settings, const std::atomic
         const auto soft_stop = first ? start + settings.think
                                      : std::min(Clock::now() + settings.think / 6, start + settings.think);
         const std::uint64_t cap =
-            settings.playouts == 0
-                ? 0
-                : std::max<std::uint64_t>(1, first ? settings.playouts : settings.playouts / 6);
+            settings.playouts == 0 ? 0 : std::max<std::uint64_t>(1, first ? playouts : playouts / 6);
         turn.playouts += search.run(root, *current, std::min(soft_stop, hard_stop), cap);
         if (search.best_child(root) == kNone) turn.playouts += search.run(root, *current, hard_stop, kMinPlayouts);
         const std::uint32_t best = search.best_child(root);
@@ -348,7 +348,7 @@ Turn choose_turn(const State& state, const Settings& settings, const std::atomic
   }
   const bool cancelled = cancel && cancel->load(std::memory_order_relaxed);
   if (settings.level > 0 && !cancelled && turn.actions.size() == 1 && turn.actions.front().is_end_turn())
-    if (auto better = improving_turn(state, policy_for(state.game()))) turn.actions = std::move(*better);
+    if (auto better = improving_turn(state, policy)) turn.actions = std::move(*better);
   turn.hit_hard_limit = search.hit_hard_limit();
   turn.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
   return turn;

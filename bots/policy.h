@@ -30,6 +30,9 @@ class Policy {
   // UCB1's exploration constant for this game's rewards (in [0, 1]): lower where playouts are cut short
   // and scored by evaluate(), whose values differ less from move to move than wins and losses do.
   virtual double exploration() const { return 1.0; }
+  // What one playout of this game costs, in playouts of the cheapest games (about 20,000 a second):
+  // Settings::playouts is divided by it.
+  virtual double playout_cost() const { return 1.0; }
   // One action of a playout for the side to move (default: a uniformly random legal action).
   virtual Action playout_action(const State& state, Rng& rng) const;
   // A playout stops after this many actions and is scored by `evaluate` (default: effectively never).
