@@ -9,7 +9,10 @@
 // stopped at any time; at most the games under way are lost. Run by hand, never by ctest:
 //
 //   cinq_ladder [--games a,b] [--levels 1,2,3] [--games-per-pair N] [--jobs J] [--seed S]
-//               [--results FILE] [--options GAME:TEXT]... [--max-turns T] [--report-only]
+//               [--results FILE] [--options GAME:TEXT]... [--max-turns T] [--shard K/N] [--report-only]
+//
+// Reports read every --results FILE given (comma-separated), so shards run side by side are reported
+// together.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -42,6 +45,7 @@ struct Args {
   std::map<std::string, std::string> options;  // per game; default: the game's defaults, Batik match=off
   int max_turns = 1000;
   bool report_only = false;
+  int shard = 0, shards = 1;  // this run plays the games whose index % shards == shard
 };
 
 // One game of the ladder, the higher level's point of view.
@@ -233,14 +237,19 @@ int main(int argc, char** argv) {
       ->type_name("J")->check(CLI::Range(1, 64))->capture_default_str();
   app.add_option("--seed", a.seed, "the seed of every game's and turn's random choices")
       ->type_name("S")->check(CLI::NonNegativeNumber)->capture_default_str();
-  app.add_option("--results", a.results, "append each game here; games already in it are not played again")
-      ->type_name("FILE");
+  app.add_option("--results", a.results, "append each game to FILE; games already in it (or in the other "
+                                         "files listed, which are only read) are not played again")
+      ->type_name("FILE[,FILE]");
   app.add_option("--options", options, "a game's options, like batik:match=on (default: the game's own, "
                                        "but batik:match=off: one game, not a match)")
       ->type_name("GAME:TEXT");
   app.add_option("--max-turns", a.max_turns, "a game still going after this many turns is a draw")
       ->type_name("T")->check(CLI::Range(1, 1000000))->capture_default_str();
   app.add_flag("--report-only", a.report_only, "play nothing: report the games in --results");
+  std::string shard;
+  app.add_option("--shard", shard, "play only the games whose index is K modulo N: N processes side by side "
+                                   "(Batik's simulations run one at a time in a process), each its own --results")
+      ->type_name("K/N");
   if (int status = bench::parse_args(app, argc, argv); status >= 0) return status;
 
   a.games = split(games_text);
@@ -253,6 +262,9 @@ int main(int argc, char** argv) {
       return std::fprintf(stderr, "cinq_ladder: --levels: '%s' is not 1 to %d\n", l.c_str(), bots::kMaxLevel), 2;
     a.levels.push_back(level);
   }
+  if (!shard.empty() && (std::sscanf(shard.c_str(), "%d/%d", &a.shard, &a.shards) != 2 || a.shards < 1 ||
+                         a.shard < 0 || a.shard >= a.shards))
+    return std::fprintf(stderr, "cinq_ladder: --shard '%s' is not K/N with 0 <= K < N\n", shard.c_str()), 2;
   a.options["batik"] = "match=off";
   for (const std::string& o : options) {
     const auto colon = o.find(':');
@@ -262,7 +274,13 @@ int main(int argc, char** argv) {
     a.options[o.substr(0, colon)] = o.substr(colon + 1);
   }
 
-  std::vector<Game1> done = a.results.empty() ? std::vector<Game1>{} : read_results(a.results, a.seed);
+  // The first --results file is appended to; every one is read.
+  const std::vector<std::string> files = split(a.results);
+  std::vector<Game1> done;
+  for (const std::string& f : files) {
+    std::vector<Game1> more = read_results(f, a.seed);
+    done.insert(done.end(), more.begin(), more.end());
+  }
   std::vector<std::string> have;
   for (const Game1& g : done) have.push_back(key_of(g));
   std::vector<Game1> todo;
@@ -271,6 +289,7 @@ int main(int argc, char** argv) {
     if (!a.games.empty() && std::find(a.games.begin(), a.games.end(), name) == a.games.end()) continue;
     for (int high : a.levels)
       for (int i = 0; i < a.per_pair; ++i) {
+        if (i % a.shards != a.shard) continue;
         Game1 g{name, a.options.count(name) ? a.options[name] : "", high, i};
         if (std::find(have.begin(), have.end(), key_of(g)) == have.end() && !a.report_only) todo.push_back(g);
       }
@@ -281,7 +300,7 @@ int main(int argc, char** argv) {
 
   std::mutex lock;
   std::ofstream results;
-  if (!a.results.empty()) results.open(a.results, std::ios::app);
+  if (!files.empty()) results.open(files.front(), std::ios::app);
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t i; (i = next.fetch_add(1)) < todo.size();) {
