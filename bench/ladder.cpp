@@ -2,7 +2,9 @@
 // every L asked, N games a pair, seats alternating (game 0: L holds seat 0; game 1: seat 1; ...). Prints a
 // line per game as it ends, then per pair the wins, draws and losses of the higher level, its score (draws
 // count half) with a 95% Wilson interval, the Elo difference with the interval's bounds turned into Elo, and
-// each level's measured think time per turn (the whole turn, every action of it) against its stated time.
+// each level's measured think time per turn (the whole turn, every action of it) against its stated time:
+// the median and 99th percentile of the wall time, and the longest CPU time (a pause of the run, or a
+// wait for a core, lengthens the wall time of a turn, not its CPU time).
 //
 // Resumable: with --results FILE every finished game is appended to FILE as one line, and a later run with
 // the same FILE, --seed and options plays only the games not in it (then reports them all). A run may be
@@ -13,6 +15,8 @@
 //
 // Reports read every --results FILE given (comma-separated), so shards run side by side are reported
 // together.
+#include <time.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -59,8 +63,17 @@ struct Game1 {
   std::string reason;
   int turns = 0;
   double seconds = 0;
-  std::vector<double> ms[2];  // per-turn think time, [0] the higher level's, [1] the lower's
+  std::vector<double> ms[2];   // per-turn think time (wall), [0] the higher level's, [1] the lower's
+  std::vector<double> cpu[2];  // the same turns' CPU time: unlike the wall, not counting a pause
 };
+
+// This thread's CPU time, ms: a turn's wall time counts the run being paused (quietable.sh stops it while
+// someone measures) or waiting for a core; its CPU time does not.
+double cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+}
 
 std::uint64_t mix(std::uint64_t x) {  // splitmix64: well-spread seeds from one --seed
   x += 0x9e3779b97f4a7c15ULL;
@@ -99,7 +112,9 @@ void play(Game1& g, std::uint64_t seed, int max_turns) {
     const int who = seat == high_seat ? 0 : 1;
     bots::Settings settings = bots::level_settings(who == 0 ? g.high : g.high - 1);
     settings.seed = mix(game_seed ^ std::uint64_t(turns));
+    const double cpu0 = cpu_ms();
     const bots::Turn turn = bots::choose_turn(*s, settings);
+    g.cpu[who].push_back(cpu_ms() - cpu0);
     g.ms[who].push_back(turn.elapsed.count() / 1000.0);
     for (Action a : turn.actions) s->apply(a);
   }
@@ -120,11 +135,13 @@ std::string line_of(const Game1& g, long long seed) {
   out << "seed=" << seed << " game=" << g.game << " options=" << word_of(g.options) << " high=" << g.high
       << " index=" << g.index << " result=" << g.result << " reason=" << (g.reason.empty() ? "-" : g.reason)
       << " turns=" << g.turns << " seconds=" << g.seconds;
-  for (int who = 0; who < 2; ++who) {
-    out << (who == 0 ? " high_ms=" : " low_ms=");
-    for (std::size_t i = 0; i < g.ms[who].size(); ++i) {
+  for (int list = 0; list < 4; ++list) {
+    static constexpr const char* kNames[] = {" high_ms=", " low_ms=", " high_cpu=", " low_cpu="};
+    const std::vector<double>& v = list < 2 ? g.ms[list] : g.cpu[list - 2];
+    out << kNames[list];
+    for (std::size_t i = 0; i < v.size(); ++i) {
       char t[32];
-      std::snprintf(t, sizeof t, "%s%.1f", i ? "," : "", g.ms[who][i]);
+      std::snprintf(t, sizeof t, "%s%.1f", i ? "," : "", v[i]);
       out << t;
     }
   }
@@ -151,10 +168,12 @@ std::vector<Game1> read_results(const std::string& path, long long seed) {
     g.reason = kv["reason"];
     g.turns = std::stoi(kv["turns"]);
     g.seconds = std::stod(kv["seconds"]);
-    for (int who = 0; who < 2; ++who) {
-      std::istringstream list(kv[who == 0 ? "high_ms" : "low_ms"]);
-      for (std::string t; std::getline(list, t, ',');)
-        if (!t.empty()) g.ms[who].push_back(std::stod(t));
+    for (int list = 0; list < 4; ++list) {
+      static constexpr const char* kNames[] = {"high_ms", "low_ms", "high_cpu", "low_cpu"};
+      std::vector<double>& v = list < 2 ? g.ms[list] : g.cpu[list - 2];
+      std::istringstream text(kv[kNames[list]]);
+      for (std::string t; std::getline(text, t, ',');)
+        if (!t.empty()) v.push_back(std::stod(t));
     }
     out.push_back(std::move(g));
   }
@@ -176,22 +195,25 @@ std::string elo_text(double e) {
 
 void report(const std::vector<Game1>& done, const Args& a) {
   // Per pair (game, options, high), in the order games and levels were asked.
-  std::printf("\n%-15s %-5s %5s %-10s %6s %-15s %6s %-14s %-25s %s\n", "game", "pair", "games", "W-D-L",
-              "score", "95% (Wilson)", "Elo", "Elo 95%", "think L: median/max (stated)",
+  std::printf("\n%-15s %-5s %5s %-10s %6s %-15s %6s %-14s %-32s %s\n", "game", "pair", "games", "W-D-L",
+              "score", "95% (Wilson)", "Elo", "Elo 95%", "think L: median/p99/max CPU (stated)",
               "think L-1");
   for (const Game* game : games()) {
     const std::string name(game->name());
     if (!a.games.empty() && std::find(a.games.begin(), a.games.end(), name) == a.games.end()) continue;
     for (int high : a.levels) {
       Score score;
-      std::vector<double> ms[2];
+      std::vector<double> ms[2], cpu[2];
       const std::string opts = a.options.count(name) ? a.options.at(name) : "";
       for (const Game1& g : done) {
         if (g.game != name || g.options != opts || g.high != high) continue;
         score.wins += g.result == 'w';
         score.draws += g.result == 'd';
         score.losses += g.result == 'l';
-        for (int who = 0; who < 2; ++who) ms[who].insert(ms[who].end(), g.ms[who].begin(), g.ms[who].end());
+        for (int who = 0; who < 2; ++who) {
+          ms[who].insert(ms[who].end(), g.ms[who].begin(), g.ms[who].end());
+          cpu[who].insert(cpu[who].end(), g.cpu[who].begin(), g.cpu[who].end());
+        }
       }
       if (score.games() == 0) continue;
       const bench::Interval ci = bench::wilson(score);
@@ -200,10 +222,10 @@ void report(const std::vector<Game1>& done, const Args& a) {
       std::snprintf(pair, sizeof pair, "%d-%d", high, high - 1);
       for (int who = 0; who < 2; ++who) {
         const auto stated = bots::level_settings(high - who).think;
-        std::snprintf(think[who], sizeof think[who], "%.0f/%.0f ms (%d)", quantile(ms[who], 0.5),
-                      quantile(ms[who], 1.0), static_cast<int>(stated.count()));
+        std::snprintf(think[who], sizeof think[who], "%.0f/%.0f/%.0f ms (%d)", quantile(ms[who], 0.5),
+                      quantile(ms[who], 0.99), quantile(cpu[who], 1.0), static_cast<int>(stated.count()));
       }
-      std::printf("%-15s %-5s %5d %-10s %5.1f%% [%4.1f, %5.1f]  %6s [%s, %s] %-25s %s\n", name.c_str(), pair,
+      std::printf("%-15s %-5s %5d %-10s %5.1f%% [%4.1f, %5.1f]  %6s [%s, %s] %-32s %s\n", name.c_str(), pair,
                   score.games(), wdl, 100 * score.share(), 100 * ci.low, 100 * ci.high,
                   elo_text(bench::elo(score.share())).c_str(), elo_text(bench::elo(ci.low)).c_str(),
                   elo_text(bench::elo(ci.high)).c_str(), think[0], think[1]);
