@@ -28,7 +28,7 @@ struct Tally {
 
 bots::Settings test_level(int level, std::uint64_t seed) {
   bots::Settings s = bots::level_settings(level);
-  if (level == 3) s.playouts = 500;
+  if (level == 3) s.playouts = 1000;
   s.think = 10s;  // the playout cap decides
   s.hard_limit = 10s;
   s.seed = seed;
