@@ -739,6 +739,8 @@ RoomSave Room::take_save(Now) {
     s.saved.record = record_.header_line();
     s.from = handed_.any ? handed_.stable_entries : 0;
     s.entries = record_.entry_texts(s.from);
+    s.replaces = !handed_.any || s.from < handed_.stored_entries;
+    handed_.stored_entries = s.from + s.entries.size();
     s.row_changed = !handed_.any || !same_columns(handed_.columns, s.saved);
     if (handed_.any) s.base_version = handed_.version;
   }

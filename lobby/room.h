@@ -185,6 +185,10 @@ struct RoomSave {
   // entries from `from` on.
   std::size_t from = 0;
   std::vector<std::string> entries;
+  // Whether the store may hold entries from `from` on, which must go first (an open turn rewritten, a turn
+  // taken back, a room read from the store): false when the save only appends (issue 20: the usual turn
+  // then costs the store no delete).
+  bool replaces = true;
   // The version the store holds if every save handed out before this one committed; none for a save that
   // stands alone (a new room's first, a finished game's).
   std::optional<std::int64_t> base_version;
@@ -394,6 +398,9 @@ class Room {
     bool any = false;
     Saved columns;  // no record
     std::size_t stable_entries = 0;
+    // How many entries the store may hold (every one handed out so far); unknown (all of them) once read
+    // from the store.
+    std::size_t stored_entries = static_cast<std::size_t>(-1);
     std::int64_t version = 0;
   };
   Handed handed_;

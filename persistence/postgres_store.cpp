@@ -37,7 +37,7 @@
 namespace cinq::store {
 namespace {
 
-constexpr int kSchemaVersion = 5;
+constexpr int kSchemaVersion = 6;
 
 // The schema of version 5, as the SQLite file has it (store.h). `meta` holds the schema version (SQLite keeps
 // it in PRAGMA user_version). Text is TEXT, integers BIGINT, reals DOUBLE PRECISION; a user name is unique
@@ -100,8 +100,36 @@ CREATE TABLE IF NOT EXISTS game_progress (
   seat0_clock_ms BIGINT NOT NULL,
   seat1_clock_ms BIGINT NOT NULL,
   open_turn INTEGER NOT NULL,
-  updated_ms BIGINT NOT NULL
+  updated_ms BIGINT NOT NULL,
+  commands TEXT NOT NULL DEFAULT ''
 );
+-- Version 6 (issue 21): several nodes on one database. The forwarded commands each game applied last, the
+-- nodes' heartbeats (in the database's clock, which every node shares) and the rooms' leases.
+ALTER TABLE game_progress ADD COLUMN IF NOT EXISTS commands TEXT NOT NULL DEFAULT '';
+CREATE TABLE IF NOT EXISTS nodes (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  address TEXT NOT NULL,
+  started_ms BIGINT NOT NULL,
+  expires_ms BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS room_leases (
+  game_id TEXT PRIMARY KEY,
+  node_id TEXT NOT NULL,
+  lease BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS room_leases_by_node ON room_leases (node_id);
+CREATE OR REPLACE FUNCTION cinq_now_ms() RETURNS BIGINT LANGUAGE sql VOLATILE AS
+  $$ SELECT (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT $$;
+-- A save under a lease that is not (or no longer) this node's: the transaction fails.
+CREATE OR REPLACE FUNCTION cinq_expect_lease(n BIGINT, game_id TEXT, lease BIGINT) RETURNS INTEGER
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF n = 0 THEN
+    RAISE EXCEPTION 'game % is no longer this node''s (lease % lost): another node plays it now', game_id, lease;
+  END IF;
+  RETURN 1;
+END $$;
 CREATE TABLE IF NOT EXISTS seat_tokens (
   game_id TEXT NOT NULL,
   seat INTEGER NOT NULL,
@@ -177,7 +205,7 @@ END $$;
   "coalesce(p.seat0_clock_ms, g.seat0_clock_ms), coalesce(p.seat1_clock_ms, g.seat1_clock_ms), "           \
   "coalesce(p.version, g.version), coalesce(p.turns, g.turns), g.rematch_of, g.created_ms, "               \
   "coalesce(p.updated_ms, g.updated_ms), g.clock_days, g.deadline_ms, g.seat0_token_hash, "                \
-  "g.seat1_token_hash, coalesce(p.open_turn, 0), g.rated, g.winner"
+  "g.seat1_token_hash, coalesce(p.open_turn, 0), g.rated, g.winner, coalesce(p.commands, '')"
 #define CINQ_FROM_GAMES " FROM games g LEFT JOIN game_progress p ON p.game_id = g.id"
 
 // Every statement, by name; prepared on a connection the first time it is used there.
@@ -237,17 +265,52 @@ constexpr Sql kDeleteEntriesFrom{"delete_entries_from",
 constexpr Sql kInsertEntry{"insert_entry", "INSERT INTO record_entries (game_id, seq, text) VALUES ($1, $2, $3)"};
 constexpr Sql kUpsertProgress{
     "upsert_progress",
-    "INSERT INTO game_progress (game_id, version, turns, seat0_clock_ms, seat1_clock_ms, open_turn, updated_ms)"
-    " VALUES ($1, $2, $3, $4, $5, $6, $7)"
+    "INSERT INTO game_progress (game_id, version, turns, seat0_clock_ms, seat1_clock_ms, open_turn, updated_ms,"
+    " commands) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
     " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, turns = excluded.turns,"
     " seat0_clock_ms = excluded.seat0_clock_ms, seat1_clock_ms = excluded.seat1_clock_ms,"
-    " open_turn = excluded.open_turn, updated_ms = excluded.updated_ms"};
-// A change to the stored game: applies only to the version it was made from ($8), or the transaction fails.
+    " open_turn = excluded.open_turn, updated_ms = excluded.updated_ms, commands = excluded.commands"};
+// A change to the stored game: applies only to the version it was made from ($9), or the transaction fails.
 constexpr Sql kUpdateProgress{
     "update_progress",
     "WITH u AS (UPDATE game_progress SET version = $2, turns = $3, seat0_clock_ms = $4, seat1_clock_ms = $5,"
-    " open_turn = $6, updated_ms = $7 WHERE game_id = $1 AND version = $8 RETURNING 1)"
-    " SELECT cinq_expect_row((SELECT count(*) FROM u), $1, $8)"};
+    " open_turn = $6, updated_ms = $7, commands = $8 WHERE game_id = $1 AND version = $9 RETURNING 1)"
+    " SELECT cinq_expect_row((SELECT count(*) FROM u), $1, $9)"};
+// Leases (issue 21). A save under a lease finds it and holds it (FOR SHARE) to its commit, so a node taking
+// the room over (acquire: an UPDATE of that row) waits for the save, and a save after that fails.
+constexpr Sql kCheckLease{
+    "check_lease",
+    "SELECT cinq_expect_lease((SELECT count(*) FROM (SELECT 1 FROM room_leases WHERE game_id = $1"
+    " AND node_id = $2 AND lease = $3 FOR SHARE) l), $1, $3)"};
+constexpr Sql kInsertLease{"insert_lease",
+                           "INSERT INTO room_leases (game_id, node_id, lease) VALUES ($1, $2, $3)"};
+constexpr Sql kBeat{"beat",
+                    "INSERT INTO nodes (id, name, address, started_ms, expires_ms)"
+                    " VALUES ($1, $2, $3, $4, cinq_now_ms() + $5::bigint)"
+                    " ON CONFLICT (id) DO UPDATE SET expires_ms = excluded.expires_ms, address = excluded.address"};
+constexpr Sql kForgetDeadNodes{"forget_dead_nodes", "DELETE FROM nodes WHERE expires_ms < cinq_now_ms() - 3600000"};
+constexpr Sql kLiveNodes{"live_nodes",
+                         "SELECT id, name, address, started_ms, expires_ms FROM nodes"
+                         " WHERE expires_ms > cinq_now_ms() ORDER BY id"};
+// Taken unless a live node other than $2 holds it: the lease number grows. The row's lock orders it after
+// any save holding the old lease. Then who holds it.
+constexpr Sql kAcquire{
+    "acquire",
+    "WITH t AS (INSERT INTO room_leases AS l (game_id, node_id, lease) VALUES ($1, $2, 1)"
+    " ON CONFLICT (game_id) DO UPDATE SET node_id = $2, lease = l.lease + 1"
+    " WHERE l.node_id = '' OR l.node_id = $2 OR l.node_id NOT IN"
+    " (SELECT id FROM nodes WHERE expires_ms > cinq_now_ms()) RETURNING lease)"
+    " SELECT (SELECT lease FROM t), (SELECT node_id FROM room_leases WHERE game_id = $1)"};
+constexpr Sql kLeaseOwner{"lease_owner", "SELECT node_id FROM room_leases WHERE game_id = $1"};
+constexpr Sql kRelease{"release",
+                       "UPDATE room_leases SET node_id = '' WHERE game_id = $1 AND node_id = $2 AND lease = $3"};
+constexpr Sql kReleaseAll{"release_all", "UPDATE room_leases SET node_id = '' WHERE node_id = $1"};
+constexpr Sql kDeleteNode{"delete_node", "DELETE FROM nodes WHERE id = $1"};
+constexpr Sql kOrphans{
+    "orphans",
+    "SELECT g.id FROM games g LEFT JOIN room_leases l ON l.game_id = g.id WHERE g.status <> 'finished'"
+    " AND (l.node_id IS NULL OR l.node_id = '' OR l.node_id NOT IN"
+    " (SELECT id FROM nodes WHERE expires_ms > cinq_now_ms())) ORDER BY g.created_ms, g.id LIMIT $1"};
 constexpr Sql kDeleteProgress{"delete_progress", "DELETE FROM game_progress WHERE game_id = $1"};
 constexpr Sql kDeleteProgressAt{
     "delete_progress_at",
@@ -370,6 +433,7 @@ class Result {
   ExecStatusType status() const { return r_ != nullptr ? PQresultStatus(r_) : PGRES_FATAL_ERROR; }
   bool ok() const { return status() == PGRES_COMMAND_OK || status() == PGRES_TUPLES_OK; }
   int rows() const { return r_ != nullptr ? PQntuples(r_) : 0; }
+  bool is_null(int row, int col) const { return PQgetisnull(r_, row, col) != 0; }
   std::string text(int row, int col) const {
     return std::string(PQgetvalue(r_, row, col), static_cast<std::size_t>(PQgetlength(r_, row, col)));
   }
@@ -414,6 +478,7 @@ GameRow read_game(const Result& r, int i) {
   g.open_turn = r.integer(i, 25) != 0;
   g.rated = r.integer(i, 26) != 0;
   g.winner = static_cast<int>(r.integer(i, 27));
+  g.commands = r.text(i, 28);
   return g;
 }
 
@@ -474,7 +539,7 @@ Params game_params(const GameRow& g) {
 Params progress_params(const GameRow& g) {
   Params p;
   p.text(g.id).integer(g.version).integer(g.turns).integer(g.clock_ms[0]).integer(g.clock_ms[1]);
-  p.integer(g.open_turn ? 1 : 0).integer(g.updated_ms);
+  p.integer(g.open_turn ? 1 : 0).integer(g.updated_ms).text(g.commands);
   return p;
 }
 
@@ -502,6 +567,9 @@ struct Batch {
 void queue_save(Batch& b, const GameSave& s) {
   const GameRow& g = s.row;
   auto id = [&] { return Params().text(g.id); };
+  if (s.fence)  // under a lease (issue 21): a new room's is taken, any other must still be held
+    b.add(s.fence->acquire ? kInsertLease : kCheckLease,
+          Params().text(g.id).text(s.fence->node).integer(s.fence->lease));
   auto extras = [&] {
     if (g.status == "finished") {
       b.add(kDeleteSeatTokens, id());
@@ -531,7 +599,9 @@ void queue_save(Batch& b, const GameSave& s) {
   }
   if (s.write_row) b.add(kUpsertGame, game_params(g));
   extras();
-  b.add(kDeleteEntriesFrom, Params().text(g.id).integer(s.from));
+  // Stored entries from `from` on go first, unless the save only appends (issue 20: the usual turn sends no
+  // delete).
+  if (s.replaces) b.add(kDeleteEntriesFrom, Params().text(g.id).integer(s.from));
   for (std::size_t i = 0; i < s.entries.size(); ++i)
     b.add(kInsertEntry, Params().text(g.id).integer(s.from + static_cast<std::int64_t>(i)).text(s.entries[i]));
 }
@@ -716,7 +786,8 @@ class Connection {
 
 class PostgresStore final : public Store {
  public:
-  explicit PostgresStore(const std::string& uri) : uri_(uri), writer_(uri, "writer"), reader_(uri, "reader") {}
+  explicit PostgresStore(const std::string& uri)
+      : uri_(uri), writer_(uri, "writer"), reader_(uri, "reader"), control_(uri, "control") {}
 
   bool open(Error& error) {
     std::lock_guard lock(writer_.mutex());
@@ -748,8 +819,8 @@ class PostgresStore final : public Store {
                       ", newer than this server's " + std::to_string(kSchemaVersion);
       return fail();
     }
-    // Version 5 is the first a PostgreSQL database has: there is nothing older to upgrade yet. A later
-    // version adds its steps here, as the SQLite backend does (create_schema).
+    // Version 5 is the first a PostgreSQL database has; the schema's statements are idempotent, and version 6
+    // (issue 21) only adds to it (a column with a default, tables), so running them again upgrades it.
     if (version < kSchemaVersion) {
       const std::string set_version = "INSERT INTO meta (key, value) VALUES ('schema_version', '" +
                                       std::to_string(kSchemaVersion) +
@@ -915,7 +986,94 @@ class PostgresStore final : public Store {
     return writer_.run_transaction(batch, false, error, doing);
   }
 
+  // --- several nodes (issue 21): on the control connection, so that a heartbeat never waits behind a save
+  // or a read. Each statement is its own transaction.
+  bool beat(const NodeRow& node, std::int64_t ttl_ms, Error& error) override {
+    const std::string doing = "the heartbeat of " + node.id;
+    std::lock_guard lock(control_.mutex());
+    if (!control_.ready(error)) return false;
+    if (!control_.run(kBeat, Params().text(node.id).text(node.name).text(node.address).integer(node.started_ms)
+                                 .integer(ttl_ms), error, doing).ok())
+      return false;
+    return control_.run(kForgetDeadNodes, Params(), error, doing).ok();
+  }
+
+  std::vector<NodeRow> live_nodes() override {
+    std::vector<NodeRow> out;
+    control_query(kLiveNodes, Params(), "reading the live nodes", [&](const Result& r, int i) {
+      out.push_back({r.text(i, 0), r.text(i, 1), r.text(i, 2), r.integer(i, 3), r.integer(i, 4)});
+    });
+    return out;
+  }
+
+  std::optional<Lease> acquire(const std::string& game_id, const std::string& node_id, Error& error) override {
+    const std::string doing = "taking the lease of " + game_id;
+    std::lock_guard lock(control_.mutex());
+    if (!control_.ready(error)) return std::nullopt;
+    // A node that took the lease while this statement waited for the row is not in the statement's snapshot:
+    // who holds it then is read again, by a statement of its own.
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      Result r = control_.run(kAcquire, Params().text(game_id).text(node_id), error, doing);
+      if (!r.ok() || r.rows() == 0) return std::nullopt;
+      Lease lease;
+      if (!r.is_null(0, 0)) {
+        lease.lease = r.integer(0, 0);
+        return lease;
+      }
+      Result o = control_.run(kLeaseOwner, Params().text(game_id), error, doing);
+      if (!o.ok()) return std::nullopt;
+      if (o.rows() > 0 && !o.text(0, 0).empty()) {
+        lease.owner = o.text(0, 0);
+        return lease;
+      }
+    }
+    error.message = doing + ": its holder keeps changing";
+    return std::nullopt;
+  }
+
+  bool release(const std::string& game_id, const std::string& node_id, std::int64_t lease, Error& error) override {
+    std::lock_guard lock(control_.mutex());
+    if (!control_.ready(error)) return false;
+    return control_.run(kRelease, Params().text(game_id).text(node_id).integer(lease), error,
+                        "giving up the lease of " + game_id).ok();
+  }
+
+  std::vector<std::string> orphans(int limit) override {
+    std::vector<std::string> out;
+    control_query(kOrphans, Params().integer(limit), "finding games no node holds",
+                  [&](const Result& r, int i) { out.push_back(r.text(i, 0)); });
+    return out;
+  }
+
+  bool leave(const std::string& node_id, Error& error) override {
+    const std::string doing = "node " + node_id + " leaving";
+    std::lock_guard lock(control_.mutex());
+    if (!control_.ready(error)) return false;
+    Batch batch;
+    batch.add(kReleaseAll, Params().text(node_id));
+    batch.add(kDeleteNode, Params().text(node_id));
+    return control_.run_transaction(batch, false, error, doing);
+  }
+
  private:
+  // One read on the control connection; a failure is a read failure (last_read_failed()).
+  template <typename Row>
+  void control_query(const Sql& sql, const Params& params, const std::string& doing, Row&& row) {
+    std::lock_guard lock(control_.mutex());
+    note_read(true);
+    Error error;
+    if (!control_.ready(error)) {
+      read_failed(doing + ": " + error.message);
+      return;
+    }
+    Result r = control_.run(sql, params, error, doing);
+    if (!r.ok()) {
+      read_failed(error.message);
+      return;
+    }
+    for (int i = 0; i < r.rows(); ++i) row(r, i);
+  }
+
   static ChatRow read_chat(const Result& r, int i) {
     return ChatRow{r.integer(i, 0), r.text(i, 1), static_cast<int>(r.integer(i, 2)), r.text(i, 3), r.text(i, 4),
                    r.text(i, 5)};
@@ -1048,6 +1206,7 @@ class PostgresStore final : public Store {
   std::string uri_;
   Connection writer_;
   Connection reader_;
+  Connection control_;  // the cluster's heartbeats and leases (issue 21)
 };
 
 }  // namespace

@@ -84,8 +84,11 @@ bool merge(GameSave& into, GameSave&& later) {
     // but the chat lines, which are appended, each save's in turn.
     std::vector<ChatRow> chat = std::move(into.chat);
     for (auto& line : later.chat) chat.push_back(std::move(line));
+    // A lease taken by the earlier save is taken by the merged one.
+    const bool acquire = into.fence && into.fence->acquire;
     into = std::move(later);
     into.chat = std::move(chat);
+    if (acquire && into.fence) into.fence->acquire = true;
     return true;
   }
   // A change must start from what `into` leaves: its version, its entries without a gap.
@@ -93,6 +96,8 @@ bool merge(GameSave& into, GameSave&& later) {
   const auto stored = static_cast<std::size_t>(into.from) + into.entries.size();
   if (later.from < 0 || static_cast<std::size_t>(later.from) > stored) return false;
   if (later.from <= into.from) {
+    // Stored entries below `into`'s may go (later.replaces says); from into.from on, `into` said.
+    if (later.from < into.from) into.replaces = later.replaces;
     into.from = later.from;
     into.entries = std::move(later.entries);
   } else {
@@ -101,6 +106,11 @@ bool merge(GameSave& into, GameSave&& later) {
   }
   into.write_row = into.write_row || later.write_row;
   into.row = std::move(later.row);
+  if (later.fence) {
+    const bool acquire = into.fence && into.fence->acquire;
+    into.fence = std::move(later.fence);
+    into.fence->acquire = into.fence->acquire || acquire;
+  }
   for (auto& line : later.chat) into.chat.push_back(std::move(line));
   // into.base_version stays: the merged save changes what `into` changed.
   return true;

@@ -20,7 +20,7 @@
 namespace cinq::store {
 namespace {
 
-constexpr int kSchemaVersion = 5;
+constexpr int kSchemaVersion = 6;
 constexpr int kBusyTimeoutMs = 5000;
 
 // CREATE ... IF NOT EXISTS everywhere: opening a database whose schema is already there changes nothing.
@@ -79,7 +79,8 @@ CREATE TABLE IF NOT EXISTS game_progress (
   seat0_clock_ms INTEGER NOT NULL,
   seat1_clock_ms INTEGER NOT NULL,
   open_turn INTEGER NOT NULL,
-  updated_ms INTEGER NOT NULL
+  updated_ms INTEGER NOT NULL,
+  commands TEXT NOT NULL DEFAULT ''
 ) WITHOUT ROWID;
 )sql";
 
@@ -164,6 +165,29 @@ CREATE INDEX IF NOT EXISTS games_by_seat0 ON games(seat0_id);
 CREATE INDEX IF NOT EXISTS games_by_seat1 ON games(seat1_id);
 )sql";
 
+// Version 6 (issue 21): several nodes on one store. The ids of the forwarded commands each unfinished game
+// applied last (store.h, GameRow::commands), the nodes' heartbeats and the rooms' leases (store.h, Fence).
+// A SQLite file is one machine's, but it keeps the same tables as PostgreSQL: the store behaves the same.
+constexpr const char* kAddCommands = "ALTER TABLE game_progress ADD COLUMN commands TEXT NOT NULL DEFAULT ''";
+constexpr const char* kUpgradeTo6 = R"sql(
+CREATE TABLE IF NOT EXISTS nodes (
+  id TEXT PRIMARY KEY NOT NULL,
+  name TEXT NOT NULL,
+  address TEXT NOT NULL,
+  started_ms INTEGER NOT NULL,
+  expires_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS room_leases (
+  game_id TEXT PRIMARY KEY NOT NULL,
+  node_id TEXT NOT NULL,
+  lease INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS room_leases_by_node ON room_leases(node_id);
+)sql";
+
+// The database's clock in Unix milliseconds (every node of a cluster shares it).
+#define CINQ_NOW_MS "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
+
 // The columns of a games row, in the order bind_game() binds them.
 #define CINQ_GAME_COLUMNS                                                                            \
   "id, game, options, clock_base_ms, clock_increment_ms, is_private, kind, status, result, record, " \
@@ -177,7 +201,7 @@ CREATE INDEX IF NOT EXISTS games_by_seat1 ON games(seat1_id);
   "coalesce(p.seat0_clock_ms, g.seat0_clock_ms), coalesce(p.seat1_clock_ms, g.seat1_clock_ms), "           \
   "coalesce(p.version, g.version), coalesce(p.turns, g.turns), g.rematch_of, g.created_ms, "               \
   "coalesce(p.updated_ms, g.updated_ms), g.clock_days, g.deadline_ms, g.seat0_token_hash, "                \
-  "g.seat1_token_hash, coalesce(p.open_turn, 0), g.rated, g.winner"
+  "g.seat1_token_hash, coalesce(p.open_turn, 0), g.rated, g.winner, coalesce(p.commands, '')"
 #define CINQ_FROM_GAMES " FROM games g LEFT JOIN game_progress p ON p.game_id = g.id"
 
 constexpr const char* kUpsertGame =
@@ -234,15 +258,40 @@ constexpr const char* kSelectEntries = "SELECT text FROM record_entries WHERE ga
 constexpr const char* kDeleteEntriesFrom = "DELETE FROM record_entries WHERE game_id = ?1 AND seq >= ?2";
 constexpr const char* kInsertEntry = "INSERT INTO record_entries (game_id, seq, text) VALUES (?1, ?2, ?3)";
 constexpr const char* kUpsertProgress =
-    "INSERT INTO game_progress (game_id, version, turns, seat0_clock_ms, seat1_clock_ms, open_turn, updated_ms)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+    "INSERT INTO game_progress (game_id, version, turns, seat0_clock_ms, seat1_clock_ms, open_turn, updated_ms,"
+    " commands) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
     " ON CONFLICT(game_id) DO UPDATE SET version = excluded.version, turns = excluded.turns,"
     " seat0_clock_ms = excluded.seat0_clock_ms, seat1_clock_ms = excluded.seat1_clock_ms,"
-    " open_turn = excluded.open_turn, updated_ms = excluded.updated_ms";
-// A change to the stored game: applies only to the version it was made from (?8).
+    " open_turn = excluded.open_turn, updated_ms = excluded.updated_ms, commands = excluded.commands";
+// A change to the stored game: applies only to the version it was made from (?9).
 constexpr const char* kUpdateProgress =
     "UPDATE game_progress SET version = ?2, turns = ?3, seat0_clock_ms = ?4, seat1_clock_ms = ?5,"
-    " open_turn = ?6, updated_ms = ?7 WHERE game_id = ?1 AND version = ?8";
+    " open_turn = ?6, updated_ms = ?7, commands = ?8 WHERE game_id = ?1 AND version = ?9";
+// Leases (issue 21): a save under a lease finds it (?1 game, ?2 node, ?3 lease), or takes a new room's.
+constexpr const char* kCheckLease =
+    "SELECT 1 FROM room_leases WHERE game_id = ?1 AND node_id = ?2 AND lease = ?3";
+constexpr const char* kInsertLease = "INSERT INTO room_leases (game_id, node_id, lease) VALUES (?1, ?2, ?3)";
+constexpr const char* kBeat =
+    "INSERT INTO nodes (id, name, address, started_ms, expires_ms) VALUES (?1, ?2, ?3, ?4, " CINQ_NOW_MS " + ?5)"
+    " ON CONFLICT(id) DO UPDATE SET expires_ms = excluded.expires_ms, address = excluded.address";
+constexpr const char* kLiveNodes =
+    "SELECT id, name, address, started_ms, expires_ms FROM nodes WHERE expires_ms > " CINQ_NOW_MS " ORDER BY id";
+constexpr const char* kForgetDeadNodes = "DELETE FROM nodes WHERE expires_ms < " CINQ_NOW_MS " - 3600000";
+// Taken unless a live node other than ?2 holds it; the lease number grows.
+constexpr const char* kAcquire =
+    "INSERT INTO room_leases (game_id, node_id, lease) VALUES (?1, ?2, 1)"
+    " ON CONFLICT(game_id) DO UPDATE SET node_id = ?2, lease = lease + 1"
+    " WHERE node_id = '' OR node_id = ?2 OR node_id NOT IN"
+    " (SELECT id FROM nodes WHERE expires_ms > " CINQ_NOW_MS ")";
+constexpr const char* kLeaseOf = "SELECT node_id, lease FROM room_leases WHERE game_id = ?1";
+constexpr const char* kRelease =
+    "UPDATE room_leases SET node_id = '' WHERE game_id = ?1 AND node_id = ?2 AND lease = ?3";
+constexpr const char* kReleaseAll = "UPDATE room_leases SET node_id = '' WHERE node_id = ?1";
+constexpr const char* kDeleteNode = "DELETE FROM nodes WHERE id = ?1";
+constexpr const char* kOrphans =
+    "SELECT g.id FROM games g LEFT JOIN room_leases l ON l.game_id = g.id WHERE g.status <> 'finished'"
+    " AND (l.node_id IS NULL OR l.node_id = '' OR l.node_id NOT IN"
+    " (SELECT id FROM nodes WHERE expires_ms > " CINQ_NOW_MS ")) ORDER BY g.created_ms, g.id LIMIT ?1";
 constexpr const char* kDeleteProgress = "DELETE FROM game_progress WHERE game_id = ?1";
 constexpr const char* kDeleteProgressAt = "DELETE FROM game_progress WHERE game_id = ?1 AND version = ?2";
 // The upgrade from version 2.
@@ -372,10 +421,11 @@ GameRow read_game(sqlite3_stmt* stmt) {
   g.open_turn = sqlite3_column_int64(stmt, 25) != 0;
   g.rated = sqlite3_column_int64(stmt, 26) != 0;
   g.winner = sqlite3_column_int(stmt, 27);
+  g.commands = column_text(stmt, 28);
   return g;
 }
 
-// The progress of `g` for kUpsertProgress and kUpdateProgress (?1 to ?7).
+// The progress of `g` for kUpsertProgress and kUpdateProgress (?1 to ?8).
 int bind_progress(sqlite3_stmt* stmt, const GameRow& g) {
   int rc = bind_text(stmt, 1, g.id);
   if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 2, g.version);
@@ -384,6 +434,7 @@ int bind_progress(sqlite3_stmt* stmt, const GameRow& g) {
   if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 5, g.clock_ms[1]);
   if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 6, g.open_turn ? 1 : 0);
   if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 7, g.updated_ms);
+  if (rc == SQLITE_OK) rc = bind_text(stmt, 8, g.commands);
   return rc;
 }
 
@@ -730,6 +781,25 @@ bool write_save(Connection& db, const GameSave& s, const std::string& doing, Err
   auto game_row = [&] {
     return write_one(db, kUpsertGame, doing, error, [&](sqlite3_stmt* stmt) { return bind_game(stmt, g); });
   };
+  if (s.fence) {
+    // Under a lease (issue 21): a room's first save takes it, every other one must find it still ours.
+    auto bind_fence = [&](sqlite3_stmt* stmt) {
+      int rc = bind_text(stmt, 1, g.id);
+      if (rc == SQLITE_OK) rc = bind_text(stmt, 2, s.fence->node);
+      return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 3, s.fence->lease) : rc;
+    };
+    if (s.fence->acquire) {
+      if (!write_one(db, kInsertLease, doing, error, bind_fence)) return false;
+    } else {
+      bool held = false;
+      if (!read_on(db, kCheckLease, doing, error, bind_fence, [&](sqlite3_stmt*) { held = true; })) return false;
+      if (!held) {
+        error.message = doing + ": game " + g.id + " is no longer this node's (lease " +
+                        std::to_string(s.fence->lease) + " lost): another node plays it now";
+        return false;
+      }
+    }
+  }
   if (finished) {
     // The whole record goes into the row; the entries and the progress go.
     if (s.base_version) {
@@ -752,7 +822,7 @@ bool write_save(Connection& db, const GameSave& s, const std::string& doing, Err
   if (s.base_version) {
     if (!write_one(db, kUpdateProgress, doing, error, [&](sqlite3_stmt* stmt) {
           int rc = bind_progress(stmt, g);
-          return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 8, *s.base_version) : rc;
+          return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 9, *s.base_version) : rc;
         }))
       return false;
     if (sqlite3_changes(db.db()) == 0) return stale();
@@ -762,8 +832,9 @@ bool write_save(Connection& db, const GameSave& s, const std::string& doing, Err
   }
   if (s.write_row && !game_row()) return false;
   if (!write_extras(db, s, doing, error)) return false;
-  // The entries from `from` on: whatever was stored there goes (nothing, when the save appends a turn).
-  if (!write_one(db, kDeleteEntriesFrom, doing, error, [&](sqlite3_stmt* stmt) {
+  // The entries from `from` on: whatever was stored there goes (nothing, when the save appends a turn: then
+  // no delete is sent at all).
+  if (s.replaces && !write_one(db, kDeleteEntriesFrom, doing, error, [&](sqlite3_stmt* stmt) {
         int rc = bind_text(stmt, 1, g.id);
         return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 2, s.from) : rc;
       }))
@@ -854,14 +925,18 @@ bool create_schema(Connection& db, const std::string& path, Error& error) {
     if (version == 0)
       return db.exec(kSchema, e, doing) && db.exec(kEntriesSchema, e, doing) &&
              db.exec(kExtrasSchema, e, doing) && db.exec(kUpgradeTo5, e, doing) &&
-             db.exec(set_version.c_str(), e, doing);
+             db.exec(kUpgradeTo6, e, doing) && db.exec(set_version.c_str(), e, doing);
     // Version 1 gains the correspondence columns (its games are not correspondence games), then version 2
     // its entries, then version 3 the seat tokens and chat tables (empty: older links cannot be shown again),
-    // then version 4 the accounts and ratings (every player a guest, no game rated, winners unknown).
+    // then version 4 the accounts and ratings (every player a guest, no game rated, winners unknown), then
+    // version 5 the cluster's tables (issue 21; version 3's game_progress gains its commands, which the
+    // version 3 tables made here have already).
+    if (version >= 3 && !db.exec(kAddCommands, e, upgrading)) return false;
     if (version == 1 && !db.exec(kUpgradeTo2, e, upgrading)) return false;
     if (version <= 2 && !upgrade_to_3(db, path, e, upgrading)) return false;
     if (version <= 3 && !db.exec(kExtrasSchema, e, upgrading)) return false;
-    return db.exec(kUpgradeTo5, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
+    if (version <= 4 && !db.exec(kUpgradeTo5, e, upgrading)) return false;
+    return db.exec(kUpgradeTo6, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
   });
 }
 
@@ -1010,6 +1085,73 @@ class SqliteStore final : public Store {
   std::vector<RatingChange> all_rating_history() override;
   bool put_ratings(const std::vector<RatingRow>& ratings, const std::vector<RatingChange>& history,
                    Error& error) override;
+
+  // --- several nodes (issue 21): on the writer, each one transaction.
+  bool beat(const NodeRow& node, std::int64_t ttl_ms, Error& error) override {
+    return writer.transaction(error, "the heartbeat of " + node.id, [&](Error& e) {
+      return write_one(writer, kBeat, "the heartbeat of " + node.id, e, [&](sqlite3_stmt* stmt) {
+               int rc = bind_text(stmt, 1, node.id);
+               if (rc == SQLITE_OK) rc = bind_text(stmt, 2, node.name);
+               if (rc == SQLITE_OK) rc = bind_text(stmt, 3, node.address);
+               if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 4, node.started_ms);
+               return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 5, ttl_ms) : rc;
+             }) &&
+             write_one(writer, kForgetDeadNodes, "forgetting dead nodes", e, [](sqlite3_stmt*) { return SQLITE_OK; });
+    });
+  }
+  std::vector<NodeRow> live_nodes() override {
+    std::vector<NodeRow> out;
+    read_rows(kLiveNodes, "reading the live nodes", nullptr, [&](sqlite3_stmt* stmt) {
+      out.push_back({column_text(stmt, 0), column_text(stmt, 1), column_text(stmt, 2),
+                     sqlite3_column_int64(stmt, 3), sqlite3_column_int64(stmt, 4)});
+    });
+    return out;
+  }
+  std::optional<Lease> acquire(const std::string& game_id, const std::string& node_id, Error& error) override {
+    const std::string doing = "taking the lease of " + game_id;
+    Lease lease;
+    bool ok = writer.transaction(error, doing, [&](Error& e) {
+      auto bind = [&](sqlite3_stmt* stmt) {
+        int rc = bind_text(stmt, 1, game_id);
+        return rc == SQLITE_OK ? bind_text(stmt, 2, node_id) : rc;
+      };
+      if (!write_one(writer, kAcquire, doing, e, bind)) return false;
+      const bool taken = sqlite3_changes(writer.db()) > 0;
+      return read_on(writer, kLeaseOf, doing, e, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, game_id); },
+                     [&](sqlite3_stmt* stmt) {
+                       if (taken)
+                         lease.lease = sqlite3_column_int64(stmt, 1);
+                       else
+                         lease.owner = column_text(stmt, 0);
+                     });
+    });
+    if (!ok) return std::nullopt;
+    return lease;
+  }
+  bool release(const std::string& game_id, const std::string& node_id, std::int64_t lease, Error& error) override {
+    const std::string doing = "giving up the lease of " + game_id;
+    return writer.transaction(error, doing, [&](Error& e) {
+      return write_one(writer, kRelease, doing, e, [&](sqlite3_stmt* stmt) {
+        int rc = bind_text(stmt, 1, game_id);
+        if (rc == SQLITE_OK) rc = bind_text(stmt, 2, node_id);
+        return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 3, lease) : rc;
+      });
+    });
+  }
+  std::vector<std::string> orphans(int limit) override {
+    std::vector<std::string> out;
+    read_rows(kOrphans, "finding games no node holds",
+              [&](sqlite3_stmt* stmt) { return sqlite3_bind_int(stmt, 1, limit); },
+              [&](sqlite3_stmt* stmt) { out.push_back(column_text(stmt, 0)); });
+    return out;
+  }
+  bool leave(const std::string& node_id, Error& error) override {
+    const std::string doing = "node " + node_id + " leaving";
+    auto bind = [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, node_id); };
+    return writer.transaction(error, doing, [&](Error& e) {
+      return write_one(writer, kReleaseAll, doing, e, bind) && write_one(writer, kDeleteNode, doing, e, bind);
+    });
+  }
 
  private:
   // The ids of a table, in order.

@@ -155,6 +155,20 @@ struct GameRow {
   // Schema version 4 (table chat): the last 100 lines, oldest first, read by game() and unfinished_games();
   // a save's lines are appended (GameSave::chat).
   std::vector<ChatRow> chat;
+  // Schema version 6 (issue 21, game_progress.commands): the ids of the last commands forwarded from other
+  // nodes that this game applied, oldest first, space-separated (at most kRememberedCommands): a command sent
+  // again after its node lost the owner is recognised and not applied twice.
+  std::string commands;
+};
+inline constexpr std::size_t kRememberedCommands = 32;
+
+// The right of one node to write one game (issue 21, table room_leases): a room is played by the node holding
+// its lease, and every save of it names the lease, so a node that lost it (another node took the room over)
+// can no longer store anything of it. `acquire`: this save takes the lease first (a room the node made).
+struct Fence {
+  std::string node;        // the node's id (its name and incarnation)
+  std::int64_t lease = 0;  // the lease's number, which grows each time the room changes hands
+  bool acquire = false;
 };
 
 // One save of a game, sized to what changed since the last one (issue 16). The server's rooms build these
@@ -168,12 +182,32 @@ struct GameSave {
   // The record's entries from index `from` on; they replace every stored entry from `from` on.
   std::int64_t from = 0;
   std::vector<std::string> entries;
+  // Whether stored entries from `from` on may exist and must go first; false: the save appends only.
+  bool replaces = true;
   // The version the store must hold for this game for the save to apply (it changes what the store has); a
   // save that finds another version fails, so a save made after a failed one never half-applies. None: the
   // save stands alone (a new game's, or a finished one's).
   std::optional<std::int64_t> base_version;
   // Chat lines to append (the row's own `chat` is not written).
   std::vector<ChatRow> chat;
+  // Several nodes (issue 21): the lease under which the save is made; it fails if the node holds it no more.
+  std::optional<Fence> fence;
+};
+
+// A node of a cluster (issue 21, table nodes): alive while its heartbeat is fresh (expires_ms is in the
+// database's clock, which every node shares).
+struct NodeRow {
+  std::string id;       // name:incarnation, unique per process
+  std::string name;     // --node
+  std::string address;  // where it listens (for operators)
+  std::int64_t started_ms = 0;
+  std::int64_t expires_ms = 0;
+};
+
+// What acquire() found: the lease is this node's now (`lease` > 0), or another live node holds it (`owner`).
+struct Lease {
+  std::int64_t lease = 0;
+  std::string owner;
 };
 
 // The save that writes `row` whole (its record split into entries while unfinished); nullopt and `error` if
@@ -263,6 +297,24 @@ class Store {
   // Writes rating and history rows as given, in one transaction (a copy's; the server never calls it).
   virtual bool put_ratings(const std::vector<RatingRow>& ratings, const std::vector<RatingChange>& history,
                            Error& error) = 0;
+
+  // --- several nodes (issue 21; docs/scaling.md). Each is one statement or transaction of its own, on a
+  // connection of its own (a node's heartbeat never waits behind reads or saves). Times are the database's.
+  // The node's heartbeat: its row, alive for `ttl_ms` from now.
+  virtual bool beat(const NodeRow& node, std::int64_t ttl_ms, Error& error) = 0;
+  // The nodes alive now.
+  virtual std::vector<NodeRow> live_nodes() = 0;
+  // Takes the lease of `game_id` for `node_id` unless a live node other than it holds it (a new lease number
+  // each time); nullopt if the database could not be asked.
+  virtual std::optional<Lease> acquire(const std::string& game_id, const std::string& node_id, Error& error) = 0;
+  // Gives a lease up (the room left this node's memory, or the node is stopping): nobody holds it then.
+  virtual bool release(const std::string& game_id, const std::string& node_id, std::int64_t lease,
+                       Error& error) = 0;
+  // Unfinished games that no live node holds (never held, given up, or held by a node whose heartbeat
+  // stopped), oldest first, at most `limit`.
+  virtual std::vector<std::string> orphans(int limit) = 0;
+  // The node stops: its leases are given up and its row goes.
+  virtual bool leave(const std::string& node_id, Error& error) = 0;
 
  protected:
   Store() = default;

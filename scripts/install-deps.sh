@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Cinq needs to build and test on Debian 12, as root. Used by README, .ci/run and docker/.
 #   scripts/install-deps.sh           everything: the build, the tests (clang for the sanitizers and fuzzers,
-#                                     PostgreSQL for the store tests, Chromium and Node for the browser tests)
+#                                     PostgreSQL for the store tests, Redis and HAProxy for the cluster
+#                                     tests, Chromium and Node for the browser tests)
 #   scripts/install-deps.sh --build   what building `cinq` needs, nothing more (docker/Dockerfile's build stage)
 set -euo pipefail
 BUILD_ONLY=0
@@ -14,13 +15,16 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build ccache pkg-config git ca-certificates \
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev doctest-dev libbox2d-dev libcli11-dev libssl-dev libsodium-dev \
-  libjemalloc-dev libpq-dev \
+  libjemalloc-dev libpq-dev libhiredis-dev \
   >/dev/null
 if [ "$BUILD_ONLY" = 1 ]; then exit 0; fi
 # The tests: the sanitizers and fuzzers (clang), a real PostgreSQL started by the tests themselves
-# (tests/support/postgres.h: Debian's server binaries, never its service), the Python clients, the browser.
+# (tests/support/postgres.h: Debian's server binaries, never its service), Redis and HAProxy for the cluster
+# (tests/support/redis.h, haproxy.h, scripts/cluster.sh: each started on free ports of its own), the Python
+# clients, the browser. Where the packages start their services (an init system, or invoke-rc.d), Redis
+# listens on 127.0.0.1:6379 and HAProxy's default configuration on no port: no test uses either.
 $SUDO apt-get install -y -qq --no-install-recommends \
-  sqlite3 clang libclang-rt-14-dev postgresql \
+  sqlite3 clang libclang-rt-14-dev postgresql redis-server haproxy \
   python3 python3-websockets chromium \
   >/dev/null
 # The browser tests need Node >= 18 (playwright-core 1.49): Debian 12's nodejs will do. A machine that has a

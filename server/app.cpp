@@ -37,17 +37,26 @@ App::App(store::Store& store, store::Worker& writer, Limits limits, BotConfig bo
 
 App::~App() {
   // Nothing may run on another thread while the parts go: the same steps as shutdown(), if it was not called.
+  if (cluster_) cluster_->stop();
   bot_runner_->stop();
   protocol_->shutdown();
   workers_->stop();
 }
 
+void App::join_cluster(ClusterConfig config) {
+  cluster_ = std::make_unique<Cluster>(services_, std::move(config));
+  services_.cluster = cluster_.get();
+  cluster_->attach(*protocol_, *rooms_, *workers_, *http_);
+}
+
 int App::attach(net::Server& server) {
   services_.net = &server;
+  if (cluster_) cluster_->start();
   return rooms_->reopen_unfinished();
 }
 
 void App::shutdown() {
+  if (cluster_) cluster_->stop();
   // First the bots: a bot still thinking would post its turn to a room that is going. Then no message is
   // handled any more, and the workers end (a job not started is dropped) before the rooms go.
   bot_runner_->stop();

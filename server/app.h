@@ -13,6 +13,7 @@
 #include <string>
 
 #include "server/bot_runner.h"
+#include "server/cluster.h"
 #include "server/protocol.h"
 #include "server/services.h"
 #include "server/workers.h"
@@ -27,6 +28,9 @@ class App : public net::Handler {
  public:
   App(store::Store& store, store::Worker& writer, Limits limits = {}, BotConfig bots = {},
       WorkerConfig workers = {}, RoomLimits room_limits = {});
+  // Several nodes (server/cluster.h): this node joins the cluster named by `cluster` (call before attach()).
+  void join_cluster(ClusterConfig cluster);
+  Cluster* cluster() { return cluster_.get(); }
   ~App() override;
 
   // Binds the app to its transport, then reopens every unfinished game from the store; returns how many.
@@ -42,6 +46,8 @@ class App : public net::Handler {
   void on_message(const std::shared_ptr<net::Connection>& c, std::string text) override;
   void on_close(const std::shared_ptr<net::Connection>& c) override;
   void on_http(net::HttpRequest request, std::function<void(net::HttpResponse)> respond) override;
+  // A node handing its rooms over takes no new WebSocket connection (the balancer tries another node).
+  bool accepting() const override { return !cluster_ || !cluster_->draining(); }
 
  private:
   Services services_;
@@ -53,6 +59,7 @@ class App : public net::Handler {
   std::unique_ptr<Identities> identities_;
   std::unique_ptr<Protocol> protocol_;
   std::unique_ptr<HttpApi> http_;
+  std::unique_ptr<Cluster> cluster_;
 };
 
 }  // namespace cinq::server

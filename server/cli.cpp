@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -206,13 +207,38 @@ std::string options_text(const Options& o) {
   return s.empty() ? "(none)" : s;
 }
 
-// `cinq play FILE TURN`: the referee of a game by mail. The turn is checked against the record in FILE and
-// appended; FILE is rewritten in canonical form (through a temporary file and a rename, so an interrupted
-// write never leaves half a record). A refused turn changes nothing.
+// `cinq play FILE [TURN]`: the referee of a game by mail. TURN, one turn of the side to move, is checked
+// against the record in FILE and appended. TURN may also be written as the line a player appends to a mailed
+// log, with its number (`4   D/e3 e4/`: the line it opens, or the one it completes for the side that moves
+// second; docs/notation.md). Without TURN the turn is already in FILE, appended as its last line, and the
+// whole of FILE is checked. Either way FILE is rewritten in canonical form (through a temporary file and a
+// rename, so an interrupted write never leaves half a record). A refused turn changes nothing.
 struct PlayArgs {
   std::string path;
   std::string turn;
 };
+
+// A turn written as a record line: a line number, then the turn.
+bool numbered(std::string_view turn) {
+  std::size_t digits = 0;
+  while (digits < turn.size() && std::isdigit(static_cast<unsigned char>(turn[digits]))) ++digits;
+  return digits > 0 && digits < turn.size() && (turn[digits] == ' ' || turn[digits] == '\t');
+}
+
+// `record` (read from `text`) with `line` appended as the record's next line, which must hold exactly one
+// turn. An error on that line is the turn's: its message without the line number.
+Result<Record> append_line(std::string text, const Record& record, const std::string& line) {
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  const int line_number = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
+  auto after = Record::read(text + line + "\n");
+  if (!after) {
+    Error error = after.error();
+    if (error.line == line_number) error.line = 0;
+    return error;
+  }
+  if (after->turn_count() != record.turn_count() + 1) return make_error("one turn is expected");
+  return after;
+}
 
 int cmd_play(const PlayArgs& args) {
   const std::string& path = args.path;
@@ -226,12 +252,19 @@ int cmd_play(const PlayArgs& args) {
     std::cout << path << ": " << record.error().text() << "\n";
     return 1;
   }
-  if (record->finished()) {
+  if (args.turn.empty()) {
+    // The turn was appended to FILE: it has been read and checked with the rest.
+  } else if (record->finished()) {
     std::cout << "the game is over (" << record->result_text() << "): no turn may follow\n";
     return 1;
-  }
-  auto played = record->play_turn(fold_spaces(args.turn));
-  if (!played) {
+  } else if (numbered(args.turn)) {
+    auto after = append_line(text, *record, args.turn);
+    if (!after) {
+      std::cout << args.turn << ": " << after.error().text() << "\n";
+      return 1;
+    }
+    record = std::move(after);
+  } else if (auto played = record->play_turn(fold_spaces(args.turn)); !played) {
     std::cout << args.turn << ": " << played.error().message << "\n";
     return 1;
   }
@@ -250,10 +283,11 @@ int cmd_play(const PlayArgs& args) {
     return 2;
   }
   const Record& r = *record;
+  const char* done = args.turn.empty() ? "checked" : "played";
   if (r.finished())
-    std::cout << "played; the game is over: " << r.result_text() << "\n";
+    std::cout << done << "; the game is over: " << r.result_text() << "\n";
   else
-    std::cout << "played; " << r.game().side_letter(r.state().to_move()) << " to move\n";
+    std::cout << done << "; " << r.game().side_letter(r.state().to_move()) << " to move\n";
   return 0;
 }
 
@@ -451,10 +485,12 @@ int cli_main(int argc, char** argv) {
   CLI::App* play = app.add_subcommand(
       "play",
       "The referee of a game played by mail: checks TURN for the side to move against the record in FILE and "
-      "appends it, rewriting FILE in canonical form; prints who is to move or the result. A refused turn "
+      "appends it, rewriting FILE in canonical form; prints who is to move or the result. Without TURN, the "
+      "turn is the line appended to FILE (notation.md), and FILE is checked and rewritten. A refused turn "
       "prints the reason, exits 1 and leaves FILE untouched.");
   play->add_option("FILE", play_args.path, "the record of the game so far")->required();
-  play->add_option("TURN", play_args.turn, "one turn, like 'B/g3 f3/@ c3/'")->required();
+  play->add_option("TURN", play_args.turn,
+                   "one turn, like 'B/g3 f3/@ c3/', or the line that appends it, like '4 B/g3 f3/@ c3/'");
   commands[play] = [&] { return cmd_play(play_args); };
 
   PerftArgs perft_args;

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <variant>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "bots/bot.h"
 #include "rules/registry.h"
 #include "server/bot_runner.h"
+#include "server/cluster.h"
 #include "ratings/glicko2.h"
 #include "server/accounts.h"
 #include "server/identity.h"
@@ -426,6 +428,9 @@ struct MyGames {
 
 struct Commands {
   using RoomPtr = std::shared_ptr<RoomActor>;
+  // Commands whose answer is the room's state (a forwarded one of these is a join for the cluster's relay).
+  template <class C>
+  static constexpr bool kSubscribes = std::is_same_v<C, Join> || std::is_same_v<C, Sit>;
   using Run = void (*)(Protocol&, Context&, const json&);
   struct Command {
     bool needs_hello = true;
@@ -481,24 +486,61 @@ struct Commands {
   }
 
   // A command on a room: the room in memory, or loaded from the store on a worker (the connection's later
-  // messages wait meanwhile); `no_room` if there is none.
+  // messages wait meanwhile); `no_room` if there is none. With several nodes (server/cluster.h): a room
+  // another node owns gets the message forwarded there; a message forwarded here for a room this node does
+  // not own (any more) is answered `moved`, and the sending node tries again where the room is.
   template <class C, void (*Handle)(Protocol&, Context&, C&, const RoomPtr&)>
   static void in_room(Protocol& p, Context& ctx, const json& body) {
     Parsed<C> parsed = C::parse(body);
     if (auto* r = std::get_if<Refusal>(&parsed)) return p.reply_error(ctx, r->code, r->message);
     C& cmd = std::get<C>(parsed);
-    if (auto actor = p.rooms_.find(cmd.room)) return Handle(p, ctx, cmd, actor);
+    if (auto actor = p.rooms_.find(cmd.room)) return run_in<C, Handle>(p, ctx, cmd, actor);
+    Cluster* cluster = p.services_.cluster;
+    if (cluster && !ctx.connection->remote()) {
+      if (std::string owner = cluster->known_owner(cmd.room); !owner.empty())
+        return cluster->forward(ctx.connection, *ctx.player, p.session_of(ctx.connection->id()), cmd.room,
+                                std::move(ctx.text), owner, ctx.fid, false, kSubscribes<C>);
+    }
     Resume resume = ctx.defer(p);
     p.rooms_.load(cmd.room, [&p, later = ctx, cmd, resume](RoomDirectory::Lookup found) mutable {
       if (!resume->closed()) {
-        if (found.busy)
+        if (found.moved && later.connection->remote()) {
+          p.services_.cluster->refuse_moved(later.connection, later.fid, cmd.room);
+        } else if (found.moved) {
+          p.reply_error(later, "storage", kBusy, cmd.room);  // this node is stopping: its clients go elsewhere
+        } else if (!found.owner.empty()) {
+          if (later.connection->remote())
+            p.services_.cluster->refuse_moved(later.connection, later.fid, cmd.room);
+          else
+            p.services_.cluster->forward(later.connection, *later.player, p.session_of(later.connection->id()),
+                                         cmd.room, std::move(later.text), found.owner, later.fid, false,
+                                         kSubscribes<C>);
+        } else if (found.busy) {
           p.reply_error(later, "storage", kBusy, cmd.room);
-        else if (!found.room)
+        } else if (!found.room) {
           p.reply_error(later, "no_room", "no room '" + cmd.room + "'", cmd.room);
-        else
-          Handle(p, later, cmd, found.room);
+        } else {
+          run_in<C, Handle>(p, later, cmd, found.room);
+        }
       }
       resume->finish();
+    });
+  }
+
+  // Runs a command on its room. A command sent again (another node forwarded it before, and got no
+  // acknowledgement) that the room applied already is not applied twice. A forwarded command holds its
+  // connection's later messages until the room settled: its acknowledgement means stored and announced.
+  template <class C, void (*Handle)(Protocol&, Context&, C&, const RoomPtr&)>
+  static void run_in(Protocol& p, Context& ctx, C& cmd, const RoomPtr& actor) {
+    if (!ctx.fid.empty() && actor->remembers(ctx.fid)) {
+      if (p.services_.cluster) ++p.services_.cluster->counters().duplicates;
+      return;
+    }
+    Handle(p, ctx, cmd, actor);
+    if (!ctx.connection->remote()) return;
+    Resume resume = ctx.defer(p);
+    actor->post([resume](RoomActor& a) {
+      a.when_settled([resume] { resume->finish(); }, [resume] { resume->finish(); });
     });
   }
 
@@ -770,6 +812,7 @@ struct Commands {
           p.reply_error(later, "storage", "the server could not log you out: try again");
         } else {
           p.log_out_others(row.id, later.connection->id());
+          if (p.services_.cluster) p.services_.cluster->log_out_everywhere(row.id, later.connection->id());
           p.clear_player(later.connection->id());
           reply(later, {{"type", "logged_out"}});
         }
@@ -1061,6 +1104,11 @@ struct Commands {
     const GameRequest& g = cmd.game;
     if (cmd.rated && ctx.player->username.empty())
       return p.reply_error(ctx, "account_required", "a rated game is for accounts: register or log in first");
+    // Several nodes: one book, the lobby leader's.
+    if (p.services_.cluster && !ctx.connection->remote() &&
+        p.services_.cluster->forward_seek(ctx.connection, *ctx.player, p.session_of(ctx.connection->id()),
+                                          ctx.text, false))
+      return;
     lobby::Seek seek{*ctx.player,  ctx.connection->id(), std::string(g.game->name()),
                      g.options,    g.clock,              Services::now().unix_ms};
     seek.rated = cmd.rated;
@@ -1134,6 +1182,10 @@ struct Commands {
   }
 
   static void on_unseek(Protocol& p, Context& ctx, Unseek&) {
+    if (p.services_.cluster && !ctx.connection->remote() &&
+        p.services_.cluster->forward_seek(ctx.connection, *ctx.player, p.session_of(ctx.connection->id()),
+                                          ctx.text, true))
+      return;
     int n = 0;
     {
       std::lock_guard lock(p.seeks_mutex_);
@@ -1143,6 +1195,17 @@ struct Commands {
   }
 
   static void on_rooms(Protocol& p, Context& ctx, Rooms&) {
+    if (Cluster* cluster = p.services_.cluster) {  // every node's rooms, the leader's seeks
+      auto seeks = cluster->leader_seeks();
+      ctx.connection->send(R"({"type":"rooms","rooms":)" + *cluster->public_list() + R"(,"seeks":)" +
+                           (seeks ? *seeks : p.seeks_json()) + "}");
+      return;
+    }
+    ctx.connection->send(R"({"type":"rooms","rooms":)" + *p.rooms_.public_list() + R"(,"seeks":)" +
+                         p.seeks_json() + "}");
+  }
+
+  static std::string seeks_json(Protocol& p) {
     json seeks = json::array();
     {
       std::lock_guard lock(p.seeks_mutex_);
@@ -1158,8 +1221,7 @@ struct Commands {
                                                                      {"provisional", s.provisional}}},
                          {"rating_range", s.range ? json{(*s.range)[0], (*s.range)[1]} : json(nullptr)}});
     }
-    ctx.connection->send(R"({"type":"rooms","rooms":)" + *p.rooms_.public_list() + R"(,"seeks":)" +
-                         seeks.dump() + "}");
+    return seeks.dump();
   }
 
   // The player's games, read (and those not in memory replayed, for their summary) on a worker: unfinished
@@ -1224,5 +1286,7 @@ struct Commands {
 void run_command(Protocol& protocol, Context& ctx, const std::string& type, const json& body) {
   Commands::run(protocol, ctx, type, body);
 }
+
+std::string Protocol::seeks_json() { return Commands::seeks_json(*this); }
 
 }  // namespace cinq::server

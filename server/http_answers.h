@@ -40,4 +40,13 @@ inline net::HttpResponse storage_response() {
   return r;
 }
 
+// A body with nothing but white space is no record (notation.md reads a text without `#!` as Baltek, so an
+// empty text would otherwise be an empty Baltek game): 422, line 1.
+inline bool blank(const std::string& body) {
+  return body.find_first_not_of(" \t\r\n") == std::string::npos;
+}
+inline net::HttpResponse blank_record_response() {
+  return error_response(422, "bad_record", "line 1: the record is empty", 1);
+}
+
 }  // namespace cinq::server

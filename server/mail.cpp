@@ -9,6 +9,7 @@
 #include "rules/notation.h"
 #include "server/http_answers.h"
 #include "server/http_api.h"
+#include "server/cluster.h"
 #include "server/identity.h"
 #include "server/room_actor.h"
 #include "server/rooms.h"
@@ -78,9 +79,12 @@ void HttpApi::post_record(Call& call) {
   const std::string token = call.query["token"];
   if (token.empty() || token.size() > 64) return call.respond(error_response(403, "bad_token", "give the seat's token"));
   const std::string id = call.params.at(0);
+  net::HttpRequest forwarded = call.request;  // for the node that owns the room, if another does
   auto body = std::make_shared<const std::string>(std::move(call.request.body));
-  rooms_.load(id, [this, id, seat, token, body, respond = call.respond](RoomDirectory::Lookup found) {
-    if (found.busy) return respond(busy_response());
+  rooms_.load(id, [this, id, seat, token, body, forwarded = std::move(forwarded),
+                   respond = call.respond](RoomDirectory::Lookup found) mutable {
+    if (!found.owner.empty()) return services_.cluster->forward_http(found.owner, std::move(forwarded), respond);
+    if (found.busy || found.moved) return respond(busy_response());
     if (!found.room) return respond(error_response(404, "not_found", "no game '" + id + "'"));
     play_log(found.room, seat, token, body, respond, 0);
   });
@@ -152,6 +156,7 @@ void HttpApi::import_game(Call& call) {
     return call.respond(error_response(400, "bad_clock", "days: 1, 2, 3, 5, 7 or 14 days per turn"));
   auto job = [this, is_private, days, body = std::move(call.request.body), respond = call.respond] {
     note_blocking(services_.metrics);
+    if (blank(body)) return respond(blank_record_response());
     auto record = Record::read(body);
     if (!record) return respond(error_response(422, "bad_record", record.error().text(), record.error().line));
     if (record->incomplete())

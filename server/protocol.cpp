@@ -8,6 +8,7 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
+#include "server/cluster.h"
 #include "server/request.h"
 #include "server/room_actor.h"
 #include "server/rooms.h"
@@ -76,10 +77,39 @@ void Protocol::on_close(const std::shared_ptr<net::Connection>& c) {
   }
   for (const auto& id : rooms)
     if (auto actor = rooms_.find(id)) actor->post([cid = c->id()](RoomActor& a) { a.unsubscribe(cid); });
+  // Several nodes: the rooms and the lobby elsewhere forget it too.
+  if (services_.cluster && !c->remote()) services_.cluster->closed(c->id());
 }
 
 void Protocol::on_message(const std::shared_ptr<net::Connection>& c, std::string text) {
   if (stopping_ || !admit(c)) return;
+  enqueue(c, std::move(text), {}, true);
+}
+
+void Protocol::open_remote(const std::shared_ptr<net::Connection>& c, const lobby::Player& player,
+                           const std::string& session) {
+  std::lock_guard lock(clients_mutex_);
+  Client& client = clients_[c->id()];
+  if (!client.lane) {
+    client.connection = c;
+    client.lane = std::make_shared<Lane>();
+  }
+  client.player = player;
+  client.session = session;
+}
+
+void Protocol::feed(const std::shared_ptr<net::Connection>& c, std::string text, std::string fid) {
+  if (stopping_) return;
+  enqueue(c, std::move(text), std::move(fid), false);
+}
+
+void Protocol::feed_again(std::uint64_t connection, std::string text, std::string fid) {
+  if (stopping_) return;
+  if (auto c = connection_of(connection)) enqueue(c, std::move(text), std::move(fid), false);
+}
+
+void Protocol::enqueue(const std::shared_ptr<net::Connection>& c, std::string text, std::string fid,
+                       bool check_size) {
   std::shared_ptr<Lane> lane;
   {
     std::lock_guard lock(clients_mutex_);
@@ -88,7 +118,8 @@ void Protocol::on_message(const std::shared_ptr<net::Connection>& c, std::string
   if (!lane) return;
   Lane::Waiting w;
   w.received = std::chrono::steady_clock::now();
-  if (text.size() > limits_.max_message)
+  w.fid = std::move(fid);
+  if (check_size && text.size() > limits_.max_message)
     w.too_big = text.size();  // answered in its turn; its text is not kept
   else
     w.text = std::move(text);
@@ -96,7 +127,7 @@ void Protocol::on_message(const std::shared_ptr<net::Connection>& c, std::string
   {
     std::lock_guard lock(lane->mutex);
     if (lane->closed) return;
-    if (lane->waiting.size() >= limits_.max_waiting) {
+    if (lane->waiting.size() >= limits_.max_waiting && w.fid.empty()) {
       overflow = true;
     } else {
       lane->waiting.push_back(std::move(w));
@@ -123,13 +154,16 @@ void Protocol::pump(const std::shared_ptr<net::Connection>& c, const std::shared
       w = std::move(lane->waiting.front());
       lane->waiting.pop_front();
     }
-    if (handle(c, lane, std::move(w.text), w.too_big, w.received)) return;  // in flight: it resumes us
+    const std::string fid = w.fid;
+    if (handle(c, lane, std::move(w.text), w.too_big, w.received, std::move(w.fid)))
+      return;  // in flight: it resumes us
+    c->completed(fid);
   }
 }
 
 bool Protocol::handle(const std::shared_ptr<net::Connection>& c, const std::shared_ptr<Lane>& lane,
                       std::string text, std::optional<std::size_t> too_big,
-                      std::chrono::steady_clock::time_point received) {
+                      std::chrono::steady_clock::time_point received, std::string fid) {
   if (too_big) {
     reply_error(c, "too_big",
                 "message of " + std::to_string(*too_big) + " bytes: the limit is " +
@@ -140,6 +174,7 @@ bool Protocol::handle(const std::shared_ptr<net::Connection>& c, const std::shar
   ctx.connection = c;
   ctx.received = received;
   ctx.lane = lane;
+  ctx.fid = std::move(fid);
   json body = json::parse(text, nullptr, false);
   if (body.is_discarded()) {
     reply_error(c, "bad_json", "the message is not valid JSON");
@@ -157,6 +192,7 @@ bool Protocol::handle(const std::shared_ptr<net::Connection>& c, const std::shar
     return false;
   }
   ctx.player = player_of(c->id());
+  ctx.text = std::move(text);
   try {
     run_command(*this, ctx, type->get<std::string>(), body);
   } catch (const std::exception& e) {
@@ -255,6 +291,8 @@ void Protocol::log_out_others(const std::string& player_id, std::uint64_t except
     std::lock_guard lock(clients_mutex_);
     for (auto& [id, client] : clients_) {
       if (id == except || !client.player || client.player->id != player_id) continue;
+      // A client of another node: logged out there, by its own node.
+      if (auto c = client.connection.lock(); c && c->remote()) continue;
       client.player.reset();
       client.session.clear();
       if (auto c = client.connection.lock()) told.push_back(std::move(c));

@@ -63,6 +63,17 @@ class Protocol {
   void on_open(const std::shared_ptr<net::Connection>& c);
   void on_message(const std::shared_ptr<net::Connection>& c, std::string text);
   void on_close(const std::shared_ptr<net::Connection>& c);
+  // Several nodes (server/cluster.h). A client of another node, standing here as `c` (c->remote()): known
+  // as `player` already (it said hello there), its messages already admitted there.
+  void open_remote(const std::shared_ptr<net::Connection>& c, const lobby::Player& player,
+                   const std::string& session);
+  // One of its messages, with its id (handled in order, like a local connection's).
+  void feed(const std::shared_ptr<net::Connection>& c, std::string text, std::string fid);
+  // A local connection's message again (its room came to this node while it was forwarded): handled after
+  // the connection's waiting messages; `fid` lets the room recognise it if it was applied already.
+  void feed_again(std::uint64_t connection, std::string text, std::string fid);
+  // The seeks of this node's book as the lobby lists them (JSON array text).
+  std::string seeks_json();
 
   std::size_t seeks_waiting();
   // From now on no message is handled and no completion goes on; drops every connection record.
@@ -71,6 +82,7 @@ class Protocol {
  private:
   friend struct Commands;
   friend class Flight;
+  friend class Cluster;  // several nodes: clients of other nodes, and this node's clients' rooms elsewhere
 
   struct Client {
     std::weak_ptr<net::Connection> connection;
@@ -90,7 +102,10 @@ class Protocol {
   void pump(const std::shared_ptr<net::Connection>& c, const std::shared_ptr<Lane>& lane);
   // One message; true when its command went on off this thread (the lane stays held by it).
   bool handle(const std::shared_ptr<net::Connection>& c, const std::shared_ptr<Lane>& lane, std::string text,
-              std::optional<std::size_t> too_big, std::chrono::steady_clock::time_point received);
+              std::optional<std::size_t> too_big, std::chrono::steady_clock::time_point received,
+              std::string fid);
+  // Queues a message on the connection's lane (admitted already) and handles it if nothing is under way.
+  void enqueue(const std::shared_ptr<net::Connection>& c, std::string text, std::string fid, bool check_size);
 
   // --- for the commands (commands.cpp)
   void reply_error(const std::shared_ptr<net::Connection>& c, const std::string& code,

@@ -23,6 +23,7 @@ struct Lane {
     std::string text;
     std::optional<std::size_t> too_big;  // the size of a message over the cap (its text is not kept)
     std::chrono::steady_clock::time_point received;
+    std::string fid;  // a message forwarded by another node: its id (server/cluster.h)
   };
   std::mutex mutex;
   bool busy = false;    // a message is being handled, or a command is in flight off the network thread
@@ -35,8 +36,9 @@ struct Lane {
 // job thrown away at shutdown).
 class Flight {
  public:
-  Flight(Protocol& protocol, std::shared_ptr<net::Connection> connection, std::shared_ptr<Lane> lane)
-      : protocol_(protocol), connection_(std::move(connection)), lane_(std::move(lane)) {}
+  Flight(Protocol& protocol, std::shared_ptr<net::Connection> connection, std::shared_ptr<Lane> lane,
+         std::string fid = {})
+      : protocol_(protocol), connection_(std::move(connection)), lane_(std::move(lane)), fid_(std::move(fid)) {}
   ~Flight() { finish(); }
   Flight(const Flight&) = delete;
   Flight& operator=(const Flight&) = delete;
@@ -44,6 +46,7 @@ class Flight {
   // The command is done: the connection's waiting messages are handled now, on this thread.
   void finish() {
     if (finished_.exchange(true)) return;
+    connection_->completed(fid_);
     if (state_.exchange(kDone) == kParked) protocol_.pump(connection_, lane_);
   }
   // Whether the connection is gone (its answers go nowhere; a room must not subscribe it).
@@ -63,6 +66,7 @@ class Flight {
   Protocol& protocol_;
   std::shared_ptr<net::Connection> connection_;
   std::shared_ptr<Lane> lane_;
+  std::string fid_;
   std::atomic<int> state_{kRunning};
   std::atomic<bool> finished_{false};
 };
@@ -78,11 +82,13 @@ struct Context {
   std::optional<lobby::Player> player;  // after `hello`
   std::shared_ptr<Lane> lane;
   std::shared_ptr<Flight> flight;  // set by defer()
+  std::string text;  // the message as it came (a command for a room another node owns is forwarded as is)
+  std::string fid;   // forwarded by another node (or sent again after one): its id, else ""
 
   // The command goes on off this thread: the connection's next messages wait until the returned handle's
   // finish(). Once per message.
   Resume defer(Protocol& protocol) {
-    if (!flight) flight = std::make_shared<Flight>(protocol, connection, lane);
+    if (!flight) flight = std::make_shared<Flight>(protocol, connection, lane, fid);
     return flight;
   }
 };

@@ -10,6 +10,7 @@
 #include "rules/notation.h"
 #include "server/http_answers.h"
 #include "server/http_api.h"
+#include "server/cluster.h"
 #include "server/room_actor.h"
 #include "server/rooms.h"
 #include "server/services.h"
@@ -24,6 +25,7 @@ namespace {
 // A record checked and laid out move by move (the import page, the replay after a game): the position after
 // each turn, or the first bad line and why. A whole replay: on a worker.
 net::HttpResponse replay_response(const std::string& text) {
+  if (blank(text)) return blank_record_response();
   auto record = Record::read(text);
   if (!record) {
     return json_response(
@@ -165,17 +167,30 @@ void HttpApi::handle(net::HttpRequest request, Respond respond) {
 void HttpApi::health(Call& call) {
   auto up =
       std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started_).count();
-  call.respond(json_response(200, {{"status", "ok"},
-                                   {"uptime_s", up},
-                                   {"rooms", rooms_.size()},
-                                   {"connections", services_.net->stats().connections_open.load()}}));
+  json body = {{"status", "ok"},
+               {"uptime_s", up},
+               {"rooms", rooms_.size()},
+               {"connections", services_.net->stats().connections_open.load()}};
+  int status = 200;
+  if (Cluster* cluster = services_.cluster) {
+    // A node that is handing its rooms over (SIGTERM) takes no new clients: the balancer sees it (503).
+    body["node"] = cluster->node_name();
+    body["node_id"] = cluster->node_id();
+    body["bus"] = cluster->bus_up();
+    body["nodes"] = cluster->live_nodes();
+    if (cluster->draining()) {
+      body["status"] = "draining";
+      status = 503;
+    }
+  }
+  call.respond(json_response(status, body));
 }
 
 void HttpApi::games(Call& call) {
   for (const char* key : {"player", "game", "result", "rated", "from", "to", "page"})
     if (call.query.count(key)) return archive(call);
   net::HttpResponse r = json_response(200, json::object());
-  r.body = R"({"games":)" + *rooms_.public_list() + "}";
+  r.body = R"({"games":)" + *(services_.cluster ? services_.cluster->public_list() : rooms_.public_list()) + "}";
   call.respond(std::move(r));
 }
 
@@ -185,8 +200,10 @@ void HttpApi::record(Call& call) { show_room(call, true); }
 
 void HttpApi::show_room(Call& call, bool record_only) {
   const std::string id = call.params.at(0);
-  rooms_.load(id, [id, record_only, respond = call.respond](RoomDirectory::Lookup found) {
-    if (found.busy) return respond(busy_response());
+  rooms_.load(id, [this, id, record_only, request = call.request, respond = call.respond](
+                     RoomDirectory::Lookup found) mutable {
+    if (!found.owner.empty()) return services_.cluster->forward_http(found.owner, std::move(request), respond);
+    if (found.busy || found.moved) return respond(busy_response());
     if (!found.room) return respond(error_response(404, "not_found", "no game '" + id + "'"));
     found.room->post([record_only, respond](RoomActor& a) {
       a.when_settled([&a, record_only, respond] {
@@ -209,8 +226,9 @@ void HttpApi::show_room(Call& call, bool record_only) {
 // it, the players do not read those). Read from the store once everything said so far is stored.
 void HttpApi::chat(Call& call) {
   const std::string id = call.params.at(0);
-  rooms_.load(id, [this, id, respond = call.respond](RoomDirectory::Lookup found) {
-    if (found.busy) return respond(busy_response());
+  rooms_.load(id, [this, id, request = call.request, respond = call.respond](RoomDirectory::Lookup found) mutable {
+    if (!found.owner.empty()) return services_.cluster->forward_http(found.owner, std::move(request), respond);
+    if (found.busy || found.moved) return respond(busy_response());
     if (!found.room) return respond(error_response(404, "not_found", "no game '" + id + "'"));
     found.room->post([this, id, respond](RoomActor& a) {
       a.when_settled([this, &a, id, respond] {
@@ -312,6 +330,7 @@ void HttpApi::metrics(Call& call) {
   out += m.commit_latency.text("cinq_store_commit_seconds",
                                "One commit (a group of saves), on the store's thread.");
   out += m.bot_think.text("cinq_bot_think_seconds", "One bot turn's search, on a bot thread.");
+  if (services_.cluster) out += services_.cluster->metrics_text();
   net::HttpResponse r;
   r.content_type = "text/plain; version=0.0.4; charset=utf-8";
   r.body = std::move(out);

@@ -1,5 +1,6 @@
 #include "server/room_actor.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "ratings/glicko2.h"
@@ -10,13 +11,15 @@
 #include <random>
 
 #include "persistence/saver.h"
+#include "server/cluster.h"
 #include "server/services.h"
 
 namespace cinq::server {
 
 using nlohmann::json;
 
-RoomActor::RoomActor(Services& services, lobby::Room room, std::shared_ptr<net::Strand> strand)
+RoomActor::RoomActor(Services& services, lobby::Room room, std::shared_ptr<net::Strand> strand,
+                     std::optional<store::Fence> fence, const std::string& commands)
     : services_(services),
       id_(room.id()),
       room_(std::move(room)),
@@ -25,9 +28,35 @@ RoomActor::RoomActor(Services& services, lobby::Room room, std::shared_ptr<net::
       presence_timer_(services.net->make_timer(strand_)),
       bot_timer_(services.net->make_timer(strand_)),
       holder_(services.claims.new_holder()),
-      expiry_timer_(services.net->make_timer(strand_)) {
+      expiry_timer_(services.net->make_timer(strand_)),
+      lease_(fence),
+      fence_(std::move(fence)) {
   chain_ = std::make_shared<store::Chain>();
+  for (std::size_t start = 0; start < commands.size();) {
+    std::size_t end = commands.find(' ', start);
+    if (end == std::string::npos) end = commands.size();
+    if (end > start) commands_.push_back(commands.substr(start, end - start));
+    start = end + 1;
+  }
   update_listing();
+}
+
+bool RoomActor::remembers(const std::string& command) const {
+  std::lock_guard lock(commands_mutex_);
+  return std::find(commands_.begin(), commands_.end(), command) != commands_.end();
+}
+
+void RoomActor::remember(const std::string& command) {
+  std::lock_guard lock(commands_mutex_);
+  commands_.push_back(command);
+  while (commands_.size() > store::kRememberedCommands) commands_.pop_front();
+}
+
+std::string RoomActor::commands_text() const {
+  std::lock_guard lock(commands_mutex_);
+  std::string out;
+  for (const auto& c : commands_) out += (out.empty() ? "" : " ") + c;
+  return out;
 }
 
 RoomActor::~RoomActor() {
@@ -119,6 +148,10 @@ void RoomActor::apply(lobby::Effect effect, const std::shared_ptr<net::Connectio
     sender->send(error_message(effect.error->code, effect.error->message, ref, id_));
     services_.metrics.count_error(effect.error->code);
   }
+  // A command forwarded by another node: remembered (and stored with this effect), so that it is never
+  // applied twice should that node send it again.
+  if (sender)
+    if (std::string command = sender->command_id(); !command.empty()) remember(command);
   if (effect.rematch_ready && services_.open_rematch) services_.open_rematch(shared_from_this());
   if (effect.events.empty() && !effect.save) {
     arm_clock();
@@ -134,7 +167,13 @@ void RoomActor::apply(lobby::Effect effect, const std::shared_ptr<net::Connectio
     // The batch is found again by its number, never by address: a failed save before it empties the
     // outbox (fail_storage), and a save's answer may come after that (issue 17: a use-after-free).
     const std::uint64_t number = outbox_.back().number = ++batches_;
-    bool posted = services_.saver->save(to_save(room_.take_save(now), now.unix_ms),
+    store::GameSave save = to_save(room_.take_save(now), now.unix_ms);
+    if (fence_) {
+      save.fence = fence_;
+      fence_->acquire = false;  // taken by this save: the next ones find it
+      save.row.commands = commands_text();
+    }
+    bool posted = services_.saver->save(std::move(save),
                                         [self = shared_from_this(), number](bool ok, const std::string& why) {
                                           self->post([ok, number, why](RoomActor& a) {
                                             if (a.broken_) return;  // told already; the outbox is gone
@@ -209,7 +248,10 @@ void RoomActor::fail_storage(const std::string& why) {
                     "told of: rejoin the room",
                     {}, id_));
   for (auto& [id, sub] : subscribers_)
-    if (auto c = sub.connection.lock()) c->send(m);
+    if (auto c = sub.connection.lock()) {
+      c->send(m);
+      c->left(id_);
+    }
   subscribers_.clear();
   // The commands not yet stored are dropped: their events are never sent, and the saves queued behind the
   // failed one are dropped unwritten by the store's writer (store::Chain). Whoever waited is told.
@@ -223,14 +265,32 @@ void RoomActor::fail_storage(const std::string& why) {
 
 // Every event to every connection in the room, the same shared text; the connections of the seat to move get
 // the last event that changed the position with their legal actions added (built once for them all).
+namespace {
+
+// The version an event carries (`"version":N`, lobby::Room's events); 0 if none.
+std::int64_t event_version(const std::string& event) {
+  constexpr std::string_view kKey = "\"version\":";
+  auto at = event.find(kKey);
+  if (at == std::string::npos) return 0;
+  return std::strtoll(event.c_str() + at + kKey.size(), nullptr, 10);
+}
+
+}  // namespace
+
 void RoomActor::send_batch(const Batch& b) {
   lobby::Message mine;
   if (b.mover >= 0 && b.patched < b.events.size())
     mine = std::make_shared<const std::string>(lobby::with_members(*b.events[b.patched], b.legal));
+  bool remote = false;  // members on other nodes: the batch is published once for them all
   for (auto it = subscribers_.begin(); it != subscribers_.end();) {
     auto c = it->second.connection.lock();
     if (!c) {
       it = subscribers_.erase(it);
+      continue;
+    }
+    if (c->remote()) {
+      remote = true;
+      ++it;
       continue;
     }
     const int seat = room_.seat_of(it->second.player_id);
@@ -239,6 +299,22 @@ void RoomActor::send_batch(const Batch& b) {
     for (const auto& [line, message] : b.chat)
       if (room_.may_read(line, seat)) c->send(message);
     ++it;
+  }
+  if (remote && services_.cluster) {
+    Cluster::Batch out;
+    out.room = id_;
+    if (!b.events.empty()) {
+      out.first_version = event_version(*b.events.front());
+      out.last_version = event_version(*b.events.back());
+    }
+    for (int s = 0; s < 2; ++s) out.seats[s] = room_.seats()[s].id;
+    out.mover = b.mover;
+    out.patched = b.patched;
+    out.events = b.events;
+    if (mine) out.mine = *mine;
+    for (const auto& [line, message] : b.chat)
+      out.chat.emplace_back(!room_.may_read(line, 0), message);  // a seat may not read it: spectators only
+    services_.cluster->publish_batch(out);
   }
 }
 
@@ -271,6 +347,7 @@ void RoomActor::subscribe(const std::shared_ptr<net::Connection>& c, const std::
           if (!ratings_.is_null()) members["ratings"] = ratings_;
           conn->send(room_.state_message(now, seat, members));
         }
+        conn->joined(id_, room_.version());  // a client of another node: its node relays from here on
         fetch_ratings();
         refresh_presence();
       },
@@ -314,7 +391,10 @@ void RoomActor::fetch_ratings() {
 }
 
 void RoomActor::unsubscribe(std::uint64_t connection_id) {
-  if (subscribers_.erase(connection_id) == 0) return;
+  auto it = subscribers_.find(connection_id);
+  if (it == subscribers_.end()) return;
+  if (auto c = it->second.connection.lock()) c->left(id_);
+  subscribers_.erase(it);
   refresh_presence();
   if (room_.status() == lobby::Status::finished && subscribers_.empty() && outbox_.empty() &&
       services_.forget_room)

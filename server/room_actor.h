@@ -24,6 +24,7 @@
 #include "lobby/room.h"
 #include "server/bot_runner.h"
 #include "server/caps.h"
+#include "persistence/store.h"
 #include "server/net/transport.h"
 
 namespace cinq::store {
@@ -36,10 +37,16 @@ struct Services;
 
 class RoomActor : public std::enable_shared_from_this<RoomActor> {
  public:
-  RoomActor(Services& services, lobby::Room room, std::shared_ptr<net::Strand> strand);
+  // `fence`: the lease this node plays the room under (several nodes, server/cluster.h); `commands`: the ids
+  // of the forwarded commands the room applied last, as stored.
+  RoomActor(Services& services, lobby::Room room, std::shared_ptr<net::Strand> strand,
+            std::optional<store::Fence> fence = std::nullopt, const std::string& commands = {});
   ~RoomActor();  // a bot still thinking for this room stops
 
   const std::string& id() const { return id_; }
+  // Any thread: the lease (never changes), and whether a forwarded command was applied here already.
+  const std::optional<store::Fence>& fence() const { return lease_; }
+  bool remembers(const std::string& command) const;
   // The player who created the room: its open room counts against that player's limit even after it left
   // the seat (RoomLimits::open_rooms_per_player). On the strand.
   void set_creator(const std::string& player) { creator_ = player; }
@@ -139,6 +146,15 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   std::vector<Waiter> settled_;
   // This room's saves: once one fails, the later ones are dropped unwritten (persistence/saver.h).
   std::shared_ptr<store::Chain> chain_;
+  // Several nodes: the lease as taken (const), and as the next save names it (it takes it first, for a new
+  // room: the strand only).
+  const std::optional<store::Fence> lease_;
+  std::optional<store::Fence> fence_;
+  // The ids of the forwarded commands handled last, oldest first (saved with the progress).
+  mutable std::mutex commands_mutex_;
+  std::deque<std::string> commands_;
+  void remember(const std::string& command);
+  std::string commands_text() const;
   bool broken_ = false;  // a save failed: the room is closed until it is reloaded from the store
 
   // The bot turn being thought, or waiting out its delay. Its key is the record's turn count when it was

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "server/cluster.h"
 #include "server/identity.h"
 #include "server/room_actor.h"
 #include "server/services.h"
@@ -20,6 +21,9 @@ RoomDirectory::~RoomDirectory() = default;
 
 int RoomDirectory::reopen_unfinished() {
   refill_ids();
+  // Several nodes: no node reopens everything; each takes its share of the games no live node holds
+  // (Cluster::scan, every second).
+  if (services_.cluster) return 0;
   int reopened = 0;
   lobby::Now now = Services::now();
   note_blocking(services_.metrics);
@@ -87,15 +91,42 @@ void RoomDirectory::load(const std::string& id, std::function<void(Lookup)> done
   };
   bool queued = workers_.submit(Workers::Kind::quick, [this, id, finish] {
     note_blocking(services_.metrics);
+    // Several nodes: the room is this node's only if it takes the lease (nobody else alive holds it).
+    std::optional<store::Fence> fence;
+    if (Cluster* cluster = services_.cluster) {
+      if (cluster->draining()) {
+        Lookup gone;
+        gone.moved = true;
+        return finish(gone);
+      }
+      store::Error error;
+      auto lease = services_.store->acquire(id, cluster->node_id(), error);
+      if (!lease || (lease->lease == 0 && lease->owner.empty())) return finish({nullptr, true});
+      if (lease->lease == 0) {
+        Lookup elsewhere;
+        elsewhere.owner = lease->owner;
+        return finish(elsewhere);
+      }
+      fence = store::Fence{cluster->node_id(), lease->lease, false};
+    }
+    auto give_back = [&] {
+      store::Error ignored;
+      if (fence) services_.store->release(id, fence->node, fence->lease, ignored);
+    };
     auto row = services_.store->game(id);
-    if (!row) return finish({nullptr, store::last_read_failed()});  // unreachable store: try again, not "none"
+    if (!row) {
+      const bool failed = store::last_read_failed();
+      give_back();
+      return finish({nullptr, failed});  // unreachable store: try again, not "none"
+    }
     note_blocking(services_.metrics);
     auto room = lobby::Room::restore(from_row(*row), Services::now());
     if (!room) {
       spdlog::error("cannot load room {}: {}", id, room.error().message);
+      give_back();
       return finish({});
     }
-    auto actor = add(std::move(*room));
+    auto actor = add(std::move(*room), fence, row->commands);
     actor->post([](RoomActor& a) { a.apply(a.room().tick(Services::now()), nullptr, {}); });
     finish({std::move(actor), false});
   });
@@ -103,8 +134,16 @@ void RoomDirectory::load(const std::string& id, std::function<void(Lookup)> done
 }
 
 std::shared_ptr<RoomActor> RoomDirectory::add(lobby::Room room) {
+  std::optional<store::Fence> fence;
+  if (services_.cluster) fence = services_.cluster->new_room_fence();
+  return add(std::move(room), std::move(fence), {});
+}
+
+std::shared_ptr<RoomActor> RoomDirectory::add(lobby::Room room, std::optional<store::Fence> fence,
+                                              const std::string& commands) {
   std::string id = room.id();
-  auto actor = std::make_shared<RoomActor>(services_, std::move(room), services_.net->make_strand());
+  auto actor = std::make_shared<RoomActor>(services_, std::move(room), services_.net->make_strand(),
+                                           std::move(fence), commands);
   std::lock_guard lock(mutex_);
   auto [it, fresh] = rooms_.emplace(id, actor);
   if (fresh) ++generation_;
@@ -129,12 +168,24 @@ std::shared_ptr<RoomActor> RoomDirectory::add_bot_room(const std::string& player
 
 void RoomDirectory::forget(const std::string& id) {
   std::shared_ptr<RoomActor> gone;  // dies outside the lock
-  std::lock_guard lock(mutex_);
-  if (auto it = rooms_.find(id); it != rooms_.end()) {
-    gone = std::move(it->second);
-    rooms_.erase(it);
-    ++generation_;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = rooms_.find(id); it != rooms_.end()) {
+      gone = std::move(it->second);
+      rooms_.erase(it);
+      ++generation_;
+    }
   }
+  // Several nodes: its lease goes with it, and the nodes relaying it look for it again.
+  if (gone && services_.cluster && gone->fence()) services_.cluster->room_gone(id, gone->fence()->lease, false);
+}
+
+std::vector<std::shared_ptr<RoomActor>> RoomDirectory::all() {
+  std::vector<std::shared_ptr<RoomActor>> out;
+  std::lock_guard lock(mutex_);
+  out.reserve(rooms_.size());
+  for (const auto& [id, a] : rooms_) out.push_back(a);
+  return out;
 }
 
 std::size_t RoomDirectory::size() {

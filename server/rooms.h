@@ -10,11 +10,13 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "lobby/room.h"
+#include "persistence/store.h"
 
 namespace cinq::server {
 
@@ -40,11 +42,18 @@ class RoomDirectory {
   struct Lookup {
     std::shared_ptr<RoomActor> room;  // nullptr: no such room (or it could not be read)
     bool busy = false;  // the workers could not take the read, or the store could not be read: try again
+    std::string owner;  // several nodes: the live node that owns the room (not this one)
+    bool moved = false;  // several nodes: this node is handing its rooms over (draining): ask elsewhere
   };
   void load(const std::string& id, std::function<void(Lookup)> done);
 
-  // Puts a new room in memory (a room loaded twice at once: the first one wins).
+  // Puts a new room in memory (a room loaded twice at once: the first one wins). With several nodes, a new
+  // room takes its lease with its first save; a room read from the store comes with the lease it was read
+  // under and the forwarded commands it applied last (GameRow::commands).
   std::shared_ptr<RoomActor> add(lobby::Room room);
+  std::shared_ptr<RoomActor> add(lobby::Room room, std::optional<store::Fence> fence, const std::string& commands);
+  // Every room in memory (a node handing its rooms over).
+  std::vector<std::shared_ptr<RoomActor>> all();
   // A computer-vs-computer room for `player`, unless the player already has kMaxWatchedBotRooms of them going:
   // then nullptr, and nothing is added.
   std::shared_ptr<RoomActor> add_bot_room(const std::string& player, lobby::Room room);

@@ -2,6 +2,7 @@
 // accepting, closes the connections, lets every queued save commit, and exits 0.
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -27,6 +28,8 @@ struct ServeArgs {
   net::ServerConfig config;
   std::string data_dir = "data";
   std::string store;  // --store: "" is sqlite:DATA/cinq.db
+  std::string bus;    // --bus redis://HOST:PORT: one node of several (issue 21)
+  std::string node;   // --node NAME
   server::Limits limits;
   server::BotConfig bots;
   server::WorkerConfig workers;
@@ -128,9 +131,22 @@ int serve(const ServeArgs& args) {
   if (!config.web_dir.empty() && !std::filesystem::is_directory(config.web_dir))
     spdlog::warn("web directory '{}' not found: only the API is served", config.web_dir);
 
+  if (!args.bus.empty() && std::string(store->backend()) != "postgresql") {
+    spdlog::error("--bus needs a PostgreSQL store (--store postgresql://...): the nodes share it");
+    return 1;
+  }
   {
     store::Worker writer("store-writer");
     server::App app(*store, writer, limits, bots, args.workers, room_limits);
+    if (!args.bus.empty()) {
+      std::string node = args.node;
+      if (node.empty()) {
+        char host[256] = {};
+        gethostname(host, sizeof host - 1);
+        node = host;
+      }
+      app.join_cluster({args.bus, node, config.address + ":" + std::to_string(config.port)});
+    }
     std::unique_ptr<net::Server> server;
     try {
       server = std::make_unique<net::Server>(config, app);
@@ -138,13 +154,28 @@ int serve(const ServeArgs& args) {
       spdlog::error("cannot start: {}", e.what());
       return 1;
     }
-    int reopened = app.attach(*server);
-    spdlog::info("store {} ({} unfinished games reopened)", shown, reopened);
+    int reopened = 0;
+    try {
+      reopened = app.attach(*server);
+    } catch (const std::exception& e) {
+      spdlog::error("cannot start: {}", e.what());
+      return 1;
+    }
+    if (app.cluster())
+      spdlog::info("store {} (several nodes: unfinished games are taken as no live node holds them)", shown);
+    else
+      spdlog::info("store {} ({} unfinished games reopened)", shown, reopened);
     std::cout << "cinq: listening on http://" << config.address << ":" << server->port() << std::endl;
     net::Server* s = server.get();
-    server->run([s] {
-      spdlog::info("signal received: shutting down");
-      s->stop();
+    server::Cluster* cluster = app.cluster();
+    server->run([s, cluster] {
+      if (!cluster) {
+        spdlog::info("signal received: shutting down");
+        return s->stop();
+      }
+      // One node of several: its rooms go to the others first (health answers 503 meanwhile), then it stops.
+      spdlog::info("signal received: handing the rooms over, then shutting down");
+      cluster->drain([s] { s->stop(); });
     });
     writer.stop();   // every save already queued is committed before the process ends
     app.shutdown();  // rooms (and their timers) go while the I/O context they use still exists
@@ -173,6 +204,16 @@ Command add_serve_command(CLI::App& cinq) {
                   "the store: sqlite:PATH (the default is DIR/cinq.db of --data), or "
                   "postgresql://USER:PASSWORD@HOST:PORT/DB, or postgresql:///DB?host=/run/postgresql")
       ->type_name("URI");
+  cmd->add_option("--bus", args->bus,
+                  "redis://HOST:PORT: run as one node of several sharing this Redis and the PostgreSQL store "
+                  "(docs/scaling.md); needs --store postgresql://...")
+      ->type_name("URI");
+  cmd->add_option("--node", args->node, "this node's name in a cluster (default: the host name)")
+      ->type_name("NAME");
+  cmd->add_option("--trusted-proxy", args->config.trusted_proxies,
+                  "a load balancer's address, or an IPv4 network ADDR/BITS (repeatable): its connections are not "
+                  "capped per address, and its requests' client is the last address of X-Forwarded-For")
+      ->type_name("ADDR");
   cmd->add_option("--web", args->config.web_dir, "the browser client's files")
       ->type_name("DIR")->capture_default_str();
   cmd->add_option("--address", args->config.address, "the IP address to listen on")

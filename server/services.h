@@ -23,6 +23,7 @@ constexpr int kProtocolVersion = 2;
 
 class RoomActor;
 class BotRunner;
+class Cluster;
 struct BotConfig;
 
 // What one player or address may make (issue 17; `cinq serve` options, docs/operations.md "Limits"). 0: none.
@@ -41,6 +42,7 @@ struct Services {
   store::Saver* saver = nullptr;    // every write, in order, group-committed on the writer
   net::Server* net = nullptr;
   BotRunner* bots = nullptr;              // the computer opponents' threads (nullptr: no bots)
+  Cluster* cluster = nullptr;             // several nodes (server/cluster.h); nullptr: this node alone
   const BotConfig* bot_config = nullptr;  // their delays
   Metrics metrics;
   RoomLimits limits;

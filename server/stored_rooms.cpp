@@ -73,6 +73,7 @@ store::GameSave to_save(lobby::RoomSave s, std::int64_t updated_ms) {
   save.write_row = s.row_changed;
   save.from = static_cast<std::int64_t>(s.from);
   save.entries = std::move(s.entries);
+  save.replaces = s.replaces;
   save.base_version = s.base_version;
   for (auto& c : s.chat)
     save.chat.push_back({c.at_ms, c.spectators ? "spectators" : "players", c.seat, std::move(c.player_id),

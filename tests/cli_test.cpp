@@ -222,11 +222,54 @@ TEST_CASE("cli: cinq play appends a legal turn to the record file, and refuses a
   CHECK(replay.exit_code == 0);
   CHECK(replay.out.find("turns: 6\n") != std::string::npos);
 
-  auto usage = run_cinq("play " + path);
-  CHECK(usage.exit_code == 2);
   auto directory = run_cinq("play " + dir.path() + " 'B/g3 f3/'");  // not a record: nothing read, nothing written
   CHECK(directory.exit_code == 2);
   CHECK(directory.out.find("cannot read") != std::string::npos);
+}
+
+TEST_CASE("cli: cinq play takes a mailed turn as the line a player appends, numbered or not, for either side") {
+  cinq::test::TempDir dir;
+  const std::string path = dir.path() + "/game.txt";
+  const std::string start = cinq::test::read_text(data_path("records/tablut/example-in-progress.txt"));
+  const std::string line3 = "3   A/d9 d7/        D/e3 e4/\n";
+  {
+    std::ofstream(path) << start;
+  }
+  // The second side's turn as a line of its own, numbered as the line it completes: TURN or appended.
+  auto numbered = run_cinq("play " + path + " '3   D/e3 e4/'");
+  CHECK(numbered.exit_code == 0);
+  CHECK(numbered.out == "played; A to move\n");
+  CHECK(cinq::test::read_text(path).find(line3) != std::string::npos);
+  {
+    std::ofstream(path) << start << "D/e3 e4/\n";  // appended without its number
+  }
+  auto appended = run_cinq("play " + path);
+  CHECK(appended.exit_code == 0);
+  CHECK(appended.out == "checked; A to move\n");
+  const std::string canonical = cinq::test::read_text(path);
+  CHECK(canonical.find(line3) != std::string::npos);
+  // The first side opens the next line, with its number or without.
+  auto opens = run_cinq("play " + path + " '4   A/d7 d6/'");
+  CHECK(opens.exit_code == 0);
+  CHECK(opens.out == "played; D to move\n");
+  CHECK(cinq::test::read_text(path) == canonical + "4   A/d7 d6/\n");
+
+  // Refused, the file unchanged: a wrong number, an illegal move, two turns in one line.
+  const std::string before = cinq::test::read_text(path);
+  auto wrong_number = run_cinq("play " + path + " '7   D/e4 f4/'");
+  CHECK(wrong_number.exit_code == 1);
+  CHECK(wrong_number.out.rfind("7   D/e4 f4/: line 4 stopped after the first side's turn", 0) == 0);
+  auto illegal = run_cinq("play " + path + " '4   D/e4 e9/'");
+  CHECK(illegal.exit_code == 1);
+  auto two = run_cinq("play " + path + " '4   D/e4 f4/   A/d6 c6/'");
+  CHECK(two.exit_code == 1);
+  CHECK(cinq::test::read_text(path) == before);
+  {
+    std::ofstream(path) << before << "D/e4 e9/\n";
+  }
+  auto bad_appended = run_cinq("play " + path);
+  CHECK(bad_appended.exit_code == 1);
+  CHECK(bad_appended.out.find("line 8: ") != std::string::npos);
 }
 
 namespace {
@@ -261,7 +304,7 @@ TEST_CASE("cli: cinq --help lists every command with its options and their defau
     CHECK(help.err.empty());
     for (const char* text :
          {"Usage: cinq COMMAND [ARGUMENTS]", "  cinq replay [--json] [--canonical] FILE\n",
-          "  cinq play FILE TURN\n", "  cinq perft GAME DEPTH [key=value ...]\n", "  cinq serve [--port N] ",
+          "  cinq play FILE [TURN]\n", "  cinq perft GAME DEPTH [key=value ...]\n", "  cinq serve [--port N] ",
           "  cinq selfplay GAME N [--level L] [--versus L2] [--out DIR] ", "  cinq games\n", "  cinq store copy FROM TO\n", "--json ",
           "--port N ", "(default 8080)", "--log-level LEVEL ", "(default info)", "--level L ", "(default 3)",
           "--jobs J ", "Exit status: 0 success, 1 a bad record or a rejected action, 2 a usage error."})
@@ -272,11 +315,11 @@ TEST_CASE("cli: cinq --help lists every command with its options and their defau
 TEST_CASE("cli: cinq COMMAND --help shows the command, its arguments and their defaults, and exits 0") {
   const std::pair<const char*, std::vector<std::string>> commands[] = {
       {"replay", {"Usage: cinq replay [--json] [--canonical] FILE\n", "FILE ", "--canonical "}},
-      {"play", {"Usage: cinq play FILE TURN\n", "TURN "}},
+      {"play", {"Usage: cinq play FILE [TURN]\n", "TURN "}},
       {"perft", {"Usage: cinq perft GAME DEPTH [key=value ...]\n", "DEPTH "}},
       {"serve",
-       {"Usage: cinq serve [--port N] [--data DIR] [--store URI] [--web DIR] [--address A] [--threads N]",
-        "--port N ", "(default 8080)", "--data DIR ", "(default data)", "--web DIR ", "(default web-client)",
+       {"Usage: cinq serve [--port N] [--data DIR] [--store URI] [--bus URI] [--node NAME]",
+        "--bus URI ", "--node NAME ", "--trusted-proxy ADDR ", "--port N ", "(default 8080)", "--data DIR ", "(default data)", "--web DIR ", "(default web-client)",
         "--address A ", "(default 0.0.0.0)", "--threads N ", "(default 2)", "--per-address-connections N ",
         "(default 64)", "--per-address-rate N ", "(default 100)", "--bot-threads N ", "(default 1)",
         "--bot-answer-ms MS ", "(default 400)", "--bot-pace-ms MS ", "(default 600)", "--log-level LEVEL ",

@@ -19,6 +19,8 @@ import {el, expand_legal, notify} from './ui.js';
 // connection never answers; the server's own refusal comes as an error much sooner).
 const kAnswerMs = 10000;
 const kSentMs = 6000;
+// How long "End turn" with nothing played waits for its confirming second click (as Resign does).
+const kPassConfirmMs = 5000;
 
 // --- `try` over the page's connection (room.js puts it in the board's ctx)
 
@@ -128,6 +130,7 @@ export class Composer {
     this.sent_ = false;
     this.generation_ = 0;
     this.sent_timer_ = 0;
+    this.pass_timer_ = null;  // a first click on End turn with nothing played, waiting for the second
   }
 
   // The room's position and info. A new turn (or a new seat, a replay) starts a new composition; updates
@@ -152,6 +155,26 @@ export class Composer {
     this.busy_ = false;
     this.sent_ = false;
     clearTimeout(this.sent_timer_);
+    this.disarm_pass_();
+  }
+
+  disarm_pass_() {
+    clearTimeout(this.pass_timer_);
+    this.pass_timer_ = null;
+  }
+
+  // Ending a turn with nothing played gives the whole turn away: the first click asks, the second ends it.
+  pass_clicked_() {
+    if (this.pass_timer_ !== null) {
+      this.disarm_pass_();
+      this.confirm();
+      return;
+    }
+    this.pass_timer_ = setTimeout(() => {
+      this.pass_timer_ = null;
+      this.on_change_();
+    }, kPassConfirmMs);
+    this.on_change_();
   }
 
   get direct() { return this.direct_; }
@@ -205,6 +228,7 @@ export class Composer {
 
   add(text) {
     if (!this.info_.canAct || this.busy_ || this.sent_) return;
+    this.disarm_pass_();
     if (this.direct_) {
       this.ctx_.act([text], false);
       return;
@@ -297,8 +321,13 @@ export class Composer {
     // No Confirm before the turn may end (a Kopf oder Knopf penalty still needs its move): the prompt says
     // what is missing, and a disabled button would only look like a way to end the turn.
     const can_end = this.can_confirm;
+    // Nothing composed at the start of a turn: End turn gives the whole turn away, so it asks once more (not
+    // in a turn already begun, nor in the fallback, where the actions were played already).
+    const pass = !this.steps_.length && !this.direct_ && !this.sent_ && !this.base_?.mid_turn;
+    const armed = pass && this.pass_timer_ !== null;
     if (can_end || this.sent_) {
       const label = this.sent_ ? 'Sent…' :
+          armed                ? 'Confirm: end without playing' :
           confirm_label        ? confirm_label :
           this.steps_.length   ? this.confirm_label_ :
                                  'End turn';
@@ -306,9 +335,12 @@ export class Composer {
         label,
         control: 'confirm',
         primary: true,
-        title: this.steps_.length ? 'Send the whole turn to the opponent (Enter)' : 'End your turn here',
+        danger: armed,
+        title: this.steps_.length ? 'Send the whole turn to the opponent (Enter)' :
+            armed                 ? 'Click again to end your turn without playing' :
+                                    'End your turn here, without playing',
         disabled: !can_end,
-        onclick: () => this.confirm(),
+        onclick: () => (pass ? this.pass_clicked_() : this.confirm()),
       });
     }
     return out;
@@ -333,6 +365,7 @@ export class Composer {
   destroy() {
     this.generation_ += 1;
     clearTimeout(this.sent_timer_);
+    this.disarm_pass_();
   }
 }
 

@@ -6,6 +6,7 @@ import {mount_board} from './board-host.js';
 import {MoveList} from './movelist.js';
 import {fetch_replay, replay_position, replay_turns} from './replay.js';
 import {el, game_title} from './ui.js';
+import {parse_result_text, result_sentence, seat_label} from './words.js';
 
 // Why a text is no record before the server is asked: an empty text, or one without a `#!` line nor a turn
 // line. The server reads a record without `#!` as Baltek (notation.md), so such a text would replay as an
@@ -19,6 +20,19 @@ export function import_refusal(text) {
         'its turn lines (1   B/g3 f3/).';
   }
   return null;
+}
+
+// The players by seat with their sides in words: 'Attackers (A): alice vs Defenders (D): bob'.
+function players_text(game, players) {
+  if (!players.some(Boolean)) return '';
+  return players.map((name, seat) => `${seat_label({game}, seat)}: ${name || '?'}`).join(' vs ');
+}
+
+// How the record ends, in words: 'Ben (Defenders) wins — the king escaped to a corner', or that it goes on.
+function outcome_text(data) {
+  if (!data.finished) return data.incomplete ? 'Unfinished (the record stops at "...").' : 'Unfinished: the game goes on.';
+  const result = parse_result_text(data.game, data.result);
+  return result ? `${result_sentence(data.game, result, data.players || [])}.` : `Result: ${data.result || 'finished'}.`;
 }
 
 export function render_import(root) {
@@ -103,11 +117,12 @@ export function render_import(root) {
     clear_replay();
     const players = data.players || [];
     const sides = data.sides || [];
-    summary.replaceChildren(el('h2', {}, game_title(data.game)), el('p', {class: 'muted'}, [
+    summary.replaceChildren(el('h2', {}, game_title(data.game)),
+                            el('p', {class: 'muted import-about'}, [
                               data.options || 'standard rules',
-                              players.map((p, i) => `${sides[i] || ''} ${p}`.trim()).join(' vs '),
-                              data.finished ? `result: ${data.result || 'finished'}` : 'unfinished'
-                            ].join(' · ')));
+                              players_text(data.game, players),
+                            ].filter(Boolean).join(' · ')),
+                            el('p', {class: 'import-result'}, outcome_text(data)));
     viewer.hidden = false;
     const ctx = {game: data.game, options: data.options, sides, seatNames: players, act: () => {}};
     const mounted = await mount_board(board_root, ctx);

@@ -68,9 +68,7 @@ export function render_lobby(root, app) {
   const create_clock = clock_select('create-clock');
   create_clock.append(...kCorrespondenceDays.map(
       (n) => el('option', {value: `${n}d`}, `${n} day${n > 1 ? 's' : ''} per move (correspondence)`)));
-  const create_seat =
-      el('select', {id: 'create-seat'}, el('option', {value: ''}, 'Random'),
-         el('option', {value: '0'}, 'First'), el('option', {value: '1'}, 'Second'));
+  const create_seat = seat_select('create-seat', create_game);
   const create_private = el('input', {id: 'create-private', type: 'checkbox'});
   // Rated: for accounts only (the server refuses a guest's, and never rates a game against the computer:
   // that form has no such box).
@@ -120,9 +118,7 @@ export function render_lobby(root, app) {
           (l) => el('option', {value: String(l), ...(l === chosen ? {selected: ''} : {})}, level_label(l))));
   const bot_game = game_select('bot-game');
   const bot_level = level_select('bot-level', 2);
-  const bot_seat =
-      el('select', {id: 'bot-seat'}, el('option', {value: ''}, 'Random'), el('option', {value: '0'}, 'First'),
-         el('option', {value: '1'}, 'Second'));
+  const bot_seat = seat_select('bot-seat', bot_game);
   const bot_clock = clock_select('bot-clock');
   const bot_form =
       el('form', {class: 'card-form', id: 'bot-form'}, field('bot-game', 'Game', bot_game),
@@ -144,10 +140,17 @@ export function render_lobby(root, app) {
   // Computer vs computer: two bots, nobody seated; the creator watches (and anyone may, from the list).
   const cvc_game = game_select('cvc-game');
   const cvc_levels = [level_select('cvc-level0', 1), level_select('cvc-level1', 3)];
+  const cvc_labels = [el('span', {}), el('span', {})];
   const cvc_form =
       el('form', {class: 'card-form', id: 'cvc-form'}, field('cvc-game', 'Game', cvc_game),
-         field('cvc-level0', 'First', cvc_levels[0]), field('cvc-level1', 'Second', cvc_levels[1]),
+         field('cvc-level0', cvc_labels[0], cvc_levels[0]), field('cvc-level1', cvc_labels[1], cvc_levels[1]),
          el('button', {id: 'cvc-submit', type: 'submit'}, 'Watch computer vs computer'));
+  // Each bot's level beside the side it plays, in words.
+  const name_cvc_sides = () => {
+    for (const seat of [0, 1]) cvc_labels[seat].textContent = `${seat_choice(cvc_game.value, seat)}: level`;
+  };
+  cvc_game.addEventListener('change', name_cvc_sides);
+  name_cvc_sides();
   cvc_form.addEventListener('submit', (e) => {
     e.preventDefault();
     pending_create = conn.send(
@@ -332,6 +335,24 @@ export function render_lobby(root, app) {
     clearInterval(timer);
     for (const unsubscribe of subscriptions) unsubscribe();
   };
+}
+
+// A seat as the forms offer it, by the side it plays: 'Attackers (A)'; Bi-litaire's players by number.
+function seat_choice(game, seat) {
+  if (game === 'bi-litaire') return seat === 0 ? 'Player 1 (marbles first)' : 'Player 2 (trays first)';
+  return seat_label({game}, seat) || (seat === 0 ? 'First' : 'Second');
+}
+
+// "Play as": random or a seat, named by its side in the game chosen in `game_select` (kept in step with it).
+function seat_select(id, game_select) {
+  const options = [0, 1].map((seat) => el('option', {value: String(seat)}));
+  const select = el('select', {id, name: id}, el('option', {value: ''}, 'Random'), options);
+  const name_sides = () => {
+    for (const [seat, option] of options.entries()) option.textContent = seat_choice(game_select.value, seat);
+  };
+  game_select.addEventListener('change', name_sides);
+  name_sides();
+  return select;
 }
 
 function field(id, label, control, hint) {

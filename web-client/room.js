@@ -546,6 +546,7 @@ export function render_room(root, app, room_id) {
     spectators.textContent = String(state.spectators || 0);
     players.update(state, me);
     turn_info.textContent = turn_text(state, me);
+    turn_info.hidden = finished;  // the result below says it, in words
     document.title = `${can_act() ? '● ' : ''}${game_title(state.game)} — Cinq`;
     social.render();
 
@@ -557,7 +558,8 @@ export function render_room(root, app, room_id) {
     container.dataset.rated = String(Boolean(state.rated));
 
     const free_seat = (state.seats || []).some((s) => !s);
-    show(sit, free_seat && me === null && !finished);
+    // A free seat of a game under way (an imported one) is taken with its link only: no button for it.
+    show(sit, free_seat && me === null && position.status === 'open');
     // boards: a board with its own turn bar (owns_end_turn) ends the turn there.
     show(end_turn, can_act() && state.can_end_turn && !(board && board.owns_end_turn));
     show(resign, live && me !== null);

@@ -144,3 +144,21 @@ TEST_CASE("--relay-shape") {
   CHECK_FALSE(cinq::load::parse_relay_shape("1x2,1x2,1x2,1x2"));
   CHECK_FALSE(cinq::load::parse_relay_shape("1x2,1y2,1x2"));
 }
+
+TEST_CASE("--placement: where a room's connections go among several URLs") {
+  using cinq::load::place;
+  using cinq::load::Placement;
+  // same: the whole room on one URL, rooms round-robin.
+  for (int peer = 0; peer < 4; ++peer) {
+    CHECK(place(Placement::same, 3, 0, peer, 7) == 0);
+    CHECK(place(Placement::same, 3, 4, peer, 7) == 1);
+  }
+  // cross: the two players always on different URLs, whatever the room.
+  for (std::size_t urls = 2; urls <= 4; ++urls)
+    for (std::size_t room = 0; room < 10; ++room)
+      CHECK(place(Placement::cross, urls, room, 0, 0) != place(Placement::cross, urls, room, 1, 0));
+  CHECK(place(Placement::cross, 3, 1, 2, 0) == 0);  // spectators on the URLs after
+  // any: the draw decides.
+  CHECK(place(Placement::any, 3, 0, 0, 5) == 2);
+  CHECK(place(Placement::any, 3, 0, 1, 6) == 0);
+}

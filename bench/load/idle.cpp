@@ -81,7 +81,11 @@ class IdleWorkload final : public Workload {
       const std::int64_t global = env_.loop_index + static_cast<std::int64_t>(next_) * env_.loops;
       IdlePeer& p = peers_[next_++];
       ++in_flight_;
-      p.conn = Conn::open(loop_, env_.target, &p, kConnectTimeout, env_.source(global));
+      // With --urls, round-robin over them.
+      const Target& target = env_.targets.empty()
+                                 ? env_.target
+                                 : env_.targets[static_cast<std::size_t>(global) % env_.targets.size()];
+      p.conn = Conn::open(loop_, target, &p, kConnectTimeout, env_.source(global));
     }
   }
 

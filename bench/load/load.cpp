@@ -107,7 +107,7 @@ std::optional<PhaseResult> run_child_phase(const Options& o, PhaseSpec spec, std
     std::cerr << "cinq_load: warning: the " << spec.phase << " server may open only " << *files
               << " files (RLIMIT_NOFILE) for " << spec.connections << " connections\n";
   spec.target.port = child->port;
-  spec.pid = child->pid;
+  spec.pids = {child->pid};
   PhaseResult result = run_phase(o, spec);
   const std::string how = stop_child(*child);
   std::cerr << "cinq_load: " << spec.phase << " server stopped (" << how << ")\n";
@@ -121,6 +121,16 @@ void print_shape(std::ostream& out, const char* what, const RelayShape& s) {
                 "%.3f x %.0f B\n",
                 what, s.frames[0], s.bytes[0], s.frames[1], s.bytes[1], s.frames[2], s.bytes[2]);
   out << line;
+}
+
+// Which servers the cinq phase played on, and how a room's connections were placed on them.
+void print_placement(std::ostream& out, const Options& o) {
+  out << "cinq on " << o.urls.size() << " URLs, "
+      << (o.mode == Mode::idle ? std::string("connections round-robin")
+                               : std::string("placement ") + placement_name(o.placement))
+      << ":";
+  for (const auto& url : o.urls) out << " " << url;
+  out << "\n";
 }
 
 struct Run {
@@ -137,9 +147,11 @@ Run run_once(const Options& o, const std::vector<std::string>& sources, const st
     PhaseSpec spec = spec_for(o, phase);
     spec.sources = sources;
     std::optional<PhaseResult> r;
-    if (phase == "cinq" && !o.url.empty()) {
-      spec.target = *parse_url(o.url);
-      spec.pid = o.pid;
+    if (phase == "cinq" && !o.urls.empty()) {
+      for (const auto& url : o.urls) spec.targets.push_back(*parse_url(url));
+      spec.target = spec.targets.front();
+      if (spec.targets.size() == 1) spec.targets.clear();  // one server: as with --url
+      spec.pids = o.pids;
       r = finish(o, run_phase(o, spec));
     } else if (phase == "cinq") {
       std::vector<std::string> argv{o.server,      "serve", "--port", "0",         "--data",
@@ -236,7 +248,8 @@ int run(Options o) {
   }
 
   std::string host = "127.0.0.1";
-  if (!o.url.empty()) host = parse_url(o.url)->host;
+  for (const auto& url : o.urls)
+    if (const auto h = parse_url(url)->host; h != "localhost" && h.rfind("127.", 0) != 0) host = h;
   const auto sources = source_addresses(o, host);
   if (!sources.empty())
     std::cerr << "cinq_load: connecting from " << sources.size() << " loopback addresses, " << sources.front()
@@ -263,6 +276,7 @@ int run(Options o) {
     }
     std::cout << "\n";
     if (o.runs > 1) std::cout << "run " << i + 1 << " of " << o.runs << ":\n";
+    if (o.urls.size() > 1) print_placement(std::cout, o);
     print_run(std::cout, r);
     std::cout.flush();
     runs.push_back(std::move(r));
@@ -282,6 +296,8 @@ int run(Options o) {
                          {"client_threads", o.threads},
                          {"server_threads", o.server_threads},
                          {"phases", o.phases},
+                         {"urls", o.urls},
+                         {"placement", placement_name(o.placement)},
                          {"runs", nlohmann::json::array()}};
   for (auto& r : runs) {
     nlohmann::json j = {{"phases", nlohmann::json::array()}, {"ratios", r.ratios}};
@@ -298,6 +314,7 @@ int run(Options o) {
     }
     const auto ratio_medians = median_ratios(runs);
     std::cout << "\nmedians of " << runs.size() << " runs:\n";
+    if (o.urls.size() > 1) print_placement(std::cout, o);
     print_table(std::cout, medians);
     for (const auto& [base, r] : ratio_medians.items()) print_ratios(std::cout, base, r);
     nlohmann::json m = {{"phases", nlohmann::json::array()}, {"ratios", ratio_medians}};
@@ -328,9 +345,12 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   auto options = cinq::load::parse_options(argc, argv, exit_code);
   if (!options) return exit_code;
-  if (!options->url.empty() && !cinq::load::parse_url(options->url)) {
-    std::cerr << "cinq_load: --url must look like ws://127.0.0.1:8080/ws\n";
-    return 2;
+  for (const auto& url : options->urls) {
+    if (!cinq::load::parse_url(url)) {
+      std::cerr << "cinq_load: --url and --urls must look like ws://127.0.0.1:8080/ws (not '" << url
+                << "')\n";
+      return 2;
+    }
   }
   return cinq::load::run(*options);
 }

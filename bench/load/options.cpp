@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 
@@ -16,11 +17,19 @@ constexpr const char* kDescription =
 
   cinq_load --server build/server/cinq --echo build/bench/cinq_echo [options]
   cinq_load --url ws://127.0.0.1:8080/ws [--pid PID] [--echo PATH | --no-baseline] [options]
+  cinq_load --urls ws://127.0.0.1:8081/ws,ws://127.0.0.1:8082/ws --placement cross [--pid P1,P2] --no-baseline
 
 Each server runs as a child process (port 0, a fresh temporary data directory, stopped with SIGTERM at the
 end); the client runs in this process on --threads event loops. A run is three phases back to back: cinq,
 then the echo and the relay baselines (both cinq_echo), each against a fresh server; they are printed
-together, with the ratios of cinq to each baseline. --runs N repeats the run and prints the medians.)";
+together, with the ratios of cinq to each baseline. --runs N repeats the run and prints the medians.
+
+A cluster (several nodes, or HAProxy in front of them) is measured with --urls: in play mode the rooms are
+spread over the URLs, and --placement says where a room's connections go: `same` (both players and the
+spectators on one URL: rooms round-robin over the URLs), `cross` (player 0 on one URL, player 1 on the next,
+spectators on the ones after: every turn is forwarded between nodes) or `any` (each connection on a URL
+drawn at random, seeded by --seed: the players share a node one time in N, as behind a load balancer). Idle
+mode spreads its connections round-robin. --pid P1,P2,... sums the nodes' memory and CPU.)";
 
 constexpr const char* kFooter = R"(What is measured (within the --duration window, after setup and warm-up)
   play, cinq:  R rooms, each with 2 players and S spectators, one connection each. Each player says hello;
@@ -118,6 +127,30 @@ std::optional<RelayShape> parse_relay_shape(const std::string& text) {
   return shape;
 }
 
+const char* placement_name(Placement p) {
+  switch (p) {
+    case Placement::same:
+      return "same";
+    case Placement::cross:
+      return "cross";
+    case Placement::any:
+      return "any";
+  }
+  return "?";
+}
+
+std::size_t place(Placement p, std::size_t urls, std::size_t room, int peer, std::uint64_t draw) {
+  switch (p) {
+    case Placement::same:
+      return room % urls;
+    case Placement::cross:
+      return (room + static_cast<std::size_t>(peer)) % urls;
+    case Placement::any:
+      break;
+  }
+  return static_cast<std::size_t>(draw % urls);
+}
+
 bool Options::has_phase(const std::string& p) const {
   return std::find(phases.begin(), phases.end(), p) != phases.end();
 }
@@ -131,7 +164,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   app.get_formatter()->label("REQUIRED", "");
 
   bool no_baseline = false, no_address_flags = false;
-  std::string mode = "play", relay_shape;
+  std::string mode = "play", relay_shape, url, urls_text, pids_text, placement = "same";
   std::string phases_text, games_text;
 
   // Servers
@@ -141,11 +174,17 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
                       "--per-address-connections 0 --per-address-rate 0 --http-rate 0 "
                       "--http-connections-per-address 0"))
       ->group(servers);
-  app.add_option("--url", o.url,
+  app.add_option("--url", url,
                  wrap("aim at a cinq already running instead (ws://H:P[/ws]; its memory and CPU: --pid)"))
       ->group(servers);
-  app.add_option("--pid", o.pid, wrap("that server's process id"))
-      ->check(quiet(CLI::PositiveNumber))
+  app.add_option("--urls", urls_text,
+                 wrap("aim at several (cluster nodes, or HAProxy), comma-separated; see --placement"))
+      ->group(servers);
+  app.add_option("--placement", placement,
+                 wrap("with --urls, where a room's connections go: same (default), cross or any (above)"))
+      ->check(quiet(CLI::IsMember({"same", "cross", "any"})))
+      ->group(servers);
+  app.add_option("--pid", pids_text, wrap("that server's process id; several, comma-separated, are summed"))
       ->group(servers);
   app.add_option("--echo", o.echo, wrap("cinq_echo, the baselines' server (echo, and relay with --relay)"))
       ->group(servers);
@@ -232,7 +271,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
 
   // The values' names as the help has always shown them.
   for (const auto& [name, type] : std::initializer_list<std::pair<const char*, const char*>>{
-           {"--server", "PATH"},    {"--url", "ws://H:P[/ws]"}, {"--pid", "PID"},
+           {"--server", "PATH"},    {"--url", "ws://H:P[/ws]"}, {"--pid", "PID[,PID...]"},
+           {"--urls", "URL,..."},   {"--placement", "same|cross|any"},
            {"--echo", "PATH"},      {"--phases", "P,..."},      {"--server-threads", "T"},
            {"--mode", "play|idle"}, {"--rooms", "R"},           {"--spectators", "S"},
            {"--games", "a,b,..."},  {"--connections", "N"},     {"--sources", "K"},
@@ -254,6 +294,19 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   }
 
   o.mode = mode == "idle" ? Mode::idle : Mode::play;
+  if (!url.empty() && !urls_text.empty()) return usage("give --url or --urls, not both");
+  o.urls = url.empty() ? split(urls_text) : std::vector<std::string>{url};
+  o.placement = placement == "cross" ? Placement::cross
+                : placement == "any" ? Placement::any
+                                     : Placement::same;
+  if (o.placement == Placement::cross && o.urls.size() < 2)
+    return usage("--placement cross needs at least two --urls (the players on different nodes)");
+  for (const auto& p : split(pids_text)) {
+    char* end = nullptr;
+    const long pid = std::strtol(p.c_str(), &end, 10);
+    if (end == p.c_str() || *end != '\0' || pid <= 0) return usage("--pid: not a process id: '" + p + "'");
+    o.pids.push_back(static_cast<pid_t>(pid));
+  }
   o.address_flags = !no_address_flags;
   if (!phases_text.empty()) {
     o.phases.clear();
@@ -271,8 +324,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     o.relay_shape = parse_relay_shape(relay_shape);
     if (!o.relay_shape) return usage("--relay-shape: bad value '" + relay_shape + "' (want NxB,NxB,NxB)");
   }
-  if (o.has_phase("cinq") && o.server.empty() == o.url.empty())
-    return usage("give either --server PATH or --url ws://HOST:PORT");
+  if (o.has_phase("cinq") && o.server.empty() == o.urls.empty())
+    return usage("give either --server PATH or --url ws://HOST:PORT (or --urls)");
   if ((o.has_phase("echo") || o.has_phase("relay")) && o.echo.empty())
     return usage("give --echo PATH for the baselines, or --no-baseline");
   if (o.has_phase("relay") && !o.has_phase("cinq") && !o.relay_shape)

@@ -13,6 +13,16 @@ namespace cinq::load {
 
 enum class Mode { play, idle };
 
+// Where the connections of a room go when there are several URLs (--urls: the nodes of a cluster): its two
+// players on the same one, on two different ones (each turn crosses between nodes), or each connection
+// anywhere (at random, seeded: as a load balancer spreads them).
+enum class Placement { same, cross, any };
+const char* placement_name(Placement p);
+// Which of `urls` URLs connection `peer` (0 and 1: the players, then the spectators) of room number `room`
+// goes to: rooms round-robin over the URLs (same), the room's connections on consecutive URLs (cross), or
+// `draw` (a random number) modulo the count (any).
+std::size_t place(Placement p, std::size_t urls, std::size_t room, int peer, std::uint64_t draw);
+
 // What cinq sends a room for one accepted turn, as the relay baseline repeats it: for the mover's
 // connection, the other player's (the one whose move it becomes) and each spectator's, the mean number of
 // frames per turn and their mean size in bytes. Measured from cinq's own traffic in the same run, or given
@@ -28,10 +38,11 @@ struct RelayShape {
 std::optional<RelayShape> parse_relay_shape(const std::string& text);
 
 struct Options {
-  std::string server;  // path to cinq (started as a child) ...
-  std::string url;     // ... or ws://HOST:PORT[/PATH] of a server already running
-  pid_t pid = 0;       // that server's pid, for its memory and CPU (0: not read)
-  std::string echo;    // path to cinq_echo, for the baselines (echo and relay)
+  std::string server;                     // path to cinq (started as a child) ...
+  std::vector<std::string> urls;          // ... or ws://HOST:PORT[/PATH] of servers already running
+  Placement placement = Placement::same;  // with several urls
+  std::vector<pid_t> pids;                // their pids: memory and CPU, summed (none: not read)
+  std::string echo;                       // path to cinq_echo, for the baselines (echo and relay)
   std::vector<std::string> phases{"cinq", "echo", "relay"};  // in this order; idle mode skips relay
   Mode mode = Mode::play;
   int connections = 1000;  // idle mode

@@ -24,8 +24,9 @@ void schedule_ticks(Loop& loop, Workload& w) {
 std::chrono::duration<double> seconds(double s) { return std::chrono::duration<double>(s); }
 
 // Takes every loop's acks since the last reading (on the loop's own thread) and the server's RSS.
-Interval read_interval(std::vector<std::unique_ptr<Loop>>& loops, std::vector<std::unique_ptr<Workload>>& workloads,
-                       pid_t pid, Clock::time_point window_start, Clock::time_point last) {
+Interval read_interval(std::vector<std::unique_ptr<Loop>>& loops,
+                       std::vector<std::unique_ptr<Workload>>& workloads, const std::vector<pid_t>& pids,
+                       Clock::time_point window_start, Clock::time_point last) {
   Interval result;
   const auto now = Clock::now();
   result.at_s = std::chrono::duration<double>(now - window_start).count();
@@ -46,7 +47,7 @@ Interval read_interval(std::vector<std::unique_ptr<Loop>>& loops, std::vector<st
   }
   result.ack_p50_ms = ack.percentile_ms(0.5);
   result.ack_p99_ms = ack.percentile_ms(0.99);
-  if (pid) result.rss_kib = rss_kib(pid);
+  result.rss_kib = rss_kib(pids);
   return result;
 }
 
@@ -57,14 +58,14 @@ PhaseResult run_phase(const Options& options, const PhaseSpec& spec) {
   result.phase = spec.phase;
   result.mode = spec.mode;
   result.connections = spec.connections;
-  if (spec.pid) result.rss_before_kib = rss_kib(spec.pid);
+  result.rss_before_kib = rss_kib(spec.pids);
 
   Window window;
   std::vector<std::unique_ptr<Loop>> loops;
   std::vector<std::unique_ptr<Workload>> workloads;
   for (int i = 0; i < options.threads; ++i) {
     loops.push_back(std::make_unique<Loop>());
-    WorkloadEnv env{options, spec.target, window, i, options.threads, spec.sources, spec.shape};
+    WorkloadEnv env{options, spec.target, window, i, options.threads, spec.sources, spec.shape, spec.targets};
     workloads.push_back(spec.make(*loops.back(), env));
   }
   for (int i = 0; i < options.threads; ++i) {
@@ -95,7 +96,7 @@ PhaseResult run_phase(const Options& options, const PhaseSpec& spec) {
   result.ready = sum(&Workload::ready);
   result.setup_s = setup_s;
   std::this_thread::sleep_for(kSettle);
-  if (spec.pid) result.rss_ready_kib = rss_kib(spec.pid);
+  result.rss_ready_kib = rss_kib(spec.pids);
   result.open_at_ready = sum(&Workload::open);
   for (int i = 0; i < options.threads; ++i) {
     Workload& w = *workloads[i];
@@ -108,7 +109,7 @@ PhaseResult run_phase(const Options& options, const PhaseSpec& spec) {
   const auto end = start + std::chrono::duration_cast<Clock::duration>(seconds(options.duration_s));
   window.set(start, end);
   std::this_thread::sleep_until(start);
-  const auto server_cpu_start = spec.pid ? cpu_seconds(spec.pid) : std::nullopt;
+  const auto server_cpu_start = cpu_seconds(spec.pids);
   const double client_cpu_start = self_cpu_seconds();
   const auto measured_start = Clock::now();
   if (options.report_every_s > 0) {
@@ -116,7 +117,7 @@ PhaseResult run_phase(const Options& options, const PhaseSpec& spec) {
     auto last = measured_start;
     for (auto next = measured_start + every; next <= end; next += every) {
       std::this_thread::sleep_until(next);
-      result.intervals.push_back(read_interval(loops, workloads, spec.pid, measured_start, last));
+      result.intervals.push_back(read_interval(loops, workloads, spec.pids, measured_start, last));
       last = next;
       const Interval& i = result.intervals.back();
       std::cerr << "cinq_load: " << spec.phase << ": at " << static_cast<int>(i.at_s) << " s: "
@@ -126,11 +127,11 @@ PhaseResult run_phase(const Options& options, const PhaseSpec& spec) {
     }
   }
   std::this_thread::sleep_until(end);
-  const auto server_cpu_end = spec.pid ? cpu_seconds(spec.pid) : std::nullopt;
+  const auto server_cpu_end = cpu_seconds(spec.pids);
   const double client_cpu_end = self_cpu_seconds();
   result.window_s = std::chrono::duration<double>(Clock::now() - measured_start).count();
   result.held = sum(&Workload::open);
-  if (spec.pid) result.rss_end_kib = rss_kib(spec.pid);
+  result.rss_end_kib = rss_kib(spec.pids);
   if (server_cpu_start && server_cpu_end) {
     result.server_cpu_s = *server_cpu_end - *server_cpu_start;
     result.server_cpu_pct = *result.server_cpu_s / result.window_s * 100;

@@ -36,12 +36,13 @@ class Window {
 
 struct WorkloadEnv {
   const Options& options;
-  Target target;
+  Target target;  // the server; with --urls, the first of `targets`
   const Window& window;
   int loop_index = 0;
   int loops = 1;
   const std::vector<std::string>& sources;  // local addresses to connect from, round-robin; empty: any
   const RelayShape& shape;                  // the relay phase's frames per turn
+  const std::vector<Target>& targets;       // cinq with --urls: every URL (Options::placement); else empty
   // This loop's share of `total` units (rooms or connections), and the global index of its first one.
   int share(int total) const { return total / loops + (loop_index < total % loops ? 1 : 0); }
   // The source address of the connection with this global number.
@@ -80,7 +81,8 @@ struct PhaseSpec {
   RelayShape shape;                  // relay only
   std::int64_t units = 0;            // what `ready` must reach before the window starts
   Target target;
-  pid_t pid = 0;  // the server, for /proc readings (0: none)
+  std::vector<Target> targets;  // see WorkloadEnv
+  std::vector<pid_t> pids;      // the server (or the nodes), for /proc readings (none: not read)
   WorkloadFactory make;
 };
 

@@ -111,7 +111,8 @@ class Room : public std::enable_shared_from_this<Room> {
   void start() {
     last_activity_ = Clock::now();
     for (auto& p : peers_)
-      p->conn = Conn::open(w_.loop(), w_.target(), p.get(), kConnectTimeout, w_.next_source());
+      p->conn =
+          Conn::open(w_.loop(), w_.target_for(slot_, p->index), p.get(), kConnectTimeout, w_.next_source());
   }
 
   void close() {

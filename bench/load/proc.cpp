@@ -142,6 +142,26 @@ std::optional<double> cpu_seconds(pid_t pid) {
   return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
+std::optional<std::int64_t> rss_kib(const std::vector<pid_t>& pids) {
+  std::optional<std::int64_t> total;
+  for (const pid_t pid : pids) {
+    const auto one = rss_kib(pid);
+    if (!one) return std::nullopt;
+    total = total.value_or(0) + *one;
+  }
+  return total;
+}
+
+std::optional<double> cpu_seconds(const std::vector<pid_t>& pids) {
+  std::optional<double> total;
+  for (const pid_t pid : pids) {
+    const auto one = cpu_seconds(pid);
+    if (!one) return std::nullopt;
+    total = total.value_or(0) + *one;
+  }
+  return total;
+}
+
 double self_cpu_seconds() {
   rusage usage{};
   ::getrusage(RUSAGE_SELF, &usage);

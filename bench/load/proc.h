@@ -31,6 +31,10 @@ std::string stop_child(Child& child, std::chrono::seconds grace = std::chrono::s
 std::optional<std::int64_t> rss_kib(pid_t pid);
 // utime + stime of a process in seconds; nullopt if it cannot be read.
 std::optional<double> cpu_seconds(pid_t pid);
+// The same summed over several processes (the nodes of a cluster): nullopt if `pids` is empty or one of
+// them cannot be read.
+std::optional<std::int64_t> rss_kib(const std::vector<pid_t>& pids);
+std::optional<double> cpu_seconds(const std::vector<pid_t>& pids);
 // This process's user + system CPU time in seconds (all threads).
 double self_cpu_seconds();
 

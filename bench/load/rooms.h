@@ -87,6 +87,16 @@ class RoomWorkload final : public Workload {
   const Target& target() const { return env_.target; }
   std::mt19937_64& rng() { return rng_; }
   const RelayShape& shape() const { return env_.shape; }
+  // Where connection `peer` (0 and 1: the players, then the spectators) of the room in `slot` connects:
+  // with --urls, by --placement (rooms round-robin over the URLs, their players on the same URL or on two
+  // that follow each other, or each connection on one drawn at random); else the one target.
+  const Target& target_for(int slot, int peer) {
+    const auto& all = env_.targets;
+    if (all.size() < 2) return env_.target;
+    const auto room = static_cast<std::size_t>(env_.loop_index + slot * env_.loops);
+    const std::uint64_t draw = env_.options.placement == Placement::any ? rng_() : 0;
+    return all[place(env_.options.placement, all.size(), room, peer, draw)];
+  }
   // The source address for this loop's next connection (round-robin over all loops' connections).
   const std::string& next_source() { return env_.source(env_.loop_index + (connections_++) * env_.loops); }
 

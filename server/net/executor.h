@@ -14,6 +14,11 @@
 
 namespace cinq::net {
 
+// The io_context behind a Server, for other clients of the transport's threads (redis.cpp).
+struct ServerAccess {
+  static boost::asio::io_context& io_context(Server& server);
+};
+
 using AsioStrand = boost::asio::strand<boost::asio::io_context::executor_type>;
 
 class StrandImpl : public Strand {

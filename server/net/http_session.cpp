@@ -80,8 +80,17 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
   const std::string_view target = request.target();
   const std::string_view path = target.substr(0, target.find('?'));
 
+  client_ = address_;
+  if (state_->trusted_proxy(address_)) {
+    // The balancer appends the address it got the request from: the last one is the only one it vouches for.
+    std::string_view forwarded = request["X-Forwarded-For"];
+    if (auto comma = forwarded.rfind(','); comma != std::string_view::npos) forwarded.remove_prefix(comma + 1);
+    while (!forwarded.empty() && forwarded.front() == ' ') forwarded.remove_prefix(1);
+    while (!forwarded.empty() && forwarded.back() == ' ') forwarded.remove_suffix(1);
+    if (!forwarded.empty() && forwarded.size() <= 64) client_ = std::string(forwarded);
+  }
   state_->stats().http_requests_total.fetch_add(1);
-  if (!state_->take_request(address_)) {
+  if (!state_->take_request(client_)) {
     // Too many requests a second from this address (ServerConfig::http_rate): answered, not served.
     state_->stats().http_rate_limited_total.fetch_add(1);
     return respond(429, std::string(kTextPlain), "too many requests from this address: slow down\n",
@@ -110,7 +119,7 @@ void HttpSession::on_parse_error(beast::error_code ec) {
 }
 
 void HttpSession::upgrade() {
-  if (state_->stopping()) {
+  if (state_->stopping() || !state_->handler().accepting()) {
     keep_alive_ = false;
     return respond(503, std::string(kTextPlain), "server shutting down\n");
   }
@@ -120,22 +129,22 @@ void HttpSession::upgrade() {
     keep_alive_ = false;
     return respond(503, std::string(kTextPlain), "the server is full: try again later\n", {{"Retry-After", "5"}});
   }
-  if (!state_->try_reserve(address_)) {
+  if (!state_->try_reserve(client_)) {
     state_->stats().connections_refused.fetch_add(1);
     return respond(429, std::string(kTextPlain), "too many connections from this address\n");
   }
-  AddressSlot slot(state_, address_);
+  AddressSlot slot(state_, client_);
   slot_.release();  // a WebSocket now: counted as one (Stats::connections_open), no longer as HTTP
   // The socket keeps its strand: the WebSocket session continues on the same one.
   stream_.expires_never();
-  std::make_shared<WsSession>(stream_.release_socket(), state_, address_, std::move(slot))
+  std::make_shared<WsSession>(stream_.release_socket(), state_, client_, std::move(slot))
       ->run(parser_->release());
 }
 
 void HttpSession::dispatch_api(Request& request) {
   HttpRequest api_request{std::string(request.method_string()), std::string(request.target()),
                           std::move(request.body()), std::string(request[http::field::content_type]),
-                          address_};
+                          client_};
   // `respond` may come from any thread, later; it hops back onto this session's strand. The flag makes a
   // second call harmless rather than a second response on the wire.
   auto answered = std::make_shared<std::atomic<bool>>(false);

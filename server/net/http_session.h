@@ -50,7 +50,8 @@ class HttpSession : public Session, public std::enable_shared_from_this<HttpSess
   boost::beast::tcp_stream stream_;
   boost::beast::flat_buffer buffer_;
   std::shared_ptr<SharedState> state_;
-  std::string address_;
+  std::string address_;  // the peer's (a balancer's, if trusted: ServerConfig::trusted_proxies)
+  std::string client_;   // the request's client: the peer, or the last X-Forwarded-For of a trusted one
   AddressSlot slot_;
   const std::uint64_t id_;
   // A new parser per request: its body and header limits apply to each request on its own.

@@ -241,6 +241,8 @@ struct Server::Impl {
 
 bool on_network_thread() { return network_thread; }
 
+asio::io_context& ServerAccess::io_context(Server& server) { return server.impl_->ioc; }
+
 Server::Server(ServerConfig config, Handler& handler)
     : impl_(std::make_unique<Impl>(std::move(config), handler)) {}
 

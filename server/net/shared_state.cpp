@@ -5,6 +5,9 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/websocket/error.hpp>
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
+#include <string_view>
 #include <iostream>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
@@ -23,9 +26,55 @@ SharedState::SharedState(ServerConfig config, Handler& handler) : config_(std::m
   connection_budget_ = std::max<std::int64_t>(websocket_budget_, files - reserve / 4);
 }
 
+namespace {
+
+// An IPv4 address as a number; nullopt if it is not one.
+std::optional<std::uint32_t> ipv4(std::string_view text) {
+  std::uint32_t value = 0;
+  int parts = 0;
+  while (parts < 4) {
+    std::uint32_t part = 0;
+    std::size_t digits = 0;
+    while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9' && digits < 3)
+      part = part * 10 + static_cast<std::uint32_t>(text[digits++] - '0');
+    if (digits == 0 || part > 255) return std::nullopt;
+    value = value << 8 | part;
+    text.remove_prefix(digits);
+    if (++parts < 4) {
+      if (text.empty() || text.front() != '.') return std::nullopt;
+      text.remove_prefix(1);
+    }
+  }
+  if (!text.empty()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+// An address, or an IPv4 network ADDR/BITS ("172.16.0.0/12").
+bool SharedState::trusted_proxy(const std::string& address) const {
+  for (const std::string& proxy : config_.trusted_proxies) {
+    if (proxy == address) return true;
+    const auto slash = proxy.find('/');
+    if (slash == std::string::npos) continue;
+    auto network = ipv4(std::string_view(proxy).substr(0, slash));
+    auto peer = ipv4(address);
+    const int bits = std::atoi(proxy.c_str() + slash + 1);
+    if (!network || !peer || bits < 0 || bits > 32) continue;
+    const std::uint32_t mask = bits == 0 ? 0 : ~std::uint32_t{0} << (32 - bits);
+    if ((*network & mask) == (*peer & mask)) return true;
+  }
+  return false;
+}
+
 SharedState::Admit SharedState::admit_http(const std::string& address) {
   if (stats_.http_open.load() + stats_.connections_open.load() >= connection_budget_) return Admit::shed;
   std::lock_guard lock(mutex_);
+  if (trusted_proxy(address)) {  // a balancer carries many clients: each is limited once its address is read
+    ++http_per_address_[address];
+    stats_.http_open.fetch_add(1);
+    return Admit::ok;
+  }
   auto& count = http_per_address_[address];
   if (config_.max_http_connections_per_address > 0 && count >= config_.max_http_connections_per_address)
     return Admit::address_full;

@@ -47,6 +47,7 @@ class SharedState {
   // `address`, within its per-address cap and the descriptor budget. `shed` tells which refused it.
   enum class Admit { ok, address_full, shed };
   Admit admit_http(const std::string& address);
+  bool trusted_proxy(const std::string& address) const;
   void release_http(const std::string& address);
   // Whether one more WebSocket connection fits the descriptor budget.
   bool websocket_fits() const;

@@ -35,6 +35,19 @@ class Connection {
   virtual const std::string& address() const = 0;
   // Unique for the life of the process.
   virtual std::uint64_t id() const = 0;
+
+  // Several nodes (issue 21, server/cluster.h). A connection may stand for a client of another node: its
+  // messages were forwarded here, and what is sent to it goes back there. The transport's own connections
+  // keep these defaults.
+  virtual bool remote() const { return false; }
+  // The id of the forwarded message being handled for it ("" for a local connection).
+  virtual std::string command_id() const { return {}; }
+  // The message `id` has been handled whole (its effects stored and announced): the other node may forget it.
+  virtual void completed(const std::string& id) { (void)id; }
+  // The connection now receives `room`'s events (after the state or events just sent it, at `version`), or
+  // no longer does.
+  virtual void joined(const std::string& room, std::int64_t version) { (void)room, (void)version; }
+  virtual void left(const std::string& room) { (void)room; }
 };
 
 struct HttpRequest {
@@ -65,6 +78,9 @@ class Handler {
   // Any HTTP request whose path starts with `/api/` or is `/metrics`. `respond` may be called later, from
   // any thread, exactly once.
   virtual void on_http(HttpRequest request, std::function<void(HttpResponse)> respond) = 0;
+  // Whether new WebSocket connections are taken (false: upgrades are answered 503, e.g. a node of a cluster
+  // handing its rooms over, so that the balancer's next try goes elsewhere).
+  virtual bool accepting() const { return true; }
 };
 
 // Serializes work: functions posted to one strand never run concurrently, and run in posting order.
@@ -118,6 +134,10 @@ struct ServerConfig {
   // the store always find descriptors (issue 17).
   std::size_t fd_reserve = 128;
   std::size_t max_http_body = 1024 * 1024;  // POST bodies (records)
+  // Load balancers in front (issue 21): connections from these addresses are not capped per address, and
+  // their requests' client is the last address of X-Forwarded-For (which the balancer appends), so that every
+  // per-address limit applies to the real client.
+  std::vector<std::string> trusted_proxies;
 };
 
 class Server {
@@ -142,6 +162,7 @@ class Server {
   void stop();
 
  private:
+  friend struct ServerAccess;  // executor.h: the Redis client runs on the same threads
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

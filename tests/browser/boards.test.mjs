@@ -2,7 +2,7 @@
 // Bi-litaire, a Kopf oder Knopf penalty), premoves (Tablut), the last turn marked, and the two board bugs a
 // new player hit: an "end your turn" offered after a Kopf oder Knopf penalty, where none exists, and
 // Bi-litaire's two end buttons and its call for an announcement when none is possible.
-import {assert, assertEqual, createRoom, kWait, mySeat, readRecord, sitFromLobby, turnMark, twoPlayers, version, waitSeated, waitStatus, waitTurnPast, waitVersion,} from './harness.mjs';
+import {assert, assertEqual, createRoom, kWait, lowContrastText, mySeat, readRecord, sitFromLobby, turnMark, twoPlayers, version, waitSeated, waitStatus, waitTurnPast, waitVersion,} from './harness.mjs';
 
 // The `play` events a page has applied since it loaded (room.js counts them in #room[data-plays]): unlike the
 // room's version, presence and spectator events do not move it, so "heard nothing" is exact.
@@ -37,6 +37,28 @@ async function importAndSit(h, record) {
     await waitStatus(p, 'live');
   }
   return {room: body.room, bySeat};
+}
+
+// Imports a record as a finished-or-not room nobody sits in and opens it as a spectator would: the page
+// knows of the last turn only what the record says (as after a reload).
+async function importAndWatch(h, record) {
+  const response = await fetch(`${h.url}/api/games/import`, {
+    method: 'POST',
+    headers: {'Content-Type': 'text/plain; charset=utf-8'},
+    body: record,
+  });
+  const body = await response.json();
+  assertEqual(response.status, 201, `import: ${JSON.stringify(body)}`);
+  const {page} = await h.newPlayer('');
+  await page.goto(`${h.url}/#/room/${body.room}`);
+  await page.waitForSelector(`#room[data-room="${body.room}"][data-version]`);
+  return page;
+}
+
+// The record's lines up to and including the first that starts with `prefix`, and the #! and players lines.
+function upTo(relative, prefix) {
+  const lines = readRecord(relative).split('\n');
+  return lines.slice(0, lines.findIndex((line) => line.startsWith(prefix)) + 1).join('\n') + '\n';
 }
 
 const bar = (page) => page.locator('#board .turn-bar');
@@ -187,6 +209,32 @@ export const tests = {
     await h.screenshot(red, 'boards-baltek-last-turn');
   },
 
+  'baltek: ending a turn without playing takes a second click': async (h) => {
+    const {bySeat} = await twoPlayers(h, 'baltek');
+    const [blue, red] = bySeat;
+    const redPlays = await plays(red);
+    const end = confirmButton(blue);
+    await end.filter({hasText: /^End turn$/}).waitFor();
+    await end.click();
+    // One click gave nothing away: the button asks, and Red has heard nothing.
+    await end.filter({hasText: 'Confirm: end without playing'}).waitFor();
+    assertEqual(await plays(red), redPlays, 'one click sent nothing');
+    assertEqual(await blue.locator('#room').getAttribute('data-to-move'), '0', 'Blue is still to move');
+    for (const scheme of ['light', 'dark']) {
+      await blue.emulateMedia({colorScheme: scheme});
+      const low = (await lowContrastText(blue)).filter((t) => /Confirm: end/.test(t));
+      assertEqual(low.length, 0, `the armed button's contrast, ${scheme}: ${low.join('; ')}`);
+    }
+    // Left alone, it stands down.
+    await end.filter({hasText: /^End turn$/}).waitFor({timeout: kWait});
+    const mark = await turnMark(blue);
+    await end.click();
+    await end.click();
+    await waitTurnPast(blue, mark);
+    await waitPlays(red, redPlays + 1);
+    await red.waitForSelector('#room[data-to-move="1"]');
+  },
+
   'tablut: a premove picked during the opponent\'s turn is played when the turn comes; Escape cancels one':
       async (h) => {
         const {bySeat} = await twoPlayers(h, 'tablut');
@@ -262,6 +310,30 @@ export const tests = {
     }, planned, {timeout: kWait});
     await bar(blue).filter({hasText: 'Premove:'}).waitFor({state: 'detached'});
   },
+
+  'the last turn and what it took are marked from the record alone, in every game (as after a reload)':
+      async (h) => {
+        // Tablut: the Defenders' e7 i7 took i8: the move marked, the captured piece crossed out where it stood.
+        const tablut = await importAndWatch(h, upTo('tablut/sample-escape.txt', '3 '));
+        await tablut.locator('#board [data-captured="i8"]').waitFor();
+        for (const sq of ['e7', 'i7']) await tablut.locator(`#board [data-square="${sq}"].last`).waitFor();
+        await h.screenshot(tablut, 'marks-tablut');
+        // Baltek: Red's last turn of line 1 drawn as arrows (a sprint, a kick, a run).
+        const baltek = await importAndWatch(h, upTo('baltek/sample-won-2-1.txt', '1 '));
+        // (an arrow straight up or across is a line of no width or height: attached, not "visible")
+        await baltek.locator('#board svg.board-baltek [data-arrow="g1 f3"]').waitFor({state: 'attached'});
+        await baltek.locator('#board svg.board-baltek [data-arrow="i3 i4"]').waitFor({state: 'attached'});
+        await baltek.locator('#board svg.board-baltek [data-mark="last"]').first().waitFor();
+        // Kopf oder Knopf: Blue's strike removed h8 (line 2), and the move that followed.
+        const kok = await importAndWatch(h, upTo('kopf-oder-knopf/sample-finished.txt', '2 '));
+        await kok.locator('#board [data-removed="h8"]').waitFor();
+        // Bi-litaire: the round's first removal, then a jump: the jumped marble is crossed out.
+        const bilitaire = await importAndWatch(h, '#! BI-LITAIRE\n1   M/x d4/   T/B4 <1/\n2   M/d2 d4/\n');
+        await bilitaire.locator('#board [data-removed="d3"]').waitFor();
+        // Batik: the last drop.
+        const batik = await importAndWatch(h, '#! BATIK\n1   C/TL 0 0/   F/SQ 0 5/\n');
+        await batik.locator('#board svg.board-batik [data-last="true"][data-well-piece^="F/SQ"]').waitFor();
+      },
 
   'batik: the last drop stays marked in the well, also after a reload': async (h) => {
     const {bySeat} = await twoPlayers(h, 'batik');

@@ -53,6 +53,8 @@ export const tests = {
     // The header: the index of the five games.
     await page.locator('.site-nav a[href="#/help"]').click();
     await page.waitForURL(/#\/help$/);
+    // The URL changes before the page routes (hashchange): wait for the index to be drawn.
+    await page.locator('.help-games li').first().waitFor();
     assertEqual(await page.locator('.help-games li').count(), kGames.length, 'the index lists every game');
     assertEqual(await page.locator('.site-nav a[href="#/help"]').getAttribute('aria-current'), 'page',
                 'the header marks the section');

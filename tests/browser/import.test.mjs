@@ -34,6 +34,14 @@ export const tests = {
         await page.locator('#import-error')
             .evaluate((e) => !e.innerText.trim() || e.hidden || !e.offsetParent),
         'no import error for a good record');
+    // The summary names the sides in words beside their letters, and writes the result out.
+    const summary = await page.locator('.import-summary').innerText();
+    assert(
+        summary.includes('Attackers (A): alice@example.org vs Defenders (D): bob@example.org'),
+        `the players with their sides: ${JSON.stringify(summary)}`);
+    assert(
+        summary.includes('bob@example.org (Defenders) wins — the king escaped to a corner'),
+        `the result in words: ${JSON.stringify(summary)}`);
     // The viewer may open on the start (its Start button then disabled) or on the end.
     if (await page.locator('#replay-start').isEnabled()) await page.locator('#replay-start').click();
     await page.waitForFunction(

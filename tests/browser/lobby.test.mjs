@@ -43,6 +43,14 @@ export const tests = {
             const free_text = await row.locator('.room-free').innerText();
             assert(free_text.includes(kTablutSides[free]), `the free seat is named: ${free_text}`);
             assert((await row.locator('.sit').innerText()).includes(kTablutSides[free]), 'Sit says as what');
+            // The forms' "Play as" name the seats by their sides, for the game chosen.
+            for (const form of ['create', 'bot']) {
+              await page.locator(`#${form}-game`).selectOption('tablut');
+              const choices = await page.locator(`#${form}-seat option`).allInnerTexts();
+              assertEqual(JSON.stringify(choices), JSON.stringify(['Random', ...kTablutSides]), `${form}: Play as`);
+              await page.locator(`#${form}-game`).selectOption('batik');
+              assert((await page.locator(`#${form}-seat option`).allInnerTexts()).includes('Dark (F)'), `${form}: Batik`);
+            }
           },
         });
         for (const [seat, page] of pages.entries()) {

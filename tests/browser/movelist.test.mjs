@@ -104,6 +104,8 @@ export const tests = {
           return squares.includes('a3') && squares.includes('d7') && !squares.includes('d5');
         });
         assertEqual(await page.locator('#replay-step').innerText(), '4 / 4', 'the step shown');
+        // Coming back is a jump of three turns, not a move: the squares it emptied took no capture.
+        assertEqual(await page.locator('#board [data-captured]').count(), 0, 'no capture marked after the jump back');
 
         // The button does the same as the key; End too.
         await page.locator('#movelist .ml-turn[data-index="2"]').click();
@@ -140,6 +142,8 @@ export const tests = {
     assertEqual(await page.locator('#replay-step').innerText(), '12 / 42', 'the step shown');
     await page.waitForFunction(() => document.querySelector('#board [data-square="e6"].last'));
     assertEqual(await markedSquares(page), 'e6 i6', 'turn 12 marked');
+    // A jump from the start to turn 12 is no move: only what turn 12 took would be marked (nothing).
+    assertEqual(await page.locator('#board [data-captured]').count(), 0, 'no capture marked after a jump');
     // One step back: turn 11 (6. A/g6 g3/) is the one marked, not turn 12 undone.
     await page.locator('#replay-prev').click();
     await page.waitForFunction(

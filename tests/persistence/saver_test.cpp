@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tests/support/process.h"
+#include "tests/persistence/helpers.h"
 #include "tests/support/postgres.h"
 
 namespace cinq::store {
@@ -21,12 +22,7 @@ namespace {
 
 using cinq::test::TempDir;
 
-std::unique_ptr<Store> open_store(const std::string& path) {
-  Error error;
-  auto store = Store::open(test::store_spec(path), error);  // SQLite, or PostgreSQL (postgres.h)
-  REQUIRE_MESSAGE(store != nullptr, "opening ", path, ": ", error.message);
-  return store;
-}
+using testing::open_store;  // SQLite, or PostgreSQL (tests/support/postgres.h)
 
 // A new game's save: its `#!` line `header` and no entry.
 GameSave row(const std::string& id, const std::string& header) {

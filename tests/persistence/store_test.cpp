@@ -32,6 +32,7 @@
 #include "tests/lobby/helpers.h"
 #include "tests/support.h"
 #include "tests/support/process.h"
+#include "tests/persistence/helpers.h"
 #include "tests/support/postgres.h"
 
 namespace cinq::store {
@@ -40,12 +41,7 @@ namespace {
 using cinq::test::TempDir;
 using namespace std::chrono_literals;
 
-std::unique_ptr<Store> open_store(const std::string& path) {
-  Error error;
-  auto store = Store::open(test::store_spec(path), error);  // SQLite, or PostgreSQL (postgres.h)
-  REQUIRE_MESSAGE(store != nullptr, "opening ", path, ": ", error.message);
-  return store;
-}
+using testing::open_store;  // SQLite, or PostgreSQL (tests/support/postgres.h)
 
 void save(Store& store, const GameRow& game) {
   Error error;
@@ -141,13 +137,13 @@ void check_same(const GameRow& a, const GameRow& b) {
   CHECK(a.seat_token_hashes == b.seat_token_hashes);
 }
 
-TEST_CASE("store: opening creates the file and its directories, in WAL mode, with schema version 5") {
+TEST_CASE("store: opening creates the file and its directories, in WAL mode, with schema version 6") {
   TempDir dir;
   const std::string path = dir.path() + "/data/deeper/cinq.db";
   auto store = open_store(path);
   CHECK(std::filesystem::is_regular_file(path));
   CHECK(ask_sqlite(path, "PRAGMA journal_mode") == "wal");
-  CHECK(ask_sqlite(path, "PRAGMA user_version") == "5");
+  CHECK(ask_sqlite(path, "PRAGMA user_version") == "6");
   CHECK(ask_sqlite(path, "SELECT count(*) FROM sqlite_master WHERE name IN ('players', 'games', "
                          "'record_entries', 'game_progress')") == "4");
   CHECK(store->count_games() == 0);
@@ -168,7 +164,7 @@ TEST_CASE("store: reopening an existing file keeps every row and creates nothing
   }
   auto store = open_store(path);
   CHECK(ask_sqlite(path, schema_sql) == schema);
-  CHECK(ask_sqlite(path, "PRAGMA user_version") == "5");
+  CHECK(ask_sqlite(path, "PRAGMA user_version") == "6");
   CHECK(store->count_games() == 1);
   REQUIRE(store->game("g1"));
   check_same(*store->game("g1"), full_game("g1"));
@@ -676,7 +672,7 @@ TEST_CASE("store: a version 2 file with games in progress is upgraded in place, 
   const std::string finished_v2 = ask_sqlite(path, "SELECT record FROM games WHERE id = 'tablut-done'");
 
   auto store = open_store(path);
-  CHECK(ask_sqlite(path, "PRAGMA user_version") == "5");
+  CHECK(ask_sqlite(path, "PRAGMA user_version") == "6");
   for (const lobby::Room& room : rooms) {
     INFO(room.id());
     check_stored(*store, room);

@@ -139,7 +139,7 @@ TEST_CASE("accounts: log out ends this token, log out everywhere ends every toke
   // Everywhere: every token stops, the other connections are told.
   CHECK(ask(dee, {{"type", "logout_all"}}, "logged_out")["type"] == "logged_out");
   still.until_type("logged_out");
-  for (const std::string token : {dee.token, two.answer["token"].get<std::string>()}) {
+  for (const std::string& token : {dee.token, two.answer["token"].get<std::string>()}) {
     WsClient c(server.port());
     c.send(json{{"type", "hello"}, {"id", dee.id}, {"token", token}}.dump());
     CHECK(json::parse(*c.receive(10s))["code"] == "bad_token");

@@ -64,5 +64,22 @@ TEST_CASE("input: a game id that is not UTF-8 is a 404 in JSON, not a 500") {
   }
 }
 
+TEST_CASE("input: an empty or blank record is refused by the import and the replay, and makes no room") {
+  TempDir data;
+  ServerProcess server(data.path(), CINQ_WEB_DIR);
+  for (const char* body : {"", "   \n\t\r\n"}) {
+    for (const char* target : {"/api/games/import", "/api/replay"}) {
+      CAPTURE(target);
+      auto reply = http_request(server.port(), "POST", target, body, "text/plain");
+      CHECK(reply.status == 422);
+      auto answer = json::parse(reply.body);
+      CHECK(answer["error"]["code"] == "bad_record");
+      CHECK(answer["error"]["line"] == 1);
+    }
+  }
+  auto games = json::parse(http_request(server.port(), "GET", "/api/games").body);
+  CHECK(games["games"].empty());
+}
+
 }  // namespace
 }  // namespace cinq::test

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -58,11 +59,14 @@ std::optional<std::uint16_t> listening_port(const std::string& log) {
   return std::nullopt;
 }
 
+
+}  // namespace
+
 // Runs in the child between fork and exec: async-signal-safe calls only (everything was prepared before).
-[[noreturn]] void exec_child(int log_fd, int null_fd, const char* path, char* const argv[],
+[[noreturn]] void exec_child(int log_fd, int null_fd, const char* path, char* const argv[], char* const envp[],
                              const std::string& exec_failed) {
   setpgid(0, 0);
-  // The test process may block or ignore signals (SIGPIPE for its sockets); the server starts clean.
+  // The test process may block or ignore signals (SIGPIPE for its sockets); the child starts clean.
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -74,13 +78,14 @@ std::optional<std::uint16_t> listening_port(const std::string& log) {
   dup2(log_fd, STDERR_FILENO);
   // The test's own sockets and files must not stay open in the server (a port could not be freed).
   close_range(3, ~0U, 0);
-  execv(path, argv);
+  if (envp != nullptr)
+    execve(path, argv, envp);
+  else
+    execv(path, argv);
   ssize_t written = write(STDERR_FILENO, exec_failed.data(), exec_failed.size());
   (void)written;
   _exit(127);
 }
-
-}  // namespace
 
 TempDir::TempDir() {
   std::string pattern = (std::filesystem::temp_directory_path() / "cinq-test-XXXXXX").string();
@@ -101,7 +106,11 @@ ServerProcess::ServerProcess(std::string data_dir, std::string web_dir, std::vec
     : log_dir_(std::make_unique<TempDir>()), log_path_(log_dir_->path() + "/server.log") {
   // With CINQ_TEST_STORE=postgresql the server stores in the PostgreSQL schema that stands for DATA/cinq.db
   // (tests/support/postgres.h): a restart on the same directory finds the same games.
-  std::vector<std::string> args = {CINQ_BINARY, "serve", "--port", "0", "--data", data_dir, "--web", std::move(web_dir)};
+  std::vector<std::string> args = {CINQ_BINARY, "serve", "--data", data_dir, "--web", std::move(web_dir)};
+  if (std::find(extra_args.begin(), extra_args.end(), "--port") == extra_args.end()) {
+    args.push_back("--port");
+    args.push_back("0");
+  }
   if (testing_postgres()) {
     args.push_back("--store");
     args.push_back(store_spec(data_dir + "/cinq.db"));
@@ -124,7 +133,7 @@ ServerProcess::ServerProcess(std::string data_dir, std::string web_dir, std::vec
     throw std::runtime_error("cannot open " + log_path_ + " or /dev/null: " + std::strerror(err));
   }
   pid_ = fork();
-  if (pid_ == 0) exec_child(log_fd, null_fd, args[0].c_str(), argv.data(), exec_failed);
+  if (pid_ == 0) exec_child(log_fd, null_fd, args[0].c_str(), argv.data(), nullptr, exec_failed);
   int fork_errno = errno;
   ::close(log_fd);
   ::close(null_fd);
@@ -190,19 +199,22 @@ std::string ServerProcess::log() const {
   return text.str();
 }
 
-bool ServerProcess::reap() {
-  if (reaped_) return true;
-  int status = 0;
+bool reap_child(pid_t pid, int& status) {
+  int st = 0;
   pid_t r;
   do {
-    r = waitpid(pid_, &status, WNOHANG);
+    r = waitpid(pid, &st, WNOHANG);
   } while (r < 0 && errno == EINTR);
-  if (r == pid_) {
-    reaped_ = true;
-    status_ = status;
-  } else if (r < 0 && errno == ECHILD) {
-    reaped_ = true;  // someone else reaped it (SIGCHLD ignored): gone, status unknown
+  if (r == pid) {
+    status = st;
+    return true;
   }
+  return r < 0 && errno == ECHILD;  // someone else reaped it (SIGCHLD ignored): gone, status unknown
+}
+
+bool ServerProcess::reap() {
+  if (reaped_) return true;
+  reaped_ = reap_child(pid_, status_);
   return reaped_;
 }
 

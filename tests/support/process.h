@@ -12,6 +12,16 @@
 
 namespace cinq::test {
 
+// Reaps the child `pid` if it has exited (without waiting): true then, with its status in `status` (left as
+// it was when someone else reaped it).
+bool reap_child(pid_t pid, int& status);
+
+// Runs in a forked child: its own process group, signals as at start, stdin from `null_fd`, stdout and
+// stderr to `log_fd`, no other descriptor, then exec `path` (with `envp`, or this environment if null);
+// `exec_failed` is written to the log if the exec fails. Async-signal-safe: everything is prepared before fork.
+[[noreturn]] void exec_child(int log_fd, int null_fd, const char* path, char* const argv[], char* const envp[],
+                             const std::string& exec_failed);
+
 // A fresh empty temporary directory, removed (with everything in it) when the object dies.
 class TempDir {
  public:
@@ -31,7 +41,8 @@ class ServerProcess {
  public:
   // Starts CINQ_BINARY (a macro defined for the tests, the path of the built `cinq`) with
   // `serve --port 0 --data DATA_DIR --web WEB_DIR` plus `extra_args`, and waits (up to 20 s) until its
-  // output has a line containing "listening on http://" followed by host:PORT; parses PORT.
+  // output has a line containing "listening on http://" followed by host:PORT; parses PORT. A `--port N` in
+  // `extra_args` replaces `--port 0` (a node restarted on its port, behind a balancer that knows it).
   // Throws std::runtime_error (with the log's text) if the process exits or the line never comes.
   ServerProcess(std::string data_dir, std::string web_dir, std::vector<std::string> extra_args = {});
   // SIGTERM to the process group, wait up to 5 s, then SIGKILL; never leaves a zombie.

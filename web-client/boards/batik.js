@@ -371,7 +371,8 @@ export function mount(root, ctx) {
     const side = view.sides[seat];
     const box = layout.tray(seat);
     const cellSize = layout.cell;
-    const toMove = view.to_move === side.side;
+    // Only a game under way has a side to drop (a finished one keeps the view's last to_move).
+    const toMove = view.to_move === side.side && (!position || position.status === 'live');
     el('rect', {
       class: `batik-tray-box${toMove ? ' batik-to-move' : ''}`,
       x: box.x, y: box.y, width: box.w, height: box.h, rx: 0.25,

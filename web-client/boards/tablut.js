@@ -517,10 +517,12 @@ export function mount(root, ctx) {
                            null;
       const captured_side = mover === 'A' ? 'D' : mover === 'D' ? 'A' : null;
       // The shell repeats the last event with later updates (presence, clocks): only a board that
-      // really changed animates and moves its highlight.
-      const changed = view !== null && move !== null && before.has(move.from) && !before.has(move.to);
+      // really changed by that one move animates and marks what it took. A jump of several turns (back from
+      // an earlier position, a click in the move list) is no move: the pieces it lost were not captured.
+      const stepped = view !== null && move !== null ? diff_move(before, next_pieces) : null;
+      const changed = stepped !== null && stepped.from === move.from && stepped.to === move.to;
       if (changed) {
-        const gone = [...before.keys()].filter((sq) => sq !== move.from && !next_pieces.has(sq));
+        const gone = stepped.captures;
         last_move = {
           from: move.from,
           to: move.to,

@@ -1,5 +1,6 @@
 // Browser test hook for the Batik board (web-client/boards/batik.js): one drop composed as a person would,
 // by picking a piece from the tray, turning it, flipping it, sliding it along the rim and dropping it.
+import {turnMark, waitTurnPast} from '../harness.mjs';
 export const game = 'batik';
 export const options = '';
 
@@ -22,11 +23,12 @@ export async function playFirstTurn(page) {
   if (!/^TL~ 45 \d+(\.\d+)?$/.test(text) || text === before) {
     throw new Error(`the composer should show a flipped TL at 45 degrees, shows "${text}" (was "${before}")`);
   }
+  const mark = await turnMark(page);
   await page.locator('#board .batik-controls [data-control="drop"][data-legal="true"]').click();
 
-  // The drop is done when the server's view has the piece resting in the well and the turn has passed.
-  await page.locator('#board svg.board-batik[data-pieces="1"]').waitFor();
+  // The drop is done when the server's view has the piece resting in the well and the turn has passed (the
+  // opponent's answer may already be in: a premove, a bot, so no wait for this tray to go quiet).
   await board.locator('[data-well-piece="C/TL~"]').waitFor();
-  await board.locator('[data-piece][data-legal="true"]').first().waitFor({ state: 'detached' });
+  await waitTurnPast(page, mark);
   return text;
 }

@@ -1,0 +1,496 @@
+#!/usr/bin/env python3
+"""Several nodes on real processes (issue 21, docs/scaling.md): PostgreSQL, Redis, three `cinq serve` nodes
+and HAProxy, started here (harness.py). Every client is the protocol-checking client of the server tests
+(tests/server/cinq_support.py): a message that breaks docs/protocol.md's rules (a version out of order, legal
+actions to the wrong seat) is a failure too.
+
+    tests/cluster/cluster_test.py build/server/cinq web-client [--only NAME]
+"""
+
+import asyncio
+import json
+import os
+import random
+import signal
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import cinq_support  # noqa: E402
+from cinq_support import Client, Failed, check, is_type, short  # noqa: E402
+from harness import Cluster, http_get, http_post, wait_until  # noqa: E402
+
+cinq_support.set_address_rate(100000, 100000)  # the nodes run without per-address limits
+
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+async def connect(url, name, **hello):
+    c = await Client(name, url).open()
+    await c.hello(name=name, **hello)
+    return c
+
+
+async def make_room(creator, game="tablut", seat=0, **fields):
+    await creator.send({"type": "create", "game": game, "seat": seat, **fields})
+    m = await creator.expect("state", lambda m: m["type"] in ("state", "error"))
+    check(m["type"] == "state", f"create answered {short(m)}")
+    return m["room"]
+
+
+async def sit(client, room, seat):
+    await client.send({"type": "sit", "room": room, "seat": seat})
+    m = await client.expect("state", lambda m: m["type"] in ("state", "error") and m.get("room") == room, 15)
+    check(m["type"] == "state", f"{client.name}: sit answered {short(m)}")
+
+
+async def watch(client, room):
+    await client.send({"type": "join", "room": room})
+    m = await client.expect("state", lambda m: m["type"] in ("state", "error") and m.get("room") == room, 15)
+    check(m["type"] == "state", f"{client.name}: join answered {short(m)}")
+
+
+async def rejoin(client, room, timeout=15):
+    """Joins until the room answers (while it is being taken over, a join may be told to try again)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        await client.send({"type": "join", "room": room})
+        m = await client.expect("state", lambda m: m["type"] in ("state", "error") and m.get("room") == room, 15)
+        if m["type"] == "state":
+            return m
+        check(time.monotonic() < deadline, f"{client.name}: could not rejoin {room}: {short(m)}")
+        await asyncio.sleep(0.3)
+
+
+async def table(url_ada, url_ben, url_cy, game="tablut"):
+    """Ada makes a room and sits at seat 0, Ben takes seat 1, Cy watches, each through its URL."""
+    ada = await connect(url_ada, "Ada")
+    ben = await connect(url_ben, "Ben")
+    cy = await connect(url_cy, "Cy")
+    room = await make_room(ada, game=game)
+    await sit(ben, room, 1)
+    await watch(cy, room)
+    return ada, ben, cy, room
+
+
+def seat_client(players, view):
+    """The client of the seat to move."""
+    to_move = view.position.get("to_move")
+    return next(p for p in players if p.player_id == view.player_ids[to_move])
+
+
+async def play_turns(room, players, watcher, turns, stop_when_over=True):
+    """Plays `turns` random legal turns (Tablut: one action each); returns the actions announced."""
+    played = []
+    for _ in range(turns):
+        view = watcher.view(room)  # kept up to date by the client as messages arrive: read it now
+        if view.position.get("status") != "live":
+            break
+        mover = seat_client(players, view)
+        try:
+            await wait_for(lambda: mover.view(room).version == watcher.view(room).version, f"{mover.name} in step")
+        except Failed:
+            raise Failed(f"{mover.name} at v{mover.view(room).version}, {watcher.name} at "
+                         f"v{watcher.view(room).version}; {mover.name} got last: "
+                         f"{[short(m, 120) for m in mover.received[-4:]]}")
+        before = watcher.view(room).version
+        legal = mover.view(room).legal
+        check(legal, f"{mover.name} has no legal action at v{before}")
+        action = random.choice(legal)
+        await mover.send({"type": "act", "room": room, "actions": [action]})
+        e = await watcher.expect("play", lambda m: m.get("type") == "event" and m.get("room") == room and
+                                 m.get("kind") == "play" and m["version"] > before, 15)
+        played.append(e["actions"])
+        if stop_when_over and watcher.view(room).position.get("status") != "live":
+            break
+    return played
+
+
+async def wait_for(predicate, what, timeout=10):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise Failed(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+def stored_turns(cluster, room):
+    """The turn lines of the stored record (its entries while unfinished, its record once finished)."""
+    rows = cluster.pg.sql(f"SELECT text FROM record_entries WHERE game_id = '{room}' ORDER BY seq")
+    record = cluster.pg.sql(f"SELECT record FROM games WHERE id = '{room}'")
+    text = "\n".join(rows) + "\n" + "\n".join(record)
+    return text
+
+
+async def same_views(room, clients):
+    # Presence and spectator counts are coalesced (500 ms): wait until everyone has the last one.
+    try:
+        await wait_for(lambda: len({c.view(room).version for c in clients}) == 1, "the same version", 3)
+    except Failed:
+        pass
+    versions = {c.name: c.view(room).version for c in clients}
+    check(len(set(versions.values())) == 1, f"the clients disagree on the version: {versions}")
+    positions = [cinq_support.comparable(c.view(room).position) for c in clients]
+    for c, p in zip(clients[1:], positions[1:]):
+        check(p == positions[0], f"{c.name}'s position differs: "
+              f"{cinq_support.first_difference(positions[0], p)}")
+
+
+def no_problems(clients):
+    for c in clients:
+        check(not c.problems, f"{c.name}: {c.problems[:3]}")
+
+
+# ---------------------------------------------------------------------------------------------------------
+
+
+@test
+async def whole_game_across_nodes(cluster):
+    """Two players on two nodes play a whole game, watched by a spectator on the third."""
+    n1, n2, n3 = cluster.nodes
+    ada, ben, cy, room = await table(n1.url(), n2.url(), n3.url())
+    played = await play_turns(room, [ada, ben], cy, 2000)
+    check(cy.view(room).position["status"] == "finished", f"the game did not end in {len(played)} turns")
+    await asyncio.sleep(0.3)
+    await same_views(room, [ada, ben, cy])
+    no_problems([ada, ben, cy])
+    # The record is the same whichever node is asked (the owner answers for the others).
+    records = [http_get(n.port, f"/api/games/{room}/record")[1] for n in cluster.nodes]
+    check(records[0] == records[1] == records[2], "the nodes answer different records")
+    text = stored_turns(cluster, room)
+    for actions in played:
+        check(actions[0] in text, f"the stored record lacks {actions}")
+    for c in (ada, ben, cy):
+        await c.close()
+    return f"{len(played)} turns, owner {cluster.owner_of(room) or 'gone'}"
+
+
+@test
+async def seeks_pair_across_nodes(cluster):
+    """A seek on one node pairs with a seek on another; the room is played from both."""
+    n1, n2, n3 = cluster.nodes
+    ada = await connect(n2.url(), "Ada")
+    ben = await connect(n3.url(), "Ben")
+    await ada.send({"type": "seek", "game": "kopf-oder-knopf"})
+    await ada.expect("seeking", is_type("seeking"), 10)
+    # Listed in every node's lobby.
+    cy = await connect(n1.url(), "Cy")
+    deadline = time.monotonic() + 5
+    while True:
+        await cy.send({"type": "rooms"})
+        m = await cy.expect("rooms", is_type("rooms"))
+        if any(s["name"] == "Ada" for s in m["seeks"]):
+            break
+        check(time.monotonic() < deadline, f"Ada's seek is not listed on n1: {short(m)}")
+        await asyncio.sleep(0.2)
+    await ben.send({"type": "seek", "game": "kopf-oder-knopf"})
+    pa = await ada.expect("paired", is_type("paired"), 10)
+    pb = await ben.expect("paired", is_type("paired"), 10)
+    check(pa["room"] == pb["room"], f"paired into two rooms: {pa['room']}, {pb['room']}")
+    room = pa["room"]
+    await watch(ada, room)
+    await watch(ben, room)
+    check(ada.view(room).position["status"] == "live", "the paired room is not live")
+    no_problems([ada, ben, cy])
+    for c in (ada, ben, cy):
+        await c.close()
+    return f"room {room} on {cluster.owner_of(room)}"
+
+
+@test
+async def lobby_lists_every_node(cluster):
+    """A public room made on one node is listed by the others (WebSocket `rooms` and /api/games)."""
+    n1, n2, n3 = cluster.nodes
+    ada = await connect(n1.url(), "Ada")
+    room = await make_room(ada, game="baltek")
+    ben = await connect(n3.url(), "Ben")
+
+    def listed_by_http():
+        status, body = http_get(n2.port, "/api/games")
+        return status == 200 and room in body
+    wait_until("the room in n2's /api/games", listed_by_http, 5)
+    await ben.send({"type": "rooms"})
+    m = await ben.expect("rooms", is_type("rooms"))
+    check(any(r["room"] == room for r in m["rooms"]), "n3 does not list the room")
+    for c in (ada, ben):
+        await c.close()
+
+
+@test
+async def presence_across_nodes(cluster):
+    """A seated player connected to another node shows online in the room, offline once its connection
+    closes, and online again when it comes back through a third node."""
+    n1, n2, n3 = cluster.nodes
+    ada = await connect(n1.url(), "Ada")
+    ben = await connect(n2.url(), "Ben")
+    room = await make_room(ada)
+    await sit(ben, room, 1)
+
+    def presence(online):
+        return lambda m: (m.get("type") == "event" and m.get("room") == room and m.get("kind") == "presence"
+                          and m.get("seat") == 1 and m.get("online") is online)
+    await ada.expect("Ben online", presence(True), 5)
+    await ben.close()
+    await ada.expect("Ben offline", presence(False), 5)
+    ben2 = await connect(n3.url(), "Ben", id=ben.player_id, token=ben.token)
+    await rejoin(ben2, room)
+    await ada.expect("Ben online again", presence(True), 5)
+    no_problems([ada, ben2])
+    for c in (ada, ben2):
+        await c.close()
+
+
+@test
+async def owner_killed_mid_game(cluster):
+    """The owner is killed (SIGKILL) mid-game: another node takes the room within 10 s and play goes on;
+    every turn announced before is in the store."""
+    n1, n2, n3 = cluster.nodes
+    ada, ben, cy, room = await table(n1.url(), n2.url(), n3.url())
+    played = await play_turns(room, [ada, ben], cy, 8)
+    check(cluster.owner_of(room) == "n1", f"the room is owned by {cluster.owner_of(room)}, not n1")
+    killed = time.monotonic()
+    n1.kill(signal.SIGKILL)
+    ada2 = await connect(n2.url(), "Ada", id=ada.player_id, token=ada.token)
+    await rejoin(ada2, room)
+    more = await play_turns(room, [ada2, ben], cy, 1)
+    resumed = time.monotonic() - killed
+    check(resumed < 10, f"play resumed after {resumed:.1f} s (the target is 10 s)")
+    owner = cluster.owner_of(room)
+    check(owner in ("n2", "n3"), f"owner after the kill: {owner!r}")
+    more += await play_turns(room, [ada2, ben], cy, 4)
+    text = stored_turns(cluster, room)
+    for actions in played + more:
+        check(actions[0] in text, f"the store lacks the announced turn {actions}")
+    await asyncio.sleep(0.3)
+    await same_views(room, [ada2, ben, cy])
+    no_problems([ada2, ben, cy])
+    n1.restart_if_stopped()
+    for c in (ada2, ben, cy):
+        await c.close()
+    return f"play resumed {resumed:.2f} s after the kill, on {owner}"
+
+
+async def forwarded_while_owner_changes(cluster, sig):
+    n1, n2, n3 = cluster.nodes
+    ada, ben, cy, room = await table(n1.url(), n2.url(), n3.url())
+    await play_turns(room, [ada, ben], cy, 3)  # Ada, Ben, Ada: Ben is to move
+    await wait_for(lambda: ben.view(room).version == cy.view(room).version, "Ben in step")
+    view = ben.view(room)
+    check(view.position["to_move"] == 1, "Ben should be to move")
+    await wait_for(lambda: ben.view(room).version == cy.view(room).version, "Ben in step")
+    action = random.choice(ben.view(room).legal)
+    turn = view.position["turn"]
+    # Ben's act goes to n1 through the bus as n1 is told to stop (or dies).
+    await ben.send({"type": "act", "room": room, "actions": [action], "ref": 77})
+    n1.kill(sig)
+    ada2 = await connect(n3.url(), "Ada", id=ada.player_id, token=ada.token)
+    await rejoin(ada2, room, 20)
+    # Ben's turn was played exactly once, or refused with an answer: never lost, never twice.
+    deadline = time.monotonic() + 15
+    while True:
+        plays = [m for m in cy.received if m.get("type") == "event" and m.get("room") == room and
+                 m.get("kind") == "play" and m.get("seat") == 1 and m["actions"] == [action]]
+        errors = [m for m in ben.received if m.get("type") == "error" and m.get("ref") == 77]
+        position = ada2.view(room).position
+        if plays or errors or position["turn"] > turn:
+            break
+        check(time.monotonic() < deadline, f"Ben's act was neither played nor refused (turn {position['turn']})")
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(1.0)
+    plays = [m for m in cy.received if m.get("type") == "event" and m.get("room") == room and
+             m.get("kind") == "play" and m.get("seat") == 1 and m.get("actions") == [action]]
+    errors = [m for m in ben.received if m.get("type") == "error" and m.get("ref") == 77]
+    state_turn = ada2.view(room).position["turn"]
+    check(len(plays) <= 1, f"Ben's act was announced {len(plays)} times")
+    check(len(errors) <= 1, f"Ben's act was answered {len(errors)} times")
+    check(not errors, f"Ben's act was refused: {[short(e) for e in errors]}")
+    check(bool(plays) != bool(errors) or (not plays and state_turn > turn),
+          f"Ben's act: plays {len(plays)}, errors {[short(e) for e in errors]}, turn {turn} -> {state_turn}")
+    check(state_turn == turn + 1, f"the game is at turn {state_turn}: Ben's turn counted {state_turn - turn} times")
+    # And play goes on.
+    await play_turns(room, [ada2, ben], cy, 3)
+    await asyncio.sleep(0.3)
+    await same_views(room, [ada2, ben, cy])
+    no_problems([ada2, ben, cy])
+    if sig == signal.SIGTERM:
+        check(n1.wait(15) == 0, "the drained node did not exit 0")
+    n1.restart_if_stopped()
+    for c in (ada, ada2, ben, cy):
+        await c.close()
+    how = "played once" if plays else "refused once" if errors else "in the state once"
+    return f"{how}; room now on {cluster.owner_of(room)}"
+
+
+@test
+async def forwarded_command_while_owner_drains(cluster):
+    """A command forwarded as its room's owner hands it over (SIGTERM) is applied once and answered once."""
+    return await forwarded_while_owner_changes(cluster, signal.SIGTERM)
+
+
+@test
+async def forwarded_command_while_owner_dies(cluster):
+    """The same when the owner dies (SIGKILL): the command is sent again and the room applies it once."""
+    return await forwarded_while_owner_changes(cluster, signal.SIGKILL)
+
+
+@test
+async def drained_node_hands_rooms_over_at_once(cluster):
+    """SIGTERM: /api/health answers 503, the rooms are taken by the other nodes at once, the node exits 0."""
+    n1, n2, n3 = cluster.nodes
+    ada = await connect(n1.url(), "Ada")
+    ben = await connect(n2.url(), "Ben")
+    rooms = []
+    for _ in range(3):
+        room = await make_room(ada, game="kopf-oder-knopf")
+        await sit(ben, room, 1)
+        rooms.append(room)
+    check(all(cluster.owner_of(r) == "n1" for r in rooms), "the rooms should be n1's")
+    started = time.monotonic()
+    n1.kill(signal.SIGTERM)
+    wait_until("every room on another node", lambda: all(cluster.owner_of(r) in ("n2", "n3") for r in rooms), 10)
+    took = time.monotonic() - started
+    check(n1.wait(15) == 0, "n1 did not exit 0")
+    n1.restart_if_stopped()
+    for c in (ada, ben):
+        await c.close()
+    return f"3 rooms handed over in {took:.2f} s"
+
+
+@test
+async def redis_restarted_mid_game(cluster):
+    """Redis restarted mid-game: the nodes resubscribe and resynchronise their clients; play goes on."""
+    n1, n2, n3 = cluster.nodes
+    ada, ben, cy, room = await table(n1.url(), n2.url(), n3.url())
+    await play_turns(room, [ada, ben], cy, 4)
+    cluster.redis.stop()
+    # Ada plays on her own node while the bus is down: stored and announced there, missed by the others.
+    view = ada.view(room)
+    if view.position["to_move"] == 0:
+        before = view.version
+        await ada.send({"type": "act", "room": room, "actions": [random.choice(view.legal)]})
+        await ada.expect("play", lambda m: m.get("kind") == "play" and m["version"] > before)
+    await asyncio.sleep(0.5)
+    cluster.redis.start()
+    # Everyone catches up, then play goes on across the nodes.
+    await wait_for(lambda: ben.view(room).version == ada.view(room).version ==
+                   cy.view(room).version, "the three in step after the restart", 15)
+    await play_turns(room, [ada, ben], cy, 4)
+    await asyncio.sleep(0.3)
+    await same_views(room, [ada, ben, cy])
+    no_problems([ada, ben, cy])
+    for c in (ada, ben, cy):
+        await c.close()
+
+
+@test
+async def through_the_balancer(cluster):
+    """Clients through HAProxy: a node killed leaves the rotation; its clients come back and play on."""
+    proxy = f"ws://127.0.0.1:{cluster.haproxy.port}/ws"
+    ada, ben, cy, room = await table(proxy, proxy, proxy)
+    await play_turns(room, [ada, ben], cy, 4)
+    owner = cluster.owner_of(room)
+    cluster.node(owner).kill(signal.SIGKILL)
+    killed = time.monotonic()
+    await asyncio.sleep(0.5)  # the dead node's connections are seen closed
+    # Whoever was on the dead node reconnects through the balancer.
+    clients = []
+    for c in (ada, ben, cy):
+        if c.reader.done():
+            again = await connect(proxy, c.name, id=c.player_id, token=c.token)
+            await rejoin(again, room, 20)
+            clients.append(again)
+        else:
+            clients.append(c)
+    ada2, ben2, cy2 = clients
+    await play_turns(room, [ada2, ben2], cy2, 1)
+    resumed = time.monotonic() - killed
+    await play_turns(room, [ada2, ben2], cy2, 3)
+    await asyncio.sleep(0.3)
+    await same_views(room, [ada2, ben2, cy2])
+    no_problems(clients)
+    status, body = http_get(cluster.haproxy.port, "/api/health")
+    check(status == 200 and json.loads(body)["node"] != owner, f"the balancer still sends to {owner}: {body}")
+    cluster.node(owner).restart_if_stopped()
+    for c in set(clients + [ada, ben, cy]):
+        await c.close()
+    return f"play resumed {resumed:.2f} s after the owner ({owner}) was killed"
+
+
+@test
+async def bots_and_mail_from_any_node(cluster):
+    """A computer opponent plays in a room owned by one node, watched from another; a correspondence turn
+    mailed to a node that does not own the room is played there and announced."""
+    n1, n2, n3 = cluster.nodes
+    ada = await connect(n2.url(), "Ada")
+    room = await make_room(ada, game="tablut", bot=1, seat=0)
+    cy = await connect(n3.url(), "Cy")
+    await watch(cy, room)
+    await ada.send({"type": "act", "room": room, "actions": [random.choice(ada.view(room).legal)]})
+    await cy.expect("the bot's turn", lambda m: m.get("kind") == "play" and m.get("seat") == 1, 15)
+    # Correspondence: a room made on n1, a turn mailed to n3.
+    ben = await connect(n1.url(), "Ben")
+    await ben.send({"type": "create", "game": "tablut", "seat": 0, "clock": {"days": 3}})
+    state = await ben.expect("state", is_type("state"))
+    mail_room = state["room"]
+    link1 = state["links"][1]
+    token1 = link1.split("token=")[1]
+    dee = await connect(n2.url(), "Dee")
+    await dee.send({"type": "sit", "room": mail_room, "seat": 1, "seat_token": token1})
+    await dee.expect("state", lambda m: m["type"] == "state" and m["room"] == mail_room, 10)
+    view = ben.view(mail_room)
+    await ben.send({"type": "act", "room": mail_room, "actions": [random.choice(view.legal)]})
+    await dee.expect("Ben's turn", lambda m: m.get("kind") == "play" and m.get("room") == mail_room, 10)
+    status, log = http_get(n3.port, f"/api/games/{mail_room}/record")
+    check(status == 200, f"GET record on n3: {status} {log}")
+    await wait_for(lambda: dee.view(mail_room).legal, "Dee's legal actions")
+    move = dee.view(mail_room).legal[0]
+    status, answer = http_post(n3.port, f"/api/games/{mail_room}/record?seat=1&token={token1}",
+                               log + f"D/{move}/\n")
+    check(status == 200, f"the mailed turn on n3: {status} {answer}")
+    await ben.expect("the mailed turn", lambda m: m.get("kind") == "play" and m.get("room") == mail_room and
+                     m.get("seat") == 1, 10)
+    no_problems([ada, cy, ben, dee])
+    for c in (ada, cy, ben, dee):
+        await c.close()
+
+
+async def main():
+    if len(sys.argv) < 3:
+        print(__doc__)
+        return 2
+    binary, web = sys.argv[1], sys.argv[2]
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+    random.seed(os.environ.get("CINQ_SEED", "21"))
+    cluster = Cluster(binary, web, count=3, balancer=True)
+    failures = 0
+    try:
+        for t in TESTS:
+            if only and only not in t.__name__:
+                continue
+            started = time.monotonic()
+            try:
+                note = await asyncio.wait_for(t(cluster), 120)
+                print(f"PASS {t.__name__} ({time.monotonic() - started:.1f} s){': ' + note if note else ''}",
+                      flush=True)
+            except Exception as e:  # noqa: BLE001 - every failure is reported, the next test runs
+                failures += 1
+                print(f"FAIL {t.__name__}: {type(e).__name__}: {e}", flush=True)
+                print(cluster.logs()[-6000:], flush=True)
+            # A node a test stopped is running again before the next.
+            for n in cluster.nodes:
+                n.restart_if_stopped()
+    finally:
+        cluster.close()
+    print(f"{len(TESTS) - failures if not only else '-'} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
