@@ -15,10 +15,12 @@ struct Level {
   std::uint64_t playouts;
 };
 
-// Level 0 is random play; the others roughly multiply the search by 4 to 6 per level (tuned with
-// `cinq selfplay`: each level beats the one below in most games).
+// Level 0 is random play; the others multiply the search by 3 to 7 per level. A level's playout cap (in
+// playouts of the cheapest games, bots/bot.h) decides where it stops: on the 2-core reference machine it
+// takes about half its think time at most, which stays as a bound for a loaded or slower machine
+// (bench/cinq_ladder measures both: docs/performance.md, "Bots").
 constexpr Level kLevels[kMaxLevel + 1] = {
-    {0, 0}, {100, 50}, {300, 300}, {1000, 2000}, {2000, 8000}, {4000, 30000},
+    {0, 0}, {100, 100}, {300, 600}, {1000, 4000}, {2000, 15000}, {4000, 50000},
 };
 
 constexpr milliseconds kMaxHardLimit{10000};

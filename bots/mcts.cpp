@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "bots/bot.h"
 #include "bots/policy.h"
@@ -18,10 +19,15 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-// UCB1's exploration constant for rewards in [0, 1] (tuned with `cinq selfplay`).
-constexpr double kExploration = 1.0;
+// Progressive widening (Policy::ordered_candidates): a node visited n times considers its first
+// kWidenBase + kWidenFactor * sqrt(n) candidates.
+constexpr double kWidenBase = 2;
+constexpr double kWidenFactor = 1;
 // About 64 MB of tree at most: past it the search goes on without growing the tree (playouts from leaves).
 constexpr std::size_t kMaxNodes = std::size_t{1} << 21;
+// The playouts a later action of a turn runs past the think time when the first search left its node no
+// visited child (rather than playing the rest of the turn at random).
+constexpr std::uint64_t kMinPlayouts = 16;
 
 struct Node {
   Action action;     // the action from the parent to here
@@ -45,7 +51,9 @@ class Search {
         rng_(seed),
         cancel_(cancel),
         hard_stop_(hard_stop),
-        keep_states_(policy.keep_states()) {}
+        keep_states_(policy.keep_states()),
+        ordered_(policy.ordered_candidates()),
+        exploration_(policy.exploration()) {}
 
   std::uint32_t new_root() {
     nodes_.push_back(Node{});
@@ -135,8 +143,9 @@ class Search {
     policy_.candidates(state, rng_, buffer_);
     assert(!buffer_.empty());
     if (nodes_.size() + buffer_.size() > kMaxNodes || buffer_.empty()) return false;
-    // Shuffled once here, so that unvisited children are tried in a random order (and ties broken).
-    std::shuffle(buffer_.begin(), buffer_.end(), rng_);
+    // Unordered candidates are shuffled once here, so that unvisited children are tried in a random order
+    // (and ties broken); ordered ones keep the policy's order, which progressive widening follows.
+    if (!ordered_) std::shuffle(buffer_.begin(), buffer_.end(), rng_);
     const auto chooser = static_cast<std::int8_t>(state.seat_of(state.to_move()));
     const auto first = static_cast<std::uint32_t>(nodes_.size());
     for (Action a : buffer_) {
@@ -151,13 +160,16 @@ class Search {
     return true;
   }
 
-  // UCB1; an unvisited child first.
+  // UCB1 over the children open at this node's visits; an unvisited one first.
   std::uint32_t select(std::uint32_t node) const {
     const Node& n = nodes_[node];
-    const double explore = kExploration * std::sqrt(std::log(std::max<double>(1, n.visits)));
+    const double explore = exploration_ * std::sqrt(std::log(std::max<double>(1, n.visits)));
+    std::uint32_t open = n.child_count;
+    if (ordered_)
+      open = std::min(open, static_cast<std::uint32_t>(kWidenBase + kWidenFactor * std::sqrt(double(n.visits))));
     std::uint32_t best = n.first_child;
     double best_score = -1;
-    for (std::uint32_t i = 0; i < n.child_count; ++i) {
+    for (std::uint32_t i = 0; i < open; ++i) {
       const std::uint32_t c = n.first_child + i;
       const Node& child = nodes_[c];
       if (child.visits == 0) return c;
@@ -197,6 +209,8 @@ class Search {
   Clock::time_point hard_stop_;
   bool hard_hit_ = false;
   const bool keep_states_;
+  const bool ordered_;
+  const double exploration_;
   std::vector<Node> nodes_;
   std::vector<std::unique_ptr<State>> states_;  // by node, when keep_states_: the state after its action
   std::vector<std::uint32_t> path_;
@@ -218,6 +232,68 @@ void random_rest(State& state, Rng& rng, Turn& turn) {
   } while (!turn_over(state));
 }
 
+// Issue 22: a bot does not leave its turn empty when a turn it can see makes its position better by its own
+// evaluation (Policy::evaluate when the turn is over, the opponent to move, against the same after the empty
+// turn). The search may prefer the empty turn on noisy playouts; this looks for the better turn with a small
+// beam search over the turn's actions, each partial turn scored as if it ended there. Returns the best such
+// turn if it evaluates strictly better than the empty one, else nothing.
+constexpr std::size_t kBeam = 6;
+constexpr int kMaxTurnActions = 8;
+
+std::optional<std::vector<Action>> improving_turn(const State& state, const Policy& policy) {
+  const int seat = state.seat_of(state.to_move());
+  // The value of `s` for the mover if its turn ended there (nothing if it cannot end there).
+  auto ended = [&](const State& s) -> std::optional<double> {
+    if (s.outcome().over() || !s.mid_turn()) return policy.evaluate(s, seat);
+    if (!s.is_legal(Action::end_turn())) return std::nullopt;
+    auto after = s.clone();
+    after->apply(Action::end_turn());
+    return policy.evaluate(*after, seat);
+  };
+  const std::optional<double> empty = ended(state);
+  if (!empty) return std::nullopt;
+  struct Partial {
+    std::unique_ptr<State> state;
+    std::vector<Action> actions;
+    double value;
+  };
+  std::vector<Partial> frontier, next;
+  frontier.push_back({state.clone(), {}, *empty});
+  std::optional<std::vector<Action>> best;
+  double best_value = *empty + 1e-9;
+  std::vector<Action> legal;
+  for (int depth = 0; depth < kMaxTurnActions && !frontier.empty(); ++depth) {
+    next.clear();
+    for (const Partial& p : frontier) {
+      legal.clear();
+      p.state->legal_actions(legal);
+      for (Action a : legal) {
+        if (a.is_end_turn()) continue;
+        Partial child{p.state->clone(), p.actions, -1};
+        child.state->apply(a);
+        child.actions.push_back(a);
+        const std::optional<double> v = ended(*child.state);
+        if (v && *v > best_value) {
+          best_value = *v;
+          best = child.actions;
+          if (child.state->mid_turn() && !child.state->outcome().over())
+            best->push_back(Action::end_turn());
+        }
+        if (child.state->mid_turn() && !child.state->outcome().over()) {
+          child.value = v.value_or(-1);
+          next.push_back(std::move(child));
+        }
+      }
+    }
+    const std::size_t keep = std::min(kBeam, next.size());
+    std::partial_sort(next.begin(), next.begin() + static_cast<std::ptrdiff_t>(keep), next.end(),
+                      [](const Partial& x, const Partial& y) { return x.value > y.value; });
+    next.resize(keep);
+    std::swap(frontier, next);
+  }
+  return best;
+}
+
 }  // namespace
 
 Turn choose_turn(const State& state, const Settings& settings, const std::atomic<bool>* cancel) {
@@ -230,7 +306,9 @@ Turn choose_turn(const State& state, const Settings& settings, const std::atomic
   const auto margin = std::min(settings.hard_limit / 4, std::chrono::milliseconds(500));
   const auto hard_stop = start + settings.hard_limit - margin;
   std::unique_ptr<State> current = state.clone();
-  Search search(policy_for(state.game()), settings.seed, cancel, hard_stop);
+  const Policy& policy = policy_for(state.game());
+  Search search(policy, settings.seed, cancel, hard_stop);
+  const auto playouts = static_cast<std::uint64_t>(static_cast<double>(settings.playouts) / policy.playout_cost());
 
   if (settings.level <= 0) {
     random_rest(*current, search.rng(), turn);
@@ -246,13 +324,15 @@ Turn choose_turn(const State& state, const Settings& settings, const std::atomic
         root = child != kNone ? child : search.new_root();
       } else {
         // The turn's first action gets the whole budget; each later one (Baltek, Kopf, Bi-litaire) a sixth
-        // more, on the subtree the first search already grew under it.
-        const auto think = first ? settings.think : settings.think / 6;
+        // more, on the subtree the first search already grew under it, but the whole turn stays within the
+        // think time (a level is never slower than it says): past it, a later action searches only enough
+        // to have a visited child, if the first search left it none.
+        const auto soft_stop = first ? start + settings.think
+                                     : std::min(Clock::now() + settings.think / 6, start + settings.think);
         const std::uint64_t cap =
-            settings.playouts == 0
-                ? 0
-                : std::max<std::uint64_t>(1, first ? settings.playouts : settings.playouts / 6);
-        turn.playouts += search.run(root, *current, std::min(Clock::now() + think, hard_stop), cap);
+            settings.playouts == 0 ? 0 : std::max<std::uint64_t>(1, first ? playouts : playouts / 6);
+        turn.playouts += search.run(root, *current, std::min(soft_stop, hard_stop), cap);
+        if (search.best_child(root) == kNone) turn.playouts += search.run(root, *current, hard_stop, kMinPlayouts);
         const std::uint32_t best = search.best_child(root);
         if (best == kNone) {
           random_rest(*current, search.rng(), turn);
@@ -266,6 +346,9 @@ Turn choose_turn(const State& state, const Settings& settings, const std::atomic
       if (turn_over(*current)) break;
     }
   }
+  const bool cancelled = cancel && cancel->load(std::memory_order_relaxed);
+  if (settings.level > 0 && !cancelled && turn.actions.size() == 1 && turn.actions.front().is_end_turn())
+    if (auto better = improving_turn(state, policy)) turn.actions = std::move(*better);
   turn.hit_hard_limit = search.hit_hard_limit();
   turn.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
   return turn;

@@ -21,6 +21,18 @@ class Policy {
   // The actions a tree node considers for the side to move (default: all legal actions). Must be a
   // non-empty subset of the legal actions while the game is not over.
   virtual void candidates(const State& state, Rng& rng, std::vector<Action>& out) const;
+  // True when candidates() lists its actions best first. The tree then widens progressively: a node
+  // tries its first candidates first and opens the later ones as its visits grow, so that its value
+  // follows its best replies rather than the average of all of them (which, in a game whose turn has
+  // several actions, makes every own action look worse than ending the turn). Default: the candidates
+  // are unordered, shuffled once, all open from the first visit.
+  virtual bool ordered_candidates() const { return false; }
+  // UCB1's exploration constant for this game's rewards (in [0, 1]): lower where playouts are cut short
+  // and scored by evaluate(), whose values differ less from move to move than wins and losses do.
+  virtual double exploration() const { return 1.0; }
+  // What one playout of this game costs, in playouts of the cheapest games (about 20,000 a second):
+  // Settings::playouts is divided by it.
+  virtual double playout_cost() const { return 1.0; }
   // One action of a playout for the side to move (default: a uniformly random legal action).
   virtual Action playout_action(const State& state, Rng& rng) const;
   // A playout stops after this many actions and is scored by `evaluate` (default: effectively never).

@@ -2,7 +2,10 @@
 // some 300 moves and are mostly won by a king that wanders into a corner past attackers who never block
 // it, so they say little about a position. Playouts here play the obvious moves (the king's escape to a
 // corner, the block of an open line to a corner, the king's capture, and usually a capture), stop after
-// kPlayoutLimit moves and score the position by material and the king's way to the corners.
+// kPlayoutLimit moves and score the position by material and the king's way to the corners: its open lanes,
+// the squares from which it would have one (its free paths), the attackers pressing it and the attackers'
+// blockade of the corners. The tree looks at the likely moves first (captures, the king's runs towards a
+// lane, the attackers' moves against the king and its paths), widening to the others as it visits more.
 #include <algorithm>
 #include <cmath>
 
@@ -12,7 +15,8 @@
 namespace cinq::tablut {
 namespace {
 
-constexpr int kPlayoutLimit = 60;
+constexpr int kPlayoutLimit = 20;
+constexpr double kExploration = 0.3;
 // How often a playout takes a capture when one is on offer (always would make playouts predictable).
 constexpr double kCaptureBias = 0.8;
 constexpr int kDirections[4][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
@@ -48,7 +52,9 @@ bool captures(const Board& b, Move m) {
   return false;
 }
 
-// The squares between the king and a corner it could reach next move (empty lines along an edge).
+// The squares between the king and a corner it could reach next move (empty lines along an edge), and
+// how many such lanes are open (a lane with no square between, the king beside the corner, counts two:
+// nothing can block it).
 int escape_lanes(const Board& b, bool lane[kSquares]) {
   const int k = b.king();
   if (k == kNoSquare) return 0;
@@ -59,7 +65,7 @@ int escape_lanes(const Board& b, bool lane[kSquares]) {
     for (; c >= 0 && c < kSize && r >= 0 && r < kSize; c += d[0], r += d[1]) {
       const int sq = r * kSize + c;
       if (is_corner(sq)) {
-        ++open;
+        open += len == 0 ? 2 : 1;  // beside the corner: no square to block, as good as two lanes
         for (int i = 0; i < len; ++i) lane[path[i]] = true;
         break;
       }
@@ -84,36 +90,184 @@ bool takes_king(const Board& b, Move m) {
   return true;
 }
 
-// The moves that decide the game now or next move, when there are any: the king's escape, its capture,
-// else the attackers' blocks of an open lane (without one the king escapes). Returns how many, into `out`.
+// The king's free paths: the empty squares it can reach in one move from which a corner would be open
+// (its origin then empty). Each is a threat the attackers must answer, and a fork (two lanes) is a win.
+constexpr int kMaxRoutes = 6;
+
+int lanes_from(const Board& b, int from, int ignore) {
+  int open = 0;
+  for (const auto& d : kDirections) {
+    int len = 0;
+    for (int c = column(from) + d[0], r = row(from) + d[1]; c >= 0 && c < kSize && r >= 0 && r < kSize;
+         c += d[0], r += d[1], ++len) {
+      const int sq = r * kSize + c;
+      if (is_corner(sq)) {
+        open += len == 0 ? 2 : 1;  // beside the corner: no square to block, as good as two lanes
+        break;
+      }
+      if (sq != ignore && b.at(sq) != kEmpty) break;
+    }
+  }
+  return open;
+}
+
+struct Paths {
+  int routes = 0;  // squares with at least one lane, up to kMaxRoutes
+  int forks = 0;   // squares with two lanes or more: the king there cannot be stopped
+};
+
+Paths free_paths(const Board& b) {
+  Paths p;
+  const int k = b.king();
+  if (k == kNoSquare) return p;
+  for (const auto& d : kDirections)
+    for (int c = column(k) + d[0], r = row(k) + d[1]; c >= 0 && c < kSize && r >= 0 && r < kSize;
+         c += d[0], r += d[1]) {
+      const int sq = r * kSize + c;
+      if (b.at(sq) != kEmpty || is_corner(sq)) break;
+      const int lanes = lanes_from(b, sq, k);
+      p.routes += lanes > 0 && p.routes < kMaxRoutes;
+      p.forks += lanes >= 2;
+    }
+  return p;
+}
+
+// The moves that decide the game now or within two moves, when there are any: the king's escape, else
+// its run to a fork; the king's capture, else the attackers' blocks of an open lane (without one the king
+// escapes), else their moves that leave the king no fork to run to. Returns how many, into `out` (none
+// when nothing is forced, or when no move answers the threat: the game is lost anyway).
 int forced_moves(const Board& b, const Move* moves, int n, Move* out) {
   int count = 0;
+  const int k = b.king();
+  if (k == kNoSquare) return 0;
   if (b.side() == 1) {
     for (int i = 0; i < n; ++i)
-      if (moves[i].from == b.king() && is_corner(moves[i].to)) out[count++] = moves[i];
+      if (moves[i].from == k && is_corner(moves[i].to)) out[count++] = moves[i];
+    if (count > 0) return count;
+    for (int i = 0; i < n; ++i)
+      if (moves[i].from == k && lanes_from(b, moves[i].to, k) >= 2) out[count++] = moves[i];
     return count;
   }
   for (int i = 0; i < n; ++i)
     if (takes_king(b, moves[i])) out[count++] = moves[i];
   if (count > 0) return count;
   bool lane[kSquares] = {};
-  if (escape_lanes(b, lane) > 0)
+  if (escape_lanes(b, lane) > 0) {
     for (int i = 0; i < n; ++i)
       if (lane[moves[i].to]) out[count++] = moves[i];
+    return count;
+  }
+  if (free_paths(b).forks == 0) return 0;
+  Board after = b;
+  for (int i = 0; i < n; ++i) {
+    const Undo u = after.make(moves[i]);
+    if (free_paths(after).forks == 0) out[count++] = moves[i];
+    after.unmake(moves[i], u);
+  }
   return count;
+}
+
+// The attackers' blockade: a corner is closed by a diagonal wall across it (c1 b2 a3 for a1), which a
+// rook move cannot cross and whose pieces no defender can reach to take. The corner whose wall `sq` is
+// part of, or -1.
+int barrier_corner(int sq) {
+  const int c = column(sq), r = row(sq);
+  const int dc = std::min(c, kSize - 1 - c), dr = std::min(r, kSize - 1 - r);
+  if (dc + dr != 2 || dc > 2 || dr > 2) return -1;
+  return (c < kSize / 2 ? 0 : 1) + (r < kSize / 2 ? 0 : 2);
+}
+
+// The wall pieces standing (0..12) and the corners whose wall is whole.
+struct Blockade {
+  int pieces = 0;
+  int closed = 0;
+};
+
+Blockade blockade(const Board& b) {
+  Blockade out;
+  int per_corner[4] = {};
+  for (int sq = 0; sq < kSquares; ++sq)
+    if (b.at(sq) == kAttacker)
+      if (const int corner = barrier_corner(sq); corner >= 0) ++per_corner[corner];
+  for (int n : per_corner) {
+    out.pieces += n;
+    out.closed += n == 3;
+  }
+  return out;
+}
+
+// Attackers (and the special throne) beside the king.
+int pressing(const Board& b) {
+  const int k = b.king();
+  if (k == kNoSquare) return 4;
+  int n = 0;
+  for (const auto& d : kDirections) {
+    const int c = column(k) + d[0], r = row(k) + d[1];
+    const int piece = at_or_none(b, c, r);
+    n += piece == kAttacker || (piece >= 0 && r * kSize + c == kThrone && b.rules().special_throne);
+  }
+  return n;
+}
+
+// The position for the defenders, in logits: material (a defender is worth about two attackers: 8
+// against 16 at the start), the attackers' blockade, and the king's freedom: open lanes to a corner, its
+// free paths and forks, the attackers beside it, the distance to the nearest corner.
+double defenders_logit(const Board& b) {
+  int attackers = 0, defenders = 0;
+  for (int sq = 0; sq < kSquares; ++sq) {
+    attackers += b.at(sq) == kAttacker;
+    defenders += b.at(sq) == kDefender;
+  }
+  const Blockade wall = blockade(b);
+  double x = 0.25 * (2 * defenders - attackers) - 0.15 * wall.pieces - 0.4 * wall.closed;
+  const int k = b.king();
+  if (k == kNoSquare) return -8;
+  if (is_corner(k)) return 8;
+  bool lane[kSquares] = {};
+  const int lanes = escape_lanes(b, lane);
+  // Two lanes at once cannot both be blocked: nearly a win, more so with the defenders to move.
+  x += lanes >= 2 ? 2.5 : lanes == 1 ? (b.side() == 1 ? 2.5 : 0.6) : 0;
+  const Paths p = free_paths(b);
+  x += 0.3 * p.routes + (p.forks > 0 ? (b.side() == 1 ? 2.0 : 0.5) : 0) - 0.35 * pressing(b);
+  const int dc = std::min(column(k), kSize - 1 - column(k)), dr = std::min(row(k), kSize - 1 - row(k));
+  return x + 0.1 * (4 - (dc + dr)) + (on_edge(k) ? 0.2 : 0);
+}
+
+// A move's prior (the tree's order for progressive widening): how much better the position evaluates for
+// the mover after it, the move made and taken back.
+double prior(Board& b, Move m, double before) {
+  const int mover = b.side();
+  const Undo u = b.make(m);
+  const double after = defenders_logit(b);
+  b.unmake(m, u);
+  return mover == 1 ? after - before : before - after;
 }
 
 class TablutPolicy final : public bots::Policy {
  public:
   // The tree too looks only at the forced moves when there are some: a small search must not spend its
-  // playouts finding out that a king with an open lane escapes.
-  void candidates(const State& state, bots::Rng& /*rng*/, std::vector<Action>& out) const override {
+  // playouts finding out that a king with an open lane escapes. Otherwise every move, the likely ones
+  // first (ties in a random order).
+  void candidates(const State& state, bots::Rng& rng, std::vector<Action>& out) const override {
     const Board& b = static_cast<const TablutState&>(state).board();
     Move moves[kMaxMoves], forced[kMaxMoves];
     const int n = b.generate(moves);
     const int f = forced_moves(b, moves, n, forced);
-    for (int i = 0; i < (f > 0 ? f : n); ++i) out.push_back(encode(f > 0 ? forced[i] : moves[i]));
+    if (f > 0) {
+      for (int i = 0; i < f; ++i) out.push_back(encode(forced[i]));
+      return;
+    }
+    std::shuffle(moves, moves + n, rng);
+    Board scratch = b;
+    const double before = defenders_logit(b);
+    std::pair<double, Move> scored[kMaxMoves];
+    for (int i = 0; i < n; ++i) scored[i] = {prior(scratch, moves[i], before), moves[i]};
+    std::stable_sort(scored, scored + n, [](const auto& x, const auto& y) { return x.first > y.first; });
+    for (int i = 0; i < n; ++i) out.push_back(encode(scored[i].second));
   }
+
+  bool ordered_candidates() const override { return true; }
+  double exploration() const override { return kExploration; }
 
   Action playout_action(const State& state, bots::Rng& rng) const override {
     const Board& b = static_cast<const TablutState&>(state).board();
@@ -136,26 +290,8 @@ class TablutPolicy final : public bots::Policy {
 
   int playout_limit() const override { return kPlayoutLimit; }
 
-  // Material (a defender is worth about two attackers: 8 against 16 at the start) and the king's freedom:
-  // open lanes to a corner, the edge, the distance to the nearest corner.
   double evaluate(const State& state, int seat) const override {
-    const Board& b = static_cast<const TablutState&>(state).board();
-    int attackers = 0, defenders = 0;
-    for (int sq = 0; sq < kSquares; ++sq) {
-      attackers += b.at(sq) == kAttacker;
-      defenders += b.at(sq) == kDefender;
-    }
-    double x = 0.25 * (2 * defenders - attackers);
-    const int k = b.king();
-    if (k != kNoSquare) {
-      bool lane[kSquares] = {};
-      const int lanes = escape_lanes(b, lane);
-      // Two lanes at once cannot both be blocked: nearly a win, more so with the defenders to move.
-      x += lanes >= 2 ? 2.5 : lanes == 1 ? (b.side() == 1 ? 2.5 : 0.6) : 0;
-      const int dc = std::min(column(k), kSize - 1 - column(k)), dr = std::min(row(k), kSize - 1 - row(k));
-      x += 0.2 * (4 - (dc + dr)) + (on_edge(k) ? 0.3 : 0);
-    }
-    const double defenders_win = 1 / (1 + std::exp(-x));
+    const double defenders_win = 1 / (1 + std::exp(-defenders_logit(static_cast<const TablutState&>(state).board())));
     // Seat 1 holds the defenders in Tablut (seats are sides).
     return seat == 1 ? defenders_win : 1 - defenders_win;
   }

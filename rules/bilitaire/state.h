@@ -59,6 +59,8 @@ class BiState final : public State {
   // The player (1 or 2) who holds role `side` in the current round.
   int player_of(Side side) const { return (round_ == 1) == (side == kMarbleSide) ? 1 : 2; }
   int seat_of(Side side) const override { return player_of(side) - 1; }
+  // The marbles left at the end of round 1 or 2, -1 while that round goes on.
+  int left_after(int round) const { return round == 1 ? round1_left_ : round2_left_; }
 
  private:
   // After the tray player's turn: the marble player jumps, or the round is over.
