@@ -26,11 +26,11 @@ RoomActor::RoomActor(Services& services, lobby::Room room, std::shared_ptr<net::
       strand_(std::move(strand)),
       timer_(services.net->make_timer(strand_)),
       presence_timer_(services.net->make_timer(strand_)),
+      lease_(fence),
+      fence_(std::move(fence)),
       bot_timer_(services.net->make_timer(strand_)),
       holder_(services.claims.new_holder()),
-      expiry_timer_(services.net->make_timer(strand_)),
-      lease_(fence),
-      fence_(std::move(fence)) {
+      expiry_timer_(services.net->make_timer(strand_)) {
   chain_ = std::make_shared<store::Chain>();
   for (std::size_t start = 0; start < commands.size();) {
     std::size_t end = commands.find(' ', start);
