@@ -162,6 +162,7 @@ class Cluster {
       std::weak_ptr<net::Connection> connection;
       std::string player_id;
       bool active = false;
+      std::int64_t version = 0;  // the newest version handed to it (a state, `events`, a batch)
     };
     std::map<std::uint64_t, Member> members;
     bool subscribed = false;               // the room's channel is confirmed
@@ -202,6 +203,7 @@ class Cluster {
 
   // The origin side (cluster_relay.cpp)
   void on_send(const nlohmann::json& head, std::string body);
+  bool up_to_date(std::uint64_t conn, std::string& body);
   void on_joined(const nlohmann::json& head);
   void on_left(const nlohmann::json& head);
   void on_ack(const nlohmann::json& head);

@@ -43,6 +43,7 @@ class Cluster::Remote : public net::Connection {
       if (!fids_.empty() && fids_.front() == fid) fids_.pop_front();
       refused = refused_.erase(fid) > 0;
     }
+    spdlog::debug("cluster: {} completed{}", fid, refused ? " (moved)" : "");
     if (!fid.empty() && !refused) cluster_.to_node(node_, json{{"k", "ack"}, {"fid", fid}});
   }
   void joined(const std::string& room, std::int64_t version) override {
@@ -107,6 +108,7 @@ void Cluster::on_command(const json& head, std::string body) {
   lobby::Player player{p.value("id", ""), p.value("name", ""), p.value("username", ""), std::nullopt};
   protocol_->open_remote(remote, player, head.value("session", ""));
   remote->push(fid);
+  spdlog::debug("cluster: {} received: {}", fid, body.substr(0, 80));
   ++counters_.forwarded_in;
   protocol_->feed(remote, std::move(body), fid);
 }

@@ -3,6 +3,9 @@
 // the local members (a Relay per room); an owner that changed or died is found again.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <set>
+
 #include "server/cluster.h"
 #include "server/protocol.h"
 #include "server/room_actor.h"
@@ -92,13 +95,14 @@ void Cluster::send_pending(const std::string& fid) {
       auto r = relays_.find(p->room);
       if (r != relays_.end()) {
         auto m = r->second->members.find(p->connection_id);
-        if (m != r->second->members.end() && m->second.active && r->second->version > 0) {
-          json join{{"type", "join"}, {"room", p->room}, {"since", r->second->version}};
+        if (m != r->second->members.end() && m->second.version > 0) {
+          json join{{"type", "join"}, {"room", p->room}, {"since", m->second.version}};
           p->text = join.dump();
         }
       }
     }
   }
+  spdlog::debug("cluster: {} sent to {}: {}", fid, p->owner, p->text.substr(0, 80));
   json player{{"id", p->player.id}, {"name", p->player.name}, {"username", p->player.username}};
   auto c = p->connection.lock();
   to_node(p->owner,
@@ -156,7 +160,41 @@ void Cluster::on_send(const json& head, std::string body) {
     std::lock_guard lock(mutex_);
     seeks_.erase(conn);
   }
+  if ((body.rfind(R"({"type":"events")", 0) == 0 || body.rfind(R"({"type":"state")", 0) == 0) &&
+      !up_to_date(conn, body))
+    return;
   c->send(std::make_shared<const std::string>(std::move(body)));
+}
+
+// An answer to a join (a state, or the `events` since a version) for a member of a relayed room: a join sent
+// again to a room's next owner may be answered by both, so what the member was handed already is dropped.
+// Returns false when nothing is left to send; `body` keeps what is.
+bool Cluster::up_to_date(std::uint64_t conn, std::string& body) {
+  auto m = nlohmann::ordered_json::parse(body, nullptr, false);
+  if (m.is_discarded() || !m.is_object() || !m.contains("room") || !m.contains("version")) return true;
+  const std::string room = m.value("room", "");
+  const std::int64_t version = m.value("version", std::int64_t{0});
+  std::lock_guard lock(mutex_);
+  auto r = relays_.find(room);
+  if (r == relays_.end()) return true;
+  auto member = r->second->members.find(conn);
+  if (member == r->second->members.end()) return true;
+  std::int64_t& had = member->second.version;
+  if (m.value("type", "") == "state") {
+    had = version;  // a state replaces whatever the member held
+    return true;
+  }
+  if (version <= had) return false;
+  if (had > 0 && m.contains("events") && m["events"].is_array()) {
+    auto& events = m["events"];
+    const auto before = events.size();
+    events.erase(std::remove_if(events.begin(), events.end(),
+                                [&](const auto& e) { return e.value("version", std::int64_t{0}) <= had; }),
+                 events.end());
+    if (events.size() != before) body = m.dump();
+  }
+  had = version;
+  return true;
 }
 
 void Cluster::on_joined(const json& head) {
@@ -183,12 +221,14 @@ void Cluster::on_left(const json& head) {
 }
 
 void Cluster::on_ack(const json& head) {
+  spdlog::debug("cluster: {} acknowledged", head.value("fid", ""));
   std::lock_guard lock(mutex_);
   pending_.erase(head.value("fid", ""));
 }
 
 void Cluster::on_moved(const json& head) {
   const std::string room = head.value("room", "");
+  spdlog::debug("cluster: {} answered moved (room {})", head.value("fid", ""), room);
   {
     std::lock_guard lock(mutex_);
     auto it = pending_.find(head.value("fid", ""));
@@ -227,7 +267,10 @@ void Cluster::on_batch(const json& head, std::string body) {
     if (!gap)
       for (auto& [conn, m] : relay.members)
         if (m.active)
-          if (auto c = m.connection.lock()) members.emplace_back(std::move(c), m.player_id);
+          if (auto c = m.connection.lock()) {
+            members.emplace_back(std::move(c), m.player_id);
+            if (first > 0) m.version = std::max(m.version, last);
+          }
   }
   ++counters_.batches_in;
   if (gap) {
@@ -288,31 +331,29 @@ void Cluster::publish_batch(const Batch& b) {
 // Finding a room again
 
 void Cluster::rejoin(const std::string& room) {
-  std::vector<std::pair<std::shared_ptr<net::Connection>, std::string>> members;
+  std::vector<std::pair<std::shared_ptr<net::Connection>, std::int64_t>> members;  // and the version each has
   std::string owner;
-  std::int64_t version = 0;
   {
     std::lock_guard lock(mutex_);
     auto it = relays_.find(room);
     if (it == relays_.end()) return;
     owner = it->second->owner;
-    version = it->second->version;
     std::set<std::uint64_t> joining;  // a join already under way for them: not twice
     for (const auto& [fid, p] : pending_)
       if (p->room == room && p->subscribes) joining.insert(p->connection_id);
     for (auto& [conn, m] : it->second->members) {
       if (joining.count(conn)) continue;
       m.active = false;  // until the owner says it joined them again
-      if (auto c = m.connection.lock()) members.emplace_back(std::move(c), m.player_id);
+      if (auto c = m.connection.lock()) members.emplace_back(std::move(c), m.version);
     }
   }
   if (owner.empty()) return;
-  spdlog::debug("cluster: room {}: {} members join again at {} since {}", room, members.size(), owner, version);
-  json join{{"type", "join"}, {"room", room}};
-  if (version > 0) join["since"] = version;
-  for (auto& [c, player_id] : members) {
+  spdlog::debug("cluster: room {}: {} members join again at {}", room, members.size(), owner);
+  for (auto& [c, version] : members) {
     auto player = protocol_->player_of(c->id());
     if (!player) continue;
+    json join{{"type", "join"}, {"room", room}};
+    if (version > 0) join["since"] = version;
     forward(c, *player, protocol_->session_of(c->id()), room, join.dump(), owner, {}, true);
   }
 }
@@ -375,11 +416,25 @@ void Cluster::reroute(const std::string& room) {
     spdlog::info("cluster: room {} is on this node now", room);
     // Its members join it here, where they were, then their commands go again (the room recognises those
     // it applied).
-    json join{{"type", "join"}, {"room", room}};
-    if (relay->version > 0) join["since"] = relay->version;
-    for (auto& [conn, m] : relay->members) protocol_->feed_again(conn, join.dump(), {});
+    // A member whose join is under way gets that join's answer only (never an `events` before its state).
+    std::set<std::uint64_t> joining;
+    for (const auto& [fid, p] : pending)
+      if (p->subscribes) joining.insert(p->connection_id);
+    for (auto& [conn, m] : relay->members) {
+      if (joining.count(conn)) continue;
+      json join{{"type", "join"}, {"room", room}};
+      if (m.version > 0) join["since"] = m.version;
+      protocol_->feed_again(conn, join.dump(), {});
+    }
     for (auto& [fid, p] : pending) {
+      if (p->join) {  // sent by rejoin(): from what the member has by now
+        auto m = relay->members.find(p->connection_id);
+        json join{{"type", "join"}, {"room", room}};
+        if (m != relay->members.end() && m->second.version > 0) join["since"] = m->second.version;
+        p->text = join.dump();
+      }
       ++counters_.retried;
+      spdlog::debug("cluster: {} run here: {}", fid, p->text);
       protocol_->feed_again(p->connection_id, p->text, fid);
     }
   });

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
 #include <random>
 #include <string_view>
 #include <type_traits>
@@ -494,7 +495,10 @@ struct Commands {
     Parsed<C> parsed = C::parse(body);
     if (auto* r = std::get_if<Refusal>(&parsed)) return p.reply_error(ctx, r->code, r->message);
     C& cmd = std::get<C>(parsed);
-    if (auto actor = p.rooms_.find(cmd.room)) return run_in<C, Handle>(p, ctx, cmd, actor);
+    if (auto actor = p.rooms_.find(cmd.room)) {
+      run_in<C, Handle>(p, ctx, cmd, actor);
+      return;
+    }
     Cluster* cluster = p.services_.cluster;
     if (cluster && !ctx.connection->remote()) {
       if (std::string owner = cluster->known_owner(cmd.room); !owner.empty())
@@ -503,6 +507,7 @@ struct Commands {
     }
     Resume resume = ctx.defer(p);
     p.rooms_.load(cmd.room, [&p, later = ctx, cmd, resume](RoomDirectory::Lookup found) mutable {
+      bool handed = false;  // run_in() holds the connection's lane until the room settled
       if (!resume->closed()) {
         if (found.moved && later.connection->remote()) {
           p.services_.cluster->refuse_moved(later.connection, later.fid, cmd.room);
@@ -520,28 +525,31 @@ struct Commands {
         } else if (!found.room) {
           p.reply_error(later, "no_room", "no room '" + cmd.room + "'", cmd.room);
         } else {
-          run_in<C, Handle>(p, later, cmd, found.room);
+          handed = run_in<C, Handle>(p, later, cmd, found.room);
         }
       }
-      resume->finish();
+      if (!handed) resume->finish();
     });
   }
 
   // Runs a command on its room. A command sent again (another node forwarded it before, and got no
   // acknowledgement) that the room applied already is not applied twice. A forwarded command holds its
   // connection's later messages until the room settled: its acknowledgement means stored and announced.
+  // Returns whether the connection's lane is held until the room settled (a forwarded command).
   template <class C, void (*Handle)(Protocol&, Context&, C&, const RoomPtr&)>
-  static void run_in(Protocol& p, Context& ctx, C& cmd, const RoomPtr& actor) {
+  static bool run_in(Protocol& p, Context& ctx, C& cmd, const RoomPtr& actor) {
     if (!ctx.fid.empty() && actor->remembers(ctx.fid)) {
+      spdlog::debug("cluster: {} applied already: acknowledged again", ctx.fid);
       if (p.services_.cluster) ++p.services_.cluster->counters().duplicates;
-      return;
+      return false;
     }
     Handle(p, ctx, cmd, actor);
-    if (!ctx.connection->remote()) return;
+    if (!ctx.connection->remote()) return false;
     Resume resume = ctx.defer(p);
     actor->post([resume](RoomActor& a) {
       a.when_settled([resume] { resume->finish(); }, [resume] { resume->finish(); });
     });
+    return true;
   }
 
   // --- identity

@@ -43,11 +43,15 @@ class Flight {
   Flight(const Flight&) = delete;
   Flight& operator=(const Flight&) = delete;
 
-  // The command is done: the connection's waiting messages are handled now, on this thread.
+  // The command is done: the connection's waiting messages are handled now, on this thread. Completed once:
+  // here when the dispatcher had parked the lane, else by the dispatcher itself (Protocol::pump), which goes
+  // on with the next message (a forwarded command completed twice was acknowledged after its `moved`).
   void finish() {
     if (finished_.exchange(true)) return;
-    connection_->completed(fid_);
-    if (state_.exchange(kDone) == kParked) protocol_.pump(connection_, lane_);
+    if (state_.exchange(kDone) == kParked) {
+      connection_->completed(fid_);
+      protocol_.pump(connection_, lane_);
+    }
   }
   // Whether the connection is gone (its answers go nowhere; a room must not subscribe it).
   bool closed() {

@@ -301,7 +301,8 @@ async def forwarded_while_owner_changes(cluster, sig):
         position = ada2.view(room).position
         if plays or errors or position["turn"] > turn:
             break
-        check(time.monotonic() < deadline, f"Ben's act was neither played nor refused (turn {position['turn']})")
+        check(time.monotonic() < deadline, f"Ben's act was neither played nor refused (turn {position['turn']}); "
+              f"Ben's last messages: {[short(m) for m in ben.received[-6:]]}")
         await asyncio.sleep(0.1)
     await asyncio.sleep(1.0)
     plays = [m for m in cy.received if m.get("type") == "event" and m.get("room") == room and

@@ -149,7 +149,7 @@ class Node:
             [self.cluster.binary, "serve", "--port", str(self.port), "--address", "127.0.0.1",
              "--store", self.cluster.pg.uri, "--bus", self.cluster.redis.uri, "--node", self.name,
              "--web", self.cluster.web, "--per-address-rate", "0", "--per-address-connections", "0",
-             "--http-rate", "0", "--trusted-proxy", "127.0.0.1", "--log-level", os.environ.get("CINQ_LOG", "info"), "--bot-answer-ms", "50", "--bot-pace-ms", "50", *self.cluster.extra, *extra],
+             "--http-rate", "0", "--trusted-proxy", "127.0.0.1", "--log-level", os.environ.get(f"CINQ_LOG_{self.name}", os.environ.get("CINQ_LOG", "info")), "--bot-answer-ms", "50", "--bot-pace-ms", "50", *self.cluster.extra, *extra],
             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         wait_until(f"node {self.name}", lambda: self.process.poll() is not None or
                    http_get(self.port, "/api/health")[0] == 200, 20)
@@ -244,7 +244,8 @@ class Cluster:
         return rows[0] if rows else ""
 
     def logs(self):
-        return "\n".join(f"--- {n.name}\n{n.log()[-4000:]}" for n in self.nodes)
+        tail = int(os.environ.get("CINQ_LOG_TAIL", "4000"))  # characters of each node's log
+        return "\n".join(f"--- {n.name}\n{n.log()[-tail:]}" for n in self.nodes)
 
     def close(self):
         for n in self.nodes:
