@@ -20,4 +20,14 @@ inline std::unique_ptr<Store> open_store(const std::string& path) {
   return store;
 }
 
+// A live Tablut game's save, its record `record` (a `#!` line and maybe turns).
+inline GameSave live_game(const std::string& id, const std::string& record = "#! TABLUT") {
+  GameSave g;
+  g.row.id = id;
+  g.row.game = "tablut";
+  g.row.status = "live";
+  g.row.record = record;
+  return g;
+}
+
 }  // namespace cinq::store::testing

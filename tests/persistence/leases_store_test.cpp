@@ -22,11 +22,7 @@ using testing::open_store;  // SQLite, or PostgreSQL (tests/support/postgres.h)
 
 // A new unfinished game's first save, made by `node` under lease 1, taking it.
 GameSave first_save(const std::string& id, const std::string& node) {
-  GameSave g;
-  g.row.id = id;
-  g.row.game = "tablut";
-  g.row.status = "live";
-  g.row.record = "#! TABLUT";
+  GameSave g = testing::live_game(id);
   g.row.version = 1;
   g.replaces = false;
   g.fence = Fence{node, 1, true};
@@ -36,11 +32,7 @@ GameSave first_save(const std::string& id, const std::string& node) {
 // The next turn of that game, at version `base` + 1, made under `lease` by `node`.
 GameSave turn(const std::string& id, const std::string& node, std::int64_t lease, std::int64_t base,
               const std::string& entry) {
-  GameSave g;
-  g.row.id = id;
-  g.row.game = "tablut";
-  g.row.status = "live";
-  g.row.record = "#! TABLUT";
+  GameSave g = testing::live_game(id);
   g.row.version = base + 1;
   g.row.commands = "n1/" + std::to_string(base);
   g.write_row = false;

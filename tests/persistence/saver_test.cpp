@@ -25,14 +25,7 @@ using cinq::test::TempDir;
 using testing::open_store;  // SQLite, or PostgreSQL (tests/support/postgres.h)
 
 // A new game's save: its `#!` line `header` and no entry.
-GameSave row(const std::string& id, const std::string& header) {
-  GameSave g;
-  g.row.id = id;
-  g.row.game = "tablut";
-  g.row.status = "live";
-  g.row.record = header;
-  return g;
-}
+GameSave row(const std::string& id, const std::string& header) { return testing::live_game(id, header); }
 
 // A change to game `id` at version `base`: the entries from `from` on, the version after it. Like every save,
 // it carries every column as it is now (the `#!` line too).

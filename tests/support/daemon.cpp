@@ -80,14 +80,8 @@ void Daemon::stop(int signal, std::chrono::milliseconds grace) {
   const auto deadline = Clock::now() + grace;
   while (!reap()) {
     if (Clock::now() >= deadline) {
-      ::kill(-pid_, SIGKILL);
-      int status = 0;
-      pid_t r;
-      do {
-        r = waitpid(pid_, &status, 0);
-      } while (r < 0 && errno == EINTR);
+      kill_and_wait(pid_, status_);
       reaped_ = true;
-      status_ = status;
       return;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));

@@ -212,6 +212,18 @@ bool reap_child(pid_t pid, int& status) {
   return r < 0 && errno == ECHILD;  // someone else reaped it (SIGCHLD ignored): gone, status unknown
 }
 
+bool kill_and_wait(pid_t pid, int& status) {
+  ::kill(-pid, SIGKILL);
+  int st = 0;
+  pid_t r;
+  do {
+    r = waitpid(pid, &st, 0);
+  } while (r < 0 && errno == EINTR);
+  if (r != pid) return false;
+  status = st;
+  return true;
+}
+
 bool ServerProcess::reap() {
   if (reaped_) return true;
   reaped_ = reap_child(pid_, status_);
@@ -219,14 +231,8 @@ bool ServerProcess::reap() {
 }
 
 void ServerProcess::kill_and_reap() {
-  ::kill(-pid_, SIGKILL);
-  int status = 0;
-  pid_t r;
-  do {
-    r = waitpid(pid_, &status, 0);
-  } while (r < 0 && errno == EINTR);
+  kill_and_wait(pid_, status_);
   reaped_ = true;
-  if (r == pid_) status_ = status;
 }
 
 }  // namespace cinq::test

@@ -16,6 +16,10 @@ namespace cinq::test {
 // it was when someone else reaped it).
 bool reap_child(pid_t pid, int& status);
 
+// Kills the child `pid`'s process group with SIGKILL and waits for the child: true with its status in
+// `status` if this reaped it.
+bool kill_and_wait(pid_t pid, int& status);
+
 // Runs in a forked child: its own process group, signals as at start, stdin from `null_fd`, stdout and
 // stderr to `log_fd`, no other descriptor, then exec `path` (with `envp`, or this environment if null);
 // `exec_failed` is written to the log if the exec fails. Async-signal-safe: everything is prepared before fork.
