@@ -63,6 +63,7 @@ void App::shutdown() {
   protocol_->shutdown();
   workers_->stop();
   rooms_->clear();
+  if (cluster_) cluster_->release_bus();
 }
 
 void App::drop_rooms() { rooms_->clear(); }

@@ -87,6 +87,11 @@ void Cluster::stop() {
   if (redis_) redis_->stop();
 }
 
+void Cluster::release_bus() {
+  stop();
+  redis_.reset();
+}
+
 bool Cluster::bus_up() const { return redis_ && redis_->up(); }
 
 std::optional<store::Fence> Cluster::new_room_fence() const { return store::Fence{node_id_, 1, true}; }

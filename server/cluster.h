@@ -90,6 +90,9 @@ class Cluster {
   void drain(std::function<void()> done);
   // Stops the bus and the heartbeat thread (after the transport stopped).
   void stop();
+  // After stop(), once nothing runs any more and while the I/O context still exists: the bus's sockets and
+  // timers go (they must not outlive the context).
+  void release_bus();
 
   const std::string& node_id() const { return node_id_; }
   const std::string& node_name() const { return config_.node; }
