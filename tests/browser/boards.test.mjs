@@ -13,8 +13,8 @@ async function waitPlays(page, wanted) {
 }
 
 
-// Imports an unfinished record (a correspondence room with two seat links) and seats a player on each link.
-async function importAndSit(h, record) {
+// POST /api/games/import of `record`: the answer's body (its room, and the free seats' links).
+async function importRecord(h, record) {
   const response = await fetch(`${h.url}/api/games/import`, {
     method: 'POST',
     headers: {'Content-Type': 'text/plain; charset=utf-8'},
@@ -22,6 +22,12 @@ async function importAndSit(h, record) {
   });
   const body = await response.json();
   assertEqual(response.status, 201, `import: ${JSON.stringify(body)}`);
+  return body;
+}
+
+// Imports an unfinished record (a correspondence room with two seat links) and seats a player on each link.
+async function importAndSit(h, record) {
+  const body = await importRecord(h, record);
   const bySeat = [];
   for (const [seat, name] of [[0, 'Ada'], [1, 'Ben']]) {
     const {page} = await h.newPlayer(name);
@@ -42,13 +48,7 @@ async function importAndSit(h, record) {
 // Imports a record as a finished-or-not room nobody sits in and opens it as a spectator would: the page
 // knows of the last turn only what the record says (as after a reload).
 async function importAndWatch(h, record) {
-  const response = await fetch(`${h.url}/api/games/import`, {
-    method: 'POST',
-    headers: {'Content-Type': 'text/plain; charset=utf-8'},
-    body: record,
-  });
-  const body = await response.json();
-  assertEqual(response.status, 201, `import: ${JSON.stringify(body)}`);
+  const body = await importRecord(h, record);
   const {page} = await h.newPlayer('');
   await page.goto(`${h.url}/#/room/${body.room}`);
   await page.waitForSelector(`#room[data-room="${body.room}"][data-version]`);
