@@ -1,11 +1,15 @@
 // Tablut's policy for the search (bots/policy.h, docs/rules/tablut.md). Uniform random playouts last
 // some 300 moves and are mostly won by a king that wanders into a corner past attackers who never block
 // it, so they say little about a position. Playouts here play the obvious moves (the king's escape to a
-// corner, the block of an open line to a corner, the king's capture, and usually a capture), stop after
-// kPlayoutLimit moves and score the position by material and the king's way to the corners: its open lanes,
-// the squares from which it would have one (its free paths), the attackers pressing it and the attackers'
-// blockade of the corners. The tree looks at the likely moves first (captures, the king's runs towards a
-// lane, the attackers' moves against the king and its paths), widening to the others as it visits more.
+// corner, the block of an open line to a corner, the king's capture, the attackers' wall across a corner,
+// and usually a capture) and stop after kPlayoutLimit moves: the tree is then nearly a search on the
+// evaluation, which scores material (a soldier the side to move can take counts as taken), the king's way
+// to the corners (its open lanes, a lane no attacker can block counting as two; the squares from which it
+// would have one, its free paths), the attackers pressing it and their walls across the corners. Longer
+// playouts were tried (20 moves, until issue 22's ladder): with them a level's extra playouts bought no
+// strength, and the defenders won almost every game whatever the levels. The tree looks at the likely moves
+// first (captures, the king's runs towards a lane, the attackers' moves against the king and its paths),
+// widening to the others as it visits more.
 #include <algorithm>
 #include <cmath>
 
@@ -15,11 +19,21 @@
 namespace cinq::tablut {
 namespace {
 
-constexpr int kPlayoutLimit = 20;
+constexpr int kPlayoutLimit = 3;
 constexpr double kExploration = 0.3;
 // How often a playout takes a capture when one is on offer (always would make playouts predictable).
 constexpr double kCaptureBias = 0.8;
 constexpr int kDirections[4][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
+// The blockade's weight in the defenders' logit: each wall piece, and each corner whose wall is whole. Four
+// whole walls leave the king no lane and no free path, so the walls alone then weigh -6: the defenders can
+// at best draw (the walls overstate that, but no position scores better for the attackers but a won one).
+constexpr double kWallPiece = 0.3;
+constexpr double kWallClosed = 0.6;
+// How much of a soldier's value a capture on offer counts: to the side to move, and to the other side.
+constexpr double kThreatNow = 0.8;
+constexpr double kThreatNext = 0.3;
+// How often an attackers' playout move builds a wall when it can.
+constexpr double kWallBias = 0.6;
 
 int at_or_none(const Board& b, int c, int r) {
   return c < 0 || c >= kSize || r < 0 || r >= kSize ? -1 : b.at(r * kSize + c);
@@ -32,6 +46,33 @@ bool hostile(const Board& b, int sq, int side) {
   if (sq == kThrone && p == kEmpty && b.rules().special_throne) return true;
   if (side == 1) return p == kAttacker;  // attackers capture defenders
   return p == kDefender || (p == kKing && b.rules().armed_king);
+}
+
+// Whether a piece of `side` can stop on the empty square `sq` in one move (a soldier: not on a corner or the
+// special throne; the king too when `king` is set).
+bool reaches(const Board& b, int sq, int side, bool king) {
+  if (is_corner(sq) || (sq == kThrone && b.rules().special_throne)) return false;
+  for (const auto& d : kDirections)
+    for (int c = column(sq) + d[0], r = row(sq) + d[1]; c >= 0 && c < kSize && r >= 0 && r < kSize;
+         c += d[0], r += d[1]) {
+      const int at = r * kSize + c;
+      const std::uint8_t p = b.at(at);
+      if (p == kEmpty) {
+        if (is_corner(at)) break;
+        continue;  // an empty square, the empty throne included, is passed over
+      }
+      if (side == 0 ? p == kAttacker : (p == kDefender || (p == kKing && king))) return true;
+      break;
+    }
+  return false;
+}
+
+// A lane's worth: one, or two when nothing can block it (the king beside the corner, or no attacker able
+// to stop on any square of it): a lane that cannot be blocked wins as surely as two.
+int lane_worth(const Board& b, const int* path, int len) {
+  for (int i = 0; i < len; ++i)
+    if (reaches(b, path[i], 0, false)) return 1;
+  return 2;
 }
 
 // Whether moving to `to` takes a soldier (the king's capture is looked for apart).
@@ -65,7 +106,7 @@ int escape_lanes(const Board& b, bool lane[kSquares]) {
     for (; c >= 0 && c < kSize && r >= 0 && r < kSize; c += d[0], r += d[1]) {
       const int sq = r * kSize + c;
       if (is_corner(sq)) {
-        open += len == 0 ? 2 : 1;  // beside the corner: no square to block, as good as two lanes
+        open += lane_worth(b, path, len);
         for (int i = 0; i < len; ++i) lane[path[i]] = true;
         break;
       }
@@ -97,15 +138,16 @@ constexpr int kMaxRoutes = 6;
 int lanes_from(const Board& b, int from, int ignore) {
   int open = 0;
   for (const auto& d : kDirections) {
-    int len = 0;
+    int path[kSize], len = 0;
     for (int c = column(from) + d[0], r = row(from) + d[1]; c >= 0 && c < kSize && r >= 0 && r < kSize;
-         c += d[0], r += d[1], ++len) {
+         c += d[0], r += d[1]) {
       const int sq = r * kSize + c;
       if (is_corner(sq)) {
-        open += len == 0 ? 2 : 1;  // beside the corner: no square to block, as good as two lanes
+        open += lane_worth(b, path, len);
         break;
       }
       if (sq != ignore && b.at(sq) != kEmpty) break;
+      path[len++] = sq;
     }
   }
   return open;
@@ -196,6 +238,31 @@ Blockade blockade(const Board& b) {
   return out;
 }
 
+// The most valuable soldier of the other side that `side` can take with its next move, in attackers (a
+// defender is worth two), or 0: a soldier beside a square hostile to it whose other side is empty and
+// reachable.
+int threat(const Board& b, int side) {
+  const std::uint8_t victim = side == 0 ? kDefender : kAttacker;
+  const int value = side == 0 ? 2 : 1;
+  const bool king_takes = b.rules().armed_king;
+  for (int sq = 0; sq < kSquares; ++sq) {
+    if (b.at(sq) != victim) continue;
+    for (const auto& d : kDirections) {
+      const int c = column(sq), r = row(sq);
+      const int hc = c + d[0], hr = r + d[1], ec = c - d[0], er = r - d[1];
+      if (hc < 0 || hc >= kSize || hr < 0 || hr >= kSize || ec < 0 || ec >= kSize || er < 0 || er >= kSize)
+        continue;
+      const int empty = er * kSize + ec;
+      if (b.at(empty) == kEmpty && hostile(b, hr * kSize + hc, 1 - side) && reaches(b, empty, side, king_takes))
+        return value;
+    }
+  }
+  return 0;
+}
+
+// An attacker's move onto a wall square from a square off the walls.
+bool builds_wall(Move m) { return barrier_corner(m.to) >= 0 && barrier_corner(m.from) < 0; }
+
 // Attackers (and the special throne) beside the king.
 int pressing(const Board& b) {
   const int k = b.king();
@@ -219,10 +286,14 @@ double defenders_logit(const Board& b) {
     defenders += b.at(sq) == kDefender;
   }
   const Blockade wall = blockade(b);
-  double x = 0.25 * (2 * defenders - attackers) - 0.15 * wall.pieces - 0.4 * wall.closed;
   const int k = b.king();
   if (k == kNoSquare) return -8;
   if (is_corner(k)) return 8;
+  double x = 0.25 * (2 * defenders - attackers) - kWallPiece * wall.pieces - kWallClosed * wall.closed;
+  // A soldier the side to move can take now is as good as taken; the other side's threat can be parried.
+  const int mover = b.side();
+  const double threats = kThreatNow * threat(b, mover) - kThreatNext * threat(b, 1 - mover);
+  x += 0.25 * (mover == 1 ? threats : -threats);
   bool lane[kSquares] = {};
   const int lanes = escape_lanes(b, lane);
   // Two lanes at once cannot both be blocked: nearly a win, more so with the defenders to move.
@@ -280,6 +351,11 @@ class TablutPolicy final : public bots::Policy {
     Move chosen[kMaxMoves];
     int count = forced_moves(b, moves, n, chosen);
     if (count > 0) return pick(chosen, count);
+    if (b.side() == 0 && std::bernoulli_distribution(kWallBias)(rng)) {
+      for (int i = 0; i < n; ++i)
+        if (builds_wall(moves[i])) chosen[count++] = moves[i];
+      if (count > 0) return pick(chosen, count);
+    }
     if (std::bernoulli_distribution(kCaptureBias)(rng)) {
       for (int i = 0; i < n; ++i)
         if (captures(b, moves[i])) chosen[count++] = moves[i];

@@ -1,4 +1,5 @@
-// The Baltek and Batik search policies (bots/baltek_policy.cpp, bots/batik_policy.cpp): what the tree
+// The Baltek, Batik and Tablut search policies (bots/baltek_policy.cpp, bots/batik_policy.cpp,
+// bots/tablut_policy.cpp): what the tree
 // considers and what playouts play are legal from positions reached by random play, position scores are
 // fair to both seats and see the obvious, and a small search beats random play.
 #include <doctest/doctest.h>
@@ -11,6 +12,7 @@
 #include "rules/baltek/baltek.h"
 #include "tests/bots/helpers.h"
 #include "tests/rules/batik/helpers.h"
+#include "tests/rules/tablut/helpers.h"
 
 using namespace cinq;
 
@@ -180,4 +182,118 @@ TEST_CASE("Baltek and Batik: a small search beats random play clearly") {
   // Baltek with a turn limit so that a game cannot run on: a draw counts as a game not won.
   CHECK(wins_against_random(baltek::game(), "turns=200", 1, 100, 5) >= 4);
   CHECK(wins_against_random(batik::game(), "", 1, 20, 5) >= 4);
+}
+
+TEST_CASE("Tablut policy: candidates and playouts are legal and scores fair from random positions") {
+  const bots::Policy& policy = bots::tablut_policy();
+  std::mt19937_64 positions(11);
+  bots::Rng rng(12);
+  for (int i = 0; i < 20; ++i) {
+    auto s = random_position(tablut::game(), i % 4 == 0 ? "king=unarmed throne=plain" : "", positions,
+                             static_cast<int>(positions() % 60));
+    CAPTURE(s->ascii());
+    check_candidates(policy, *s, rng);
+    check_playout(policy, *s, rng);
+  }
+}
+
+TEST_CASE("Tablut policy: four whole walls across the corners leave the defenders a draw at best") {
+  using tablut::test::board;
+  using tablut::test::kD;
+  const bots::Policy& policy = bots::tablut_policy();
+  // c1 b2 a3, g1 h2 i3, c9 b8 a7, g9 h8 i7: no rook move crosses a wall, no defender reaches its pieces.
+  auto sealed = board(R"(
+  9   # . A . . . A . #
+  8   . A . . . . . A .
+  7   A . . . . . . . A
+  6   . . . . D . . . .
+  5   . . . . K D . . .
+  4   . . . . D . . . .
+  3   A . . . . . . . A
+  2   . A . . . . . A .
+  1   # . A . . . A . #
+)", kD);
+  // The same with a hole in one wall (a3 moved to b3): the king can run to a5, from where a1 is open.
+  auto holed = board(R"(
+  9   # . A . . . A . #
+  8   . A . . . . . A .
+  7   A . . . . . . . A
+  6   . . . . D . . . .
+  5   . . . . K D . . .
+  4   . . . . D . . . .
+  3   . A . . . . . . A
+  2   . A . . . . . A .
+  1   # . A . . . A . #
+)", kD);
+  CHECK(policy.evaluate(*sealed, tablut::test::kA) > 0.9);
+  CHECK(policy.evaluate(*sealed, tablut::test::kA) > policy.evaluate(*holed, tablut::test::kA));
+}
+
+TEST_CASE("Tablut policy: a lane to a corner that no attacker can block is as good as won") {
+  using tablut::test::board;
+  using tablut::test::kA;
+  const bots::Policy& policy = bots::tablut_policy();
+  // The king on e1 has one lane, to a1 over b1 c1 d1 (f1 is its own). The attacker on c5 can stop on c1.
+  auto blockable = board(R"(
+  9   # . . . . . . . #
+  8   . . . . . . . . .
+  7   . . . . . . . . .
+  6   . . . . . . . . .
+  5   . . A . + . . . .
+  4   . . . . . . . . .
+  3   . . . . . . . . .
+  2   . . . . . . . . .
+  1   # . . . K D . . #
+)", kA);
+  // The attacker on h6 cannot stop on any square of the lane: the king escapes next move.
+  auto unblockable = board(R"(
+  9   # . . . . . . . #
+  8   . . . . . . . . .
+  7   . . . . . . . . .
+  6   . . . . . . . A .
+  5   . . . . + . . . .
+  4   . . . . . . . . .
+  3   . . . . . . . . .
+  2   . . . . . . . . .
+  1   # . . . K D . . #
+)", kA);
+  CHECK(policy.evaluate(*unblockable, tablut::test::kD) > 0.95);
+  CHECK(policy.evaluate(*unblockable, tablut::test::kD) > policy.evaluate(*blockable, tablut::test::kD));
+  // The attackers consider nothing but the block.
+  bots::Rng rng(1);
+  std::vector<Action> out;
+  policy.candidates(*blockable, rng, out);
+  REQUIRE(out.size() == 1);
+  CHECK(blockable->action_text(out.front()) == "c5 c1");
+}
+
+TEST_CASE("Tablut policy: a soldier the side to move can take counts against its side") {
+  using tablut::test::board;
+  using tablut::test::kD;
+  const bots::Policy& policy = bots::tablut_policy();
+  // The king is shut in on the edge by a7 a6 and a4 a3. The defender on f7 can reach f3 and take e3
+  // against d3; the one on g7 cannot. Nothing else differs.
+  auto take = board(R"(
+  9   # . . . . . . . #
+  8   . . . . . . . . .
+  7   A . . . . D . . .
+  6   A . . . . . . . .
+  5   K . . . + . . . .
+  4   A . . . . . . . .
+  3   A . . D A . . . .
+  2   . . . . . . . . .
+  1   # . . . . . . . #
+)", kD);
+  auto none = board(R"(
+  9   # . . . . . . . #
+  8   . . . . . . . . .
+  7   A . . . . . D . .
+  6   A . . . . . . . .
+  5   K . . . + . . . .
+  4   A . . . . . . . .
+  3   A . . D A . . . .
+  2   . . . . . . . . .
+  1   # . . . . . . . #
+)", kD);
+  CHECK(policy.evaluate(*take, kD) > policy.evaluate(*none, kD) + 0.03);
 }
