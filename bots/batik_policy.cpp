@@ -146,7 +146,7 @@ class BatikPolicy final : public bots::Policy {
   bool keep_states() const override { return true; }
   // Best first (the round robin above; the random ones last): progressive widening follows that order.
   bool ordered_candidates() const override { return true; }
-  // A playout is a simulated drop or three (Box2D): some 500 a second, against 25,000 of the cheapest games.
+  // A playout is a simulated drop or three (Box2D): some 500 a second, against Baltek's 25,000.
   double playout_cost() const override { return kPlayoutCost; }
 
   double evaluate(const State& state, int seat) const override {

@@ -23,9 +23,10 @@ inline constexpr int kMaxLevel = 5;
 struct Settings {
   int level = 3;
   // The search stops at whichever comes first: `think` of wall time, or `playouts` playouts (0: no cap).
-  // Playouts are counted in those of the cheapest games (Baltek, Tablut): a game whose playouts cost more
-  // (Policy::playout_cost: Batik, Bi-litaire) runs proportionally fewer, so that in every game a level's
-  // cap, not its clock, decides how far it searches, and the same settings give the same turn anywhere.
+  // Playouts are counted in Baltek's: a game whose playouts cost more (Policy::playout_cost: Batik,
+  // Bi-litaire) runs proportionally fewer, one whose playouts are cheaper (Tablut's) more, so that in every
+  // game a level's cap, not its clock, decides how far it searches, and the same settings give the same turn
+  // anywhere.
   std::chrono::milliseconds think{1000};
   std::uint64_t playouts = 0;
   // Never exceeded, whatever the game (a room must never stall): the search is abandoned, and the best

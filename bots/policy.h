@@ -30,8 +30,8 @@ class Policy {
   // UCB1's exploration constant for this game's rewards (in [0, 1]): lower where playouts are cut short
   // and scored by evaluate(), whose values differ less from move to move than wins and losses do.
   virtual double exploration() const { return 1.0; }
-  // What one playout of this game costs, in playouts of the cheapest games (about 20,000 a second):
-  // Settings::playouts is divided by it.
+  // What one playout of this game costs, in playouts of about 20,000 a second (Baltek's): Settings::playouts
+  // is divided by it. Below 1 for a game whose playouts are cheaper or whose tree needs more of them.
   virtual double playout_cost() const { return 1.0; }
   // One action of a playout for the side to move (default: a uniformly random legal action).
   virtual Action playout_action(const State& state, Rng& rng) const;

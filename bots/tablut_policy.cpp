@@ -32,6 +32,10 @@ constexpr double kWallClosed = 0.6;
 // How much of a soldier's value a capture on offer counts: to the side to move, and to the other side.
 constexpr double kThreatNow = 0.8;
 constexpr double kThreatNext = 0.3;
+// Playouts of 3 moves cost less than Baltek's: each level runs 1/kPlayoutCost times its cap (333 at level 1,
+// 2,000 at level 2, ...). Below some 2,000 playouts a Tablut tree hardly improves on its first choices: with
+// the caps as they were, level 2 scored 48.8 % against level 1 (docs/performance.md, "The ladder").
+constexpr double kPlayoutCost = 0.3;
 // How often an attackers' playout move builds a wall when it can.
 constexpr double kWallBias = 0.6;
 
@@ -339,6 +343,7 @@ class TablutPolicy final : public bots::Policy {
 
   bool ordered_candidates() const override { return true; }
   double exploration() const override { return kExploration; }
+  double playout_cost() const override { return kPlayoutCost; }
 
   Action playout_action(const State& state, bots::Rng& rng) const override {
     const Board& b = static_cast<const TablutState&>(state).board();
