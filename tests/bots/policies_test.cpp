@@ -48,6 +48,21 @@ void check_playout(const bots::Policy& policy, const State& start, bots::Rng& rn
   CHECK((blue + red) == doctest::Approx(1.0));
 }
 
+// From `count` positions reached by up to `max_actions` random actions under `options` (every `every`-th
+// under `other` instead, when `every` is set): the policy's candidates and a playout, checked.
+void check_random_positions(const bots::Policy& policy, const Game& game, std::string_view options,
+                            std::string_view other, int every, int count, int max_actions, std::uint64_t seed) {
+  std::mt19937_64 positions(seed);
+  bots::Rng rng(seed + 1);
+  for (int i = 0; i < count; ++i) {
+    auto s = random_position(game, every > 0 && i % every == 0 ? other : options, positions,
+                             static_cast<int>(positions() % static_cast<std::uint64_t>(max_actions)));
+    CAPTURE(s->ascii());
+    check_candidates(policy, *s, rng);
+    check_playout(policy, *s, rng);
+  }
+}
+
 // Level `level` capped at `playouts` against level 0 over `games` games, seats alternating: the bot's wins.
 int wins_against_random(const Game& game, std::string_view options, int level, std::uint64_t playouts,
                         int games) {
@@ -80,15 +95,7 @@ baltek::BaltekState baltek_board(std::string_view diagram, std::array<int, 2> sc
 }  // namespace
 
 TEST_CASE("Baltek policy: candidates and playouts are legal and scores fair from random positions") {
-  const bots::Policy& policy = bots::baltek_policy();
-  std::mt19937_64 positions(5);
-  bots::Rng rng(6);
-  for (int i = 0; i < 40; ++i) {
-    auto s = random_position(baltek::game(), "turns=60", positions, static_cast<int>(positions() % 150));
-    CAPTURE(s->ascii());
-    check_candidates(policy, *s, rng);
-    check_playout(policy, *s, rng);
-  }
+  check_random_positions(bots::baltek_policy(), baltek::game(), "turns=60", "", 0, 40, 150, 5);
 }
 
 TEST_CASE("Baltek policy: a shot on goal is the only thing worth considering when there is one") {
@@ -137,16 +144,7 @@ TEST_CASE("Baltek policy: a goal ahead and a ball near the opponent's goal are g
 }
 
 TEST_CASE("Batik policy: candidates and playouts are legal and scores fair from random positions") {
-  const bots::Policy& policy = bots::batik_policy();
-  std::mt19937_64 positions(7);
-  bots::Rng rng(8);
-  for (int i = 0; i < 12; ++i) {
-    auto s = random_position(batik::game(), i % 3 == 0 ? "match=off" : "", positions,
-                             static_cast<int>(positions() % 40));
-    CAPTURE(s->ascii());
-    check_candidates(policy, *s, rng);
-    check_playout(policy, *s, rng);
-  }
+  check_random_positions(bots::batik_policy(), batik::game(), "", "match=off", 3, 12, 40, 7);
 }
 
 TEST_CASE("Batik policy: a frame full to the rim is bad news for the side to drop") {
@@ -185,16 +183,7 @@ TEST_CASE("Baltek and Batik: a small search beats random play clearly") {
 }
 
 TEST_CASE("Tablut policy: candidates and playouts are legal and scores fair from random positions") {
-  const bots::Policy& policy = bots::tablut_policy();
-  std::mt19937_64 positions(11);
-  bots::Rng rng(12);
-  for (int i = 0; i < 20; ++i) {
-    auto s = random_position(tablut::game(), i % 4 == 0 ? "king=unarmed throne=plain" : "", positions,
-                             static_cast<int>(positions() % 60));
-    CAPTURE(s->ascii());
-    check_candidates(policy, *s, rng);
-    check_playout(policy, *s, rng);
-  }
+  check_random_positions(bots::tablut_policy(), tablut::game(), "", "king=unarmed throne=plain", 4, 20, 60, 11);
 }
 
 TEST_CASE("Tablut policy: four whole walls across the corners leave the defenders a draw at best") {
