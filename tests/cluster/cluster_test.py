@@ -433,6 +433,7 @@ async def bots_and_mail_from_any_node(cluster):
     room = await make_room(ada, game="tablut", bot=1, seat=0)
     cy = await connect(n3.url(), "Cy")
     await watch(cy, room)
+    await wait_for(lambda: ada.view(room).legal, "Ada's legal actions")
     await ada.send({"type": "act", "room": room, "actions": [random.choice(ada.view(room).legal)]})
     await cy.expect("the bot's turn", lambda m: m.get("kind") == "play" and m.get("seat") == 1, 15)
     # Correspondence: a room made on n1, a turn mailed to n3.
@@ -445,8 +446,9 @@ async def bots_and_mail_from_any_node(cluster):
     dee = await connect(n2.url(), "Dee")
     await dee.send({"type": "sit", "room": mail_room, "seat": 1, "seat_token": token1})
     await dee.expect("state", lambda m: m["type"] == "state" and m["room"] == mail_room, 10)
-    view = ben.view(mail_room)
-    await ben.send({"type": "act", "room": mail_room, "actions": [random.choice(view.legal)]})
+    # Dee's state can come before the event that starts the game reaches Ben: his legal actions follow it.
+    await wait_for(lambda: ben.view(mail_room).legal, "Ben's legal actions")
+    await ben.send({"type": "act", "room": mail_room, "actions": [random.choice(ben.view(mail_room).legal)]})
     await dee.expect("Ben's turn", lambda m: m.get("kind") == "play" and m.get("room") == mail_room, 10)
     status, log = http_get(n3.port, f"/api/games/{mail_room}/record")
     check(status == 200, f"GET record on n3: {status} {log}")
