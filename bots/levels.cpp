@@ -17,8 +17,9 @@ struct Level {
 
 // Level 0 is random play; the others multiply the search by 3 to 7 per level. A level's playout cap (in
 // Baltek's playouts, bots/bot.h) decides where it stops: on the 2-core reference machine it takes about
-// half its think time at most (Tablut's levels 4 and 5 up to all of it), which stays as a bound for a loaded
-// or slower machine (bench/cinq_ladder measures both: docs/performance.md, "Bots").
+// half its think time at most (Tablut's level 4 all of it on its longest turns; its level 5 is unmeasured),
+// which stays as a bound for a loaded or slower machine (bench/cinq_ladder measures both:
+// docs/performance.md, "Bots").
 constexpr Level kLevels[kMaxLevel + 1] = {
     {0, 0}, {100, 100}, {300, 600}, {1000, 4000}, {2000, 15000}, {4000, 50000},
 };

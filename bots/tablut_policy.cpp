@@ -25,8 +25,8 @@ constexpr double kExploration = 0.3;
 constexpr double kCaptureBias = 0.8;
 constexpr int kDirections[4][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
 // The blockade's weight in the defenders' logit: each wall piece, and each corner whose wall is whole. Four
-// whole walls leave the king no lane and no free path, so the walls alone then weigh -6: the defenders can
-// at best draw (the walls overstate that, but no position scores better for the attackers but a won one).
+// whole walls leave the king no lane and no free path, and weigh -6 together: more than the draw at best
+// they leave the defenders is worth, but the most the blockade can give.
 constexpr double kWallPiece = 0.3;
 constexpr double kWallClosed = 0.6;
 // How much of a soldier's value a capture on offer counts: to the side to move, and to the other side.
@@ -251,8 +251,8 @@ int threat(const Board& b, int side) {
   const bool king_takes = b.rules().armed_king;
   for (int sq = 0; sq < kSquares; ++sq) {
     if (b.at(sq) != victim) continue;
+    const int c = column(sq), r = row(sq);
     for (const auto& d : kDirections) {
-      const int c = column(sq), r = row(sq);
       const int hc = c + d[0], hr = r + d[1], ec = c - d[0], er = r - d[1];
       if (hc < 0 || hc >= kSize || hr < 0 || hr >= kSize || ec < 0 || ec >= kSize || er < 0 || er >= kSize)
         continue;

@@ -1,7 +1,7 @@
 // The Baltek, Batik and Tablut search policies (bots/baltek_policy.cpp, bots/batik_policy.cpp,
-// bots/tablut_policy.cpp): what the tree
-// considers and what playouts play are legal from positions reached by random play, position scores are
-// fair to both seats and see the obvious, and a small search beats random play.
+// bots/tablut_policy.cpp): what the tree considers and what playouts play are legal from positions reached
+// by random play, position scores are fair to both seats and see the obvious, and a small search beats
+// random play.
 #include <doctest/doctest.h>
 
 #include <algorithm>
