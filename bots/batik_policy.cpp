@@ -26,7 +26,9 @@ constexpr int kMaxCandidates = 24;    // at most this many drops per tree node
 constexpr int kRandomCandidates = 3;  // plus a few others from the grid, so no guess is trusted blindly
 constexpr int kPlayoutTries = 6;      // random drops looked at for each playout drop
 constexpr int kPlayoutDrops = 2;      // a playout is this many drops, then evaluate()
-constexpr double kPlayoutCost = 50;   // bots/policy.h
+// bots/policy.h. A level runs twice the playouts it did at 50: level 3 then scored 74 % against level 2
+// over 100 games, 64 % before (docs/performance.md, "Third pass").
+constexpr double kPlayoutCost = 25;
 
 // How bad a drop looks before it is simulated: the higher it rests and the more room it wastes under
 // itself, the sooner the frame overflows.
@@ -146,7 +148,8 @@ class BatikPolicy final : public bots::Policy {
   bool keep_states() const override { return true; }
   // Best first (the round robin above; the random ones last): progressive widening follows that order.
   bool ordered_candidates() const override { return true; }
-  // A playout is a simulated drop or three (Box2D): some 500 a second, against Baltek's 25,000.
+  // A playout is two simulated drops (Box2D), some 800 to 1,600 a second against Baltek's 17,000: it
+  // counts as 25 (kPlayoutCost).
   double playout_cost() const override { return kPlayoutCost; }
 
   double evaluate(const State& state, int seat) const override {

@@ -15,13 +15,15 @@ struct Level {
   std::uint64_t playouts;
 };
 
-// Level 0 is random play; the others multiply the search by 3 to 7 per level. A level's playout cap (in
-// Baltek's playouts, bots/bot.h) decides where it stops: on the 2-core reference machine it takes about
-// half its think time at most (Tablut's level 4 all of it on its longest turns; its level 5 is unmeasured),
-// which stays as a bound for a loaded or slower machine (bench/cinq_ladder measures both:
-// docs/performance.md, "Bots").
+// Level 0 is random play; the others multiply the search by 3 to 12 per level. Level 1 searches a twelfth
+// of level 2: with half of that (100 playouts), Bi-litaire's level 2 scored only 62 % against it over 100
+// games, 73 % now (docs/performance.md, "Third pass"). A level's playout cap (in Baltek's playouts,
+// bots/bot.h) decides where it stops: on the 2-core reference machine its median turn takes half its think
+// time or less, though some reach it on their longest turns (Tablut's and Batik's level 4), and the think
+// time stays as a bound for a loaded or slower machine (bench/cinq_ladder measures both: docs/performance.md,
+// "Bots").
 constexpr Level kLevels[kMaxLevel + 1] = {
-    {0, 0}, {100, 100}, {300, 600}, {1000, 4000}, {2000, 15000}, {4000, 50000},
+    {0, 0}, {100, 50}, {300, 600}, {1000, 4000}, {2000, 15000}, {4000, 50000},
 };
 
 constexpr milliseconds kMaxHardLimit{10000};
