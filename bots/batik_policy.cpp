@@ -26,8 +26,8 @@ constexpr int kMaxCandidates = 24;    // at most this many drops per tree node
 constexpr int kRandomCandidates = 3;  // plus a few others from the grid, so no guess is trusted blindly
 constexpr int kPlayoutTries = 6;      // random drops looked at for each playout drop
 constexpr int kPlayoutDrops = 2;      // a playout is this many drops, then evaluate()
-// bots/policy.h. A level runs twice the playouts it did at 50: level 3 then scored 74 % against level 2
-// over 100 games, 64 % before (docs/performance.md, "Third pass").
+// bots/policy.h. Was 50: with half the playouts, level 3 was not clearly above level 2 (docs/performance.md,
+// "Third pass").
 constexpr double kPlayoutCost = 25;
 
 // How bad a drop looks before it is simulated: the higher it rests and the more room it wastes under

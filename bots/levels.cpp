@@ -16,8 +16,8 @@ struct Level {
 };
 
 // Level 0 is random play; the others multiply the search by 3 to 12 per level. Level 1 searches a twelfth
-// of level 2: with half of that (100 playouts), Bi-litaire's level 2 scored only 62 % against it over 100
-// games, 73 % now (docs/performance.md, "Third pass"). A level's playout cap (in Baltek's playouts,
+// of level 2: with twice that, Bi-litaire's level 2 was not clearly above it (docs/performance.md, "Third
+// pass"). A level's playout cap (in Baltek's playouts,
 // bots/bot.h) decides where it stops: on the 2-core reference machine its median turn takes half its think
 // time or less, though some reach it on their longest turns (Tablut's and Batik's level 4), and the think
 // time stays as a bound for a loaded or slower machine (bench/cinq_ladder measures both: docs/performance.md,

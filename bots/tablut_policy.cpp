@@ -32,7 +32,7 @@ constexpr double kWallClosed = 0.6;
 // How much of a soldier's value a capture on offer counts: to the side to move, and to the other side.
 constexpr double kThreatNow = 0.8;
 constexpr double kThreatNext = 0.3;
-// Playouts of 3 moves cost less than Baltek's: each level runs 1/kPlayoutCost times its cap (333 at level 1,
+// Playouts of 3 moves cost less than Baltek's: each level runs 1/kPlayoutCost times its cap (167 at level 1,
 // 2,000 at level 2, ...). Below some 2,000 playouts a Tablut tree hardly improves on its first choices: with
 // the caps as they were, level 2 scored 48.8 % against level 1 (docs/performance.md, "The ladder").
 constexpr double kPlayoutCost = 0.3;
@@ -257,7 +257,8 @@ int threat(const Board& b, int side) {
       if (hc < 0 || hc >= kSize || hr < 0 || hr >= kSize || ec < 0 || ec >= kSize || er < 0 || er >= kSize)
         continue;
       const int empty = er * kSize + ec;
-      if (b.at(empty) == kEmpty && hostile(b, hr * kSize + hc, 1 - side) && reaches(b, empty, side, king_takes))
+      if (b.at(empty) == kEmpty && hostile(b, hr * kSize + hc, 1 - side) &&
+          reaches(b, empty, side, king_takes))
         return value;
     }
   }
@@ -372,7 +373,8 @@ class TablutPolicy final : public bots::Policy {
   int playout_limit() const override { return kPlayoutLimit; }
 
   double evaluate(const State& state, int seat) const override {
-    const double defenders_win = 1 / (1 + std::exp(-defenders_logit(static_cast<const TablutState&>(state).board())));
+    const double defenders_win =
+        1 / (1 + std::exp(-defenders_logit(static_cast<const TablutState&>(state).board())));
     // Seat 1 holds the defenders in Tablut (seats are sides).
     return seat == 1 ? defenders_win : 1 - defenders_win;
   }
