@@ -17,11 +17,10 @@ struct Level {
 
 // Level 0 is random play; the others multiply the search by 3 to 12 per level. Level 1 searches a twelfth
 // of level 2: with twice that, Bi-litaire's level 2 was not clearly above it (docs/performance.md, "Third
-// pass"). A level's playout cap (in Baltek's playouts,
-// bots/bot.h) decides where it stops: on the 2-core reference machine its median turn takes half its think
-// time or less, though some reach it on their longest turns (Tablut's and Batik's level 4), and the think
-// time stays as a bound for a loaded or slower machine (bench/cinq_ladder measures both: docs/performance.md,
-// "Bots").
+// pass"). A level's playout cap (in Baltek's playouts, bots/bot.h) decides where it stops: on the 2-core
+// reference machine most turns take half the think time or less, but Tablut's level 4 reaches it on its
+// longest turns and Batik's and Tablut's level 5 on many (their caps do not fit in 4 s). The think time stays
+// as a bound for a loaded or slower machine (bench/cinq_ladder measures both: docs/performance.md, "Bots").
 constexpr Level kLevels[kMaxLevel + 1] = {
     {0, 0}, {100, 50}, {300, 600}, {1000, 4000}, {2000, 15000}, {4000, 50000},
 };
