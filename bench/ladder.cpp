@@ -296,15 +296,17 @@ int main(int argc, char** argv) {
     a.options[o.substr(0, colon)] = o.substr(colon + 1);
   }
 
-  // The first --results file is appended to; every one is read.
+  // The first --results file is appended to; every one is read. A game found twice (shards whose runs
+  // overlapped played it twice) counts once, as first found.
   const std::vector<std::string> files = split(a.results);
   std::vector<Game1> done;
-  for (const std::string& f : files) {
-    std::vector<Game1> more = read_results(f, a.seed);
-    done.insert(done.end(), more.begin(), more.end());
-  }
   std::vector<std::string> have;
-  for (const Game1& g : done) have.push_back(key_of(g));
+  for (const std::string& f : files)
+    for (const Game1& g : read_results(f, a.seed))
+      if (std::find(have.begin(), have.end(), key_of(g)) == have.end()) {
+        have.push_back(key_of(g));
+        done.push_back(g);
+      }
   std::vector<Game1> todo;
   for (const Game* game : games()) {
     const std::string name(game->name());

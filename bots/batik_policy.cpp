@@ -29,6 +29,11 @@ constexpr int kPlayoutDrops = 2;      // a playout is this many drops, then eval
 // bots/policy.h. Was 50: with half the playouts, level 3 was not clearly above level 2 (docs/performance.md,
 // "Third pass").
 constexpr double kPlayoutCost = 25;
+// Levels 1 to 4 slip (bots/policy.h): half their turns they drop one of the three other drops their search
+// visited most, if rated within 0.05 of the best. Level 5's search is bounded by its think time and
+// was not clearly above level 4's (57 % over 100 games); with level 4 alone slipping, 4 against 3 fell to
+// 60 %, so every level below 5 slips alike (docs/performance.md, "Fifth pass").
+constexpr bots::Policy::Slip kSlip{0.5, 0.05, 3};
 
 // How bad a drop looks before it is simulated: the higher it rests and the more room it wastes under
 // itself, the sooner the frame overflows.
@@ -151,6 +156,7 @@ class BatikPolicy final : public bots::Policy {
   // A playout is two simulated drops (Box2D), some 800 to 1,600 a second against Baltek's 17,000: it
   // counts as 25 (kPlayoutCost).
   double playout_cost() const override { return kPlayoutCost; }
+  Slip slip(int level, int /*seat*/) const override { return level >= 1 && level <= 4 ? kSlip : Slip{}; }
 
   double evaluate(const State& state, int seat) const override {
     const BatikState& s = as_batik(state);

@@ -21,6 +21,8 @@ struct Level {
 // reference machine most turns take half the think time or less, but Tablut's level 4 reaches it on its
 // longest turns and Batik's and Tablut's level 5 on many (their caps do not fit in 4 s). The think time stays
 // as a bound for a loaded or slower machine (bench/cinq_ladder measures both: docs/performance.md, "Bots").
+// Where more search alone does not make a level clearly stronger, the lower levels also slip (Policy::slip:
+// Tablut's levels 1 and 2, Batik's 1 to 4).
 constexpr Level kLevels[kMaxLevel + 1] = {
     {0, 0}, {100, 50}, {300, 600}, {1000, 4000}, {2000, 15000}, {4000, 50000},
 };

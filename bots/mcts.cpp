@@ -28,6 +28,9 @@ constexpr std::size_t kMaxNodes = std::size_t{1} << 21;
 // The playouts a later action of a turn runs past the think time when the first search left its node no
 // visited child (rather than playing the rest of the turn at random).
 constexpr std::uint64_t kMinPlayouts = 16;
+// A slip (Policy::slip) never picks a child whose value, for the side choosing, is this low or lower: one
+// the search saw lose (rewards in [0, 1]).
+constexpr double kLost = 0.1;
 
 struct Node {
   Action action;     // the action from the parent to here
@@ -85,6 +88,24 @@ class Search {
         best = c;
     }
     return best;
+  }
+
+  // Another child of `node` instead of `best` (best_child), chosen at random among the `slip.choices` most
+  // visited whose value is at most `slip.margin` below `best`'s and above kLost (Policy::slip); `best`
+  // itself if there is none.
+  std::uint32_t slip_child(std::uint32_t node, std::uint32_t best, const Policy::Slip& slip) {
+    const Node& n = nodes_[node];
+    const double floor = std::max(kLost, nodes_[best].value / nodes_[best].visits - slip.margin);
+    std::vector<std::uint32_t> near;
+    for (std::uint32_t i = 0; i < n.child_count; ++i) {
+      const std::uint32_t c = n.first_child + i;
+      if (c != best && nodes_[c].visits > 0 && nodes_[c].value / nodes_[c].visits >= floor) near.push_back(c);
+    }
+    if (near.empty()) return best;
+    const std::size_t keep = std::min(static_cast<std::size_t>(std::max(1, slip.choices)), near.size());
+    std::partial_sort(near.begin(), near.begin() + static_cast<std::ptrdiff_t>(keep), near.end(),
+                      [&](std::uint32_t x, std::uint32_t y) { return nodes_[x].visits > nodes_[y].visits; });
+    return near[std::uniform_int_distribution<std::size_t>(0, keep - 1)(rng_)];
   }
 
   // The child of `node` reached by `a`, kNone if the node is not expanded or `a` is not a candidate.
@@ -309,6 +330,7 @@ Turn choose_turn(const State& state, const Settings& settings, const std::atomic
   const Policy& policy = policy_for(state.game());
   Search search(policy, settings.seed, cancel, hard_stop);
   const auto playouts = static_cast<std::uint64_t>(static_cast<double>(settings.playouts) / policy.playout_cost());
+  const Policy::Slip slip = policy.slip(settings.level, state.seat_of(state.to_move()));
 
   if (settings.level <= 0) {
     random_rest(*current, search.rng(), turn);
@@ -333,11 +355,13 @@ Turn choose_turn(const State& state, const Settings& settings, const std::atomic
             settings.playouts == 0 ? 0 : std::max<std::uint64_t>(1, first ? playouts : playouts / 6);
         turn.playouts += search.run(root, *current, std::min(soft_stop, hard_stop), cap);
         if (search.best_child(root) == kNone) turn.playouts += search.run(root, *current, hard_stop, kMinPlayouts);
-        const std::uint32_t best = search.best_child(root);
+        std::uint32_t best = search.best_child(root);
         if (best == kNone) {
           random_rest(*current, search.rng(), turn);
           break;
         }
+        if (slip.chance > 0 && std::bernoulli_distribution(slip.chance)(search.rng()))
+          best = search.slip_child(root, best, slip);
         root = best;
         a = search.action_of(best);
       }

@@ -43,6 +43,16 @@ class Policy {
   // every node it has visited, and a playout starts from a copy of the deepest one instead of replaying
   // the path from the root.
   virtual bool keep_states() const { return false; }
+  // A level's deliberate weakness, for a game where more search alone does not make one level clearly
+  // stronger than the next (Tablut, Batik): how often a bot of `level` in `seat` plays, instead of its
+  // search's choice, one of the `choices` other moves its search visited most and rated at most `margin`
+  // below it (rewards in [0, 1]), never one it saw lost. Default: never.
+  struct Slip {
+    double chance = 0;
+    double margin = 0;
+    int choices = 0;
+  };
+  virtual Slip slip(int /*level*/, int /*seat*/) const { return {}; }
 };
 
 // The policy of a game (by Game::name()); the default policy for a game without its own.

@@ -10,6 +10,7 @@
 #include "bots/bot.h"
 #include "bots/games.h"
 #include "rules/baltek/baltek.h"
+#include "rules/registry.h"
 #include "tests/bots/helpers.h"
 #include "tests/rules/batik/helpers.h"
 #include "tests/rules/tablut/helpers.h"
@@ -254,6 +255,56 @@ TEST_CASE("Tablut policy: a lane to a corner that no attacker can block is as go
   policy.candidates(*blockable, rng, out);
   REQUIRE(out.size() == 1);
   CHECK(blockable->action_text(out.front()) == "c5 c1");
+}
+
+// The levels' slips (bots/policy.h): their strength is measured by bench/cinq_ladder; here, who slips, and
+// that a slip never picks a move the search saw lose.
+TEST_CASE("bots: who slips: Tablut's levels 1 and 2 (level 2 only defending), Batik's 1 to 4, no one else") {
+  const bots::Policy& tablut = bots::tablut_policy();
+  for (int level = 0; level <= bots::kMaxLevel; ++level) {
+    CHECK((tablut.slip(level, 1).chance > 0) == (level == 1 || level == 2));  // the defenders
+    CHECK((tablut.slip(level, 0).chance > 0) == (level == 1));                // the attackers
+    for (int seat = 0; seat < 2; ++seat)
+      CHECK((bots::policy_for(batik::game()).slip(level, seat).chance > 0) == (level >= 1 && level <= 4));
+  }
+  for (const Game* game : games())
+    if (game->name() != "tablut" && game->name() != "batik")
+      for (int level = 0; level <= bots::kMaxLevel; ++level)
+        for (int seat = 0; seat < 2; ++seat) CHECK(bots::policy_for(*game).slip(level, seat).chance == 0);
+}
+
+TEST_CASE("Tablut bots: a slip never picks a move that loses the king at once") {
+  using tablut::test::board;
+  using tablut::test::kD;
+  // The king on c6 has attackers on three sides, and a5 can close the fourth (c5): every move but the
+  // king's own (down column c) loses it at once. The search sees those lose, and a slip never picks one.
+  auto threatened = board(R"(
+  9   # . . . . . . . #
+  8   . . . . . . . . .
+  7   . . A . . . . . .
+  6   . A K A . . . . .
+  5   A . . . + . . . .
+  4   . . . . . . . . .
+  3   . . . . . . . D .
+  2   . . . . D . . . .
+  1   # A . . . . A . #
+)", kD);
+  for (int level = 1; level <= 2; ++level)  // the levels that slip
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+      bots::Settings settings = bots::level_settings(level);
+      settings.seed = seed;
+      settings.think = std::chrono::seconds(10);  // the playout cap decides
+      auto s = threatened->clone();
+      const bots::Turn turn = bots::choose_turn(*s, settings);
+      for (Action a : turn.actions) s->apply(a);
+      for (Action a : s->legal_actions()) {
+        auto after = s->clone();
+        after->apply(a);
+        CHECK_MESSAGE(!after->outcome().over(), "level ", level, " seed ", seed, ": after ",
+                      threatened->action_text(turn.actions.front()), ", ", s->action_text(a),
+                      " ends the game");
+      }
+    }
 }
 
 TEST_CASE("Tablut policy: a soldier the side to move can take counts against its side") {
