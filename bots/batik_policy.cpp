@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "bots/batik_skyline.h"
+#include "bots/bot.h"
 #include "bots/games.h"
 #include "rules/batik/physics.h"
 #include "rules/batik/state.h"
@@ -29,12 +30,14 @@ constexpr int kPlayoutDrops = 2;      // a playout is this many drops, then eval
 // bots/policy.h. Was 50: with half the playouts, level 3 was not clearly above level 2 (docs/performance.md,
 // "Third pass").
 constexpr double kPlayoutCost = 25;
-// Levels 1 to 4 slip (bots/policy.h): half their turns they drop one of the three other drops their search
-// visited most, if rated within 0.05 of the best. Level 5's search is bounded by its think time and was not
-// clearly above level 4's (57 % over 100 games; now 82.5 % over 40). Every level below 5 slips alike, so
-// that each stays above the one below: 4 against 3 still scores 60 % over 100 games, against 77.5 % before
-// (docs/performance.md, "Fifth pass").
-constexpr bots::Policy::Slip kSlip{0.5, 0.05, 3};
+// Levels 1 to 4 slip (bots/policy.h): they drop one of the three other drops their search visited most, if
+// rated within 0.05 of the best, half their turns, level 3 every turn. Level 5's search is bounded by its
+// think time and was not clearly above level 4's (57 % over 100 games; 82.5 % over 40 with level 4 slipping).
+// The lower levels slip so that each stays above the one below: with levels 1 to 4 slipping alike, 4 against
+// 3 fell to 60 % over 100 games (77.5 % before), 66 % with level 3 slipping every turn (docs/performance.md,
+// "Fifth pass").
+constexpr bots::Policy::Slip kSlips[bots::kMaxLevel + 1] = {
+    {}, {0.5, 0.05, 3}, {0.5, 0.05, 3}, {1.0, 0.05, 3}, {0.5, 0.05, 3}, {}};
 
 // How bad a drop looks before it is simulated: the higher it rests and the more room it wastes under
 // itself, the sooner the frame overflows.
@@ -157,7 +160,9 @@ class BatikPolicy final : public bots::Policy {
   // A playout is two simulated drops (Box2D), some 800 to 1,600 a second against Baltek's 17,000: it
   // counts as 25 (kPlayoutCost).
   double playout_cost() const override { return kPlayoutCost; }
-  Slip slip(int level, int /*seat*/) const override { return level >= 1 && level <= 4 ? kSlip : Slip{}; }
+  Slip slip(int level, int /*seat*/) const override {
+    return kSlips[std::clamp(level, 0, bots::kMaxLevel)];
+  }
 
   double evaluate(const State& state, int seat) const override {
     const BatikState& s = as_batik(state);
