@@ -24,6 +24,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -300,13 +301,10 @@ int main(int argc, char** argv) {
   // overlapped played it twice) counts once, as first found.
   const std::vector<std::string> files = split(a.results);
   std::vector<Game1> done;
-  std::vector<std::string> have;
+  std::set<std::string> have;
   for (const std::string& f : files)
     for (const Game1& g : read_results(f, a.seed))
-      if (std::find(have.begin(), have.end(), key_of(g)) == have.end()) {
-        have.push_back(key_of(g));
-        done.push_back(g);
-      }
+      if (have.insert(key_of(g)).second) done.push_back(g);
   std::vector<Game1> todo;
   for (const Game* game : games()) {
     const std::string name(game->name());
@@ -315,7 +313,7 @@ int main(int argc, char** argv) {
       for (int i = 0; i < a.per_pair; ++i) {
         if (i % a.shards != a.shard) continue;
         Game1 g{name, a.options.count(name) ? a.options[name] : "", high, i};
-        if (std::find(have.begin(), have.end(), key_of(g)) == have.end() && !a.report_only) todo.push_back(g);
+        if (!have.count(key_of(g)) && !a.report_only) todo.push_back(g);
       }
   }
   std::printf("cinq_ladder: seed %lld, %zu games already in the results, %zu to play on %d thread(s)\n", a.seed,

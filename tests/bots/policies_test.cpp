@@ -265,7 +265,7 @@ TEST_CASE("bots: who slips: Tablut's levels 1 and 2 (level 2 only defending), Ba
     CHECK((tablut.slip(level, 1).chance > 0) == (level == 1 || level == 2));  // the defenders
     CHECK((tablut.slip(level, 0).chance > 0) == (level == 1));                // the attackers
     for (int seat = 0; seat < 2; ++seat)
-      CHECK((bots::policy_for(batik::game()).slip(level, seat).chance > 0) == (level >= 1 && level <= 4));
+      CHECK((bots::batik_policy().slip(level, seat).chance > 0) == (level >= 1 && level <= 4));
   }
   for (const Game* game : games())
     if (game->name() != "tablut" && game->name() != "batik")
