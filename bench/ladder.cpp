@@ -312,7 +312,11 @@ int main(int argc, char** argv) {
     for (int high : a.levels)
       for (int i = 0; i < a.per_pair; ++i) {
         if (i % a.shards != a.shard) continue;
-        Game1 g{name, a.options.count(name) ? a.options[name] : "", high, i};
+        Game1 g;
+        g.game = name;
+        g.options = a.options.count(name) ? a.options[name] : "";
+        g.high = high;
+        g.index = i;
         if (!have.count(key_of(g)) && !a.report_only) todo.push_back(g);
       }
   }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Configures (once) and builds the sanitizer build: Debian's clang, AddressSanitizer + UndefinedBehaviorSanitizer,
 # libFuzzer's coverage, jemalloc off, in build-asan/ (SANITIZE_BUILD_DIR). Shared by scripts/test-sanitized.sh
-# (targets cinq cinq_tests) and scripts/fuzz.sh (target fuzzers): the libraries are built once for both.
+# (targets cinq cinq_tests cinq_ladder) and scripts/fuzz.sh (target fuzzers): the libraries are built once for both.
 #   scripts/build-sanitized.sh TARGET...
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The C++ test suite under AddressSanitizer and UndefinedBehaviorSanitizer (issue 17). Debian's clang, in
 # build-asan/ (shared with scripts/fuzz.sh: the libraries are built once for both), building only what the
-# suite needs: cinq and cinq_tests. The server tests start the sanitized `cinq`, so a fault in the server
-# fails the test that caused it. jemalloc is off in this build (the sanitizer brings its own allocator).
+# suite needs: cinq, cinq_tests and cinq_ladder (its ctest). The server tests start the sanitized `cinq`, so a
+# fault in the server fails the test that caused it. jemalloc is off in this build (the sanitizer brings its own allocator).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${SANITIZE_BUILD_DIR:-build-asan}
-scripts/build-sanitized.sh cinq cinq_tests
+scripts/build-sanitized.sh cinq cinq_tests cinq_ladder
 # Every report fails: ASan aborts, UBSan halts; leaks are reported at exit (a test that checks a clean exit
 # fails on one).
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:detect_stack_use_after_return=1}
