@@ -218,7 +218,7 @@ void report(const std::vector<Game1>& done, const Args& a) {
       }
       if (score.games() == 0) continue;
       const bench::Interval ci = bench::wilson(score);
-      char wdl[24], pair[8], think[2][64];
+      char wdl[24], pair[24], think[2][64];
       std::snprintf(wdl, sizeof wdl, "%d-%d-%d", score.wins, score.draws, score.losses);
       std::snprintf(pair, sizeof pair, "%d-%d", high, high - 1);
       for (int who = 0; who < 2; ++who) {

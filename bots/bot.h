@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -46,6 +47,7 @@ struct Turn {
   std::uint64_t playouts = 0;   // playouts run (of this game: not scaled by their cost)
   std::chrono::microseconds elapsed{0};
   bool hit_hard_limit = false;
+  std::size_t nodes = 0;  // the nodes the search made (its memory: some 32 bytes each)
 };
 
 // Chooses the whole turn of the side to move. `state` must not be over. If `cancel` is given and becomes

@@ -23,6 +23,13 @@ constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 // kWidenBase + kWidenFactor * sqrt(n) candidates.
 constexpr double kWidenBase = 2;
 constexpr double kWidenFactor = 1;
+// Policy::lazy_children: the children a node is first given (progressive widening opens 2 before its
+// first visit, 3 from its first, 4 from its fourth, 5 from its ninth) ...
+constexpr std::size_t kLazyFirst = 4;
+// ... in a search of this many playouts or more (or with no cap): one that could fill the tree with children
+// never opened (Tablut's levels 4 and 5). A smaller one makes them all at once, as it always did, and plays
+// the same turns as it did before lazy children.
+constexpr std::uint64_t kLazyFrom = 32'768;
 // About 64 MB of tree at most: past it the search goes on without growing the tree (playouts from leaves).
 constexpr std::size_t kMaxNodes = std::size_t{1} << 21;
 // The playouts a later action of a turn runs past the think time when the first search left its node no
@@ -39,6 +46,7 @@ struct Node {
   std::uint32_t first_child = kNone;  // children are contiguous in the pool
   std::uint32_t child_count = 0;
   std::int8_t chooser = 0;  // the seat that chose `action` (the parent's mover)
+  bool complete = true;     // no more children to make (false: Policy::lazy_children, more to make)
 };
 
 // Seat rewards of a finished or stopped playout: win 1, draw 0.5, loss 0.
@@ -49,13 +57,14 @@ struct Rewards {
 class Search {
  public:
   Search(const Policy& policy, std::uint64_t seed, const std::atomic<bool>* cancel,
-         Clock::time_point hard_stop)
+         Clock::time_point hard_stop, bool large)
       : policy_(policy),
         rng_(seed),
         cancel_(cancel),
         hard_stop_(hard_stop),
         keep_states_(policy.keep_states()),
         ordered_(policy.ordered_candidates()),
+        lazy_(large && ordered_ && policy.lazy_children() && !keep_states_),
         exploration_(policy.exploration()) {}
 
   std::uint32_t new_root() {
@@ -69,6 +78,7 @@ class Search {
   std::uint64_t run(std::uint32_t root, const State& root_state, Clock::time_point soft_stop,
                     std::uint64_t max_playouts) {
     std::uint64_t done = 0;
+    last_check_ = Clock::time_point{};
     while ((max_playouts == 0 || done < max_playouts) && !should_stop(soft_stop)) {
       playout_once(root, root_state);
       ++done;
@@ -119,16 +129,23 @@ class Search {
   Action action_of(std::uint32_t node) const { return nodes_[node].action; }
   bool hit_hard_limit() const { return hard_hit_; }
   Rng& rng() { return rng_; }
+  std::size_t size() const { return nodes_.size(); }
 
  private:
+  // Past the hard stop, or a cancel; or when the next playout, if it lasts as long as the longest one so far,
+  // would end past `soft_stop` (so that a search cut by its clock ends before it, not a playout after).
   bool should_stop(Clock::time_point soft_stop) {
     if (cancel_ && cancel_->load(std::memory_order_relaxed)) return true;
     const auto now = Clock::now();
-    if (now >= hard_stop_) {
+    if (last_check_ != Clock::time_point{}) longest_playout_ = std::max(longest_playout_, now - last_check_);
+    last_check_ = now;
+    const auto next_end = now + longest_playout_;
+    // The hard stop came first.
+    if (now >= hard_stop_ || (next_end >= hard_stop_ && soft_stop >= hard_stop_)) {
       hard_hit_ = true;
       return true;
     }
-    return now >= soft_stop;
+    return next_end >= soft_stop;
   }
 
   void playout_once(std::uint32_t root, const State& root_state) {
@@ -140,6 +157,10 @@ class Search {
     // Selection and expansion: down the tree until a node not visited before (or the end of the game).
     while (!over) {
       if (nodes_[node].first_child == kNone && !expand(node, *state)) break;
+      if (!nodes_[node].complete) {
+        const std::uint32_t wanted = opened(nodes_[node]);
+        if (wanted > nodes_[node].child_count) widen(node, *state, wanted);
+      }
       node = select(node);
       if (keep_states_ && states_[node]) {
         state = states_[node]->clone();
@@ -169,16 +190,59 @@ class Search {
     if (!ordered_) std::shuffle(buffer_.begin(), buffer_.end(), rng_);
     const auto chooser = static_cast<std::int8_t>(state.seat_of(state.to_move()));
     const auto first = static_cast<std::uint32_t>(nodes_.size());
-    for (Action a : buffer_) {
+    const std::size_t make = lazy_ ? std::min(buffer_.size(), kLazyFirst) : buffer_.size();
+    for (std::size_t i = 0; i < make; ++i) {
       Node child;
-      child.action = a;
+      child.action = buffer_[i];
       child.chooser = chooser;
       nodes_.push_back(child);
     }
     nodes_[node].first_child = first;
-    nodes_[node].child_count = static_cast<std::uint32_t>(buffer_.size());
+    nodes_[node].child_count = static_cast<std::uint32_t>(make);
+    nodes_[node].complete = make == buffer_.size();
     if (keep_states_) states_.resize(nodes_.size());
     return true;
+  }
+
+  // Policy::lazy_children: gives `node` (whose state is `state`) at least `wanted` children, twice as many
+  // as it has at least, if it has more candidates and the tree has room. Its children move to the end of
+  // the pool, in the same order, and the new ones follow them in the candidates' order; the old block is
+  // left unused.
+  void widen(std::uint32_t node, const State& state, std::uint32_t wanted) {
+    buffer_.clear();
+    policy_.candidates(state, rng_, buffer_);
+    const std::uint32_t had = nodes_[node].child_count;
+    const std::size_t target = std::min<std::size_t>(buffer_.size(), std::max<std::size_t>(wanted, 2 * had));
+    if (target <= had || nodes_.size() + target > kMaxNodes) {  // none left, or no room left: never again
+      nodes_[node].complete = true;
+      return;
+    }
+    const std::uint32_t old_first = nodes_[node].first_child;
+    const auto first = static_cast<std::uint32_t>(nodes_.size());
+    for (std::uint32_t i = 0; i < had; ++i) {
+      const Node moved = nodes_[old_first + i];
+      nodes_.push_back(moved);
+    }
+    const std::int8_t chooser = nodes_[first].chooser;
+    std::size_t made = had;
+    for (std::size_t i = 0; i < buffer_.size() && made < target; ++i) {
+      bool have = false;
+      for (std::uint32_t j = 0; j < had && !have; ++j) have = nodes_[first + j].action == buffer_[i];
+      if (have) continue;
+      Node child;
+      child.action = buffer_[i];
+      child.chooser = chooser;
+      nodes_.push_back(child);
+      ++made;
+    }
+    nodes_[node].first_child = first;
+    nodes_[node].child_count = static_cast<std::uint32_t>(made);
+    nodes_[node].complete = made == buffer_.size();
+  }
+
+  // How many of an ordered node's candidates progressive widening opens at its visits.
+  static std::uint32_t opened(const Node& n) {
+    return static_cast<std::uint32_t>(kWidenBase + kWidenFactor * std::sqrt(double(n.visits)));
   }
 
   // UCB1 over the children open at this node's visits; an unvisited one first.
@@ -186,8 +250,7 @@ class Search {
     const Node& n = nodes_[node];
     const double explore = exploration_ * std::sqrt(std::log(std::max<double>(1, n.visits)));
     std::uint32_t open = n.child_count;
-    if (ordered_)
-      open = std::min(open, static_cast<std::uint32_t>(kWidenBase + kWidenFactor * std::sqrt(double(n.visits))));
+    if (ordered_) open = std::min(open, opened(n));
     std::uint32_t best = n.first_child;
     double best_score = -1;
     for (std::uint32_t i = 0; i < open; ++i) {
@@ -229,8 +292,11 @@ class Search {
   const std::atomic<bool>* cancel_;
   Clock::time_point hard_stop_;
   bool hard_hit_ = false;
+  Clock::time_point last_check_;        // should_stop's last call in this run, {} before the first
+  Clock::duration longest_playout_{0};  // the longest time between two such calls: a playout
   const bool keep_states_;
   const bool ordered_;
+  const bool lazy_;
   const double exploration_;
   std::vector<Node> nodes_;
   std::vector<std::unique_ptr<State>> states_;  // by node, when keep_states_: the state after its action
@@ -326,10 +392,13 @@ Turn choose_turn(const State& state, const Settings& settings, const std::atomic
   // still fit in it.
   const auto margin = std::min(settings.hard_limit / 4, std::chrono::milliseconds(500));
   const auto hard_stop = start + settings.hard_limit - margin;
+  // A search cut by its clock stops a hundredth of the think time before it: freeing the tree (up to 64 MB
+  // of nodes, a few ms) and the rest of the turn fit in that.
+  const auto think_stop = start + settings.think - settings.think / 100;
   std::unique_ptr<State> current = state.clone();
   const Policy& policy = policy_for(state.game());
-  Search search(policy, settings.seed, cancel, hard_stop);
   const auto playouts = static_cast<std::uint64_t>(static_cast<double>(settings.playouts) / policy.playout_cost());
+  Search search(policy, settings.seed, cancel, hard_stop, playouts == 0 || playouts >= kLazyFrom);
   const Policy::Slip slip = policy.slip(settings.level, state.seat_of(state.to_move()));
 
   if (settings.level <= 0) {
@@ -349,8 +418,7 @@ Turn choose_turn(const State& state, const Settings& settings, const std::atomic
         // more, on the subtree the first search already grew under it, but the whole turn stays within the
         // think time (a level is never slower than it says): past it, a later action searches only enough
         // to have a visited child, if the first search left it none.
-        const auto soft_stop = first ? start + settings.think
-                                     : std::min(Clock::now() + settings.think / 6, start + settings.think);
+        const auto soft_stop = first ? think_stop : std::min(Clock::now() + settings.think / 6, think_stop);
         const std::uint64_t cap =
             settings.playouts == 0 ? 0 : std::max<std::uint64_t>(1, first ? playouts : playouts / 6);
         turn.playouts += search.run(root, *current, std::min(soft_stop, hard_stop), cap);
@@ -374,6 +442,7 @@ Turn choose_turn(const State& state, const Settings& settings, const std::atomic
   if (settings.level > 0 && !cancelled && turn.actions.size() == 1 && turn.actions.front().is_end_turn())
     if (auto better = improving_turn(state, policy)) turn.actions = std::move(*better);
   turn.hit_hard_limit = search.hit_hard_limit();
+  turn.nodes = search.size();
   turn.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
   return turn;
 }

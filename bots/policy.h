@@ -27,6 +27,12 @@ class Policy {
   // several actions, makes every own action look worse than ending the turn). Default: the candidates
   // are unordered, shuffled once, all open from the first visit.
   virtual bool ordered_candidates() const { return false; }
+  // With ordered candidates: true for a game with many candidates a node (Tablut's 60 to 100 moves), whose
+  // large searches would otherwise fill the tree's nodes with children never opened: a node's children are
+  // then made as progressive widening opens them, a few at a time (the candidates asked for again each
+  // time), rather than all at its first expansion, in searches large enough to fill the tree (mcts.cpp's
+  // kLazyFrom). Not with keep_states().
+  virtual bool lazy_children() const { return false; }
   // UCB1's exploration constant for this game's rewards (in [0, 1]): lower where playouts are cut short
   // and scored by evaluate(), whose values differ less from move to move than wins and losses do.
   virtual double exploration() const { return 1.0; }

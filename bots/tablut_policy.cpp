@@ -354,6 +354,7 @@ class TablutPolicy final : public bots::Policy {
   }
 
   bool ordered_candidates() const override { return true; }
+  bool lazy_children() const override { return true; }
   double exploration() const override { return kExploration; }
   double playout_cost() const override { return kPlayoutCost; }
   Slip slip(int level, int seat) const override {

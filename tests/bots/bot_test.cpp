@@ -165,6 +165,29 @@ TEST_CASE("bots: the same seed, state and playout cap give the same turn") {
   }
 }
 
+TEST_CASE("bots: Tablut's large searches make a node's children as they open them, and still repeat a turn") {
+  // Tablut has 60 to 100 moves a position; making every one a node at once filled the tree (its 2M nodes)
+  // long before level 5's playouts were spent, and the tree stopped growing (Policy::lazy_children).
+  const Game& tablut = *find_game("tablut");
+  for (int plies : {0, 20}) {
+    CAPTURE(plies);
+    std::mt19937_64 rng(16 + static_cast<unsigned>(plies));
+    auto state = random_position(tablut, rng, plies);
+    bots::Settings settings = small_level(12'000);  // 40,000 of Tablut's playouts, as many as level 4's
+    settings.seed = 78;
+    const bots::Turn a = bots::choose_turn(*state, settings);
+    const bots::Turn b = bots::choose_turn(*state, settings);
+    check_whole_legal_turn(*state, a);
+    CHECK(a.actions == b.actions);
+    CHECK(a.nodes == b.nodes);
+    CHECK(a.playouts >= 40'000);
+    CHECK(a.nodes < 4 * a.playouts);  // some 2 nodes a playout; every candidate made at once: some 20
+    // A smaller search (up to level 3's) makes them all at once, as before, and plays the turns it played.
+    const bots::Turn small = bots::choose_turn(*state, small_level(600));
+    CHECK(small.nodes > 8 * small.playouts);
+  }
+}
+
 TEST_CASE("bots: a small search beats random play clearly in every game") {
   struct Match {
     std::string_view game;
