@@ -4,8 +4,6 @@
 // same positions: each turn's wall time as the bot reports it (Turn::elapsed), the whole call's wall time
 // (the search's tree freed too) and its CPU time, median and maximum.
 // Usage: cinq_bench_bots [--think-ms MS (1000)] [--positions N (3)] [--games a,b] [--seed S (1)] [--level L]
-#include <time.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -16,21 +14,18 @@
 #include <vector>
 
 #include "bench/cli_args.h"
+#include "bench/measure.h"
 #include "bots/bot.h"
 #include "rules/registry.h"
 
 namespace {
 
+using cinq::bench::quantile;
+using cinq::bench::thread_cpu_ms;
+
 int usage(const char* why) {
   std::fprintf(stderr, "cinq_bench_bots: %s\n(see 'cinq_bench_bots --help')\n", why);
   return 2;
-}
-
-// This thread's CPU time, ms.
-double cpu_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
 }
 
 // The start and `positions` positions reached from it by 10 to 69 random actions.
@@ -52,13 +47,6 @@ std::vector<std::unique_ptr<cinq::State>> positions_of(const cinq::State& start,
   }
   return out;
 }
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
-double maximum(const std::vector<double>& v) { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); }
 
 }  // namespace
 
@@ -110,19 +98,19 @@ int main(int argc, char** argv) {
       for (const auto& s : positions_of(**start, positions, rng)) {
         cinq::bots::Settings one = settings;
         one.seed = rng();
-        const double cpu0 = cpu_ms();
+        const double cpu0 = thread_cpu_ms();
         const auto t0 = std::chrono::steady_clock::now();
         const cinq::bots::Turn t = cinq::bots::choose_turn(*s, one);
         call_ms.push_back(
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-        cpu.push_back(cpu_ms() - cpu0);
+        cpu.push_back(thread_cpu_ms() - cpu0);
         turn_ms.push_back(static_cast<double>(t.elapsed.count()) / 1e3);
         const auto think = static_cast<double>(settings.think.count());
         if (call_ms.back() > think || cpu.back() > think) ++over;
       }
       std::printf("%-16s %6zu %10.1f / %8.1f %10.1f / %8.1f %10.1f / %8.1f %6d\n", name.c_str(), cpu.size(),
-                  median(turn_ms), maximum(turn_ms), median(call_ms), maximum(call_ms), median(cpu),
-                  maximum(cpu), over);
+                  quantile(turn_ms, 0.5), quantile(turn_ms, 1), quantile(call_ms, 0.5), quantile(call_ms, 1),
+                  quantile(cpu, 0.5), quantile(cpu, 1), over);
     }
     return 0;
   }

@@ -15,7 +15,6 @@
 //
 // Reports read every --results FILE given (comma-separated), so shards run side by side are reported
 // together.
-#include <time.h>
 
 #include <algorithm>
 #include <atomic>
@@ -32,12 +31,14 @@
 
 #include "bench/cli_args.h"
 #include "bench/ladder_stats.h"
+#include "bench/measure.h"
 #include "bots/bot.h"
 #include "rules/registry.h"
 
 namespace {
 
 using namespace cinq;
+using bench::quantile;
 using bench::Score;
 
 struct Args {
@@ -67,14 +68,6 @@ struct Game1 {
   std::vector<double> ms[2];   // per-turn think time (wall), [0] the higher level's, [1] the lower's
   std::vector<double> cpu[2];  // the same turns' CPU time: unlike the wall, not counting a pause
 };
-
-// This thread's CPU time, ms: a turn's wall time counts the run being paused (quietable.sh stops it while
-// someone measures) or waiting for a core; its CPU time does not.
-double cpu_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
-}
 
 std::uint64_t mix(std::uint64_t x) {  // splitmix64: well-spread seeds from one --seed
   x += 0x9e3779b97f4a7c15ULL;
@@ -113,9 +106,9 @@ void play(Game1& g, std::uint64_t seed, int max_turns) {
     const int who = seat == high_seat ? 0 : 1;
     bots::Settings settings = bots::level_settings(who == 0 ? g.high : g.high - 1);
     settings.seed = mix(game_seed ^ std::uint64_t(turns));
-    const double cpu0 = cpu_ms();
+    const double cpu0 = bench::thread_cpu_ms();
     const bots::Turn turn = bots::choose_turn(*s, settings);
-    g.cpu[who].push_back(cpu_ms() - cpu0);
+    g.cpu[who].push_back(bench::thread_cpu_ms() - cpu0);
     g.ms[who].push_back(turn.elapsed.count() / 1000.0);
     for (Action a : turn.actions) s->apply(a);
   }
@@ -179,12 +172,6 @@ std::vector<Game1> read_results(const std::string& path, long long seed) {
     out.push_back(std::move(g));
   }
   return out;
-}
-
-double quantile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
 }
 
 std::string elo_text(double e) {

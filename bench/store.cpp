@@ -56,6 +56,7 @@
 #include <vector>
 
 #include "bench/cli_args.h"
+#include "bench/measure.h"
 #include "persistence/saver.h"
 #include "persistence/store.h"
 #include "persistence/worker.h"
@@ -65,6 +66,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using cinq::bench::quantile;
 using cinq::store::Error;
 using cinq::store::GameSave;
 
@@ -283,11 +285,6 @@ struct Run {
   double db_bytes = 0;
   double replaced = 0;
 };
-
-double quantile(std::vector<double> v, double q) {
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
-}
 
 double bytes_of(const fs::path& p) {
   std::error_code ec;
