@@ -397,9 +397,11 @@ Turn choose_turn(const State& state, const Settings& settings, const std::atomic
   const auto think_stop = start + settings.think - settings.think / 100;
   std::unique_ptr<State> current = state.clone();
   const Policy& policy = policy_for(state.game());
-  const auto playouts = static_cast<std::uint64_t>(static_cast<double>(settings.playouts) / policy.playout_cost());
+  const int seat = state.seat_of(state.to_move());
+  const auto playouts = static_cast<std::uint64_t>(
+      static_cast<double>(settings.playouts) * policy.level_search(settings.level, seat) / policy.playout_cost());
   Search search(policy, settings.seed, cancel, hard_stop, playouts == 0 || playouts >= kLazyFrom);
-  const Policy::Slip slip = policy.slip(settings.level, state.seat_of(state.to_move()));
+  const Policy::Slip slip = policy.slip(settings.level, seat);
 
   if (settings.level <= 0) {
     random_rest(*current, search.rng(), turn);

@@ -39,6 +39,9 @@ class Policy {
   // What one playout of this game costs, in playouts of about 20,000 a second (Baltek's): Settings::playouts
   // is divided by it. Below 1 for a game whose playouts are cheaper or whose tree needs more of them.
   virtual double playout_cost() const { return 1.0; }
+  // How many times its cap a level's search runs in this game for `seat` (default: once): more for a level
+  // that the common caps (bots/levels.cpp) leave too close to the level below (Tablut's levels 4 and 5).
+  virtual double level_search(int /*level*/, int /*seat*/) const { return 1.0; }
   // One action of a playout for the side to move (default: a uniformly random legal action).
   virtual Action playout_action(const State& state, Rng& rng) const;
   // A playout stops after this many actions and is scored by `evaluate` (default: effectively never).

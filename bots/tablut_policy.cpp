@@ -11,6 +11,7 @@
 // first (captures, the king's runs towards a lane, the attackers' moves against the king and its paths),
 // widening to the others as it visits more.
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "bots/bot.h"
@@ -37,6 +38,13 @@ constexpr double kThreatNext = 0.3;
 // 2,000 at level 2, ...). Below some 2,000 playouts a Tablut tree hardly improves on its first choices: with
 // the caps as they were, level 2 scored 48.8 % against level 1 (docs/performance.md, "The ladder").
 constexpr double kPlayoutCost = 0.3;
+// Levels 4 and 5 search more than their caps: the defenders of level 4 1.5 times (75,000 playouts), its
+// attackers 3 times (150,000), level 5 twice (333,333) on either side. Level 5, and level 4's attackers on
+// their longer turns, are then cut by their think times. The attack needs the search: a pair is decided by
+// how well the higher level attacks the lower one's defence (the defenders win most games), and with the
+// common caps levels 4 and 5 won at most 3 games of 20 as attackers (docs/performance.md, "Seventh pass").
+constexpr double kDefendersSearch[bots::kMaxLevel + 1] = {1, 1, 1, 1, 1.5, 2};
+constexpr double kAttackersSearch[bots::kMaxLevel + 1] = {1, 1, 1, 1, 3, 2};
 // How often an attackers' playout move builds a wall when it can.
 constexpr double kWallBias = 0.6;
 // The levels' slips (bots/policy.h), {chance, margin, choices} by level. More search alone did not make a
@@ -49,6 +57,20 @@ constexpr double kWallBias = 0.6;
 constexpr bots::Policy::Slip kDefendersSlip[bots::kMaxLevel + 1] = {
     {}, {1.0, 0.4, 3}, {1.0, 0.3, 3}, {}, {}, {}};
 constexpr bots::Policy::Slip kAttackersSlip[bots::kMaxLevel + 1] = {{}, {1.0, 0.4, 3}, {}, {}, {}, {}};
+
+// Each square's neighbours in kDirections' order (the opposite of direction i is i ^ 1), -1 off the board.
+constexpr auto kNeighbours = [] {
+  std::array<std::array<std::int8_t, 4>, kSquares> t{};
+  for (int sq = 0; sq < kSquares; ++sq)
+    for (std::size_t i = 0; i < 4; ++i) {
+      const int c = sq % kSize + kDirections[i][0], r = sq / kSize + kDirections[i][1];
+      t[static_cast<std::size_t>(sq)][i] =
+          static_cast<std::int8_t>(c < 0 || c >= kSize || r < 0 || r >= kSize ? -1 : r * kSize + c);
+    }
+  return t;
+}();
+
+int neighbour(int sq, std::size_t direction) { return kNeighbours[static_cast<std::size_t>(sq)][direction]; }
 
 int at_or_none(const Board& b, int c, int r) {
   return c < 0 || c >= kSize || r < 0 || r >= kSize ? -1 : b.at(r * kSize + c);
@@ -63,14 +85,12 @@ bool hostile(const Board& b, int sq, int side) {
   return p == kDefender || (p == kKing && b.rules().armed_king);
 }
 
-// Whether a piece of `side` can stop on the empty square `sq` in one move (a soldier: not on a corner or the
+// Whether a piece of `side` can stop on `sq` in one move, were it empty (a soldier: not on a corner or the
 // special throne; the king too when `king` is set).
 bool reaches(const Board& b, int sq, int side, bool king) {
   if (is_corner(sq) || (sq == kThrone && b.rules().special_throne)) return false;
-  for (const auto& d : kDirections)
-    for (int c = column(sq) + d[0], r = row(sq) + d[1]; c >= 0 && c < kSize && r >= 0 && r < kSize;
-         c += d[0], r += d[1]) {
-      const int at = r * kSize + c;
+  for (std::size_t d = 0; d < 4; ++d)
+    for (int at = neighbour(sq, d); at >= 0; at = neighbour(at, d)) {
       const std::uint8_t p = b.at(at);
       if (p == kEmpty) {
         if (is_corner(at)) break;
@@ -108,6 +128,12 @@ bool captures(const Board& b, Move m) {
   return false;
 }
 
+// Whether a walk from `from` in direction `d` runs along an edge: the only walks that can reach a corner.
+bool along_edge(int from, const int (&d)[2]) {
+  const int line = d[1] == 0 ? row(from) : column(from);  // a walk along a row or a column
+  return line == 0 || line == kSize - 1;
+}
+
 // The squares between the king and a corner it could reach next move (empty lines along an edge), and
 // how many such lanes are open (a lane with no square between, the king beside the corner, counts two:
 // nothing can block it).
@@ -116,6 +142,7 @@ int escape_lanes(const Board& b, bool lane[kSquares]) {
   if (k == kNoSquare) return 0;
   int open = 0;
   for (const auto& d : kDirections) {
+    if (!along_edge(k, d)) continue;
     int c = column(k) + d[0], r = row(k) + d[1];
     int path[kSize], len = 0;
     for (; c >= 0 && c < kSize && r >= 0 && r < kSize; c += d[0], r += d[1]) {
@@ -153,6 +180,7 @@ constexpr int kMaxRoutes = 6;
 int lanes_from(const Board& b, int from, int ignore) {
   int open = 0;
   for (const auto& d : kDirections) {
+    if (!along_edge(from, d)) continue;
     int path[kSize], len = 0;
     for (int c = column(from) + d[0], r = row(from) + d[1]; c >= 0 && c < kSize && r >= 0 && r < kSize;
          c += d[0], r += d[1]) {
@@ -227,53 +255,65 @@ int forced_moves(const Board& b, const Move* moves, int n, Move* out) {
 // The attackers' blockade: a corner is closed by a diagonal wall across it (c1 b2 a3 for a1), which a
 // rook move cannot cross and whose pieces no defender can reach to take. The corner whose wall `sq` is
 // part of, or -1.
-int barrier_corner(int sq) {
-  const int c = column(sq), r = row(sq);
+constexpr int barrier_corner_of(int sq) {
+  const int c = sq % kSize, r = sq / kSize;
   const int dc = std::min(c, kSize - 1 - c), dr = std::min(r, kSize - 1 - r);
   if (dc + dr != 2 || dc > 2 || dr > 2) return -1;
   return (c < kSize / 2 ? 0 : 1) + (r < kSize / 2 ? 0 : 2);
 }
 
-// The wall pieces standing (0..12) and the corners whose wall is whole.
-struct Blockade {
-  int pieces = 0;
-  int closed = 0;
-};
-
-Blockade blockade(const Board& b) {
-  Blockade out;
-  int per_corner[4] = {};
+constexpr auto kBarrierCorner = [] {
+  std::array<std::int8_t, kSquares> t{};
   for (int sq = 0; sq < kSquares; ++sq)
-    if (b.at(sq) == kAttacker)
-      if (const int corner = barrier_corner(sq); corner >= 0) ++per_corner[corner];
-  for (int n : per_corner) {
-    out.pieces += n;
-    out.closed += n == 3;
+    t[static_cast<std::size_t>(sq)] = static_cast<std::int8_t>(barrier_corner_of(sq));
+  return t;
+}();
+
+int barrier_corner(int sq) { return kBarrierCorner[static_cast<std::size_t>(sq)]; }
+
+// Whether the soldier on `sq` can be taken by `side`'s next move: it stands beside a square hostile to it
+// whose other side is empty and reachable by `side`.
+bool capturable(const Board& b, int sq, int side) {
+  for (std::size_t d = 0; d < 4; ++d) {
+    const int far = neighbour(sq, d), empty = neighbour(sq, d ^ 1);
+    if (far < 0 || empty < 0) continue;
+    if (b.at(empty) == kEmpty && hostile(b, far, 1 - side) &&
+        reaches(b, empty, side, side == 1 && b.rules().armed_king))
+      return true;
   }
-  return out;
+  return false;
 }
 
-// The most valuable soldier of the other side that `side` can take with its next move, in attackers (a
-// defender is worth two), or 0: a soldier beside a square hostile to it whose other side is empty and
-// reachable.
-int threat(const Board& b, int side) {
-  const std::uint8_t victim = side == 0 ? kDefender : kAttacker;
-  const int value = side == 0 ? 2 : 1;
-  const bool king_takes = b.rules().armed_king;
+// What one pass over the board counts: material, the attackers' blockade (the wall pieces standing, 0..12,
+// and the corners whose wall is whole), and the threats: the most valuable soldier of the other side that
+// each side can take with its next move, in attackers (a defender is worth two), or 0.
+struct Census {
+  int attackers = 0;
+  int defenders = 0;
+  int wall_pieces = 0;
+  int walls_closed = 0;
+  int threat[2] = {0, 0};
+};
+
+Census census(const Board& b) {
+  Census out;
+  int per_corner[4] = {};
   for (int sq = 0; sq < kSquares; ++sq) {
-    if (b.at(sq) != victim) continue;
-    const int c = column(sq), r = row(sq);
-    for (const auto& d : kDirections) {
-      const int hc = c + d[0], hr = r + d[1], ec = c - d[0], er = r - d[1];
-      if (hc < 0 || hc >= kSize || hr < 0 || hr >= kSize || ec < 0 || ec >= kSize || er < 0 || er >= kSize)
-        continue;
-      const int empty = er * kSize + ec;
-      if (b.at(empty) == kEmpty && hostile(b, hr * kSize + hc, 1 - side) &&
-          reaches(b, empty, side, king_takes))
-        return value;
+    const std::uint8_t p = b.at(sq);
+    if (p == kAttacker) {
+      ++out.attackers;
+      if (const int corner = barrier_corner(sq); corner >= 0) ++per_corner[corner];
+      if (out.threat[1] == 0 && capturable(b, sq, 1)) out.threat[1] = 1;
+    } else if (p == kDefender) {
+      ++out.defenders;
+      if (out.threat[0] == 0 && capturable(b, sq, 0)) out.threat[0] = 2;
     }
   }
-  return 0;
+  for (int n : per_corner) {
+    out.wall_pieces += n;
+    out.walls_closed += n == 3;
+  }
+  return out;
 }
 
 // An attacker's move onto a wall square from a square off the walls.
@@ -296,19 +336,15 @@ int pressing(const Board& b) {
 // against 16 at the start), the attackers' blockade, and the king's freedom: open lanes to a corner, its
 // free paths and forks, the attackers beside it, the distance to the nearest corner.
 double defenders_logit(const Board& b) {
-  int attackers = 0, defenders = 0;
-  for (int sq = 0; sq < kSquares; ++sq) {
-    attackers += b.at(sq) == kAttacker;
-    defenders += b.at(sq) == kDefender;
-  }
-  const Blockade wall = blockade(b);
   const int k = b.king();
   if (k == kNoSquare) return -8;
   if (is_corner(k)) return 8;
-  double x = 0.25 * (2 * defenders - attackers) - kWallPiece * wall.pieces - kWallClosed * wall.closed;
+  const Census n = census(b);
+  double x =
+      0.25 * (2 * n.defenders - n.attackers) - kWallPiece * n.wall_pieces - kWallClosed * n.walls_closed;
   // A soldier the side to move can take now is as good as taken; the other side's threat can be parried.
   const int mover = b.side();
-  const double threats = kThreatNow * threat(b, mover) - kThreatNext * threat(b, 1 - mover);
+  const double threats = kThreatNow * n.threat[mover] - kThreatNext * n.threat[1 - mover];
   x += 0.25 * (mover == 1 ? threats : -threats);
   bool lane[kSquares] = {};
   const int lanes = escape_lanes(b, lane);
@@ -357,6 +393,10 @@ class TablutPolicy final : public bots::Policy {
   bool lazy_children() const override { return true; }
   double exploration() const override { return kExploration; }
   double playout_cost() const override { return kPlayoutCost; }
+  double level_search(int level, int seat) const override {
+    const auto at = static_cast<std::size_t>(std::clamp(level, 0, bots::kMaxLevel));
+    return seat == 1 ? kDefendersSearch[at] : kAttackersSearch[at];
+  }
   Slip slip(int level, int seat) const override {
     const auto at = static_cast<std::size_t>(std::clamp(level, 0, bots::kMaxLevel));
     return seat == 1 ? kDefendersSlip[at] : kAttackersSlip[at];
