@@ -58,20 +58,6 @@ constexpr bots::Policy::Slip kDefendersSlip[bots::kMaxLevel + 1] = {
     {}, {1.0, 0.4, 3}, {1.0, 0.3, 3}, {}, {}, {}};
 constexpr bots::Policy::Slip kAttackersSlip[bots::kMaxLevel + 1] = {{}, {1.0, 0.4, 3}, {}, {}, {}, {}};
 
-// Each square's neighbours in kDirections' order (the opposite of direction i is i ^ 1), -1 off the board.
-constexpr auto kNeighbours = [] {
-  std::array<std::array<std::int8_t, 4>, kSquares> t{};
-  for (int sq = 0; sq < kSquares; ++sq)
-    for (std::size_t i = 0; i < 4; ++i) {
-      const int c = sq % kSize + kDirections[i][0], r = sq / kSize + kDirections[i][1];
-      t[static_cast<std::size_t>(sq)][i] =
-          static_cast<std::int8_t>(c < 0 || c >= kSize || r < 0 || r >= kSize ? -1 : r * kSize + c);
-    }
-  return t;
-}();
-
-int neighbour(int sq, std::size_t direction) { return kNeighbours[static_cast<std::size_t>(sq)][direction]; }
-
 int at_or_none(const Board& b, int c, int r) {
   return c < 0 || c >= kSize || r < 0 || r >= kSize ? -1 : b.at(r * kSize + c);
 }
@@ -89,7 +75,7 @@ bool hostile(const Board& b, int sq, int side) {
 // special throne; the king too when `king` is set).
 bool reaches(const Board& b, int sq, int side, bool king) {
   if (is_corner(sq) || (sq == kThrone && b.rules().special_throne)) return false;
-  for (std::size_t d = 0; d < 4; ++d)
+  for (int d = 0; d < 4; ++d)  // kDirections' order, as neighbour's (rules/tablut/board.h)
     for (int at = neighbour(sq, d); at >= 0; at = neighbour(at, d)) {
       const std::uint8_t p = b.at(at);
       if (p == kEmpty) {
@@ -274,7 +260,7 @@ int barrier_corner(int sq) { return kBarrierCorner[static_cast<std::size_t>(sq)]
 // Whether the soldier on `sq` can be taken by `side`'s next move: it stands beside a square hostile to it
 // whose other side is empty and reachable by `side`.
 bool capturable(const Board& b, int sq, int side) {
-  for (std::size_t d = 0; d < 4; ++d) {
+  for (int d = 0; d < 4; ++d) {
     const int far = neighbour(sq, d), empty = neighbour(sq, d ^ 1);
     if (far < 0 || empty < 0) continue;
     if (b.at(empty) == kEmpty && hostile(b, far, 1 - side) &&

@@ -9,22 +9,6 @@ namespace cinq::tablut {
 namespace {
 
 // kNeighbour[sq][d]: the next square from `sq` in direction d (up, down, right, left), or kNoSquare.
-constexpr auto kNeighbour = [] {
-  std::array<std::array<std::int8_t, 4>, kSquares> t{};
-  for (int s = 0; s < kSquares; ++s) {
-    int c = s % kSize, r = s / kSize;
-    t[s][0] = static_cast<std::int8_t>(r + 1 < kSize ? s + kSize : kNoSquare);
-    t[s][1] = static_cast<std::int8_t>(r > 0 ? s - kSize : kNoSquare);
-    t[s][2] = static_cast<std::int8_t>(c + 1 < kSize ? s + 1 : kNoSquare);
-    t[s][3] = static_cast<std::int8_t>(c > 0 ? s - 1 : kNoSquare);
-  }
-  return t;
-}();
-
-inline int neighbour(int sq, int d) {
-  return kNeighbour[static_cast<std::size_t>(sq)][static_cast<std::size_t>(d)];
-}
-
 constexpr std::uint64_t kSideBit = std::uint64_t{1} << 63;
 
 }  // namespace

@@ -28,6 +28,26 @@ inline bool on_edge(int sq) {
   return column(sq) == 0 || column(sq) == kSize - 1 || row(sq) == 0 || row(sq) == kSize - 1;
 }
 
+namespace detail {
+constexpr auto kNeighbour = [] {
+  std::array<std::array<std::int8_t, 4>, kSquares> t{};
+  for (int s = 0; s < kSquares; ++s) {
+    const int c = s % kSize, r = s / kSize;
+    t[s][0] = static_cast<std::int8_t>(r + 1 < kSize ? s + kSize : kNoSquare);
+    t[s][1] = static_cast<std::int8_t>(r > 0 ? s - kSize : kNoSquare);
+    t[s][2] = static_cast<std::int8_t>(c + 1 < kSize ? s + 1 : kNoSquare);
+    t[s][3] = static_cast<std::int8_t>(c > 0 ? s - 1 : kNoSquare);
+  }
+  return t;
+}();
+}  // namespace detail
+
+// The square beside `sq` in direction `d` (0 up a row, 1 down, 2 right, 3 left: `d ^ 1` is the opposite),
+// kNoSquare off the board.
+inline int neighbour(int sq, int d) {
+  return detail::kNeighbour[static_cast<std::size_t>(sq)][static_cast<std::size_t>(d)];
+}
+
 // The options that change play.
 struct Rules {
   bool armed_king = true;      // king=armed
