@@ -1,7 +1,8 @@
 // The bots' ladder (issue 22; docs/performance.md, "Bots"): in each game, level L against level L-1 for
 // every L asked, N games a pair, seats alternating (game 0: L holds seat 0; game 1: seat 1; ...). Prints a
 // line per game as it ends, then per pair the wins, draws and losses of the higher level, its score (draws
-// count half) with a 95% Wilson interval, the Elo difference with the interval's bounds turned into Elo, and
+// count half) with two 95% intervals (Wilson's, a game one trial; and the same weighing the draws, which
+// narrow a score's spread: bench/ladder_stats.h), the Elo difference with the first interval's bounds, and
 // each level's measured think time per turn (the whole turn, every action of it) against its stated time:
 // the median and 99th percentile of the wall time, and the longest CPU time (a pause of the run, or a
 // wait for a core, lengthens the wall time of a turn, not its CPU time).
@@ -183,9 +184,9 @@ std::string elo_text(double e) {
 
 void report(const std::vector<Game1>& done, const Args& a) {
   // Per pair (game, options, high), in the order games and levels were asked.
-  std::printf("\n%-15s %-5s %5s %-10s %6s %-15s %6s %-14s %-32s %s\n", "game", "pair", "games", "W-D-L",
-              "score", "95% (Wilson)", "Elo", "Elo 95%", "think L: median/p99/max CPU (stated)",
-              "think L-1");
+  std::printf("\n%-15s %-5s %5s %-10s %6s %-15s %-14s %6s %-14s %-32s %s\n", "game", "pair", "games",
+              "W-D-L", "score", "95% (Wilson)", "95% (draws)", "Elo", "Elo 95%",
+              "think L: median/p99/max CPU (stated)", "think L-1");
   for (const Game* game : games()) {
     const std::string name(game->name());
     if (!a.games.empty() && std::find(a.games.begin(), a.games.end(), name) == a.games.end()) continue;
@@ -204,7 +205,7 @@ void report(const std::vector<Game1>& done, const Args& a) {
         }
       }
       if (score.games() == 0) continue;
-      const bench::Interval ci = bench::wilson(score);
+      const bench::Interval ci = bench::wilson(score), dci = bench::wilson_with_draws(score);
       char wdl[24], pair[24], think[2][64];
       std::snprintf(wdl, sizeof wdl, "%d-%d-%d", score.wins, score.draws, score.losses);
       std::snprintf(pair, sizeof pair, "%d-%d", high, high - 1);
@@ -213,8 +214,9 @@ void report(const std::vector<Game1>& done, const Args& a) {
         std::snprintf(think[who], sizeof think[who], "%.0f/%.0f/%.0f ms (%d)", quantile(ms[who], 0.5),
                       quantile(ms[who], 0.99), quantile(cpu[who], 1.0), static_cast<int>(stated.count()));
       }
-      std::printf("%-15s %-5s %5d %-10s %5.1f%% [%4.1f, %5.1f]  %6s [%s, %s] %-32s %s\n", name.c_str(), pair,
-                  score.games(), wdl, 100 * score.share(), 100 * ci.low, 100 * ci.high,
+      std::printf("%-15s %-5s %5d %-10s %5.1f%% [%4.1f, %5.1f]  [%4.1f, %5.1f]  %6s [%s, %s] %-32s %s\n",
+                  name.c_str(), pair, score.games(), wdl, 100 * score.share(), 100 * ci.low, 100 * ci.high,
+                  100 * dci.low, 100 * dci.high,
                   elo_text(bench::elo(score.share())).c_str(), elo_text(bench::elo(ci.low)).c_str(),
                   elo_text(bench::elo(ci.high)).c_str(), think[0], think[1]);
     }
@@ -235,8 +237,9 @@ int main(int argc, char** argv) {
   Args a;
   std::string games_text, levels_text = "1,2,3,4,5";
   std::vector<std::string> options;
-  CLI::App app("The bots' ladder: level L against level L-1 in each game, seats alternating; the score with a "
-               "95% Wilson interval, the Elo difference, and the think time per turn.",
+  CLI::App app("The bots' ladder: level L against level L-1 in each game, seats alternating; the score "
+               "with 95% intervals (Wilson's, and one weighing the draws), the Elo difference, and the think "
+               "time per turn.",
                "cinq_ladder");
   app.add_option("--games", games_text, "only these games, like tablut,batik (default: all)")->type_name("a,b");
   app.add_option("--levels", levels_text, "the higher levels L of the pairs L vs L-1, 1 to 5")

@@ -244,11 +244,13 @@ int main(int argc, char** argv) {
     }
     scores.push_back({level, score});
   }
-  std::printf("\n%-6s %5s %-9s %7s %-16s %s\n", "level", "games", "W-D-L", "score", "95% (Wilson)", "Elo");
+  std::printf("\n%-6s %5s %-9s %7s %-16s %-15s %s\n", "level", "games", "W-D-L", "score", "95% (Wilson)",
+              "95% (draws)", "Elo");
   for (const auto& [level, s] : scores) {
-    const bench::Interval ci = bench::wilson(s);
-    std::printf("%-6d %5d %d-%d-%-5d %6.1f%% [%4.1f, %5.1f]  %+.0f\n", level, s.games(), s.wins, s.draws, s.losses,
-                100 * s.share(), 100 * ci.low, 100 * ci.high, bench::elo(s.share()));
+    const bench::Interval ci = bench::wilson(s), dci = bench::wilson_with_draws(s);
+    std::printf("%-6d %5d %d-%d-%-5d %6.1f%% [%4.1f, %5.1f]  [%4.1f, %5.1f]  %+.0f\n", level, s.games(),
+                s.wins, s.draws, s.losses, 100 * s.share(), 100 * ci.low, 100 * ci.high, 100 * dci.low,
+                100 * dci.high, bench::elo(s.share()));
   }
   return 0;
 }

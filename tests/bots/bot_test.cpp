@@ -174,7 +174,7 @@ TEST_CASE("bots: Tablut's large searches make a node's children as they open the
     std::mt19937_64 rng(16 + static_cast<unsigned>(plies));
     auto state = random_position(tablut, rng, plies);
     bots::Settings settings = small_level(12'000);  // 40,000 of Tablut's playouts, as many as level 4's
-    settings.think = settings.hard_limit = 300s;     // the cap decides, even under a sanitizer on a busy machine
+    settings.think = settings.hard_limit = 300s;     // the cap decides, even under a sanitizer, when busy
     settings.seed = 78;
     const bots::Turn a = bots::choose_turn(*state, settings);
     const bots::Turn b = bots::choose_turn(*state, settings);
