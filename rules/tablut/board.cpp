@@ -8,7 +8,6 @@ namespace cinq::tablut {
 
 namespace {
 
-// kNeighbour[sq][d]: the next square from `sq` in direction d (up, down, right, left), or kNoSquare.
 constexpr std::uint64_t kSideBit = std::uint64_t{1} << 63;
 
 }  // namespace
