@@ -1,5 +1,6 @@
 #include "server/net/http_session.h"
 
+#include <atomic>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/beast/core/bind_handler.hpp>
@@ -10,6 +11,7 @@
 #include <boost/beast/websocket/rfc6455.hpp>
 #include <chrono>
 #include <exception>
+#include <memory>
 #include <string_view>
 
 #include "server/net/static_files.h"
@@ -146,11 +148,21 @@ void HttpSession::dispatch_api(Request& request) {
                           std::move(request.body()), std::string(request[http::field::content_type]),
                           client_};
   // `respond` may come from any thread, later; it hops back onto this session's strand. The flag makes a
-  // second call harmless rather than a second response on the wire.
-  auto answered = std::make_shared<std::atomic<bool>>(false);
-  auto respond_later = [self = shared_from_this(), answered](HttpResponse response) {
-    if (answered->exchange(true)) return;
-    asio::post(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
+  // second call harmless rather than a second response on the wire. The first call also hands this
+  // session over to the posted answer, so that a copy of `respond` kept after it (a worker's closure, not
+  // yet destroyed when the server stops) never holds the session: destroying a session closes its socket,
+  // which needs the io_context to still be there.
+  struct Pending {
+    std::atomic<bool> answered{false};
+    std::shared_ptr<HttpSession> session;
+  };
+  auto pending = std::make_shared<Pending>();
+  pending->session = shared_from_this();
+  auto respond_later = [pending](HttpResponse response) {
+    if (pending->answered.exchange(true)) return;
+    std::shared_ptr<HttpSession> self = std::move(pending->session);  // only the first caller gets here
+    const auto executor = self->stream_.get_executor();
+    asio::post(executor, [self = std::move(self), response = std::move(response)]() mutable {
       self->respond(response.status, std::move(response.content_type), std::move(response.body),
                     response.headers);
     });

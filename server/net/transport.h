@@ -76,7 +76,8 @@ class Handler {
   // The connection is gone (closed by either side, or failed). Called once per on_open.
   virtual void on_close(const std::shared_ptr<Connection>& c) = 0;
   // Any HTTP request whose path starts with `/api/` or is `/metrics`. `respond` may be called later, from
-  // any thread, exactly once.
+  // any thread, exactly once. Once called, it holds nothing of the connection; one never called must be
+  // dropped before the Server is destroyed (it keeps the connection alive until then).
   virtual void on_http(HttpRequest request, std::function<void(HttpResponse)> respond) = 0;
   // Whether new WebSocket connections are taken (false: upgrades are answered 503, e.g. a node of a cluster
   // handing its rooms over, so that the balancer's next try goes elsewhere).

@@ -57,8 +57,14 @@ bool eventually(const std::function<bool()>& condition, std::chrono::millisecond
 // 200 ms from another thread.
 class EchoHandler : public net::Handler {
  public:
-  ~EchoHandler() override {
+  ~EchoHandler() override { join_slow(); }
+
+  // A slow answer's thread still holds its copy of `respond` for a moment after calling it; the server's
+  // I/O context must outlive that copy (Handler::on_http), so TestServer joins these before the server goes.
+  void join_slow() {
+    std::lock_guard lock(mutex_);
     for (auto& thread : slow_) thread.join();
+    slow_.clear();
   }
 
   void on_open(const std::shared_ptr<net::Connection>&) override { opens.fetch_add(1); }
@@ -143,6 +149,7 @@ class TestServer {
   ~TestServer() {
     server_.stop();
     thread_.join();
+    handler_.join_slow();
   }
 
   std::uint16_t port() const { return server_.port(); }
