@@ -54,7 +54,7 @@ bool eventually(const std::function<bool()>& condition, std::chrono::millisecond
 
 // Echoes each message uppercased; "flood" answers with kFloodCount big messages, "burst N" with N small
 // ones. /api/echo answers with the request's method, body and content type; /api/slow answers after
-// 200 ms from another thread.
+// 200 ms from another thread; /api/keep answers at once and keeps its `respond`.
 class EchoHandler : public net::Handler {
  public:
   ~EchoHandler() override { join_slow(); }
@@ -92,6 +92,10 @@ class EchoHandler : public net::Handler {
         std::this_thread::sleep_for(200ms);
         respond({200, "text/plain", "slow but sure", {{"X-Slow", "yes"}}});
       });
+    } else if (request.target == "/api/keep") {
+      respond({200, "text/plain", "answered, and kept", {}});
+      std::lock_guard lock(mutex_);
+      kept_.push_back(std::move(respond));  // a handler may keep its callback after answering
     } else if (request.target == "/metrics") {
       respond({200, "text/plain", "metrics from " + request.address, {}});
     } else {
@@ -105,6 +109,7 @@ class EchoHandler : public net::Handler {
  private:
   std::mutex mutex_;
   std::vector<std::thread> slow_;
+  std::vector<std::function<void(net::HttpResponse)>> kept_;
 };
 
 // A web directory with index.html, app.js and sub/page.html, beside a secret.txt that must stay unreachable.
@@ -363,6 +368,10 @@ TEST_CASE("transport: /api/ requests and /metrics reach the handler") {
   }
   SUBCASE("the handler's own status") {
     CHECK(http_request(server.port(), "GET", "/api/nothing").status == 404);
+  }
+  SUBCASE("a respond kept after answering holds nothing of the connection: it closes and is counted out") {
+    CHECK(http_request(server.port(), "GET", "/api/keep").body == "answered, and kept");
+    CHECK(eventually([&] { return server.stats().http_open == 0; }));
   }
 }
 
