@@ -56,9 +56,11 @@ struct Rewards {
 
 class Search {
  public:
+  // `draw` is the rewards of a drawn game (Policy::draw_reward).
   Search(const Policy& policy, std::uint64_t seed, const std::atomic<bool>* cancel,
-         Clock::time_point hard_stop, bool large)
+         Clock::time_point hard_stop, bool large, Rewards draw)
       : policy_(policy),
+        draw_(draw),
         rng_(seed),
         cancel_(cancel),
         hard_stop_(hard_stop),
@@ -275,8 +277,9 @@ class Search {
         if (o.kind == Outcome::Kind::win && (o.winner == 0 || o.winner == 1)) {
           r.seat[o.winner] = 1;
           r.seat[1 - o.winner] = 0;
+          return r;
         }
-        return r;
+        return draw_;
       }
       if (steps >= limit) break;
       state.apply(policy_.playout_action(state, rng_));
@@ -288,6 +291,7 @@ class Search {
   }
 
   const Policy& policy_;
+  const Rewards draw_;
   Rng rng_;
   const std::atomic<bool>* cancel_;
   Clock::time_point hard_stop_;
@@ -400,7 +404,10 @@ Turn choose_turn(const State& state, const Settings& settings, const std::atomic
   const int seat = state.seat_of(state.to_move());
   const auto playouts = static_cast<std::uint64_t>(
       static_cast<double>(settings.playouts) * policy.level_search(settings.level, seat) / policy.playout_cost());
-  Search search(policy, settings.seed, cancel, hard_stop, playouts == 0 || playouts >= kLazyFrom);
+  Rewards draw;
+  draw.seat[seat] = policy.draw_reward(settings.level, seat);
+  draw.seat[1 - seat] = 1 - draw.seat[seat];
+  Search search(policy, settings.seed, cancel, hard_stop, playouts == 0 || playouts >= kLazyFrom, draw);
   const Policy::Slip slip = policy.slip(settings.level, seat);
 
   if (settings.level <= 0) {

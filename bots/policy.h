@@ -42,6 +42,10 @@ class Policy {
   // How many times its cap a level's search runs in this game for `seat` (default: once): more for a level
   // that the common caps (bots/levels.cpp) leave too close to the level below (Tablut's levels 4 and 5).
   virtual double level_search(int /*level*/, int /*seat*/) const { return 1.0; }
+  // What a game drawn in its search (by the game's rules: Tablut's repetition) is worth, in [0, 1], to a
+  // bot of `level` playing `seat`; the other seat gets the rest (default: half each). Below half for a
+  // level that should play on rather than take a draw (Tablut's level 5 defending).
+  virtual double draw_reward(int /*level*/, int /*seat*/) const { return 0.5; }
   // One action of a playout for the side to move (default: a uniformly random legal action).
   virtual Action playout_action(const State& state, Rng& rng) const;
   // A playout stops after this many actions and is scored by `evaluate` (default: effectively never).

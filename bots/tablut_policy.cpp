@@ -12,7 +12,11 @@
 // widening to the others as it visits more.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "bots/bot.h"
 #include "bots/games.h"
@@ -38,13 +42,22 @@ constexpr double kThreatNext = 0.3;
 // 2,000 at level 2, ...). Below some 2,000 playouts a Tablut tree hardly improves on its first choices: with
 // the caps as they were, level 2 scored 48.8 % against level 1 (docs/performance.md, "The ladder").
 constexpr double kPlayoutCost = 0.3;
-// Levels 4 and 5 search more than their caps: the defenders of level 4 1.5 times (75,000 playouts), its
-// attackers 3 times (150,000), level 5 twice (333,333) on either side. Level 5, and level 4's attackers on
-// their longer turns, are then cut by their think times. The attack needs the search: a pair is decided by
-// how well the higher level attacks the lower one's defence (the defenders win most games), and with the
-// common caps levels 4 and 5 won at most 3 games of 20 as attackers (docs/performance.md, "Seventh pass").
-constexpr double kDefendersSearch[bots::kMaxLevel + 1] = {1, 1, 1, 1, 1.5, 2};
+// Levels 4 and 5 search more than their caps: the attackers of level 4 3 times (150,000 playouts), level 5
+// twice (333,333) on either side. Level 5, and level 4's attackers on their longer turns, are then cut by
+// their think times. The attack needs the search: a pair is decided by how well the higher level attacks
+// the lower one's defence (the defenders win most games), and with the common caps levels 4 and 5 won at
+// most 3 games of 20 as attackers (docs/performance.md, "Seventh pass"). Level 4's defenders keep their cap
+// (50,000): 1.5 times changed nothing measurable against level 3, and left level 5's attack, in the same
+// think time, only twice their search ("Tenth pass").
+constexpr double kDefendersSearch[bots::kMaxLevel + 1] = {1, 1, 1, 1, 1, 2};
 constexpr double kAttackersSearch[bots::kMaxLevel + 1] = {1, 1, 1, 1, 3, 2};
+// What a draw (by repetition) is worth to the defenders in their own search, by level (the attackers there
+// get the rest; in the attackers' search a draw is worth half to either side). Level 5's defenders play on.
+// The repetitions the defenders took were offered where their evaluation rated them at 0.04 to 0.08 (a
+// closed wall at a corner counts heavily against them), and from there the stronger side still escapes:
+// given to every level's defenders, this turned level 4's 4 draws against level 3 into wins, but also a
+// draw of level 3's defence into a loss for level 4 ("Seventh pass"). Level 5 meets no stronger defence.
+constexpr double kDefendersDraw[bots::kMaxLevel + 1] = {0.5, 0.5, 0.5, 0.5, 0.5, 0.02};
 // How often an attackers' playout move builds a wall when it can.
 constexpr double kWallBias = 0.6;
 // The levels' slips (bots/policy.h), {chance, margin, choices} by level. More search alone did not make a
@@ -270,9 +283,44 @@ bool capturable(const Board& b, int sq, int side) {
   return false;
 }
 
+// A set of squares, bit `sq` for square sq.
+__extension__ typedef unsigned __int128 Squares;
+
+constexpr Squares square_bit(int sq) { return Squares{1} << sq; }
+
+// The squares off the first and last columns: those with a square on either side in their row.
+constexpr Squares kInnerColumns = [] {
+  Squares s = 0;
+  for (int sq = 0; sq < kSquares; ++sq)
+    if (sq % kSize != 0 && sq % kSize != kSize - 1) s |= square_bit(sq);
+  return s;
+}();
+
+constexpr Squares kCornersAndThrone = square_bit(0) | square_bit(kSize - 1) | square_bit(kSquares - kSize) |
+                                      square_bit(kSquares - 1) | square_bit(kThrone);
+
+// The soldiers of `soldiers` that stand between a square of `hostile` and an empty square, in a row or a
+// column: those that might be taken next move (capturable decides).
+Squares exposed(Squares soldiers, Squares hostile, Squares empty) {
+  const Squares rows = ((hostile >> 1) & (empty << 1)) | ((hostile << 1) & (empty >> 1));
+  const Squares columns = ((hostile >> kSize) & (empty << kSize)) | ((hostile << kSize) & (empty >> kSize));
+  return soldiers & ((rows & kInnerColumns) | columns);
+}
+
+// Whether a soldier of `soldiers` can be taken by `side`'s next move.
+bool any_capturable(const Board& b, Squares soldiers, int side) {
+  for (auto low = static_cast<std::uint64_t>(soldiers); low != 0; low &= low - 1)
+    if (capturable(b, std::countr_zero(low), side)) return true;
+  for (auto high = static_cast<std::uint64_t>(soldiers >> 64); high != 0; high &= high - 1)
+    if (capturable(b, 64 + std::countr_zero(high), side)) return true;
+  return false;
+}
+
 // What one pass over the board counts: material, the attackers' blockade (the wall pieces standing, 0..12,
 // and the corners whose wall is whole), and the threats: the most valuable soldier of the other side that
-// each side can take with its next move, in attackers (a defender is worth two), or 0.
+// each side can take with its next move, in attackers (a defender is worth two), or 0. The threats are
+// looked for only among the soldiers a square set shows standing between a square that might be hostile
+// (a corner, the throne, an enemy) and an empty one: most positions have few or none.
 struct Census {
   int attackers = 0;
   int defenders = 0;
@@ -281,24 +329,62 @@ struct Census {
   int threat[2] = {0, 0};
 };
 
-Census census(const Board& b) {
-  Census out;
-  int per_corner[4] = {};
-  for (int sq = 0; sq < kSquares; ++sq) {
-    const std::uint8_t p = b.at(sq);
-    if (p == kAttacker) {
-      ++out.attackers;
-      if (const int corner = barrier_corner(sq); corner >= 0) ++per_corner[corner];
-      if (out.threat[1] == 0 && capturable(b, sq, 1)) out.threat[1] = 1;
-    } else if (p == kDefender) {
-      ++out.defenders;
-      if (out.threat[0] == 0 && capturable(b, sq, 0)) out.threat[0] = 2;
+// The squares of each corner's wall.
+constexpr auto kWalls = [] {
+  std::array<Squares, 4> w{};
+  for (int sq = 0; sq < kSquares; ++sq)
+    if (const int corner = barrier_corner_of(sq); corner >= 0)
+      w[static_cast<std::size_t>(corner)] |= square_bit(sq);
+  return w;
+}();
+
+// The squares in `s`. Bit arithmetic rather than std::popcount, which without -mpopcnt is a call.
+int count(Squares s) {
+  const auto bits = [](std::uint64_t x) {
+    x -= (x >> 1) & 0x5555'5555'5555'5555u;
+    x = (x & 0x3333'3333'3333'3333u) + ((x >> 2) & 0x3333'3333'3333'3333u);
+    x = (x + (x >> 4)) & 0x0f0f'0f0f'0f0f'0f0fu;
+    return static_cast<int>((x * 0x0101'0101'0101'0101u) >> 56);
+  };
+  return bits(static_cast<std::uint64_t>(s)) + bits(static_cast<std::uint64_t>(s >> 64));
+}
+
+// The squares holding each kind of piece (by Piece), read 16 squares at a time where SSE2 is there.
+std::array<Squares, 4> holdings(const Board& b) {
+  alignas(16) std::array<std::uint8_t, 96> cells{};
+  for (int sq = 0; sq < kSquares; ++sq) cells[static_cast<std::size_t>(sq)] = b.at(sq);
+  std::array<Squares, 4> out{};
+#if defined(__SSE2__)
+  for (std::uint8_t piece = kEmpty; piece <= kKing; ++piece) {
+    const __m128i wanted = _mm_set1_epi8(static_cast<char>(piece));
+    for (std::size_t at = 0; at < cells.size(); at += 16) {
+      const __m128i chunk = _mm_load_si128(reinterpret_cast<const __m128i*>(cells.data() + at));
+      const auto bits = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, wanted))) & 0xffffu;
+      out[piece] |= Squares{bits} << at;
     }
   }
-  for (int n : per_corner) {
+  out[kEmpty] &= (Squares{1} << kSquares) - 1;  // the padding past the board reads as empty
+#else
+  for (int sq = 0; sq < kSquares; ++sq) out[cells[static_cast<std::size_t>(sq)]] |= square_bit(sq);
+#endif
+  return out;
+}
+
+Census census(const Board& b) {
+  Census out;
+  const std::array<Squares, 4> held = holdings(b);
+  const Squares attackers = held[kAttacker], defenders = held[kDefender], empty = held[kEmpty];
+  out.attackers = count(attackers);
+  out.defenders = count(defenders);
+  for (const Squares wall : kWalls) {
+    const int n = count(attackers & wall);
     out.wall_pieces += n;
     out.walls_closed += n == 3;
   }
+  const Squares king = b.king() == kNoSquare ? 0 : square_bit(b.king());
+  if (any_capturable(b, exposed(attackers, defenders | king | kCornersAndThrone, empty), 1))
+    out.threat[1] = 1;
+  if (any_capturable(b, exposed(defenders, attackers | kCornersAndThrone, empty), 0)) out.threat[0] = 2;
   return out;
 }
 
@@ -382,6 +468,9 @@ class TablutPolicy final : public bots::Policy {
   double level_search(int level, int seat) const override {
     const auto at = static_cast<std::size_t>(std::clamp(level, 0, bots::kMaxLevel));
     return seat == 1 ? kDefendersSearch[at] : kAttackersSearch[at];
+  }
+  double draw_reward(int level, int seat) const override {
+    return seat == 1 ? kDefendersDraw[static_cast<std::size_t>(std::clamp(level, 0, bots::kMaxLevel))] : 0.5;
   }
   Slip slip(int level, int seat) const override {
     const auto at = static_cast<std::size_t>(std::clamp(level, 0, bots::kMaxLevel));

@@ -307,6 +307,49 @@ TEST_CASE("Tablut bots: a slip never picks a move that loses the king at once") 
     }
 }
 
+TEST_CASE("Tablut bots: level 5's defenders play on where level 4's take a draw by repetition") {
+  using tablut::test::board;
+  using tablut::test::kA;
+  using tablut::test::play;
+  using tablut::test::result;
+  // Two walls whole (a1's, i9's) and one piece of each other one: the defenders' evaluation is poor (about
+  // 0.1), though they have the material and two open corners. The attacker e9 and the defender d6 shuttle
+  // twice; d7 d6 then brings the first position back a third time.
+  auto s = board(R"(
+  9   # . . . A . A . #
+  8   . A . . . . . A .
+  7   . . . . . . . . A
+  6   . . . D D D . . .
+  5   . . . D K D . . .
+  4   . . . D D D . . .
+  3   A . . . . . . . .
+  2   . A . . . . . A .
+  1   # . A . . . . . #
+)", kA);
+  for (int cycle = 0; cycle < 2; ++cycle)
+    for (const char* move : {"e9 d9", "d6 d7", "d9 e9", "d7 d6"})
+      if (cycle == 0 || std::string_view(move) != "d7 d6") play(*s, move);
+  const Action repeat = tablut::move("d7", "d6");
+  {
+    auto drawn = s->clone();
+    drawn->apply(repeat);
+    REQUIRE(result(*drawn) == "draw repetition");
+  }
+  const bots::Policy& policy = bots::tablut_policy();
+  CHECK(policy.evaluate(*s, tablut::test::kD) < 0.2);
+  for (int level : {4, 5}) {
+    bots::Settings settings = bots::level_settings(level);
+    settings.playouts = 6000;  // 20,000 of Tablut's playouts at level 4, 40,000 at level 5
+    settings.think = settings.hard_limit = std::chrono::seconds(300);  // the cap decides
+    const bots::Turn turn = bots::choose_turn(*s, settings);
+    REQUIRE(turn.actions.size() == 1);
+    const std::string played = s->action_text(turn.actions.front());
+    CAPTURE(level);
+    CAPTURE(played);
+    CHECK((turn.actions.front() == repeat) == (level == 4));
+  }
+}
+
 TEST_CASE("Tablut policy: a soldier the side to move can take counts against its side") {
   using tablut::test::board;
   using tablut::test::kD;
