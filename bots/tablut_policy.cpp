@@ -381,8 +381,7 @@ Census census(const Board& b) {
     out.wall_pieces += n;
     out.walls_closed += n == 3;
   }
-  const Squares king = b.king() == kNoSquare ? 0 : square_bit(b.king());
-  if (any_capturable(b, exposed(attackers, defenders | king | kCornersAndThrone, empty), 1))
+  if (any_capturable(b, exposed(attackers, defenders | held[kKing] | kCornersAndThrone, empty), 1))
     out.threat[1] = 1;
   if (any_capturable(b, exposed(defenders, attackers | kCornersAndThrone, empty), 0)) out.threat[0] = 2;
   return out;
@@ -438,6 +437,9 @@ double prior(Board& b, Move m, double before) {
   return mover == 1 ? after - before : before - after;
 }
 
+// The index of `level` in the tables by level above.
+std::size_t by_level(int level) { return static_cast<std::size_t>(std::clamp(level, 0, bots::kMaxLevel)); }
+
 class TablutPolicy final : public bots::Policy {
  public:
   // The tree too looks only at the forced moves when there are some: a small search must not spend its
@@ -466,15 +468,13 @@ class TablutPolicy final : public bots::Policy {
   double exploration() const override { return kExploration; }
   double playout_cost() const override { return kPlayoutCost; }
   double level_search(int level, int seat) const override {
-    const auto at = static_cast<std::size_t>(std::clamp(level, 0, bots::kMaxLevel));
-    return seat == 1 ? kDefendersSearch[at] : kAttackersSearch[at];
+    return seat == 1 ? kDefendersSearch[by_level(level)] : kAttackersSearch[by_level(level)];
   }
   double draw_reward(int level, int seat) const override {
-    return seat == 1 ? kDefendersDraw[static_cast<std::size_t>(std::clamp(level, 0, bots::kMaxLevel))] : 0.5;
+    return seat == 1 ? kDefendersDraw[by_level(level)] : 0.5;
   }
   Slip slip(int level, int seat) const override {
-    const auto at = static_cast<std::size_t>(std::clamp(level, 0, bots::kMaxLevel));
-    return seat == 1 ? kDefendersSlip[at] : kAttackersSlip[at];
+    return seat == 1 ? kDefendersSlip[by_level(level)] : kAttackersSlip[by_level(level)];
   }
 
   Action playout_action(const State& state, bots::Rng& rng) const override {
