@@ -14,6 +14,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <optional>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -101,14 +102,6 @@ bool reaches(const Board& b, int sq, int side, bool king) {
   return false;
 }
 
-// A lane's worth: one, or two when nothing can block it (the king beside the corner, or no attacker able
-// to stop on any square of it): a lane that cannot be blocked wins as surely as two.
-int lane_worth(const Board& b, const int* path, int len) {
-  for (int i = 0; i < len; ++i)
-    if (reaches(b, path[i], 0, false)) return 1;
-  return 2;
-}
-
 // Whether moving to `to` takes a soldier (the king's capture is looked for apart).
 bool captures(const Board& b, Move m) {
   const std::uint8_t piece = b.at(m.from);
@@ -127,37 +120,6 @@ bool captures(const Board& b, Move m) {
   return false;
 }
 
-// Whether a walk from `from` in direction `d` runs along an edge: the only walks that can reach a corner.
-bool along_edge(int from, const int (&d)[2]) {
-  const int line = d[1] == 0 ? row(from) : column(from);  // a walk along a row or a column
-  return line == 0 || line == kSize - 1;
-}
-
-// The squares between the king and a corner it could reach next move (empty lines along an edge), and
-// how many such lanes are open (a lane with no square between, the king beside the corner, counts two:
-// nothing can block it).
-int escape_lanes(const Board& b, bool lane[kSquares]) {
-  const int k = b.king();
-  if (k == kNoSquare) return 0;
-  int open = 0;
-  for (const auto& d : kDirections) {
-    if (!along_edge(k, d)) continue;
-    int c = column(k) + d[0], r = row(k) + d[1];
-    int path[kSize], len = 0;
-    for (; c >= 0 && c < kSize && r >= 0 && r < kSize; c += d[0], r += d[1]) {
-      const int sq = r * kSize + c;
-      if (is_corner(sq)) {
-        open += lane_worth(b, path, len);
-        for (int i = 0; i < len; ++i) lane[path[i]] = true;
-        break;
-      }
-      if (b.at(sq) != kEmpty) break;
-      path[len++] = sq;
-    }
-  }
-  return open;
-}
-
 // An attacker's move onto the king's last free side (three attackers or the throne already there).
 bool takes_king(const Board& b, Move m) {
   const int k = b.king();
@@ -172,46 +134,225 @@ bool takes_king(const Board& b, Move m) {
   return true;
 }
 
+// A set of squares, bit `sq` for square sq.
+__extension__ typedef unsigned __int128 Squares;
+
+constexpr Squares square_bit(int sq) { return Squares{1} << sq; }
+
+// The squares off the first and last columns: those with a square on either side in their row.
+constexpr Squares kInnerColumns = [] {
+  Squares s = 0;
+  for (int sq = 0; sq < kSquares; ++sq)
+    if (sq % kSize != 0 && sq % kSize != kSize - 1) s |= square_bit(sq);
+  return s;
+}();
+
+constexpr Squares kBoard = (Squares{1} << kSquares) - 1;
+constexpr Squares kCorners =
+    square_bit(0) | square_bit(kSize - 1) | square_bit(kSquares - kSize) | square_bit(kSquares - 1);
+constexpr Squares kCornersAndThrone = kCorners | square_bit(kThrone);
+
+// The squares in `s`. Bit arithmetic rather than std::popcount, which without -mpopcnt is a call.
+int count(Squares s) {
+  const auto bits = [](std::uint64_t x) {
+    x -= (x >> 1) & 0x5555'5555'5555'5555u;
+    x = (x & 0x3333'3333'3333'3333u) + ((x >> 2) & 0x3333'3333'3333'3333u);
+    x = (x + (x >> 4)) & 0x0f0f'0f0f'0f0f'0f0fu;
+    return static_cast<int>((x * 0x0101'0101'0101'0101u) >> 56);
+  };
+  return bits(static_cast<std::uint64_t>(s)) + bits(static_cast<std::uint64_t>(s >> 64));
+}
+
+// The squares holding each kind of piece (by Piece), read 16 squares at a time where SSE2 is there.
+std::array<Squares, 4> holdings(const Board& b) {
+  alignas(16) std::array<std::uint8_t, 96> cells{};
+  for (int sq = 0; sq < kSquares; ++sq) cells[static_cast<std::size_t>(sq)] = b.at(sq);
+  std::array<Squares, 4> out{};
+#if defined(__SSE2__)
+  for (std::uint8_t piece = kEmpty; piece <= kKing; ++piece) {
+    const __m128i wanted = _mm_set1_epi8(static_cast<char>(piece));
+    for (std::size_t at = 0; at < cells.size(); at += 16) {
+      const __m128i chunk = _mm_load_si128(reinterpret_cast<const __m128i*>(cells.data() + at));
+      const auto bits = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, wanted))) & 0xffffu;
+      out[piece] |= Squares{bits} << at;
+    }
+  }
+  out[kEmpty] &= kBoard;  // the padding past the board reads as empty
+#else
+  for (int sq = 0; sq < kSquares; ++sq) out[cells[static_cast<std::size_t>(sq)]] |= square_bit(sq);
+#endif
+  return out;
+}
+
+// The king's lanes to the corners. A lane runs along an edge from a square to a corner, over empty squares
+// (the squares between, kLanes); it is worth one, or two when nothing can block it (the king beside the
+// corner, or no attacker able to stop on any square of it): a lane that cannot be blocked wins as surely as
+// two. The squares between a square and the corners it would have a lane to, at most two lanes (along its
+// edge, or its two edges for a corner).
+struct LaneSquares {
+  int count = 0;
+  std::array<Squares, 2> between{};
+};
+
+constexpr auto kLanes = [] {
+  std::array<LaneSquares, kSquares> t{};
+  for (int from = 0; from < kSquares; ++from)
+    for (const auto& d : kDirections) {
+      const int fc = from % kSize, fr = from / kSize;
+      const int line = d[1] == 0 ? fr : fc;          // a walk along a row or a column
+      if (line != 0 && line != kSize - 1) continue;  // only a walk along an edge can reach a corner
+      Squares between = 0;
+      for (int c = fc + d[0], r = fr + d[1]; c >= 0 && c < kSize && r >= 0 && r < kSize;
+           c += d[0], r += d[1]) {
+        const int sq = r * kSize + c;
+        if ((c == 0 || c == kSize - 1) && (r == 0 || r == kSize - 1)) {
+          LaneSquares& l = t[static_cast<std::size_t>(from)];
+          l.between[static_cast<std::size_t>(l.count++)] = between;
+          break;
+        }
+        between |= square_bit(sq);
+      }
+    }
+  return t;
+}();
+
+// The first column's squares.
+constexpr Squares kColumn = [] {
+  Squares s = 0;
+  for (int r = 0; r < kSize; ++r) s |= square_bit(r * kSize);
+  return s;
+}();
+
+// The squares of `s` moved `shift` squares up the board's numbering (down, for a negative shift).
+template <int kShift>
+Squares shifted(Squares s) {
+  if constexpr (kShift > 0)
+    return s << kShift;
+  else
+    return s >> -kShift;
+}
+
+// `from` and the squares of `through` reached from it by a walk of `shift` at a time, over squares of
+// `through` only: three doublings cover a walk of 7 squares. `through` must hold no square a walk would
+// wrap onto (a row's first square, for a walk to the right).
+template <int kShift>
+Squares walk(Squares from, Squares through) {
+  from |= through & shifted<kShift>(from);
+  through &= shifted<kShift>(through);
+  from |= through & shifted<2 * kShift>(from);
+  through &= shifted<2 * kShift>(through);
+  return from | (through & shifted<4 * kShift>(from));
+}
+
+// The lowest and the highest square of a set that is not empty.
+int lowest(Squares s) {
+  const auto low = static_cast<std::uint64_t>(s);
+  return low != 0 ? std::countr_zero(low) : 64 + std::countr_zero(static_cast<std::uint64_t>(s >> 64));
+}
+int highest(Squares s) {
+  const auto high = static_cast<std::uint64_t>(s >> 64);
+  return high != 0 ? 127 - std::countl_zero(high) : 63 - std::countl_zero(static_cast<std::uint64_t>(s));
+}
+
+// The squares from each square to the board's edge in each direction (kDirections' order), itself left out.
+constexpr auto kRays = [] {
+  std::array<std::array<Squares, 4>, kSquares> t{};
+  for (int sq = 0; sq < kSquares; ++sq)
+    for (std::size_t d = 0; d < 4; ++d)
+      for (int c = sq % kSize + kDirections[d][0], r = sq / kSize + kDirections[d][1];
+           c >= 0 && c < kSize && r >= 0 && r < kSize; c += kDirections[d][0], r += kDirections[d][1])
+        t[static_cast<std::size_t>(sq)][d] |= square_bit(r * kSize + c);
+  return t;
+}();
+
+// The squares of the board's edge but its corners.
+constexpr Squares kEdges = (kColumn | kColumn << (kSize - 1) | Squares{(1u << kSize) - 1} |
+                            Squares{(1u << kSize) - 1} << (kSquares - kSize)) &
+                           ~kCorners;
+
+// The squares from `from` in direction `d` (kDirections' order) before the first square of `stops`.
+Squares before_stop(int from, int d, Squares stops) {
+  const Squares ray = kRays[static_cast<std::size_t>(from)][static_cast<std::size_t>(d)], hit = ray & stops;
+  if (hit == 0) return ray;
+  const int stop = d == 0 || d == 2 ? lowest(hit) : highest(hit);  // up the numbering: the lowest first
+  return ray & ~kRays[static_cast<std::size_t>(stop)][static_cast<std::size_t>(d)] & ~square_bit(stop);
+}
+
+// The squares a piece of `movers` can stop on in one move, were they empty (reaches, for every square at
+// once): a walk from them crosses only empty squares (the empty throne included) and no corner, and ends
+// on the square after the last one crossed.
+Squares reach(const Board& b, Squares movers, Squares empty) {
+  const Squares passable = empty & ~kCorners, first = kColumn, last = kColumn << (kSize - 1);
+  Squares out = (shifted<kSize>(walk<kSize>(movers, passable)) & kBoard) |
+                shifted<-kSize>(walk<-kSize>(movers, passable)) |
+                (shifted<1>(walk<1>(movers, passable & ~first)) & ~first) |
+                (shifted<-1>(walk<-1>(movers, passable & ~last)) & ~last);
+  return out & ~kCorners & ~(b.rules().special_throne ? square_bit(kThrone) : 0);
+}
+
+// A position's lanes, read from its empty squares and its attackers; the squares the attackers can reach
+// are found when a lane first needs them.
+class Lanes {
+ public:
+  Lanes(const Board& b, Squares empty, Squares attackers) : board_(b), empty_(empty), attackers_(attackers) {}
+
+  // The lanes from `from` (with `ignore` read as empty: the king's square, when it would have moved), each
+  // worth one or two; their squares are added to `squares` if given.
+  int from(int from, int ignore = kNoSquare, Squares* squares = nullptr) {
+    const LaneSquares& l = kLanes[static_cast<std::size_t>(from)];
+    const Squares occupied = ~empty_ & ~(ignore == kNoSquare ? Squares{0} : square_bit(ignore));
+    int open = 0;
+    for (int i = 0; i < l.count; ++i) {
+      const Squares between = l.between[static_cast<std::size_t>(i)];
+      if ((between & occupied) != 0) continue;
+      if (!reached_) {
+        attackers_reach_ = reach(board_, attackers_, empty_);
+        reached_ = true;
+      }
+      open += (between & attackers_reach_) != 0 ? 1 : 2;
+      if (squares) *squares |= between;
+    }
+    return open;
+  }
+
+  const Board& board() const { return board_; }
+  Squares empty_squares() const { return empty_; }
+
+ private:
+  const Board& board_;
+  Squares empty_;
+  Squares attackers_;
+  Squares attackers_reach_ = 0;
+  bool reached_ = false;
+};
+
+// The king's lanes to a corner it could reach next move, counted by their worth; their squares are added to
+// `squares` if given.
+int escape_lanes(Lanes& lanes, Squares* squares = nullptr) {
+  const int k = lanes.board().king();
+  return k == kNoSquare ? 0 : lanes.from(k, kNoSquare, squares);
+}
+
 // The king's free paths: the empty squares it can reach in one move from which a corner would be open
 // (its origin then empty). Each is a threat the attackers must answer, and a fork (two lanes) is a win.
 constexpr int kMaxRoutes = 6;
-
-int lanes_from(const Board& b, int from, int ignore) {
-  int open = 0;
-  for (const auto& d : kDirections) {
-    if (!along_edge(from, d)) continue;
-    int path[kSize], len = 0;
-    for (int c = column(from) + d[0], r = row(from) + d[1]; c >= 0 && c < kSize && r >= 0 && r < kSize;
-         c += d[0], r += d[1]) {
-      const int sq = r * kSize + c;
-      if (is_corner(sq)) {
-        open += lane_worth(b, path, len);
-        break;
-      }
-      if (sq != ignore && b.at(sq) != kEmpty) break;
-      path[len++] = sq;
-    }
-  }
-  return open;
-}
 
 struct Paths {
   int routes = 0;  // squares with at least one lane, up to kMaxRoutes
   int forks = 0;   // squares with two lanes or more: the king there cannot be stopped
 };
 
-Paths free_paths(const Board& b) {
+Paths free_paths(Lanes& lanes) {
   Paths p;
-  const int k = b.king();
+  const int k = lanes.board().king();
   if (k == kNoSquare) return p;
-  for (const auto& d : kDirections)
-    for (int c = column(k) + d[0], r = row(k) + d[1]; c >= 0 && c < kSize && r >= 0 && r < kSize;
-         c += d[0], r += d[1]) {
-      const int sq = r * kSize + c;
-      if (b.at(sq) != kEmpty || is_corner(sq)) break;
-      const int lanes = lanes_from(b, sq, k);
-      p.routes += lanes > 0 && p.routes < kMaxRoutes;
-      p.forks += lanes >= 2;
+  // Only the edge's squares have lanes: those the king can reach, up to a piece or a corner.
+  const Squares stops = ~lanes.empty_squares() | kCorners;
+  for (int d = 0; d < 4; ++d)
+    for (Squares edge = before_stop(k, d, stops) & kEdges; edge != 0; edge &= edge - 1) {
+      const int n = lanes.from(lowest(edge), k);
+      p.routes += n > 0 && p.routes < kMaxRoutes;
+      p.forks += n >= 2;
     }
   return p;
 }
@@ -228,25 +369,40 @@ int forced_moves(const Board& b, const Move* moves, int n, Move* out) {
     for (int i = 0; i < n; ++i)
       if (moves[i].from == k && is_corner(moves[i].to)) out[count++] = moves[i];
     if (count > 0) return count;
-    for (int i = 0; i < n; ++i)
-      if (moves[i].from == k && lanes_from(b, moves[i].to, k) >= 2) out[count++] = moves[i];
+    std::optional<Lanes> lanes;  // made when a king's move first reaches a square with lanes
+    for (int i = 0; i < n; ++i) {
+      if (moves[i].from != k || kLanes[moves[i].to].count == 0) continue;
+      if (!lanes) {
+        const std::array<Squares, 4> held = holdings(b);
+        lanes.emplace(b, held[kEmpty], held[kAttacker]);
+      }
+      if (lanes->from(moves[i].to, k) >= 2) out[count++] = moves[i];
+    }
     return count;
   }
   for (int i = 0; i < n; ++i)
     if (takes_king(b, moves[i])) out[count++] = moves[i];
   if (count > 0) return count;
-  bool lane[kSquares] = {};
-  if (escape_lanes(b, lane) > 0) {
+  const std::array<Squares, 4> held = holdings(b);
+  Lanes lanes(b, held[kEmpty], held[kAttacker]);
+  Squares lane = 0;
+  if (escape_lanes(lanes, &lane) > 0) {
     for (int i = 0; i < n; ++i)
-      if (lane[moves[i].to]) out[count++] = moves[i];
+      if (((lane >> moves[i].to) & 1) != 0) out[count++] = moves[i];
     return count;
   }
-  if (free_paths(b).forks == 0) return 0;
+  if (free_paths(lanes).forks == 0) return 0;
+  // Each attacker's move, made: its square sets follow from the move and what it took.
   Board after = b;
   for (int i = 0; i < n; ++i) {
-    const Undo u = after.make(moves[i]);
-    if (free_paths(after).forks == 0) out[count++] = moves[i];
-    after.unmake(moves[i], u);
+    const Move m = moves[i];
+    const Undo u = after.make(m);
+    Squares empty = (held[kEmpty] | square_bit(m.from)) & ~square_bit(m.to);
+    for (int c = 0; c < u.captures.count; ++c)
+      empty |= square_bit(u.captures.squares[static_cast<std::size_t>(c)]);
+    Lanes lanes_after(after, empty, (held[kAttacker] & ~square_bit(m.from)) | square_bit(m.to));
+    if (free_paths(lanes_after).forks == 0) out[count++] = m;
+    after.unmake(m, u);
   }
   return count;
 }
@@ -282,22 +438,6 @@ bool capturable(const Board& b, int sq, int side) {
   }
   return false;
 }
-
-// A set of squares, bit `sq` for square sq.
-__extension__ typedef unsigned __int128 Squares;
-
-constexpr Squares square_bit(int sq) { return Squares{1} << sq; }
-
-// The squares off the first and last columns: those with a square on either side in their row.
-constexpr Squares kInnerColumns = [] {
-  Squares s = 0;
-  for (int sq = 0; sq < kSquares; ++sq)
-    if (sq % kSize != 0 && sq % kSize != kSize - 1) s |= square_bit(sq);
-  return s;
-}();
-
-constexpr Squares kCornersAndThrone = square_bit(0) | square_bit(kSize - 1) | square_bit(kSquares - kSize) |
-                                      square_bit(kSquares - 1) | square_bit(kThrone);
 
 // The soldiers of `soldiers` that stand between a square of `hostile` and an empty square, in a row or a
 // column: those that might be taken next move (capturable decides).
@@ -338,41 +478,8 @@ constexpr auto kWalls = [] {
   return w;
 }();
 
-// The squares in `s`. Bit arithmetic rather than std::popcount, which without -mpopcnt is a call.
-int count(Squares s) {
-  const auto bits = [](std::uint64_t x) {
-    x -= (x >> 1) & 0x5555'5555'5555'5555u;
-    x = (x & 0x3333'3333'3333'3333u) + ((x >> 2) & 0x3333'3333'3333'3333u);
-    x = (x + (x >> 4)) & 0x0f0f'0f0f'0f0f'0f0fu;
-    return static_cast<int>((x * 0x0101'0101'0101'0101u) >> 56);
-  };
-  return bits(static_cast<std::uint64_t>(s)) + bits(static_cast<std::uint64_t>(s >> 64));
-}
-
-// The squares holding each kind of piece (by Piece), read 16 squares at a time where SSE2 is there.
-std::array<Squares, 4> holdings(const Board& b) {
-  alignas(16) std::array<std::uint8_t, 96> cells{};
-  for (int sq = 0; sq < kSquares; ++sq) cells[static_cast<std::size_t>(sq)] = b.at(sq);
-  std::array<Squares, 4> out{};
-#if defined(__SSE2__)
-  for (std::uint8_t piece = kEmpty; piece <= kKing; ++piece) {
-    const __m128i wanted = _mm_set1_epi8(static_cast<char>(piece));
-    for (std::size_t at = 0; at < cells.size(); at += 16) {
-      const __m128i chunk = _mm_load_si128(reinterpret_cast<const __m128i*>(cells.data() + at));
-      const auto bits = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, wanted))) & 0xffffu;
-      out[piece] |= Squares{bits} << at;
-    }
-  }
-  out[kEmpty] &= (Squares{1} << kSquares) - 1;  // the padding past the board reads as empty
-#else
-  for (int sq = 0; sq < kSquares; ++sq) out[cells[static_cast<std::size_t>(sq)]] |= square_bit(sq);
-#endif
-  return out;
-}
-
-Census census(const Board& b) {
+Census census(const Board& b, const std::array<Squares, 4>& held) {
   Census out;
-  const std::array<Squares, 4> held = holdings(b);
   const Squares attackers = held[kAttacker], defenders = held[kDefender], empty = held[kEmpty];
   out.attackers = count(attackers);
   out.defenders = count(defenders);
@@ -410,18 +517,19 @@ double defenders_logit(const Board& b) {
   const int k = b.king();
   if (k == kNoSquare) return -8;
   if (is_corner(k)) return 8;
-  const Census n = census(b);
+  const std::array<Squares, 4> held = holdings(b);
+  const Census n = census(b, held);
   double x =
       0.25 * (2 * n.defenders - n.attackers) - kWallPiece * n.wall_pieces - kWallClosed * n.walls_closed;
   // A soldier the side to move can take now is as good as taken; the other side's threat can be parried.
   const int mover = b.side();
   const double threats = kThreatNow * n.threat[mover] - kThreatNext * n.threat[1 - mover];
   x += 0.25 * (mover == 1 ? threats : -threats);
-  bool lane[kSquares] = {};
-  const int lanes = escape_lanes(b, lane);
+  Lanes lanes(b, held[kEmpty], held[kAttacker]);
+  const int open = escape_lanes(lanes);
   // Two lanes at once cannot both be blocked: nearly a win, more so with the defenders to move.
-  x += lanes >= 2 ? 2.5 : lanes == 1 ? (b.side() == 1 ? 2.5 : 0.6) : 0;
-  const Paths p = free_paths(b);
+  x += open >= 2 ? 2.5 : open == 1 ? (b.side() == 1 ? 2.5 : 0.6) : 0;
+  const Paths p = free_paths(lanes);
   x += 0.3 * p.routes + (p.forks > 0 ? (b.side() == 1 ? 2.0 : 0.5) : 0) - 0.35 * pressing(b);
   const int dc = std::min(column(k), kSize - 1 - column(k)), dr = std::min(row(k), kSize - 1 - row(k));
   return x + 0.1 * (4 - (dc + dr)) + (on_edge(k) ? 0.2 : 0);

@@ -257,6 +257,77 @@ TEST_CASE("Tablut policy: a lane to a corner that no attacker can block is as go
   CHECK(blockable->action_text(out.front()) == "c5 c1");
 }
 
+TEST_CASE("Tablut policy: who blocks a lane: a walk stops at its row's end, and crosses the empty throne") {
+  using tablut::test::board;
+  using tablut::test::kA;
+  using tablut::test::kD;
+  const bots::Policy& policy = bots::tablut_policy();
+  bots::Rng rng(1);
+  std::vector<Action> out;
+  // The king on a5 has one lane, to a1 over a4 a3 a2 (a7 closes the other). The attacker on i3 can stop on
+  // a3 along its row ...
+  auto blockable = board(R"(
+  9   # . . . . . . . #
+  8   . . . . . . . . .
+  7   D . . . . . . . .
+  6   . . . . . . . . .
+  5   K . . . + . . . .
+  4   . . . . . . . . .
+  3   . . . . . . . . A
+  2   . . . . . . . D .
+  1   # . . . . . . . #
+)", kA);
+  policy.candidates(*blockable, rng, out);
+  REQUIRE(out.size() == 1);
+  CHECK(blockable->action_text(out.front()) == "i3 a3");
+  // ... but from i2, with the defender on h2, it reaches none: its row ends at i2, and a3 (the next square
+  // in the board's order) is not a step away. The king escapes next move: the attackers' chances are a
+  // fraction of theirs above.
+  auto unblockable = board(R"(
+  9   # . . . . . . . #
+  8   . . . . . . . . .
+  7   D . . . . . . . .
+  6   . . . . . . . . .
+  5   K . . . + . . . .
+  4   . . . . . . . . .
+  3   . . . . . . . . .
+  2   . . . . . . . D A
+  1   # . . . . . . . #
+)", kA);
+  CHECK(policy.evaluate(*unblockable, kD) > 0.95);
+  CHECK(policy.evaluate(*blockable, kA) > 3 * policy.evaluate(*unblockable, kA));
+  // The king on a3 has one lane, to a9 (a2 closes the other). The attacker on i5 stops on a5, passing over
+  // the empty throne (docs/rules/tablut.md, Moves), and the attackers consider nothing else; the lane is as
+  // blockable as with the attacker on i6, whose row is clear.
+  auto over_throne = board(R"(
+  9   # . . . . . . . #
+  8   . . . . . . . . .
+  7   . . . . . . . . .
+  6   . . . . . . . . .
+  5   . . . . + . . . A
+  4   . . . . . . . . .
+  3   K . . . . . . . .
+  2   D . . . . . . . .
+  1   # . . . . . . . #
+)", kA);
+  auto clear_row = board(R"(
+  9   # . . . . . . . #
+  8   . . . . . . . . .
+  7   . . . . . . . . .
+  6   . . . . . . . . A
+  5   . . . . + . . . .
+  4   . . . . . . . . .
+  3   K . . . . . . . .
+  2   D . . . . . . . .
+  1   # . . . . . . . #
+)", kA);
+  CHECK(3 * policy.evaluate(*over_throne, kA) > policy.evaluate(*clear_row, kA));
+  out.clear();
+  policy.candidates(*over_throne, rng, out);
+  REQUIRE(out.size() == 1);
+  CHECK(over_throne->action_text(out.front()) == "i5 a5");
+}
+
 // The levels' slips (bots/policy.h): their strength is measured by bench/cinq_ladder; here, who slips, and
 // that a slip never picks a move the search saw lose.
 TEST_CASE("bots: who slips: Tablut's levels 1 and 2 (level 2 only defending), Batik's 1 to 4, no one else") {
