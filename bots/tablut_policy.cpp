@@ -139,15 +139,16 @@ __extension__ typedef unsigned __int128 Squares;
 
 constexpr Squares square_bit(int sq) { return Squares{1} << sq; }
 
-// The squares off the first and last columns: those with a square on either side in their row.
-constexpr Squares kInnerColumns = [] {
+constexpr Squares kBoard = (Squares{1} << kSquares) - 1;
+// The squares of the first and the last column, and of the others (with a square on either side in their
+// row).
+constexpr Squares kFirstColumn = [] {
   Squares s = 0;
-  for (int sq = 0; sq < kSquares; ++sq)
-    if (sq % kSize != 0 && sq % kSize != kSize - 1) s |= square_bit(sq);
+  for (int r = 0; r < kSize; ++r) s |= square_bit(r * kSize);
   return s;
 }();
-
-constexpr Squares kBoard = (Squares{1} << kSquares) - 1;
+constexpr Squares kLastColumn = kFirstColumn << (kSize - 1);
+constexpr Squares kInnerColumns = kBoard & ~kFirstColumn & ~kLastColumn;
 constexpr Squares kCorners =
     square_bit(0) | square_bit(kSize - 1) | square_bit(kSquares - kSize) | square_bit(kSquares - 1);
 constexpr Squares kCornersAndThrone = kCorners | square_bit(kThrone);
@@ -183,45 +184,6 @@ std::array<Squares, 4> holdings(const Board& b) {
 #endif
   return out;
 }
-
-// The king's lanes to the corners. A lane runs along an edge from a square to a corner, over empty squares
-// (the squares between, kLanes); it is worth one, or two when nothing can block it (the king beside the
-// corner, or no attacker able to stop on any square of it): a lane that cannot be blocked wins as surely as
-// two. The squares between a square and the corners it would have a lane to, at most two lanes (along its
-// edge, or its two edges for a corner).
-struct LaneSquares {
-  int count = 0;
-  std::array<Squares, 2> between{};
-};
-
-constexpr auto kLanes = [] {
-  std::array<LaneSquares, kSquares> t{};
-  for (int from = 0; from < kSquares; ++from)
-    for (const auto& d : kDirections) {
-      const int fc = from % kSize, fr = from / kSize;
-      const int line = d[1] == 0 ? fr : fc;          // a walk along a row or a column
-      if (line != 0 && line != kSize - 1) continue;  // only a walk along an edge can reach a corner
-      Squares between = 0;
-      for (int c = fc + d[0], r = fr + d[1]; c >= 0 && c < kSize && r >= 0 && r < kSize;
-           c += d[0], r += d[1]) {
-        const int sq = r * kSize + c;
-        if ((c == 0 || c == kSize - 1) && (r == 0 || r == kSize - 1)) {
-          LaneSquares& l = t[static_cast<std::size_t>(from)];
-          l.between[static_cast<std::size_t>(l.count++)] = between;
-          break;
-        }
-        between |= square_bit(sq);
-      }
-    }
-  return t;
-}();
-
-// The first column's squares.
-constexpr Squares kColumn = [] {
-  Squares s = 0;
-  for (int r = 0; r < kSize; ++r) s |= square_bit(r * kSize);
-  return s;
-}();
 
 // The squares of `s` moved `shift` squares up the board's numbering (down, for a negative shift).
 template <int kShift>
@@ -265,8 +227,32 @@ constexpr auto kRays = [] {
   return t;
 }();
 
+// The king's lanes to the corners. A lane runs along an edge from a square to a corner, over empty squares;
+// it is worth one, or two when nothing can block it (the king beside the corner, or no attacker able to stop
+// on any square of it): a lane that cannot be blocked wins as surely as two. For each square, the squares
+// between it and the corners it would have a lane to: its rays along an edge, at most two (along its edge,
+// or its two edges for a corner), each ending on a corner.
+struct LaneSquares {
+  int count = 0;
+  std::array<Squares, 2> between{};
+};
+
+constexpr auto kLanes = [] {
+  std::array<LaneSquares, kSquares> t{};
+  for (int from = 0; from < kSquares; ++from)
+    for (std::size_t d = 0; d < 4; ++d) {
+      // Only a walk along an edge (a row or a column) ends on a corner, when it leaves the square at all.
+      const int line = kDirections[d][1] == 0 ? from / kSize : from % kSize;
+      const Squares ray = kRays[static_cast<std::size_t>(from)][d];
+      if ((line != 0 && line != kSize - 1) || ray == 0) continue;
+      LaneSquares& l = t[static_cast<std::size_t>(from)];
+      l.between[static_cast<std::size_t>(l.count++)] = ray & ~kCorners;
+    }
+  return t;
+}();
+
 // The squares of the board's edge but its corners.
-constexpr Squares kEdges = (kColumn | kColumn << (kSize - 1) | Squares{(1u << kSize) - 1} |
+constexpr Squares kEdges = (kFirstColumn | kLastColumn | Squares{(1u << kSize) - 1} |
                             Squares{(1u << kSize) - 1} << (kSquares - kSize)) &
                            ~kCorners;
 
@@ -282,11 +268,11 @@ Squares before_stop(int from, int d, Squares stops) {
 // once): a walk from them crosses only empty squares (the empty throne included) and no corner, and ends
 // on the square after the last one crossed.
 Squares reach(const Board& b, Squares movers, Squares empty) {
-  const Squares passable = empty & ~kCorners, first = kColumn, last = kColumn << (kSize - 1);
+  const Squares passable = empty & ~kCorners;
   Squares out = (shifted<kSize>(walk<kSize>(movers, passable)) & kBoard) |
                 shifted<-kSize>(walk<-kSize>(movers, passable)) |
-                (shifted<1>(walk<1>(movers, passable & ~first)) & ~first) |
-                (shifted<-1>(walk<-1>(movers, passable & ~last)) & ~last);
+                (shifted<1>(walk<1>(movers, passable & ~kFirstColumn)) & ~kFirstColumn) |
+                (shifted<-1>(walk<-1>(movers, passable & ~kLastColumn)) & ~kLastColumn);
   return out & ~kCorners & ~(b.rules().special_throne ? square_bit(kThrone) : 0);
 }
 
