@@ -121,6 +121,7 @@ Result<Room> Room::restore(const Saved& saved, Now now) {
   room.created_ms_ = saved.created_ms;
   room.seat_token_hashes_ = saved.seat_token_hashes;
   room.seat_tokens_ = saved.seat_tokens;
+  room.seat_mail_ = saved.seat_mail;
   for (const ChatLine& line : saved.chat) room.chat_.push_back(line);
   while (room.chat_.size() > kChatKept) room.chat_.pop_front();
   if (room.status_ == Status::live && room.config_.clock.enabled()) room.restart_clock(now);
@@ -695,6 +696,7 @@ Saved Room::saved_columns() const {
   s.deadline_ms = wall_deadline().value_or(0);
   s.seat_token_hashes = seat_token_hashes_;
   s.seat_tokens = seat_tokens_;
+  s.seat_mail = seat_mail_;
   s.rated = config_.rated;
   if (auto r = record_.result()) {
     s.winner = r->kind == Outcome::Kind::win ? r->winner : r->kind == Outcome::Kind::draw ? 2 : -1;
@@ -718,7 +720,7 @@ bool same_columns(const Saved& a, const Saved& b) {
          a.is_private == b.is_private && a.status == b.status && a.result == b.result &&
          same_seat(a.seats[0], b.seats[0]) && same_seat(a.seats[1], b.seats[1]) &&
          a.rematch_of == b.rematch_of && a.created_ms == b.created_ms && a.deadline_ms == b.deadline_ms &&
-         a.seat_token_hashes == b.seat_token_hashes && a.seat_tokens == b.seat_tokens && a.rated == b.rated &&
+         a.seat_token_hashes == b.seat_token_hashes && a.seat_tokens == b.seat_tokens && a.seat_mail == b.seat_mail && a.rated == b.rated &&
          a.winner == b.winner;
 }
 

@@ -139,6 +139,16 @@ struct Summary {
   nlohmann::json to_json() const;
 };
 
+// Where a seat's mail goes and how (docs/mail.md): the room keeps it and stores it with its row, the
+// server's mail glue reads it. "" address: no mail.
+struct SeatMail {
+  std::string address;
+  bool by_mail = false;    // plays by mail alone: every turn mailed, even while a browser has the room open
+  bool confirmed = false;  // the address is its owner's (a confirmation link, or a reply from it)
+  std::string reminders;   // "" the default, "off" none, or leads before the deadline ("24h,8h,1h")
+  bool operator==(const SeatMail&) const = default;
+};
+
 // Everything needed to build a room again after a restart (the server maps it to its stored row).
 struct Saved {
   std::string id;
@@ -163,6 +173,7 @@ struct Saved {
   // Correspondence: each seat's token itself, kept so that the links can be shown again (issue 18); "" when
   // not known (a room made before they were kept).
   std::array<std::string, 2> seat_tokens;
+  std::array<SeatMail, 2> seat_mail;  // each seat's mail (docs/mail.md)
   // The last lines of the chat, oldest first (as the store keeps them: Room::kChatKept at most).
   std::vector<ChatLine> chat;
   // Issue 19: a rated game (its end changes both players' ratings), and who won: a seat, 2 for a draw, -1
@@ -285,6 +296,10 @@ class Room {
   // a seat nobody holds yet (to send to the opponent). Each `/#/room/ID?seat=S&token=T`; empty when none.
   std::vector<std::string> seat_links(int viewer) const;
   const std::string& seat_token_hash(int seat) const { return seat_token_hashes_[seat]; }
+  const std::string& seat_token(int seat) const { return seat_tokens_[seat]; }
+  // Each seat's mail (docs/mail.md); a change is saved with the row at the next save.
+  const SeatMail& seat_mail(int seat) const { return seat_mail_[seat]; }
+  void set_seat_mail(int seat, SeatMail mail) { seat_mail_[seat] = std::move(mail); }
   // A finished or unfinished game from a record (the import): no one seated; unfinished ones play on with a
   // correspondence clock of `days`, finished ones only show. Errors: an incomplete record.
   static Result<Room> from_record(const std::string& id, const Record& record, std::int64_t days,
@@ -389,6 +404,7 @@ class Room {
   std::int64_t wall_deadline_ = 0;  // correspondence: Unix ms, 0 when no turn is running
   std::array<std::string, 2> seat_token_hashes_;
   std::array<std::string, 2> seat_tokens_;
+  std::array<SeatMail, 2> seat_mail_;
   std::deque<ChatLine> chat_;               // the last kChatKept lines
   std::vector<ChatLine> chat_unsaved_;      // lines not yet handed to the store (take_save)
   std::map<std::string, std::deque<std::int64_t>> chat_times_;  // by player: when its last lines came

@@ -19,12 +19,24 @@ std::string differs(const GameRow& a, const GameRow& b) {
   if (a.version != b.version || a.turns != b.turns) return "version";
   if (a.open_turn != b.open_turn) return "open turn";
   if (a.seat_token_hashes != b.seat_token_hashes || a.seat_tokens != b.seat_tokens) return "seat tokens";
+  if (a.seat_mail != b.seat_mail) return "seat mail";
   if (a.deadline_ms != b.deadline_ms || a.clock_days != b.clock_days) return "deadline";
   if (a.game != b.game || a.options != b.options || a.kind != b.kind || a.is_private != b.is_private ||
       a.rated != b.rated || a.winner != b.winner || a.rematch_of != b.rematch_of)
     return "settings";
   if (a.created_ms != b.created_ms || a.updated_ms != b.updated_ms) return "times";
   return "";
+}
+
+// The mails of `game_id` still to send (schema version 7). The outbox's history (sent, failed, cancelled
+// mails) and the Message-IDs of the mails played (mail_received) are not copied: a copy is made with the
+// server stopped, and what is queued is all the server needs to go on; each queued mail is copied as it was
+// queued (its attempts and retry time start again).
+std::vector<MailRow> queued_mails(Store& store, const std::string& game_id) {
+  std::vector<MailRow> out;
+  for (MailRow& m : store.mails_of_game(game_id))
+    if (m.state == "queued") out.push_back(std::move(m));
+  return out;
 }
 
 }  // namespace
@@ -65,7 +77,7 @@ bool copy_store(Store& from, Store& to, CopyReport& report, Error& error,
   if (!to.put_ratings(ratings, history, error)) return false;
   report.ratings = static_cast<std::int64_t>(ratings.size());
   report.rating_changes = static_cast<std::int64_t>(history.size());
-  // Games, whole, with every chat line.
+  // Games, whole, with every chat line and their queued mails.
   const std::vector<std::string> game_ids = from.game_ids();
   std::vector<GameSave> saves;
   for (std::size_t i = 0; i < game_ids.size(); ++i) {
@@ -78,6 +90,7 @@ bool copy_store(Store& from, Store& to, CopyReport& report, Error& error,
     if (!save) return false;
     save->chat = from.chat(row->id, std::numeric_limits<int>::max());
     report.chat_lines += static_cast<std::int64_t>(save->chat.size());
+    save->mails = queued_mails(from, row->id);
     if (row->status != "finished") ++report.unfinished;
     saves.push_back(std::move(*save));
     if (saves.size() == kBatch || i + 1 == game_ids.size()) {
@@ -87,6 +100,8 @@ bool copy_store(Store& from, Store& to, CopyReport& report, Error& error,
       tell(std::to_string(report.games) + " of " + std::to_string(game_ids.size()) + " games");
     }
   }
+  // Queued mails of no game (answers to mails that named none).
+  if (auto loose = queued_mails(from, ""); !loose.empty() && !to.queue_mails(loose, {}, error)) return false;
   // The check: counts, then every game.
   auto count_check = [&](const char* what, std::size_t a, std::size_t b) {
     if (a == b) return true;
@@ -111,7 +126,9 @@ bool copy_store(Store& from, Store& to, CopyReport& report, Error& error,
       return false;
     }
     if (!count_check(("chat of " + id).c_str(), from.chat(id, std::numeric_limits<int>::max()).size(),
-                     to.chat(id, std::numeric_limits<int>::max()).size()))
+                     to.chat(id, std::numeric_limits<int>::max()).size()) ||
+        !count_check(("queued mails of " + id).c_str(), queued_mails(from, id).size(),
+                     queued_mails(to, id).size()))
       return false;
   }
   tell("checked");

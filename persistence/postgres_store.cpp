@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -37,7 +38,7 @@
 namespace cinq::store {
 namespace {
 
-constexpr int kSchemaVersion = 6;
+constexpr int kSchemaVersion = 7;
 
 // The schema of version 5, as the SQLite file has it (store.h). `meta` holds the schema version (SQLite keeps
 // it in PRAGMA user_version). Text is TEXT, integers BIGINT, reals DOUBLE PRECISION; a user name is unique
@@ -183,6 +184,42 @@ CREATE TABLE IF NOT EXISTS rating_history (
   PRIMARY KEY (player_id, game_id)
 );
 CREATE INDEX IF NOT EXISTS rating_history_by_game ON rating_history (game_id);
+-- Version 7: correspondence by e-mail (docs/mail.md): each seat's mail, the outbox, the mails played.
+CREATE TABLE IF NOT EXISTS mail_seats (
+  game_id TEXT NOT NULL,
+  seat INTEGER NOT NULL,
+  address TEXT NOT NULL,
+  by_mail INTEGER NOT NULL,
+  confirmed INTEGER NOT NULL,
+  reminders TEXT NOT NULL,
+  PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE IF NOT EXISTS mail_outbox (
+  id TEXT PRIMARY KEY,
+  slot TEXT NOT NULL,
+  game_id TEXT NOT NULL,
+  seat INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  sender TEXT NOT NULL,
+  recipient TEXT NOT NULL,
+  message TEXT NOT NULL,
+  created_ms BIGINT NOT NULL,
+  due_ms BIGINT NOT NULL,
+  state TEXT NOT NULL,
+  attempts INTEGER NOT NULL,
+  next_ms BIGINT NOT NULL,
+  error TEXT NOT NULL,
+  sent_ms BIGINT NOT NULL,
+  claimed_by TEXT NOT NULL,
+  claimed_until_ms BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS mail_outbox_due ON mail_outbox (state, due_ms);
+CREATE INDEX IF NOT EXISTS mail_outbox_by_game ON mail_outbox (game_id);
+CREATE INDEX IF NOT EXISTS mail_outbox_by_slot ON mail_outbox (slot) WHERE state = 'queued';
+CREATE TABLE IF NOT EXISTS mail_received (
+  message_id TEXT PRIMARY KEY,
+  at_ms BIGINT NOT NULL
+);
 -- A change that must find its row (a save made from a stored version): no row, and the transaction fails.
 CREATE OR REPLACE FUNCTION cinq_expect_row(n BIGINT, game_id TEXT, version BIGINT) RETURNS INTEGER
 LANGUAGE plpgsql AS $$
@@ -320,6 +357,50 @@ constexpr Sql kUpsertSeatToken{"upsert_seat_token",
                                "INSERT INTO seat_tokens (game_id, seat, token) VALUES ($1, $2, $3)"
                                " ON CONFLICT (game_id, seat) DO UPDATE SET token = excluded.token"};
 constexpr Sql kDeleteSeatTokens{"delete_seat_tokens", "DELETE FROM seat_tokens WHERE game_id = $1"};
+// Mail (schema version 7; store.h, SeatMail and MailRow).
+constexpr Sql kUpsertSeatMail{"upsert_seat_mail",
+                              "INSERT INTO mail_seats (game_id, seat, address, by_mail, confirmed, reminders)"
+                              " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (game_id, seat) DO UPDATE SET"
+                              " address = excluded.address, by_mail = excluded.by_mail,"
+                              " confirmed = excluded.confirmed, reminders = excluded.reminders"};
+constexpr Sql kDeleteSeatMail{"delete_seat_mail", "DELETE FROM mail_seats WHERE game_id = $1 AND seat = $2"};
+constexpr Sql kSelectSeatMail{"select_seat_mail",
+                              "SELECT seat, address, by_mail, confirmed, reminders FROM mail_seats WHERE game_id = $1"};
+#define CINQ_MAIL_COLUMNS                                                                                  \
+  "id, slot, game_id, seat, kind, sender, recipient, message, created_ms, due_ms, state, attempts, next_ms, " \
+  "error, sent_ms"
+// The queued mail of the same slot takes the newer content, keeping its id and attempts (not while a sender
+// holds it: as SQLite's kReplaceSlot); otherwise the mail is added, once per id.
+constexpr Sql kQueueMail{
+    "queue_mail",
+    "WITH replaced AS (UPDATE mail_outbox SET seat = $4, kind = $5, sender = $6, recipient = $7, message = $8,"
+    " created_ms = $9, due_ms = $10, next_ms = 0 WHERE $2 <> '' AND slot = $2 AND state = 'queued'"
+    " AND claimed_until_ms <= $9 RETURNING 1)"
+    " INSERT INTO mail_outbox (" CINQ_MAIL_COLUMNS ", claimed_by, claimed_until_ms)"
+    " SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'queued', 0, 0, '', 0, '', 0"
+    " WHERE NOT EXISTS (SELECT 1 FROM replaced) ON CONFLICT (id) DO NOTHING"};
+constexpr Sql kCancelMail{"cancel_mail",
+                          "UPDATE mail_outbox SET state = 'cancelled' WHERE game_id = $1 AND seat = $2"
+                          " AND state = 'queued' AND position(',' || kind || ',' in $3) > 0"};
+constexpr Sql kInsertReceived{"insert_received",
+                              "INSERT INTO mail_received (message_id, at_ms) VALUES ($1, $2)"
+                              " ON CONFLICT (message_id) DO NOTHING"};
+constexpr Sql kSelectReceived{"select_received", "SELECT 1 FROM mail_received WHERE message_id = $1"};
+constexpr Sql kClaimMails{
+    "claim_mails",
+    "UPDATE mail_outbox SET claimed_by = $1, claimed_until_ms = $2 WHERE id IN (SELECT id FROM mail_outbox"
+    " WHERE state = 'queued' AND due_ms <= $3 AND next_ms <= $3 AND claimed_until_ms <= $3"
+    " ORDER BY due_ms, created_ms LIMIT $4 FOR UPDATE SKIP LOCKED) RETURNING " CINQ_MAIL_COLUMNS};
+constexpr Sql kFinishMail{
+    "finish_mail",
+    "UPDATE mail_outbox SET state = CASE WHEN $2 = 'queued' AND state = 'cancelled' THEN state ELSE $2 END,"
+    " attempts = attempts + 1, claimed_until_ms = 0, claimed_by = '',"
+    " sent_ms = CASE WHEN $2 = 'sent' THEN $3 ELSE sent_ms END,"
+    " next_ms = CASE WHEN $2 = 'queued' THEN $4 ELSE next_ms END,"
+    " error = CASE WHEN $2 = 'sent' THEN error ELSE $5 END WHERE id = $1"};
+constexpr Sql kSelectMailsOfGame{"select_mails_of_game", "SELECT " CINQ_MAIL_COLUMNS
+                                                         " FROM mail_outbox WHERE game_id = $1 ORDER BY created_ms, id"};
+constexpr Sql kCountMails{"count_mails", "SELECT state, count(*) FROM mail_outbox GROUP BY state"};
 constexpr Sql kSelectSeatTokens{"select_seat_tokens", "SELECT seat, token FROM seat_tokens WHERE game_id = $1"};
 constexpr Sql kInsertChat{
     "insert_chat",
@@ -563,6 +644,54 @@ struct Batch {
   void add(const Sql& sql, Params params) { statements.emplace_back(&sql, std::move(params)); }
 };
 
+Params mail_params(const MailRow& m) {
+  Params p;
+  p.text(m.id).text(m.slot).text(m.game_id).integer(m.seat).text(m.kind).text(m.sender).text(m.recipient);
+  p.text(m.message).integer(m.created_ms).integer(m.due_ms);
+  return p;
+}
+
+MailRow read_mail(const Result& r, int i) {
+  MailRow m;
+  m.id = r.text(i, 0);
+  m.slot = r.text(i, 1);
+  m.game_id = r.text(i, 2);
+  m.seat = static_cast<int>(r.integer(i, 3));
+  m.kind = r.text(i, 4);
+  m.sender = r.text(i, 5);
+  m.recipient = r.text(i, 6);
+  m.message = r.text(i, 7);
+  m.created_ms = r.integer(i, 8);
+  m.due_ms = r.integer(i, 9);
+  m.state = r.text(i, 10);
+  m.attempts = static_cast<int>(r.integer(i, 11));
+  m.next_ms = r.integer(i, 12);
+  m.error = r.text(i, 13);
+  m.sent_ms = r.integer(i, 14);
+  return m;
+}
+
+// A save's mail (as SQLite's write_mail_of): the seats' addresses with the row, its cancels, mails, ids.
+void queue_mail_of(Batch& b, const GameSave& s) {
+  const GameRow& g = s.row;
+  if (s.write_row || g.status == "finished")
+    for (int seat = 0; seat < 2; ++seat) {
+      const SeatMail& m = g.seat_mail[seat];
+      if (m.address.empty())
+        b.add(kDeleteSeatMail, Params().text(g.id).integer(seat));
+      else
+        b.add(kUpsertSeatMail, Params().text(g.id).integer(seat).text(m.address).integer(m.by_mail ? 1 : 0)
+                                   .integer(m.confirmed ? 1 : 0).text(m.reminders));
+    }
+  for (const MailCancel& c : s.mail_cancels) {
+    std::string kinds = ",";
+    for (const auto& k : c.kinds) kinds += k + ",";
+    b.add(kCancelMail, Params().text(c.game_id).integer(c.seat).text(kinds));
+  }
+  for (const MailRow& m : s.mails) b.add(kQueueMail, mail_params(m));
+  for (const std::string& id : s.received) b.add(kInsertReceived, Params().text(id).integer(g.updated_ms));
+}
+
 // Queues one game's save (store.h, GameSave), as write_save does for SQLite.
 void queue_save(Batch& b, const GameSave& s) {
   const GameRow& g = s.row;
@@ -581,6 +710,7 @@ void queue_save(Batch& b, const GameSave& s) {
     for (const ChatRow& line : s.chat)
       b.add(kInsertChat, Params().text(g.id).integer(line.at_ms).text(line.channel).integer(line.seat)
                              .text(line.player_id).text(line.name).text(line.text));
+    queue_mail_of(b, s);
   };
   if (g.status == "finished") {
     if (s.base_version) b.add(kDeleteProgressAt, Params().text(g.id).integer(*s.base_version));
@@ -819,8 +949,9 @@ class PostgresStore final : public Store {
                       ", newer than this server's " + std::to_string(kSchemaVersion);
       return fail();
     }
-    // Version 5 is the first a PostgreSQL database has; the schema's statements are idempotent, and version 6
-    // (issue 21) only adds to it (a column with a default, tables), so running them again upgrades it.
+    // Version 5 is the first a PostgreSQL database has; the schema's statements are idempotent, and versions 6
+    // (issue 21) and 7 (the mail tables) only add to it (a column with a default, tables, indexes), so running
+    // them again upgrades it.
     if (version < kSchemaVersion) {
       const std::string set_version = "INSERT INTO meta (key, value) VALUES ('schema_version', '" +
                                       std::to_string(kSchemaVersion) +
@@ -1045,6 +1176,63 @@ class PostgresStore final : public Store {
     return out;
   }
 
+  // --- mail (schema version 7): the outbox's claims and outcomes on the control connection (quick, never
+  // behind a game read), standalone mails on the writer.
+  bool queue_mails(const std::vector<MailRow>& mails, const std::vector<std::string>& received,
+                   Error& error) override {
+    const std::string doing = "queueing " + std::to_string(mails.size()) + " mails";
+    std::lock_guard lock(writer_.mutex());
+    if (!writer_.ready(error)) return false;
+    Batch batch;
+    for (const MailRow& m : mails) batch.add(kQueueMail, mail_params(m));
+    // No save's time here: the ids are received now, by this machine's clock.
+    const std::int64_t at = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                std::chrono::system_clock::now().time_since_epoch())
+                                .count();
+    for (const std::string& id : received) batch.add(kInsertReceived, Params().text(id).integer(at));
+    return writer_.run_transaction(batch, false, error, doing);
+  }
+
+  std::vector<MailRow> claim_mails(const std::string& node, std::int64_t now_ms, std::int64_t claim_ms,
+                                   int limit) override {
+    std::vector<MailRow> out;
+    control_query(kClaimMails, Params().text(node).integer(now_ms + claim_ms).integer(now_ms).integer(limit),
+                  "claiming the mails due", [&](const Result& r, int i) { out.push_back(read_mail(r, i)); });
+    std::sort(out.begin(), out.end(), [](const MailRow& a, const MailRow& b) {
+      return a.due_ms != b.due_ms ? a.due_ms < b.due_ms : a.created_ms < b.created_ms;
+    });
+    return out;
+  }
+
+  bool finish_mail(const std::string& id, const std::string& state, std::int64_t at_ms, std::int64_t next_ms,
+                   const std::string& error_text, Error& error) override {
+    std::lock_guard lock(control_.mutex());
+    if (!control_.ready(error)) return false;
+    return control_.run(kFinishMail, Params().text(id).text(state).integer(at_ms).integer(next_ms).text(error_text),
+                        error, "recording mail " + id + " as " + state).ok();
+  }
+
+  bool mail_received(const std::string& message_id) override {
+    bool found = false;
+    control_query(kSelectReceived, Params().text(message_id), "looking for mail " + message_id,
+                  [&](const Result&, int) { found = true; });
+    return found;
+  }
+
+  std::vector<MailRow> mails_of_game(const std::string& game_id) override {
+    std::vector<MailRow> out;
+    control_query(kSelectMailsOfGame, Params().text(game_id), "reading the mails of " + game_id,
+                  [&](const Result& r, int i) { out.push_back(read_mail(r, i)); });
+    return out;
+  }
+
+  std::vector<std::pair<std::string, std::int64_t>> count_mails() override {
+    std::vector<std::pair<std::string, std::int64_t>> out;
+    control_query(kCountMails, Params(), "counting the mails",
+                  [&](const Result& r, int i) { out.emplace_back(r.text(i, 0), r.integer(i, 1)); });
+    return out;
+  }
+
   bool leave(const std::string& node_id, Error& error) override {
     const std::string doing = "node " + node_id + " leaving";
     std::lock_guard lock(control_.mutex());
@@ -1197,6 +1385,13 @@ class PostgresStore final : public Store {
       if (ok && with_chat)
         ok = read_locked(kSelectChat, Params().text(g.id).integer(100), doing,
                          [&](const Result& r, int i) { g.chat.push_back(read_chat(r, i)); });
+      if (ok && with_tokens)
+        ok = read_locked(kSelectSeatMail, Params().text(g.id), doing, [&](const Result& r, int i) {
+          const auto seat = r.integer(i, 0);
+          if (seat == 0 || seat == 1)
+            g.seat_mail[static_cast<std::size_t>(seat)] = {r.text(i, 1), r.integer(i, 2) != 0, r.integer(i, 3) != 0,
+                                                           r.text(i, 4)};
+        });
     }
     end_snapshot(doing);
     if (!ok || last_read_failed()) return {};

@@ -1,5 +1,6 @@
 #include "persistence/saver.h"
 
+#include <algorithm>
 #include <chrono>
 #include <unordered_map>
 #include <utility>
@@ -78,16 +79,42 @@ void Saver::commit() {
     if (p.done) p.done(ok, error.message);
 }
 
+namespace {
+
+// The mail of `later` after `into`'s: its cancels drop the mails of `into` they cancel (and stand, for mails
+// stored before), its mails and received ids follow.
+void merge_mail(GameSave& into, GameSave& later) {
+  for (const MailCancel& c : later.mail_cancels) {
+    std::erase_if(into.mails, [&](const MailRow& m) {
+      return m.game_id == c.game_id && m.seat == c.seat &&
+             std::find(c.kinds.begin(), c.kinds.end(), m.kind) != c.kinds.end();
+    });
+    into.mail_cancels.push_back(c);
+  }
+  for (auto& m : later.mails) into.mails.push_back(std::move(m));
+  for (auto& id : later.received) into.received.push_back(std::move(id));
+}
+
+}  // namespace
+
 bool merge(GameSave& into, GameSave&& later) {
   if (into.row.id != later.row.id) return false;
   if (!later.base_version) {  // it stands alone (a new game, a finished one): it replaces everything
     // but the chat lines, which are appended, each save's in turn.
     std::vector<ChatRow> chat = std::move(into.chat);
     for (auto& line : later.chat) chat.push_back(std::move(line));
+    GameSave mail;
+    mail.mail_cancels = std::move(into.mail_cancels);
+    mail.mails = std::move(into.mails);
+    mail.received = std::move(into.received);
+    merge_mail(mail, later);
     // A lease taken by the earlier save is taken by the merged one.
     const bool acquire = into.fence && into.fence->acquire;
     into = std::move(later);
     into.chat = std::move(chat);
+    into.mail_cancels = std::move(mail.mail_cancels);
+    into.mails = std::move(mail.mails);
+    into.received = std::move(mail.received);
     if (acquire && into.fence) into.fence->acquire = true;
     return true;
   }
@@ -112,6 +139,7 @@ bool merge(GameSave& into, GameSave&& later) {
     into.fence->acquire = into.fence->acquire || acquire;
   }
   for (auto& line : later.chat) into.chat.push_back(std::move(line));
+  merge_mail(into, later);
   // into.base_version stays: the merged save changes what `into` changed.
   return true;
 }

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <string_view>
 #include <filesystem>
@@ -20,7 +21,7 @@
 namespace cinq::store {
 namespace {
 
-constexpr int kSchemaVersion = 6;
+constexpr int kSchemaVersion = 7;
 constexpr int kBusyTimeoutMs = 5000;
 
 // CREATE ... IF NOT EXISTS everywhere: opening a database whose schema is already there changes nothing.
@@ -185,6 +186,46 @@ CREATE TABLE IF NOT EXISTS room_leases (
 CREATE INDEX IF NOT EXISTS room_leases_by_node ON room_leases(node_id);
 )sql";
 
+// Version 7: correspondence by e-mail (docs/mail.md; store.h, SeatMail, MailRow): each seat's mail, the
+// outbox, and the Message-IDs of the mails played.
+constexpr const char* kUpgradeTo7 = R"sql(
+CREATE TABLE IF NOT EXISTS mail_seats (
+  game_id TEXT NOT NULL,
+  seat INTEGER NOT NULL,
+  address TEXT NOT NULL,
+  by_mail INTEGER NOT NULL,
+  confirmed INTEGER NOT NULL,
+  reminders TEXT NOT NULL,
+  PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS mail_outbox (
+  id TEXT PRIMARY KEY NOT NULL,
+  slot TEXT NOT NULL,
+  game_id TEXT NOT NULL,
+  seat INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  sender TEXT NOT NULL,
+  recipient TEXT NOT NULL,
+  message TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  due_ms INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  attempts INTEGER NOT NULL,
+  next_ms INTEGER NOT NULL,
+  error TEXT NOT NULL,
+  sent_ms INTEGER NOT NULL,
+  claimed_by TEXT NOT NULL,
+  claimed_until_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS mail_outbox_due ON mail_outbox(state, due_ms);
+CREATE INDEX IF NOT EXISTS mail_outbox_by_game ON mail_outbox(game_id);
+CREATE INDEX IF NOT EXISTS mail_outbox_by_slot ON mail_outbox(slot) WHERE state = 'queued';
+CREATE TABLE IF NOT EXISTS mail_received (
+  message_id TEXT PRIMARY KEY NOT NULL,
+  at_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+)sql";
+
 // The database's clock in Unix milliseconds (every node of a cluster shares it).
 #define CINQ_NOW_MS "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
 
@@ -305,6 +346,46 @@ constexpr const char* kUpsertSeatToken =
     " ON CONFLICT(game_id, seat) DO UPDATE SET token = excluded.token";
 constexpr const char* kDeleteSeatTokens = "DELETE FROM seat_tokens WHERE game_id = ?1";
 constexpr const char* kSelectSeatTokens = "SELECT seat, token FROM seat_tokens WHERE game_id = ?1";
+constexpr const char* kUpsertSeatMail =
+    "INSERT INTO mail_seats (game_id, seat, address, by_mail, confirmed, reminders) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+    " ON CONFLICT(game_id, seat) DO UPDATE SET address = excluded.address, by_mail = excluded.by_mail,"
+    " confirmed = excluded.confirmed, reminders = excluded.reminders";
+constexpr const char* kDeleteSeatMail = "DELETE FROM mail_seats WHERE game_id = ?1 AND seat = ?2";
+constexpr const char* kSelectSeatMail =
+    "SELECT seat, address, by_mail, confirmed, reminders FROM mail_seats WHERE game_id = ?1";
+#define CINQ_MAIL_COLUMNS                                                                                  \
+  "id, slot, game_id, seat, kind, sender, recipient, message, created_ms, due_ms, state, attempts, next_ms, " \
+  "error, sent_ms"
+// A queued mail of the same slot takes the newer one's content (a coalesced your-turn mail), keeping its id
+// and attempts; not while a sender holds it (claimed until after the new mail's created_ms: what it sends is
+// the old content, and its outcome would be recorded for the new one): then the new mail is a row of its own.
+constexpr const char* kReplaceSlot =
+    "UPDATE mail_outbox SET seat = ?2, kind = ?3, sender = ?4, recipient = ?5, message = ?6, created_ms = ?7,"
+    " due_ms = ?8, next_ms = 0 WHERE slot = ?1 AND state = 'queued' AND claimed_until_ms <= ?7";
+constexpr const char* kInsertMail =
+    "INSERT INTO mail_outbox (" CINQ_MAIL_COLUMNS ", claimed_by, claimed_until_ms)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'queued', 0, 0, '', 0, '', 0) ON CONFLICT(id) DO NOTHING";
+// ?3: the kinds as ",turn,reminder,".
+constexpr const char* kCancelMail =
+    "UPDATE mail_outbox SET state = 'cancelled' WHERE game_id = ?1 AND seat = ?2 AND state = 'queued'"
+    " AND instr(?3, ',' || kind || ',') > 0";
+constexpr const char* kInsertReceived =
+    "INSERT INTO mail_received (message_id, at_ms) VALUES (?1, ?2) ON CONFLICT(message_id) DO NOTHING";
+constexpr const char* kSelectReceived = "SELECT 1 FROM mail_received WHERE message_id = ?1";
+constexpr const char* kClaimMails =
+    "UPDATE mail_outbox SET claimed_by = ?1, claimed_until_ms = ?2 WHERE id IN (SELECT id FROM mail_outbox"
+    " WHERE state = 'queued' AND due_ms <= ?3 AND next_ms <= ?3 AND claimed_until_ms <= ?3"
+    " ORDER BY due_ms, created_ms LIMIT ?4) RETURNING " CINQ_MAIL_COLUMNS;
+// A mail cancelled while it was being sent stays cancelled if it is to be tried again.
+constexpr const char* kFinishMail =
+    "UPDATE mail_outbox SET state = CASE WHEN ?2 = 'queued' AND state = 'cancelled' THEN state ELSE ?2 END,"
+    " attempts = attempts + 1, claimed_until_ms = 0, claimed_by = '',"
+    " sent_ms = CASE WHEN ?2 = 'sent' THEN ?3 ELSE sent_ms END,"
+    " next_ms = CASE WHEN ?2 = 'queued' THEN ?4 ELSE next_ms END,"
+    " error = CASE WHEN ?2 = 'sent' THEN error ELSE ?5 END WHERE id = ?1";
+constexpr const char* kSelectMailsOfGame =
+    "SELECT " CINQ_MAIL_COLUMNS " FROM mail_outbox WHERE game_id = ?1 ORDER BY created_ms, id";
+constexpr const char* kCountMails = "SELECT state, count(*) FROM mail_outbox GROUP BY state";
 constexpr const char* kInsertChat =
     "INSERT INTO chat (game_id, seq, at_ms, channel, seat, player_id, name, text)"
     " VALUES (?1, (SELECT coalesce(max(seq), 0) + 1 FROM chat WHERE game_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7)";
@@ -770,6 +851,104 @@ bool write_extras(Connection& db, const GameSave& s, const std::string& doing, E
   return true;
 }
 
+// One mail into the outbox: it replaces the queued mail of its slot, or is added (once per id).
+bool write_mail(Connection& db, const MailRow& m, const std::string& doing, Error& error) {
+  if (!m.slot.empty()) {
+    if (!write_one(db, kReplaceSlot, doing, error, [&](sqlite3_stmt* stmt) {
+          int rc = bind_text(stmt, 1, m.slot);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_int(stmt, 2, m.seat);
+          if (rc == SQLITE_OK) rc = bind_text(stmt, 3, m.kind);
+          if (rc == SQLITE_OK) rc = bind_text(stmt, 4, m.sender);
+          if (rc == SQLITE_OK) rc = bind_text(stmt, 5, m.recipient);
+          if (rc == SQLITE_OK) rc = bind_text(stmt, 6, m.message);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 7, m.created_ms);
+          return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 8, m.due_ms) : rc;
+        }))
+      return false;
+    if (sqlite3_changes(db.db()) > 0) return true;
+  }
+  return write_one(db, kInsertMail, doing, error, [&](sqlite3_stmt* stmt) {
+    int rc = bind_text(stmt, 1, m.id);
+    if (rc == SQLITE_OK) rc = bind_text(stmt, 2, m.slot);
+    if (rc == SQLITE_OK) rc = bind_text(stmt, 3, m.game_id);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int(stmt, 4, m.seat);
+    if (rc == SQLITE_OK) rc = bind_text(stmt, 5, m.kind);
+    if (rc == SQLITE_OK) rc = bind_text(stmt, 6, m.sender);
+    if (rc == SQLITE_OK) rc = bind_text(stmt, 7, m.recipient);
+    if (rc == SQLITE_OK) rc = bind_text(stmt, 8, m.message);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 9, m.created_ms);
+    return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 10, m.due_ms) : rc;
+  });
+}
+
+bool write_received(Connection& db, const std::string& id, std::int64_t at_ms, const std::string& doing,
+                    Error& error) {
+  return write_one(db, kInsertReceived, doing, error, [&](sqlite3_stmt* stmt) {
+    int rc = bind_text(stmt, 1, id);
+    return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 2, at_ms) : rc;
+  });
+}
+
+// A save's mail: the seats' addresses with the row, then its cancels, mails and received ids.
+bool write_mail_of(Connection& db, const GameSave& s, const std::string& doing, Error& error) {
+  const GameRow& g = s.row;
+  if (s.write_row || g.status == "finished") {
+    for (int seat = 0; seat < 2; ++seat) {
+      const SeatMail& m = g.seat_mail[seat];
+      const bool ok = m.address.empty()
+                          ? write_one(db, kDeleteSeatMail, doing, error,
+                                      [&](sqlite3_stmt* stmt) {
+                                        int rc = bind_text(stmt, 1, g.id);
+                                        return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, seat) : rc;
+                                      })
+                          : write_one(db, kUpsertSeatMail, doing, error, [&](sqlite3_stmt* stmt) {
+                              int rc = bind_text(stmt, 1, g.id);
+                              if (rc == SQLITE_OK) rc = sqlite3_bind_int(stmt, 2, seat);
+                              if (rc == SQLITE_OK) rc = bind_text(stmt, 3, m.address);
+                              if (rc == SQLITE_OK) rc = sqlite3_bind_int(stmt, 4, m.by_mail ? 1 : 0);
+                              if (rc == SQLITE_OK) rc = sqlite3_bind_int(stmt, 5, m.confirmed ? 1 : 0);
+                              return rc == SQLITE_OK ? bind_text(stmt, 6, m.reminders) : rc;
+                            });
+      if (!ok) return false;
+    }
+  }
+  for (const MailCancel& c : s.mail_cancels) {
+    std::string kinds = ",";
+    for (const auto& k : c.kinds) kinds += k + ",";
+    if (!write_one(db, kCancelMail, doing, error, [&](sqlite3_stmt* stmt) {
+          int rc = bind_text(stmt, 1, c.game_id);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_int(stmt, 2, c.seat);
+          return rc == SQLITE_OK ? bind_text(stmt, 3, kinds) : rc;
+        }))
+      return false;
+  }
+  for (const MailRow& m : s.mails)
+    if (!write_mail(db, m, doing, error)) return false;
+  for (const std::string& id : s.received)
+    if (!write_received(db, id, g.updated_ms, doing, error)) return false;
+  return true;
+}
+
+MailRow read_mail(sqlite3_stmt* stmt) {
+  MailRow m;
+  m.id = column_text(stmt, 0);
+  m.slot = column_text(stmt, 1);
+  m.game_id = column_text(stmt, 2);
+  m.seat = sqlite3_column_int(stmt, 3);
+  m.kind = column_text(stmt, 4);
+  m.sender = column_text(stmt, 5);
+  m.recipient = column_text(stmt, 6);
+  m.message = column_text(stmt, 7);
+  m.created_ms = sqlite3_column_int64(stmt, 8);
+  m.due_ms = sqlite3_column_int64(stmt, 9);
+  m.state = column_text(stmt, 10);
+  m.attempts = sqlite3_column_int(stmt, 11);
+  m.next_ms = sqlite3_column_int64(stmt, 12);
+  m.error = column_text(stmt, 13);
+  m.sent_ms = sqlite3_column_int64(stmt, 14);
+  return m;
+}
+
 bool write_save(Connection& db, const GameSave& s, const std::string& doing, Error& error) {
   const GameRow& g = s.row;
   const bool finished = g.status == "finished";
@@ -810,7 +989,8 @@ bool write_save(Connection& db, const GameSave& s, const std::string& doing, Err
         return false;
       if (sqlite3_changes(db.db()) == 0) return stale();
     }
-    return game_row() && write_extras(db, s, doing, error) && apply_ratings(db, g, doing, error) &&
+    return game_row() && write_extras(db, s, doing, error) && write_mail_of(db, s, doing, error) &&
+           apply_ratings(db, g, doing, error) &&
            write_one(db, kDeleteEntriesFrom, doing, error,
                      [&](sqlite3_stmt* stmt) {
                        int rc = bind_text(stmt, 1, g.id);
@@ -831,7 +1011,7 @@ bool write_save(Connection& db, const GameSave& s, const std::string& doing, Err
     return false;
   }
   if (s.write_row && !game_row()) return false;
-  if (!write_extras(db, s, doing, error)) return false;
+  if (!write_extras(db, s, doing, error) || !write_mail_of(db, s, doing, error)) return false;
   // The entries from `from` on: whatever was stored there goes (nothing, when the save appends a turn: then
   // no delete is sent at all).
   if (s.replaces && !write_one(db, kDeleteEntriesFrom, doing, error, [&](sqlite3_stmt* stmt) {
@@ -925,18 +1105,20 @@ bool create_schema(Connection& db, const std::string& path, Error& error) {
     if (version == 0)
       return db.exec(kSchema, e, doing) && db.exec(kEntriesSchema, e, doing) &&
              db.exec(kExtrasSchema, e, doing) && db.exec(kUpgradeTo5, e, doing) &&
-             db.exec(kUpgradeTo6, e, doing) && db.exec(set_version.c_str(), e, doing);
+             db.exec(kUpgradeTo6, e, doing) && db.exec(kUpgradeTo7, e, doing) &&
+             db.exec(set_version.c_str(), e, doing);
     // Version 1 gains the correspondence columns (its games are not correspondence games), then version 2
     // its entries, then version 3 the seat tokens and chat tables (empty: older links cannot be shown again),
     // then version 4 the accounts and ratings (every player a guest, no game rated, winners unknown), then
     // version 5 the cluster's tables (issue 21; version 3's game_progress gains its commands, which the
-    // version 3 tables made here have already).
-    if (version >= 3 && !db.exec(kAddCommands, e, upgrading)) return false;
+    // version 3 tables made here have already), then version 6 the mail tables (empty).
+    if (version >= 3 && version <= 5 && !db.exec(kAddCommands, e, upgrading)) return false;
     if (version == 1 && !db.exec(kUpgradeTo2, e, upgrading)) return false;
     if (version <= 2 && !upgrade_to_3(db, path, e, upgrading)) return false;
     if (version <= 3 && !db.exec(kExtrasSchema, e, upgrading)) return false;
     if (version <= 4 && !db.exec(kUpgradeTo5, e, upgrading)) return false;
-    return db.exec(kUpgradeTo6, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
+    if (version <= 5 && !db.exec(kUpgradeTo6, e, upgrading)) return false;
+    return db.exec(kUpgradeTo7, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
   });
 }
 
@@ -1057,12 +1239,32 @@ class SqliteStore final : public Store {
       }
       for (GameRow& g : games)
         if (with_chat) step_chat(g.id, kChatRead, doing, g.chat);
+      for (GameRow& g : games) {
+        if (!with_tokens) break;
+        step_rows(
+            kSelectSeatMail, doing, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, g.id); },
+            [&](sqlite3_stmt* stmt) {
+              const int seat = sqlite3_column_int(stmt, 0);
+              if (seat == 0 || seat == 1)
+                g.seat_mail[seat] = {column_text(stmt, 1), sqlite3_column_int(stmt, 2) != 0,
+                                     sqlite3_column_int(stmt, 3) != 0, column_text(stmt, 4)};
+            });
+      }
     }
     if (!reader.exec("COMMIT", error, doing)) report_read_error(doing, error.message);
     return games;
   }
 
   const char* backend() const override { return "sqlite"; }
+  bool queue_mails(const std::vector<MailRow>& mails, const std::vector<std::string>& received,
+                   Error& error) override;
+  std::vector<MailRow> claim_mails(const std::string& node, std::int64_t now_ms, std::int64_t claim_ms,
+                                   int limit) override;
+  bool finish_mail(const std::string& id, const std::string& state, std::int64_t at_ms, std::int64_t next_ms,
+                   const std::string& error_text, Error& error) override;
+  bool mail_received(const std::string& message_id) override;
+  std::vector<MailRow> mails_of_game(const std::string& game_id) override;
+  std::vector<std::pair<std::string, std::int64_t>> count_mails() override;
   bool put_player(const PlayerRow& player, Error& error) override;
   bool save(const std::vector<PlayerRow>& players, const std::vector<GameSave>& games, Error& error) override;
   std::optional<PlayerRow> player(const std::string& id) override;
@@ -1362,6 +1564,88 @@ bool SqliteStore::put_ratings(const std::vector<RatingRow>& ratings, const std::
       if (!write_change(writer, c, doing, e)) return false;
     return true;
   });
+}
+
+// --- mail (schema version 7)
+
+bool SqliteStore::queue_mails(const std::vector<MailRow>& mails, const std::vector<std::string>& received,
+                              Error& error) {
+  const std::string doing = "queueing " + std::to_string(mails.size()) + " mails";
+  return writer.transaction(error, doing, [&](Error& e) {
+    for (const MailRow& m : mails)
+      if (!write_mail(writer, m, doing, e)) return false;
+    // No save's time here: the ids are received now, by this machine's clock.
+    const std::int64_t at = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                std::chrono::system_clock::now().time_since_epoch())
+                                .count();
+    for (const std::string& id : received)
+      if (!write_received(writer, id, at, doing, e)) return false;
+    return true;
+  });
+}
+
+std::vector<MailRow> SqliteStore::claim_mails(const std::string& node, std::int64_t now_ms, std::int64_t claim_ms,
+                                              int limit) {
+  std::vector<MailRow> out;
+  Error error;
+  const std::string doing = "claiming the mails due";
+  const bool ok = writer.transaction(error, doing, [&](Error& e) {
+    return read_on(
+        writer, kClaimMails, doing, e,
+        [&](sqlite3_stmt* stmt) {
+          int rc = bind_text(stmt, 1, node);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 2, now_ms + claim_ms);
+          if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 3, now_ms);
+          return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 4, limit) : rc;
+        },
+        [&](sqlite3_stmt* stmt) { out.push_back(read_mail(stmt)); });
+  });
+  if (!ok) {
+    spdlog::error("store: {}", error.message);
+    return {};
+  }
+  std::sort(out.begin(), out.end(), [](const MailRow& a, const MailRow& b) {
+    return a.due_ms != b.due_ms ? a.due_ms < b.due_ms : a.created_ms < b.created_ms;
+  });
+  return out;
+}
+
+bool SqliteStore::finish_mail(const std::string& id, const std::string& state, std::int64_t at_ms,
+                              std::int64_t next_ms, const std::string& error_text, Error& error) {
+  const std::string doing = "recording mail " + id + " as " + state;
+  return writer.transaction(error, doing, [&](Error& e) {
+    return write_one(writer, kFinishMail, doing, e, [&](sqlite3_stmt* stmt) {
+      int rc = bind_text(stmt, 1, id);
+      if (rc == SQLITE_OK) rc = bind_text(stmt, 2, state);
+      if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 3, at_ms);
+      if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, 4, next_ms);
+      return rc == SQLITE_OK ? bind_text(stmt, 5, error_text) : rc;
+    });
+  });
+}
+
+bool SqliteStore::mail_received(const std::string& message_id) {
+  bool found = false;
+  read_rows(kSelectReceived, "looking for mail " + message_id,
+            [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, message_id); },
+            [&](sqlite3_stmt*) { found = true; });
+  return found;
+}
+
+std::vector<MailRow> SqliteStore::mails_of_game(const std::string& game_id) {
+  std::vector<MailRow> out;
+  read_rows(kSelectMailsOfGame, "reading the mails of " + game_id,
+            [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, game_id); },
+            [&](sqlite3_stmt* stmt) { out.push_back(read_mail(stmt)); });
+  return out;
+}
+
+std::vector<std::pair<std::string, std::int64_t>> SqliteStore::count_mails() {
+  std::vector<std::pair<std::string, std::int64_t>> out;
+  read_rows(kCountMails, "counting the mails", nullptr, [&](sqlite3_stmt* stmt) {
+    out.emplace_back(column_text(stmt, 0), sqlite3_column_int64(stmt, 1));
+  });
+  return out;
 }
 
 }  // namespace cinq::store

@@ -25,6 +25,12 @@
 //                   last_ms) WITHOUT ROWID (version 5): Glicko-2 per game and pool (live, correspondence).
 //   rating_history  (player_id, game_id, ...) WITHOUT ROWID (version 5): one row per rated game and player,
 //                   written with the game's result; its key is what makes a game count once.
+//   mail_seats      (game_id, seat, address, by_mail, confirmed, reminders) (version 7): each seat's mail
+//                   (SeatMail), written with the games row, kept after the game ends.
+//   mail_outbox     (id, slot, game_id, seat, kind, sender, recipient, message, ...) (version 7): the mails to
+//                   send (MailRow), queued in the transaction that causes them, claimed and sent by the server.
+//   mail_received   (message_id, at_ms) (version 7): the mails played or answered, so that one delivered twice
+//                   acts once.
 // Version 5 also gives players a user name and a password hash (accounts) and games `rated` and `winner`.
 //
 // So an accepted turn writes one entry row and the progress row, whatever the game's length. Reading a game
@@ -117,6 +123,16 @@ struct ChatRow {
   std::string text;
 };
 
+// A seat's mail (schema version 7, table mail_seats): where its notices go and how. Written with the games
+// row (GameSave::write_row), kept after the game ends (an unsubscribe link still finds it).
+struct SeatMail {
+  std::string address;    // "" none: the seat gets no mail
+  bool by_mail = false;   // the seat plays by mail alone: every turn is mailed, even while a browser is open
+  bool confirmed = false; // the address is its owner's (confirmed by a link, or by a reply from it)
+  std::string reminders;  // "" the default reminders, "off" none, or the leads before the deadline ("24h,8h,1h")
+  bool operator==(const SeatMail&) const = default;
+};
+
 struct GameRow {
   std::string id;                  // the room id
   std::string game;                // "tablut", ...
@@ -159,6 +175,9 @@ struct GameRow {
   // nodes that this game applied, oldest first, space-separated (at most kRememberedCommands): a command sent
   // again after its node lost the owner is recognised and not applied twice.
   std::string commands;
+  // Schema version 7 (table mail_seats): each seat's mail. Read by game(), unfinished_games() and
+  // games_of_player().
+  std::array<SeatMail, 2> seat_mail;
 };
 inline constexpr std::size_t kRememberedCommands = 32;
 
@@ -169,6 +188,37 @@ struct Fence {
   std::string node;        // the node's id (its name and incarnation)
   std::int64_t lease = 0;  // the lease's number, which grows each time the room changes hands
   bool acquire = false;
+};
+
+// One mail in the outbox (schema version 7, table mail_outbox): stored in the transaction of the turn or the
+// deadline that causes it, sent later by the server's mail sender (server/mail_sender.h), which claims it
+// first (one node sends each) and records how it went.
+struct MailRow {
+  std::string id;         // the event that causes it: queued once per event ("turn.AB12.0.14"); a second
+                          // queue of the same id is ignored
+  std::string slot;       // "" or a coalescing key ("turn.AB12.0"): a queued, unsent mail of the same slot is
+                          // replaced by this one (its row keeps its id) instead of a second mail going out
+  std::string game_id;
+  int seat = -1;          // the seat it is for; -1 none (an answer to a mail that named no seat)
+  std::string kind;       // "turn", "reminder", "end", "invite", "answer"
+  std::string sender;     // the envelope sender
+  std::string recipient;  // the envelope recipient
+  std::string message;    // the whole RFC 5322 message, CRLF line ends
+  std::int64_t created_ms = 0;
+  std::int64_t due_ms = 0;        // not sent before (a reminder's time; a your-turn mail's gathering delay)
+  std::string state = "queued";   // "queued", "sent", "failed" (a permanent refusal), "cancelled"
+  int attempts = 0;               // sends tried
+  std::int64_t next_ms = 0;       // after a temporary failure: not tried again before
+  std::string error;              // the last failure, as the mail server said it
+  std::int64_t sent_ms = 0;
+};
+
+// Queued mails that no longer apply (the seat played: its your-turn mail and reminders go): every mail still
+// queued for `seat` of `game_id` whose kind is one of `kinds`.
+struct MailCancel {
+  std::string game_id;
+  int seat = -1;
+  std::vector<std::string> kinds;
 };
 
 // One save of a game, sized to what changed since the last one (issue 16). The server's rooms build these
@@ -192,6 +242,12 @@ struct GameSave {
   std::vector<ChatRow> chat;
   // Several nodes (issue 21): the lease under which the save is made; it fails if the node holds it no more.
   std::optional<Fence> fence;
+  // Mail (schema version 7), in the same transaction: the cancels first, then the mails queued, then the
+  // Message-IDs of the mails whose turns this save plays (table mail_received: a mail delivered twice plays
+  // once).
+  std::vector<MailCancel> mail_cancels;
+  std::vector<MailRow> mails;
+  std::vector<std::string> received;
 };
 
 // A node of a cluster (issue 21, table nodes): alive while its heartbeat is fresh (expires_ms is in the
@@ -315,6 +371,27 @@ class Store {
   virtual std::vector<std::string> orphans(int limit) = 0;
   // The node stops: its leases are given up and its row goes.
   virtual bool leave(const std::string& node_id, Error& error) = 0;
+
+  // --- mail (schema version 7; server/mail_sender.h, docs/mail.md). `now_ms` is the caller's clock.
+  // Mails (and received Message-IDs) stored outside a game's save, in one transaction: the answers to mails
+  // that played nothing. Ids already queued are ignored, as in a save.
+  virtual bool queue_mails(const std::vector<MailRow>& mails, const std::vector<std::string>& received,
+                           Error& error) = 0;
+  // Claims the mails due now (queued, due_ms and next_ms <= now_ms, and not claimed by anyone until after
+  // now_ms), oldest due first, at most `limit`, for `node` until now_ms + claim_ms: of several nodes, one
+  // sends each. A claim that runs out (its node died) makes the mail claimable again.
+  virtual std::vector<MailRow> claim_mails(const std::string& node, std::int64_t now_ms, std::int64_t claim_ms,
+                                           int limit) = 0;
+  // How a claimed mail's send went, releasing the claim and counting the attempt: "sent" (sent_ms = at_ms),
+  // "queued" again after a temporary failure (not before next_ms; `error_text` kept), or "failed" for good.
+  virtual bool finish_mail(const std::string& id, const std::string& state, std::int64_t at_ms,
+                           std::int64_t next_ms, const std::string& error_text, Error& error) = 0;
+  // Whether a mail with this Message-ID has been played or answered already.
+  virtual bool mail_received(const std::string& message_id) = 0;
+  // Every mail of a game, by creation (for tests, and the room's failures shown to its players).
+  virtual std::vector<MailRow> mails_of_game(const std::string& game_id) = 0;
+  // How many mails are in each state ("queued", "sent", "failed", "cancelled").
+  virtual std::vector<std::pair<std::string, std::int64_t>> count_mails() = 0;
 
  protected:
   Store() = default;

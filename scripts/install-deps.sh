@@ -2,7 +2,7 @@
 # Installs what Cinq needs to build and test on Debian 12, as root. Used by README, .ci/run and docker/.
 #   scripts/install-deps.sh           everything: the build, the tests (clang for the sanitizers and fuzzers,
 #                                     PostgreSQL for the store tests, Redis and HAProxy for the cluster
-#                                     tests, Chromium and Node for the browser tests)
+#                                     tests, Postfix for the mail tests, Chromium and Node for the browser tests)
 #   scripts/install-deps.sh --build   what building `cinq` needs, nothing more (docker/Dockerfile's build stage)
 set -euo pipefail
 BUILD_ONLY=0
@@ -15,7 +15,7 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build ccache pkg-config git ca-certificates \
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev doctest-dev libbox2d-dev libcli11-dev libssl-dev libsodium-dev \
-  libjemalloc-dev libpq-dev libhiredis-dev \
+  libjemalloc-dev libpq-dev libhiredis-dev libcurl4-openssl-dev \
   >/dev/null
 if [ "$BUILD_ONLY" = 1 ]; then exit 0; fi
 # The tests: the sanitizers and fuzzers (clang), a real PostgreSQL started by the tests themselves
@@ -23,8 +23,12 @@ if [ "$BUILD_ONLY" = 1 ]; then exit 0; fi
 # (tests/support/redis.h, haproxy.h, scripts/cluster.sh: each started on free ports of its own), the Python
 # clients, the browser. Where the packages start their services (an init system, or invoke-rc.d), Redis
 # listens on 127.0.0.1:6379 and HAProxy's default configuration on no port: no test uses either.
+# Postfix for the mail tests (tests/support/postfix.h: an instance of its own per test, on free ports): its
+# package is told to configure no system mail ("No configuration"), so no question is asked and nothing
+# listens on port 25.
+echo "postfix postfix/main_mailer_type select No configuration" | $SUDO debconf-set-selections
 $SUDO apt-get install -y -qq --no-install-recommends \
-  sqlite3 clang libclang-rt-14-dev postgresql redis-server haproxy \
+  sqlite3 clang libclang-rt-14-dev postgresql redis-server haproxy postfix \
   python3 python3-websockets chromium \
   >/dev/null
 # The browser tests need Node >= 18 (playwright-core 1.49): Debian 12's nodejs will do. A machine that has a

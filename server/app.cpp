@@ -1,15 +1,25 @@
 #include "server/app.h"
 
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
 #include "server/http_api.h"
+#include "server/mail_sender.h"
+#include "server/net/lmtp.h"
 #include "server/identity.h"
 #include "server/room_actor.h"
 #include "server/rooms.h"
+#include "mail/address.h"
 
 namespace cinq::server {
 
 App::App(store::Store& store, store::Worker& writer, Limits limits, BotConfig bots, WorkerConfig workers,
-         RoomLimits room_limits)
+         RoomLimits room_limits, MailConfig mail)
     : bot_config_(bots) {
+  if (mail.enabled()) {
+    postman_ = std::make_unique<Postman>(std::move(mail));
+    services_.postman = postman_.get();
+  }
   services_.limits = room_limits;
   services_.store = &store;
   services_.writer = &writer;
@@ -37,6 +47,9 @@ App::App(store::Store& store, store::Worker& writer, Limits limits, BotConfig bo
 
 App::~App() {
   // Nothing may run on another thread while the parts go: the same steps as shutdown(), if it was not called.
+  lmtp_.reset();
+  services_.mail_sender = nullptr;
+  mail_sender_.reset();
   if (cluster_) cluster_->stop();
   bot_runner_->stop();
   protocol_->shutdown();
@@ -52,10 +65,70 @@ void App::join_cluster(ClusterConfig config) {
 int App::attach(net::Server& server) {
   services_.net = &server;
   if (cluster_) cluster_->start();
+  if (postman_) start_mail(server);
   return rooms_->reopen_unfinished();
 }
 
+int App::lmtp_port() const { return lmtp_ ? lmtp_->port() : 0; }
+
+namespace {
+
+// An MTA's status line ("550 5.1.1 no such seat") as an LMTP reply.
+net::LmtpReply lmtp_reply(const std::string& smtp) {
+  net::LmtpReply r;
+  r.code = std::atoi(smtp.c_str());
+  if (r.code < 200 || r.code > 599) r.code = 451;
+  r.text = smtp.size() > 4 ? smtp.substr(4) : "4.3.0 try again later";
+  return r;
+}
+
+}  // namespace
+
+void App::start_mail(net::Server& server) {
+  const MailConfig& config = postman_->config();
+  mail_sender_ = std::make_unique<MailSender>(*services_.store, config, services_.metrics,
+                                              cluster_ ? cluster_->node_id() : "cinq");
+  services_.mail_sender = mail_sender_.get();
+  if (config.lmtp_port < 0) return;
+  net::LmtpConfig lmtp;
+  lmtp.address = config.lmtp_address;
+  lmtp.port = static_cast<std::uint16_t>(config.lmtp_port);
+  lmtp.max_message = config.max_message;
+  // Each message goes through the HTTP API's own route (POST /api/mail/in), so that it is played where its
+  // room is, whichever node the MTA reached.
+  auto check = [postman = postman_.get()](const std::string& rcpt) {
+    const MailConfig& c = postman->config();
+    if (mail::parse_seat_address(rcpt, c.prefix, c.domain)) return net::LmtpReply{250, "2.1.5 ok"};
+    return net::LmtpReply{550, "5.1.1 no game seat has this address"};
+  };
+  auto deliver = [this](net::LmtpMessage message, std::function<void(std::vector<net::LmtpReply>)> done) {
+    auto replies = std::make_shared<std::vector<net::LmtpReply>>(message.recipients.size());
+    auto left = std::make_shared<std::atomic<std::size_t>>(message.recipients.size());
+    auto body = std::make_shared<const std::string>(std::move(message.data));
+    for (std::size_t i = 0; i < message.recipients.size(); ++i) {
+      net::HttpRequest request;
+      request.method = "POST";
+      request.target = "/api/mail/in?recipient=" + message.recipients[i];
+      request.body = *body;
+      request.content_type = "message/rfc822";
+      request.address = message.peer;
+      http_->handle(std::move(request), [replies, left, done, i](net::HttpResponse r) {
+        std::string smtp = "451 4.3.0 try again later";
+        auto answer = nlohmann::json::parse(r.body, nullptr, false);
+        if (answer.is_object() && answer.contains("smtp") && answer["smtp"].is_string()) smtp = answer["smtp"];
+        (*replies)[i] = lmtp_reply(smtp);
+        if (--*left == 0) done(std::move(*replies));
+      });
+    }
+  };
+  lmtp_ = std::make_unique<net::LmtpServer>(server, lmtp, check, deliver);
+  spdlog::info("mail: LMTP on {}:{}", config.lmtp_address, lmtp_->port());
+}
+
 void App::shutdown() {
+  lmtp_.reset();  // before the transport it runs on
+  services_.mail_sender = nullptr;
+  mail_sender_.reset();
   if (cluster_) cluster_->stop();
   // First the bots: a bot still thinking would post its turn to a room that is going. Then no message is
   // handled any more, and the workers end (a job not started is dropped) before the rooms go.

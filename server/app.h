@@ -14,27 +14,37 @@
 
 #include "server/bot_runner.h"
 #include "server/cluster.h"
+#include "server/postman.h"
 #include "server/protocol.h"
 #include "server/services.h"
 #include "server/workers.h"
+
+namespace cinq::net {
+class LmtpServer;
+}
 
 namespace cinq::server {
 
 class RoomDirectory;
 class Identities;
 class HttpApi;
+class MailSender;
 
 class App : public net::Handler {
  public:
+  // `mail`: correspondence by e-mail (docs/mail.md), off unless it names an SMTP server.
   App(store::Store& store, store::Worker& writer, Limits limits = {}, BotConfig bots = {},
-      WorkerConfig workers = {}, RoomLimits room_limits = {});
+      WorkerConfig workers = {}, RoomLimits room_limits = {}, MailConfig mail = {});
   // Several nodes (server/cluster.h): this node joins the cluster named by `cluster` (call before attach()).
   void join_cluster(ClusterConfig cluster);
   Cluster* cluster() { return cluster_.get(); }
   ~App() override;
 
   // Binds the app to its transport, then reopens every unfinished game from the store; returns how many.
+  // With mail, also starts the outbox's sender and, with MailConfig::lmtp_port, the LMTP listener.
   int attach(net::Server& server);
+  // The LMTP listener's port (0: none).
+  int lmtp_port() const;
   Services& services() { return services_; }
   // Stops the bot threads (a bot thinking is cancelled) and the workers (jobs not started are dropped), then
   // drops every room and connection record: call after the transport stopped, before it is destroyed.
@@ -60,6 +70,10 @@ class App : public net::Handler {
   std::unique_ptr<Protocol> protocol_;
   std::unique_ptr<HttpApi> http_;
   std::unique_ptr<Cluster> cluster_;
+  void start_mail(net::Server& server);
+  std::unique_ptr<Postman> postman_;
+  std::unique_ptr<MailSender> mail_sender_;
+  std::unique_ptr<net::LmtpServer> lmtp_;
 };
 
 }  // namespace cinq::server

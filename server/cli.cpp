@@ -509,6 +509,8 @@ int cli_main(int argc, char** argv) {
   commands[app.get_subcommand("selfplay")] = std::move(selfplay);
   Command store = add_store_command(app);  // store_command.cpp
   commands[app.get_subcommand("store")] = std::move(store);
+  Command mail_in = add_mail_in_command(app);  // mail_in_command.cpp
+  commands[app.get_subcommand("mail-in")] = std::move(mail_in);
 
   CLI::App* games = app.add_subcommand("games", "Lists the games with their options and their defaults.");
   commands[games] = cmd_games;
@@ -531,7 +533,7 @@ int cli_main(int argc, char** argv) {
   }
   for (const auto& [command, run] : commands)
     if (command->parsed()) return run();
-  return usage_error(app, "a command is needed: replay, play, perft, serve, selfplay, store or games");
+  return usage_error(app, "a command is needed: replay, play, perft, serve, mail-in, selfplay, store or games");
 }
 
 }  // namespace cinq

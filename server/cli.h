@@ -20,6 +20,8 @@ using Command = std::function<int()>;
 
 // `cinq serve` (serve.cpp): runs the server until SIGINT/SIGTERM. Exit 0, 1 if it cannot start.
 Command add_serve_command(CLI::App& cinq);
+// `cinq mail-in` (mail_in_command.cpp): one mail on standard input, handed to a running server (an MTA's pipe).
+Command add_mail_in_command(CLI::App& cinq);
 
 // A usage error found once the arguments are parsed (one that depends on another argument, say): prints
 // "cinq COMMAND: WHY", the command's usage line and where to read more on standard error; returns 2.

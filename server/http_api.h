@@ -16,6 +16,10 @@
 #include "server/caps.h"
 #include "server/net/transport.h"
 
+namespace cinq::store {
+struct MailRow;
+}
+
 namespace cinq::server {
 
 struct Services;
@@ -77,13 +81,30 @@ class HttpApi {
   void import_game(Call& call);
   // The log checked and played on a copy of the room on a worker, then kept by the room if nothing happened
   // to it meanwhile (else tried again; after a few tries, played on the room's strand).
+  // `received`: the Message-ID of the mail that sent it, stored with its turns ("" : not mailed).
   void play_log(std::shared_ptr<RoomActor> actor, int seat, std::string token,
-                std::shared_ptr<const std::string> body, Respond respond, int attempt);
+                std::shared_ptr<const std::string> body, Respond respond, int attempt, std::string received);
+
+  // --- mail_in.cpp: correspondence by e-mail (docs/mail.md)
+  // POST /api/mail/in?recipient=ADDR: one mail (RFC 5322) for a seat address, from `cinq mail-in` or the
+  // LMTP listener; answers {"outcome", "smtp"} with the status the MTA should give.
+  void mail_in(Call& call);
+  // GET/POST /api/games/{id}/mail?seat=S&token=T: a seat's mail settings, an invitation by mail.
+  void seat_mail(Call& call);
+  // GET/POST /api/mail/unsubscribe and GET /api/mail/confirm ?room=&seat=&tag=: one click, no login.
+  void unsubscribe(Call& call);
+  void confirm(Call& call);
+  // The mail in, once read, on the room's strand.
+  struct MailIn;
+  void play_mail(std::shared_ptr<RoomActor> actor, std::shared_ptr<const MailIn> in, Respond respond);
+  // Queues an answer by mail (and the Message-ID it answers) on a worker; `done(ok)` after.
+  void store_answer(store::MailRow row, std::string received, std::function<void(bool)> done);
 
   Services& services_;
   RoomDirectory& rooms_;
   Workers& workers_;
   HourlyQuota imports_;  // POST /api/games/import per address (RoomLimits::imports_per_hour)
+  HourlyQuota mail_senders_;  // mails in per sender address (MailConfig::sender_rate)
   Extra extra_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };

@@ -57,9 +57,14 @@ void count(Metrics& metrics, const lobby::Effect& effect) {
 
 // On the strand: the room applies what the log did (the new turns, or a time forfeit found on the way) and
 // answers once it is stored.
-void keep(RoomActor& a, lobby::Effect effect, const HttpApi::Respond& respond) {
+void keep(RoomActor& a, lobby::Effect effect, const HttpApi::Respond& respond, const std::string& received) {
   std::optional<lobby::Failure> error = effect.error;
   effect.error.reset();
+  // A mailed turn (mail_in.cpp): its Message-ID is stored with the turn, so the same mail never plays twice.
+  if (!received.empty() && !error) {
+    a.note_received(received);
+    effect.save = true;
+  }
   a.apply(std::move(effect), nullptr, {});
   a.when_settled(
       [&a, error, respond] {
@@ -86,15 +91,16 @@ void HttpApi::post_record(Call& call) {
     if (!found.owner.empty()) return services_.cluster->forward_http(found.owner, std::move(forwarded), respond);
     if (found.busy || found.moved) return respond(busy_response());
     if (!found.room) return respond(error_response(404, "not_found", "no game '" + id + "'"));
-    play_log(found.room, seat, token, body, respond, 0);
+    play_log(found.room, seat, token, body, respond, 0, {});
   });
 }
 
 void HttpApi::play_log(std::shared_ptr<RoomActor> actor, int seat, std::string token,
-                       std::shared_ptr<const std::string> body, Respond respond, int attempt) {
-  actor->post([this, actor, seat, token, body, respond, attempt](RoomActor& a) {
+                       std::shared_ptr<const std::string> body, Respond respond, int attempt,
+                       std::string received) {
+  actor->post([this, actor, seat, token, body, respond, attempt, received](RoomActor& a) {
     // Once settled: the log is compared with the record as stored.
-    a.when_settled([this, &a, actor, seat, token, body, respond, attempt] {
+    a.when_settled([this, &a, actor, seat, token, body, respond, attempt, received] {
       lobby::Room& room = a.room();
       if (!token_matches(token, room.seat_token_hash(seat)))
         return respond(
@@ -103,12 +109,12 @@ void HttpApi::play_log(std::shared_ptr<RoomActor> actor, int seat, std::string t
         note_blocking(services_.metrics);  // the room kept changing: played here, counted
         lobby::Effect effect = room.play_log(seat, *body, Services::now());
         count(services_.metrics, effect);
-        return keep(a, std::move(effect), respond);
+        return keep(a, std::move(effect), respond, received);
       }
       auto copy = std::make_shared<lobby::Room>(room);
       const std::int64_t version = room.version();
       bool queued = workers_.submit(Workers::Kind::bulk, [this, actor, copy, version, seat, token, body, respond,
-                                                          attempt] {
+                                                          attempt, received] {
         note_blocking(services_.metrics);
         auto effect = std::make_shared<lobby::Effect>(copy->play_log(seat, *body, Services::now()));
         if (!effect->save && effect->events.empty()) {
@@ -117,13 +123,14 @@ void HttpApi::play_log(std::shared_ptr<RoomActor> actor, int seat, std::string t
           if (effect->error) return respond(refusal(*effect->error));
           return respond(text_answer(copy->record().write()));
         }
-        actor->post([this, actor, copy, version, effect, seat, token, body, respond, attempt](RoomActor& a) {
-          a.when_settled([this, &a, actor, copy, version, effect, seat, token, body, respond, attempt] {
+        actor->post([this, actor, copy, version, effect, seat, token, body, respond, attempt, received](RoomActor& a) {
+          a.when_settled([this, &a, actor, copy, version, effect, seat, token, body, respond, attempt, received] {
             // Something happened to the room meanwhile (a turn, a spectator): the log is checked again.
-            if (a.room().version() != version) return play_log(actor, seat, token, body, respond, attempt + 1);
+            if (a.room().version() != version)
+              return play_log(actor, seat, token, body, respond, attempt + 1, received);
             a.room() = std::move(*copy);  // the room as it was, plus what the log did
             count(services_.metrics, *effect);
-            keep(a, std::move(*effect), respond);
+            keep(a, std::move(*effect), respond, received);
           }, [respond] { respond(storage_response()); });
         });
       });

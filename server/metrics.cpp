@@ -42,6 +42,27 @@ void Metrics::count_error(const std::string& code) {
   ++errors_[code];
 }
 
+void Metrics::count_mail_in(const std::string& outcome) {
+  std::lock_guard lock(mutex_);
+  ++mail_in_[outcome];
+}
+
+std::string Metrics::mail_text() const {
+  std::string out =
+      "# HELP cinq_mail_total Mails out: queued in the outbox, sent, deferred (a temporary failure, tried "
+      "again), bounced (refused for good).\n# TYPE cinq_mail_total counter\n";
+  out += "cinq_mail_total{state=\"queued\"} " + std::to_string(mail_queued.load()) + "\n";
+  out += "cinq_mail_total{state=\"sent\"} " + std::to_string(mail_sent.load()) + "\n";
+  out += "cinq_mail_total{state=\"deferred\"} " + std::to_string(mail_deferred.load()) + "\n";
+  out += "cinq_mail_total{state=\"bounced\"} " + std::to_string(mail_bounced.load()) + "\n";
+  out += "# HELP cinq_mail_received_total Mails in, by what became of them.\n"
+         "# TYPE cinq_mail_received_total counter\n";
+  std::lock_guard lock(mutex_);
+  for (const auto& [outcome, n] : mail_in_)
+    out += "cinq_mail_received_total{outcome=\"" + outcome + "\"} " + std::to_string(n) + "\n";
+  return out;
+}
+
 std::string Metrics::errors_text() const {
   std::string out =
       "# HELP cinq_errors_total Error messages sent to clients, by code.\n# TYPE cinq_errors_total counter\n";

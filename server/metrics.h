@@ -51,12 +51,22 @@ struct Metrics {
   std::atomic<std::int64_t> refused_imports{0};
   std::atomic<std::int64_t> rooms_expired{0};
 
+  // Mail (docs/mail.md): mails queued in the outbox (by this node), sent, deferred by a temporary failure,
+  // bounced (refused for good), and mails received by what became of them (played, duplicate, refused, ...).
+  std::atomic<std::int64_t> mail_queued{0};
+  std::atomic<std::int64_t> mail_sent{0};
+  std::atomic<std::int64_t> mail_deferred{0};
+  std::atomic<std::int64_t> mail_bounced{0};
+  void count_mail_in(const std::string& outcome);
+  std::string mail_text() const;
+
   void count_error(const std::string& code);
   std::string errors_text() const;
 
  private:
   mutable std::mutex mutex_;
   std::map<std::string, std::int64_t> errors_;
+  std::map<std::string, std::int64_t> mail_in_;
 };
 
 // Called by every place in server/ that reads the store, replays a whole record (Record::read,

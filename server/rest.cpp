@@ -10,6 +10,7 @@
 #include "rules/notation.h"
 #include "server/http_answers.h"
 #include "server/http_api.h"
+#include "server/postman.h"
 #include "server/cluster.h"
 #include "server/room_actor.h"
 #include "server/rooms.h"
@@ -106,6 +107,7 @@ HttpApi::HttpApi(Services& services, RoomDirectory& rooms, Workers& workers, Ext
       rooms_(rooms),
       workers_(workers),
       imports_(services.limits.imports_per_hour),
+      mail_senders_(services.postman ? static_cast<std::size_t>(services.postman->config().sender_rate) : 30),
       extra_(std::move(extra)) {}
 
 const std::vector<HttpApi::Route>& HttpApi::routes() {
@@ -122,6 +124,12 @@ const std::vector<HttpApi::Route>& HttpApi::routes() {
       {"GET", "/api/leaderboard/{game}", &HttpApi::leaderboard},
       {"GET", "/api/games/{id}/chat", &HttpApi::chat},
       {"POST", "/api/games/{id}/record", &HttpApi::post_record},
+      {"POST", "/api/mail/in", &HttpApi::mail_in, " with a mail (RFC 5322) as the body"},
+      {"GET", "/api/mail/unsubscribe", &HttpApi::unsubscribe},
+      {"POST", "/api/mail/unsubscribe", &HttpApi::unsubscribe},
+      {"GET", "/api/mail/confirm", &HttpApi::confirm},
+      {"GET", "/api/games/{id}/mail", &HttpApi::seat_mail},
+      {"POST", "/api/games/{id}/mail", &HttpApi::seat_mail},
   };
   return kRoutes;
 }
@@ -325,6 +333,7 @@ void HttpApi::metrics(Call& call) {
   metric("cinq_rooms_expired_total", "counter", "Open rooms aborted: nobody held a seat in them (--open-room-expiry).",
          m.rooms_expired.load());
   out += m.errors_text();
+  out += m.mail_text();
   out += m.act_latency.text("cinq_act_latency_seconds",
                             "From an act message's arrival to its event leaving, its save included.");
   out += m.commit_latency.text("cinq_store_commit_seconds",

@@ -1,5 +1,7 @@
 #include "server/room_actor.h"
 
+#include "server/mail_sender.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -32,6 +34,7 @@ RoomActor::RoomActor(Services& services, lobby::Room room, std::shared_ptr<net::
       holder_(services.claims.new_holder()),
       expiry_timer_(services.net->make_timer(strand_)) {
   chain_ = std::make_shared<store::Chain>();
+  mail_mark_ = MailMark::of(room_);
   for (std::size_t start = 0; start < commands.size();) {
     std::size_t end = commands.find(' ', start);
     if (end == std::string::npos) end = commands.size();
@@ -168,13 +171,23 @@ void RoomActor::apply(lobby::Effect effect, const std::shared_ptr<net::Connectio
     // outbox (fail_storage), and a save's answer may come after that (issue 17: a use-after-free).
     const std::uint64_t number = outbox_.back().number = ++batches_;
     store::GameSave save = to_save(room_.take_save(now), now.unix_ms);
+    if (services_.postman) services_.postman->on_change(room_, mail_mark_, save, now.unix_ms);
+    for (auto& m : mail_pending_) save.mails.push_back(std::move(m));
+    for (auto& id : received_pending_) save.received.push_back(std::move(id));
+    mail_pending_.clear();
+    received_pending_.clear();
     if (fence_) {
       save.fence = fence_;
       fence_->acquire = false;  // taken by this save: the next ones find it
       save.row.commands = commands_text();
     }
+    const bool mails = !save.mails.empty();
+    if (mails) services_.metrics.mail_queued += static_cast<std::int64_t>(save.mails.size());
     bool posted = services_.saver->save(std::move(save),
-                                        [self = shared_from_this(), number](bool ok, const std::string& why) {
+                                        [self = shared_from_this(), number, mails](bool ok, const std::string& why) {
+                                          // Mail queued with this save goes out now, not at the next poll.
+                                          if (ok && mails && self->services_.mail_sender)
+                                            self->services_.mail_sender->poke();
                                           self->post([ok, number, why](RoomActor& a) {
                                             if (a.broken_) return;  // told already; the outbox is gone
                                             if (!ok) return a.fail_storage(why);

@@ -24,6 +24,7 @@
 #include "lobby/room.h"
 #include "server/bot_runner.h"
 #include "server/caps.h"
+#include "server/postman.h"
 #include "persistence/store.h"
 #include "server/net/transport.h"
 
@@ -75,6 +76,10 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   void refresh_presence();
   // Saves the room now (a new room), then runs `then`; `failed` instead if the save fails.
   void save_then(std::function<void()> then, std::function<void()> failed = {});
+  // Mail (docs/mail.md): mails and played Message-IDs that go into the room's next save, in its transaction
+  // (an answer to a mailed turn, an invitation). On the strand.
+  void queue_mail(store::MailRow mail) { mail_pending_.push_back(std::move(mail)); }
+  void note_received(std::string message_id) { received_pending_.push_back(std::move(message_id)); }
   // Plays for the room's bot seats (server/bot_runner.h): when a bot is to move, one job for the bot
   // threads; a draw offer to a bot is declined, a rematch asked of it agreed. Called after every effect.
   void serve_bots();
@@ -169,6 +174,11 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   std::unique_ptr<net::Timer> bot_timer_;  // the answer's delay, or a retry when the bot queue was full
   std::array<bool, 2> bot_shown_online_{false, false};  // presence told for each bot seat
   bool bot_fallback_ = false;  // the last bot turn failed (never expected): the next one is random play
+
+  // What the room's mails have told so far (Postman::on_change), and what goes into the next save.
+  MailMark mail_mark_;
+  std::vector<store::MailRow> mail_pending_;
+  std::vector<std::string> received_pending_;
 
   bool ratings_asked_ = false;
   nlohmann::json ratings_;  // the seats' changes (null until read)

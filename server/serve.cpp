@@ -14,6 +14,7 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <cstdlib>
 
 #include "persistence/store.h"
 #include "persistence/worker.h"
@@ -50,7 +51,66 @@ struct ServeArgs {
   int fd_reserve = static_cast<int>(config.fd_reserve);
   int max_open_files = 0;
   std::string log_level = "info";
+  // Mail (docs/mail.md).
+  server::MailConfig mail;
+  std::string smtp_login_file;
+  int mail_gather_ms = static_cast<int>(mail.gather.count());
+  int mail_retry_ms = static_cast<int>(mail.retry.count());
+  int mail_max_bytes = static_cast<int>(mail.max_message);
+  int lmtp = -1;
 };
+
+// The SMTP login, never on the command line (where `ps` shows it): CINQ_SMTP_USER and CINQ_SMTP_PASSWORD, or
+// a file holding "USER:PASSWORD" (or the user and the password on two lines). False, with why, if unreadable.
+bool read_smtp_login(const std::string& file, server::MailConfig& mail, std::string& why) {
+  if (const char* user = std::getenv("CINQ_SMTP_USER")) mail.user = user;
+  if (const char* password = std::getenv("CINQ_SMTP_PASSWORD")) mail.password = password;
+  if (file.empty()) return true;
+  std::ifstream in(file);
+  if (!in) {
+    why = "cannot read the SMTP login file " + file;
+    return false;
+  }
+  std::string first, second;
+  std::getline(in, first);
+  std::getline(in, second);
+  if (!second.empty()) {
+    mail.user = first;
+    mail.password = second;
+  } else if (auto colon = first.find(':'); colon != std::string::npos) {
+    mail.user = first.substr(0, colon);
+    mail.password = first.substr(colon + 1);
+  } else {
+    why = file + ": write USER:PASSWORD, or the user and the password on two lines";
+    return false;
+  }
+  return true;
+}
+
+// Checks and completes the mail options; false, with why, if they do not go together.
+bool mail_config(const ServeArgs& args, int port, server::MailConfig& mail, std::string& why) {
+  mail = args.mail;
+  if (mail.smtp.empty()) {
+    if (args.lmtp >= 0 || !mail.domain.empty()) why = "--lmtp and --mail-domain need --smtp (where mail goes out)";
+    return why.empty();
+  }
+  if (mail.smtp.rfind("smtp://", 0) != 0 && mail.smtp.rfind("smtps://", 0) != 0) {
+    why = "--smtp takes smtp://HOST:PORT or smtps://HOST:PORT";
+    return false;
+  }
+  if (mail.from.empty() || mail.domain.empty()) {
+    why = "--smtp needs --mail-from ADDRESS and --mail-domain DOMAIN";
+    return false;
+  }
+  if (!read_smtp_login(args.smtp_login_file, mail, why)) return false;
+  if (mail.public_url.empty()) mail.public_url = "http://localhost:" + std::to_string(port);
+  while (!mail.public_url.empty() && mail.public_url.back() == '/') mail.public_url.pop_back();
+  mail.gather = std::chrono::milliseconds(args.mail_gather_ms);
+  mail.retry = std::chrono::milliseconds(std::max(args.mail_retry_ms, 1));
+  mail.max_message = static_cast<std::size_t>(args.mail_max_bytes);
+  mail.lmtp_port = args.lmtp;
+  return true;
+}
 
 // Raises this process's soft limit on open files to its hard limit: every connection is a descriptor, and
 // the usual soft limit (1024) would refuse connections long before the server is busy. Logs the limit in
@@ -135,9 +195,14 @@ int serve(const ServeArgs& args) {
     spdlog::error("--bus needs a PostgreSQL store (--store postgresql://...): the nodes share it");
     return 1;
   }
+  server::MailConfig mail;
+  if (std::string why; !mail_config(args, config.port, mail, why)) {
+    spdlog::error("{}", why);
+    return 1;
+  }
   {
     store::Worker writer("store-writer");
-    server::App app(*store, writer, limits, bots, args.workers, room_limits);
+    server::App app(*store, writer, limits, bots, args.workers, room_limits, mail);
     if (!args.bus.empty()) {
       std::string node = args.node;
       if (node.empty()) {
@@ -165,7 +230,10 @@ int serve(const ServeArgs& args) {
       spdlog::info("store {} (several nodes: unfinished games are taken as no live node holds them)", shown);
     else
       spdlog::info("store {} ({} unfinished games reopened)", shown, reopened);
+    if (mail.enabled())
+      spdlog::info("mail: out through {}, seat addresses {}+...@{}", mail.smtp, mail.prefix, mail.domain);
     std::cout << "cinq: listening on http://" << config.address << ":" << server->port() << std::endl;
+    if (app.lmtp_port() > 0) std::cout << "cinq: LMTP on " << mail.lmtp_address << ":" << app.lmtp_port() << std::endl;
     net::Server* s = server.get();
     server::Cluster* cluster = app.cluster();
     server->run([s, cluster] {
@@ -263,6 +331,40 @@ Command add_serve_command(CLI::App& cinq) {
       ->type_name("N")->check(range(16, 1 << 20))->capture_default_str();
   cmd->add_option("--max-open-files", args->max_open_files,
                   "the open files limit to run with (below the hard limit); 0: as high as allowed")
+      ->type_name("N")->check(whole)->capture_default_str();
+  // Correspondence by e-mail (docs/mail.md).
+  cmd->add_option("--smtp", args->mail.smtp,
+                  "smtp://HOST:PORT or smtps://HOST:PORT: send the games' mails through this server (the login "
+                  "from CINQ_SMTP_USER and CINQ_SMTP_PASSWORD, or --smtp-login-file); without it, no mail")
+      ->type_name("URL");
+  cmd->add_flag("--smtp-starttls", args->mail.starttls, "require STARTTLS on smtp://");
+  cmd->add_option("--smtp-login-file", args->smtp_login_file, "a file holding the SMTP login, USER:PASSWORD")
+      ->type_name("FILE");
+  cmd->add_option("--smtp-ca-file", args->mail.ca_file, "trust this CA certificate for the SMTP server's TLS")
+      ->type_name("FILE");
+  cmd->add_option("--mail-from", args->mail.from, "the address mails are sent from (bounces come back there)")
+      ->type_name("ADDRESS");
+  cmd->add_option("--mail-domain", args->mail.domain,
+                  "the domain of the seats' reply addresses, play+ROOM.SEAT.TAG@DOMAIN, whose mail reaches "
+                  "cinq mail-in or --lmtp")
+      ->type_name("DOMAIN");
+  cmd->add_option("--public-url", args->mail.public_url,
+                  "the site's address for links in mails (default http://localhost:PORT)")
+      ->type_name("URL");
+  cmd->add_option("--lmtp", args->lmtp, "take mail for --mail-domain over LMTP on 127.0.0.1:PORT (0: any port)")
+      ->type_name("PORT")->check(range(0, 65535));
+  cmd->add_option("--lmtp-address", args->mail.lmtp_address, "the address the LMTP listener binds")
+      ->type_name("A")->capture_default_str();
+  cmd->add_option("--mail-gather-ms", args->mail_gather_ms,
+                  "a your-turn mail waits this long, so that turns in quick succession make one mail")
+      ->type_name("MS")->check(whole)->capture_default_str();
+  cmd->add_option("--mail-retry-ms", args->mail_retry_ms,
+                  "the first retry after a temporary failure (then doubling, at most an hour)")
+      ->type_name("MS")->check(range(1, std::numeric_limits<int>::max()))->capture_default_str();
+  cmd->add_option("--mail-max-bytes", args->mail_max_bytes, "mails in larger than this are refused (552)")
+      ->type_name("N")->check(range(1024, 64 << 20))->capture_default_str();
+  cmd->add_option("--mail-sender-rate", args->mail.sender_rate,
+                  "mails in an hour from one sender address, then 450; 0: no limit")
       ->type_name("N")->check(whole)->capture_default_str();
   cmd->add_option("--log-level", args->log_level, "what is logged: trace, debug, info, warn or error")
       ->type_name("LEVEL")

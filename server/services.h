@@ -24,6 +24,8 @@ constexpr int kProtocolVersion = 2;
 class RoomActor;
 class BotRunner;
 class Cluster;
+class Postman;
+class MailSender;
 struct BotConfig;
 
 // What one player or address may make (issue 17; `cinq serve` options, docs/operations.md "Limits"). 0: none.
@@ -43,6 +45,8 @@ struct Services {
   net::Server* net = nullptr;
   BotRunner* bots = nullptr;              // the computer opponents' threads (nullptr: no bots)
   Cluster* cluster = nullptr;             // several nodes (server/cluster.h); nullptr: this node alone
+  const Postman* postman = nullptr;       // correspondence by mail (server/postman.h); nullptr: no mail
+  MailSender* mail_sender = nullptr;      // drains the outbox (server/mail_sender.h)
   const BotConfig* bot_config = nullptr;  // their delays
   Metrics metrics;
   RoomLimits limits;

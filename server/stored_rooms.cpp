@@ -18,6 +18,10 @@ store::GameRow to_row(const lobby::Saved& s, std::int64_t updated_ms) {
   r.deadline_ms = s.deadline_ms;
   r.seat_token_hashes = s.seat_token_hashes;
   r.seat_tokens = s.seat_tokens;
+  for (int k = 0; k < 2; ++k) {
+    const lobby::SeatMail& m = s.seat_mail[k];
+    r.seat_mail[k] = {m.address, m.by_mail, m.confirmed, m.reminders};
+  }
   r.status = lobby::status_name(s.status);
   r.result = s.result;
   r.record = s.record;
@@ -46,6 +50,10 @@ lobby::Saved from_row(const store::GameRow& r) {
   s.deadline_ms = r.deadline_ms;
   s.seat_token_hashes = r.seat_token_hashes;
   s.seat_tokens = r.seat_tokens;
+  for (int k = 0; k < 2; ++k) {
+    const store::SeatMail& m = r.seat_mail[k];
+    s.seat_mail[k] = {m.address, m.by_mail, m.confirmed, m.reminders};
+  }
   for (const store::ChatRow& c : r.chat)
     s.chat.push_back({c.at_ms, c.channel == "spectators", c.seat, c.player_id, c.name, c.text});
   s.is_private = r.is_private;

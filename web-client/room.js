@@ -6,6 +6,7 @@
 
 import {mount_board} from './board-host.js';
 import {make_try} from './compose.js';  // boards: a turn composed with `try`
+import {MailPanel, seat_token_of} from './mail.js';  // mail: a correspondence seat's "Play by mail" panel
 import {apply_merge_patch} from './patch.js';
 import {mount_social} from './social.js';  // social: chat, sounds, the hidden tab's alert
 import {MoveList, record_turns, seat_of_side, turn_label} from './movelist.js';
@@ -48,6 +49,8 @@ export function render_room(root, app, room_id) {
   const subtitle = el('p', {class: 'room-subtitle muted'});
   // Correspondence: the two private seat links, shown to the creator (only the creator's state has them).
   const seat_links = el('div', {class: 'seat-links', hidden: true});
+  // mail: the seat's mail settings and seat address, beside the seat links (a server with mail only).
+  const mail = new MailPanel(room_id);
   const spectators = el('span', {id: 'spectators', class: 'spectators', title: 'Spectators'}, '0');
   const board_root = el('div', {id: 'board', class: 'board-host'});
   const players = new PlayersPanel();
@@ -111,8 +114,9 @@ export function render_room(root, app, room_id) {
         'data-my-seat': ''
       },
          el('div', {class: 'room-layout'},
-            el('div', {class: 'room-head'}, el('div', {}, title, subtitle, seat_links),
-               el('span', {class: 'spectators-wrap'}, spectators, ' watching')),
+            // The seat links and the mail panel (correspondence) under the title, the head's whole width.
+            el('div', {class: 'room-head'}, el('div', {class: 'room-head-main'}, title, subtitle),
+               el('span', {class: 'spectators-wrap'}, spectators, ' watching'), seat_links, mail.node),
             el('div', {class: 'room-board'}, history_banner, board_root),
             // The log after the buttons, so that an answer to an offer stays near the board on a phone.
             el('div', {class: 'room-panel'}, players.node, first_move_line, turn_info, result, rating_change,
@@ -205,6 +209,9 @@ export function render_room(root, app, room_id) {
       const pending = app.pending_sit;
       app.pending_sit = null;
       if (pending.seat_token !== undefined) {  // a seat link: take (or move to this browser) that seat
+        // mail: the token acts for the seat over HTTP (a `seated` event brings no links).
+        const opened = {seat: pending.seat, token: pending.seat_token};
+        (app.seat_tokens || (app.seat_tokens = {}))[room_id] = opened;
         if (my_seat() !== pending.seat)
           conn.send({type: 'sit', room: room_id, seat: pending.seat, seat_token: pending.seat_token});
       } else if (my_seat() === null) {
@@ -543,6 +550,7 @@ export function render_room(root, app, room_id) {
     const links_block = links ? seat_links_block(state, links, me) : null;
     seat_links.hidden = !links_block;
     seat_links.replaceChildren(...(links_block ? [links_block] : []));
+    mail.update({state, seat: me, token: me === null ? null : seat_token(me, links)});
     spectators.textContent = String(state.spectators || 0);
     players.update(state, me);
     turn_info.textContent = turn_text(state, me);
@@ -622,6 +630,14 @@ export function render_room(root, app, room_id) {
     missing.hidden = false;
   }
 
+  // mail: the token of my seat, from its link (the state's, the one `seat_link` gave, or the one opened).
+  function seat_token(seat, links) {
+    const token = seat_token_of(links, seat);
+    if (token) return token;
+    const opened = app.seat_tokens && app.seat_tokens[room_id];
+    return opened && opened.seat === seat ? opened.token : null;
+  }
+
   // --- subscriptions
   const mine = (message) => message.room === room_id;
   subscriptions.push(conn.on('state', (message) => {
@@ -687,5 +703,6 @@ export function render_room(root, app, room_id) {
     movelist.destroy();
     if (board) board.destroy();
     social.destroy();
+    mail.destroy();
   };
 }

@@ -114,7 +114,7 @@ TEST_CASE("store postgresql: the schema is created at version 6, reopening keeps
     CHECK(std::string(store->backend()) == "postgresql");
     fill(*store);
   }
-  CHECK(ask(uri, "SELECT value FROM meta WHERE key = 'schema_version'") == "6");
+  CHECK(ask(uri, "SELECT value FROM meta WHERE key = 'schema_version'") == "7");
   CHECK(ask(uri, "SELECT count(*) FROM pg_tables WHERE schemaname = 'schema_test'") == "12");
   {
     auto store = open_ok(uri);  // opened again: nothing created twice, every row there

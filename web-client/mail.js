@@ -1,0 +1,381 @@
+// Correspondence by e-mail (docs/mail.md): the room's "Play by mail" panel, for the player who holds a
+// correspondence seat (and so its token). It shows the seat address that takes the seat's turns by mail and
+// the state of the player's own address, with two small forms: the seat's mail settings, and an invitation
+// of the opponent by e-mail while their seat is free. Both talk to the server over HTTP with the seat's token
+// (GET and POST /api/games/ID/mail?seat=S&token=T). A server without mail answers 404 `no_mail`: the panel
+// then stays hidden.
+
+import {copy_text, el, seat_side} from './ui.js';
+
+// The reminders offered in the select; any other list the seat has is a custom one.
+const kReminders = [
+  {value: '', label: 'Default (a fifth of the time left)'},
+  {value: 'off', label: 'Off'},
+  {value: '24h,8h,1h', label: '24 h, 8 h and 1 h before'},
+];
+const kCustom = 'custom';
+
+// A turn as a mail gives it, by game and side letter (a first turn of a sample record); other games get the
+// sentence without an example.
+const kExamples = {
+  tablut: {A: 'A/e8 i8/', D: 'D/e3 a3/'},
+  'kopf-oder-knopf': {R: 'R/h9 h8/', B: 'B/i3 h3/'},
+};
+
+// The seat and token of a seat link ('/#/room/ID?seat=S&token=T'), or null.
+export function parse_seat_link(link) {
+  if (typeof link !== 'string') return null;
+  const query = /\?(.*)$/.exec(link);
+  if (!query) return null;
+  const params = new URLSearchParams(query[1]);
+  const seat = params.get('seat');
+  const token = params.get('token');
+  return (seat === '0' || seat === '1') && token ? {seat: Number(seat), token} : null;
+}
+
+// The token of `seat` among a room's seat links ([link0, link1], a seat's entry empty when not given, or
+// [{seat, link}...]), or null.
+export function seat_token_of(links, seat) {
+  for (const entry of links || []) {
+    const link = entry && typeof entry === 'object' ? entry.link : entry;
+    const parsed = parse_seat_link(link);
+    if (parsed && parsed.seat === seat) return parsed.token;
+  }
+  return null;
+}
+
+// The server's error in words: its message, else what went wrong.
+function error_text(answer, status, what) {
+  const error = answer && answer.error;
+  if (error && (error.message || error.code)) return error.message || error.code;
+  return `${what} (error ${status}).`;
+}
+
+export class MailPanel {
+  constructor(room_id) {
+    this.room_ = room_id;
+    this.key_ = null;         // 'seat:token' of the seat shown; null: no panel
+    this.seat_ = null;
+    this.token_ = null;
+    this.settings_ = null;    // the server's last answer for the seat; null: not known, or no mail
+    this.filled_ = false;     // the settings form holds the server's values (set once, and after each save)
+    this.sequence_ = 0;       // only the latest request's answer is shown
+    this.busy_ = false;       // a POST is under way
+    this.loading_ = false;    // a GET is under way
+    this.other_free_ = false;
+    this.example_ = null;
+    this.destroyed_ = false;
+
+    // --- what the seat's mail is
+    this.reply_ = el('code', {id: 'mail-reply-address', class: 'mail-reply-address'});
+    this.example_node_ = el('span', {class: 'mail-example'});
+    this.how_ = el('p', {id: 'mail-how', class: 'mail-how'},
+                   'Reply to the game\'s mails with your turn on a line of its own', this.example_node_,
+                   ', or send it to:');
+    this.copy_ = el('button', {
+      id: 'mail-copy',
+      type: 'button',
+      class: 'mail-copy',
+      onclick: () => copy_text(this.reply_.textContent, 'Address'),
+    }, 'Copy address');
+    this.state_ = el('p', {id: 'mail-state', class: 'mail-state', 'aria-live': 'polite'});
+    this.invited_ = el('p', {id: 'mail-invited', class: 'mail-invited', 'aria-live': 'polite', hidden: true});
+
+    // --- the seat's settings
+    this.address_ = el('input', {
+      id: 'mail-address',
+      name: 'address',
+      type: 'text',
+      inputmode: 'email',
+      autocomplete: 'email',
+      spellcheck: 'false',
+      maxlength: '254',
+      placeholder: 'you@example.org',
+    });
+    this.by_mail_ = el('input', {id: 'mail-by-mail', name: 'by_mail', type: 'checkbox'});
+    this.reminders_ = el(
+        'select', {id: 'mail-reminders', name: 'reminders', onchange: () => this.show_custom_()},
+        kReminders.map((r) => el('option', {value: r.value}, r.label)),
+        el('option', {value: kCustom}, 'Custom…'));
+    this.custom_ = el('input', {
+      id: 'mail-reminders-custom',
+      name: 'reminders_custom',
+      type: 'text',
+      spellcheck: 'false',
+      maxlength: '254',
+      placeholder: '2d,12h,1h',
+      'aria-describedby': 'mail-reminders-hint',
+    });
+    this.custom_field_ =
+        el('div', {class: 'field', hidden: true},
+           el('label', {for: 'mail-reminders-custom'}, 'Reminder times'), this.custom_,
+           el('p', {id: 'mail-reminders-hint', class: 'hint-text muted'},
+              'Times before the deadline, comma-separated: d, h, m or s.'));
+    this.save_ = el('button', {id: 'mail-save', type: 'submit', class: 'primary'}, 'Save');
+    this.saved_ = el('span', {id: 'mail-saved', class: 'mail-saved', role: 'status'});
+    this.error_ = el('p', {id: 'mail-error', class: 'form-error', role: 'alert', hidden: true});
+    this.form_ = el(
+        'form', {id: 'mail-form', class: 'mail-form', novalidate: true},
+        el('div', {class: 'field'}, el('label', {for: 'mail-address'}, 'Your e-mail address'), this.address_),
+        el('div', {class: 'check'}, this.by_mail_,
+           el('label', {for: 'mail-by-mail'}, 'Every turn by mail, at once')),
+        el('div', {class: 'field'}, el('label', {for: 'mail-reminders'}, 'Reminders'), this.reminders_),
+        this.custom_field_, el('div', {class: 'buttons mail-buttons'}, this.save_, this.saved_), this.error_);
+    this.form_.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.save_settings_();
+    });
+    for (const input of [this.address_, this.by_mail_, this.reminders_, this.custom_]) {
+      input.addEventListener('input', () => {
+        this.saved_.textContent = '';
+      });
+    }
+    this.settings_box_ = el('details', {id: 'mail-settings', class: 'mail-details'},
+                            el('summary', {}, 'Your address and reminders'), this.form_);
+
+    // --- inviting the opponent
+    this.invite_ = el('input', {
+      id: 'mail-invite',
+      name: 'invite',
+      type: 'text',
+      inputmode: 'email',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      maxlength: '254',
+    });
+    this.invite_name_ = el('input', {
+      id: 'mail-invite-name',
+      name: 'name',
+      type: 'text',
+      autocomplete: 'off',
+      maxlength: '32',
+    });
+    this.invite_send_ =
+        el('button', {id: 'mail-invite-send', type: 'submit', class: 'primary'}, 'Send invitation');
+    this.invite_error_ = el('p', {id: 'mail-invite-error', class: 'form-error', role: 'alert', hidden: true});
+    this.invite_form_ = el(
+        'form', {id: 'mail-invite-form', class: 'mail-form', novalidate: true},
+        el('p', {class: 'hint-text'}, 'They get the game by mail and play it by replying, no link needed.'),
+        el('div', {class: 'field'}, el('label', {for: 'mail-invite'}, 'Their e-mail address'), this.invite_),
+        el('div', {class: 'field'}, el('label', {for: 'mail-invite-name'}, 'Their name (optional)'),
+           this.invite_name_),
+        el('div', {class: 'buttons'}, this.invite_send_), this.invite_error_);
+    this.invite_form_.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.send_invite_();
+    });
+    this.invite_box_ = el('details', {id: 'mail-invite-box', class: 'mail-details', hidden: true},
+                          el('summary', {}, 'Invite your opponent by e-mail'), this.invite_form_);
+
+    this.node =
+        el('section', {id: 'mail-panel', class: 'mail-panel', 'aria-labelledby': 'mail-title', hidden: true},
+           el('h2', {id: 'mail-title', class: 'mail-title'}, 'Play by mail'), this.how_,
+           el('div', {class: 'mail-reply'}, this.reply_, this.copy_), this.state_, this.invited_,
+           this.settings_box_, this.invite_box_);
+
+    // Back to the tab (an address confirmed by its link, say): the settings again.
+    this.on_visible_ = () => {
+      if (document.visibilityState === 'visible') this.refresh();
+    };
+    document.addEventListener('visibilitychange', this.on_visible_);
+  }
+
+  // At each render of the room: `seat` and `token`, the viewer's seat and its token (null when not seated or
+  // not known). The panel shows for a seat of an unfinished correspondence game whose server has mail.
+  update({state, seat, token}) {
+    const position = (state && state.position) || {};
+    const correspondence = Boolean(state && state.clock && state.clock.days);
+    const active =
+        correspondence && position.status !== 'finished' && (seat === 0 || seat === 1) && Boolean(token);
+    const key = active ? `${seat}:${token}` : null;
+    if (key !== this.key_) {
+      this.key_ = key;
+      this.loading_ = false;
+      this.seat_ = active ? seat : null;
+      this.token_ = active ? token : null;
+      this.settings_ = null;
+      this.filled_ = false;
+      if (key) this.load_();
+    }
+    this.other_free_ = active && !(state.seats || [])[1 - seat];
+    const examples = active ? kExamples[state.game] : null;
+    this.example_ = examples ? examples[seat_side(state, seat)] || null : null;
+    this.draw_();
+  }
+
+  // Reads the seat's settings again (the page came back to the front).
+  refresh() {
+    if (this.key_ && !this.busy_) this.load_();
+  }
+
+  destroy() {
+    this.destroyed_ = true;
+    document.removeEventListener('visibilitychange', this.on_visible_);
+  }
+
+  url_() {
+    return `/api/games/${encodeURIComponent(this.room_)}/mail?seat=${this.seat_}&token=${
+        encodeURIComponent(this.token_)}`;
+  }
+
+  // GET: the seat's settings. No mail on the server (404 no_mail) or a refused token: no panel. No answer or a
+  // busy server: a panel already shown stays as it was.
+  async load_() {
+    const sequence = ++this.sequence_;
+    const key = this.key_;
+    let answer = null;
+    let refused = false;
+    this.loading_ = true;
+    this.draw_();
+    try {
+      const response = await fetch(this.url_(), {headers: {Accept: 'application/json'}});
+      refused = response.status >= 400 && response.status < 500;
+      if (response.ok) answer = await response.json();
+    } catch {
+      // Nothing to show from it.
+    }
+    if (this.destroyed_ || sequence !== this.sequence_ || key !== this.key_) return;
+    this.loading_ = false;
+    if (answer && typeof answer === 'object' && answer.reply_address) {
+      this.settings_ = answer;
+    } else if (refused) {
+      this.settings_ = null;
+    }
+    this.draw_();
+  }
+
+  // POST `body`: resolves to true once the server took it (its answer is then the settings shown), or shows
+  // the server's error in `error_node` and resolves to false.
+  async post_(body, error_node, what) {
+    const key = this.key_;
+    const sequence = ++this.sequence_;
+    this.busy_ = true;
+    this.draw_();
+    error_node.hidden = true;
+    let problem = null;
+    let answer = null;
+    try {
+      const response = await fetch(this.url_(), {
+        method: 'POST',
+        headers: {'Content-Type': 'application/json', Accept: 'application/json'},
+        body: JSON.stringify(body),
+      });
+      answer = await response.json().catch(() => null);
+      if (!response.ok || !answer || answer.error || !answer.reply_address) {
+        problem = error_text(answer, response.status, what);
+      }
+    } catch {
+      problem = `${what}: the server cannot be reached. Try again in a moment.`;
+    }
+    this.busy_ = false;
+    if (this.destroyed_ || key !== this.key_) return false;
+    if (sequence === this.sequence_) this.loading_ = false;
+    if (problem) {
+      error_node.textContent = problem;
+      error_node.hidden = false;
+    } else if (sequence === this.sequence_) {
+      this.settings_ = answer;
+    }
+    this.draw_();
+    return !problem;
+  }
+
+  // The settings form: only the fields that differ from the server's are sent.
+  async save_settings_() {
+    if (this.busy_ || !this.settings_) return;
+    const s = this.settings_;
+    const body = {};
+    const address = this.address_.value.trim();
+    if (address !== (s.address || '')) body.address = address;
+    if (this.by_mail_.checked !== Boolean(s.by_mail)) body.by_mail = this.by_mail_.checked;
+    const reminders =
+        this.reminders_.value === kCustom ? this.custom_.value.replace(/\s+/g, '') : this.reminders_.value;
+    if (reminders !== (s.reminders || '')) body.reminders = reminders;
+    this.saved_.textContent = '';
+    if (!Object.keys(body).length) {
+      this.error_.hidden = true;
+      this.saved_.textContent = 'Nothing to change.';
+      return;
+    }
+    if (await this.post_(body, this.error_, 'Not saved')) {
+      this.fill_form_();
+      this.saved_.textContent = 'Saved.';
+    }
+  }
+
+  async send_invite_() {
+    if (this.busy_ || !this.settings_) return;
+    const invite = this.invite_.value.trim();
+    if (!invite) {
+      this.invite_error_.textContent = 'Give their e-mail address.';
+      this.invite_error_.hidden = false;
+      this.invite_.focus();
+      return;
+    }
+    const body = {invite};
+    const name = this.invite_name_.value.trim();
+    if (name) body.name = name;
+    if (await this.post_(body, this.invite_error_, 'Not invited')) {
+      this.invite_.value = '';
+      this.invite_name_.value = '';
+    }
+  }
+
+  // The form holds the server's values (a custom reminders list in its own field).
+  fill_form_() {
+    const s = this.settings_;
+    if (!s) return;
+    this.address_.value = s.address || '';
+    this.by_mail_.checked = Boolean(s.by_mail);
+    const reminders = s.reminders || '';
+    const known = kReminders.some((r) => r.value === reminders);
+    this.reminders_.value = known ? reminders : kCustom;
+    this.custom_.value = known ? '' : reminders;
+    this.show_custom_();
+    this.filled_ = true;
+  }
+
+  show_custom_() {
+    const custom = this.reminders_.value === kCustom;
+    this.custom_field_.hidden = !custom;
+  }
+
+  draw_() {
+    const s = this.settings_;
+    this.node.hidden = !s;
+    this.node.dataset.seat = this.seat_ === null ? '' : String(this.seat_);
+    // For the browser tests: 'shown', 'loading' (the first answer awaited) or 'none' (no seat, or no mail).
+    this.node.dataset.state = s ? 'shown' : this.key_ && this.loading_ ? 'loading' : 'none';
+    if (!s) return;
+    if (!this.filled_) this.fill_form_();
+    this.reply_.textContent = s.reply_address;
+    this.example_node_.replaceChildren(
+        ...(this.example_ ? [', e.g. ', el('code', {class: 'mail-turn'}, this.example_)] :
+                            [', as the game\'s record writes it']));
+
+    const address = s.address || '';
+    let words;
+    if (!address) {
+      words = 'No address of yours yet: give it below to get the game\'s mails.';
+    } else if (!s.confirmed) {
+      words = `${address}: confirmation mailed: open the link in it, or reply to it.`;
+    } else if (s.by_mail) {
+      words = `${address} is confirmed: every turn is mailed to you at once.`;
+    } else {
+      words = `${address} is confirmed: you get a mail when it is your turn and the game is not open here.`;
+    }
+    if (address && !s.confirmed && s.by_mail) words += ' Then every turn is mailed to you at once.';
+    if (s.reminders === 'off') words += ' No reminders.';
+    this.state_.textContent = words;
+    this.node.dataset.confirmed = String(Boolean(s.confirmed));
+
+    // `invited`: the address the opponent was invited at ('' when none).
+    const invited = typeof s.invited === 'string' ? s.invited.trim() : '';
+    this.invited_.hidden = !invited;
+    this.invited_.textContent = invited ? `Your opponent was invited at ${invited}: they play by mail.` : '';
+    this.invite_box_.hidden = !this.other_free_ || Boolean(invited);
+
+    this.save_.disabled = this.busy_;
+    this.invite_send_.disabled = this.busy_;
+  }
+}
