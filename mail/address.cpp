@@ -4,23 +4,31 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
-#include <algorithm>
-#include <cctype>
-
 namespace cinq::mail {
 
 namespace {
 
+constexpr std::string_view kBase32 = "abcdefghijklmnopqrstuvwxyz234567";  // RFC 4648's, lower-cased
+constexpr std::size_t kTagLength = 16;                                    // 80 bits, 5 a character
+constexpr std::size_t kMaxRoom = 32;
+
 std::string lower(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return out;
 }
 
+bool is_alnum(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
 bool is_tag(std::string_view t) {
-  if (t.size() != 16) return false;
-  for (char c : t)
-    if (!((c >= 'a' && c <= 'z') || (c >= '2' && c <= '7'))) return false;
+  return t.size() == kTagLength && t.find_first_not_of(kBase32) == std::string_view::npos;
+}
+
+bool is_room(std::string_view room) {
+  if (room.empty() || room.size() > kMaxRoom) return false;
+  for (char c : room)
+    if (!is_alnum(c)) return false;
   return true;
 }
 
@@ -30,15 +38,15 @@ std::string seat_tag(std::string_view room, int seat, std::string_view token_has
   const std::string data = "cinq-mail-in\n" + std::string(room) + "\n" + std::to_string(seat);
   unsigned char mac[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
-  HMAC(EVP_sha256(), token_hash.data(), static_cast<int>(token_hash.size()),
+  static const char kNoKey = 0;  // to HMAC_Init_ex a null key means "the key before": never pass one
+  HMAC(EVP_sha256(), token_hash.empty() ? &kNoKey : token_hash.data(), static_cast<int>(token_hash.size()),
        reinterpret_cast<const unsigned char*>(data.data()), data.size(), mac, &length);
-  // 80 bits, 5 at a time, in RFC 4648's base32 alphabet, lower-cased.
-  static const char* alphabet = "abcdefghijklmnopqrstuvwxyz234567";
+  // The first 80 bits, 5 at a time, most significant first (as base32 writes 10 bytes).
   std::string tag;
-  for (int i = 0; i < 16; ++i) {
-    const int bit = i * 5;
-    const unsigned v = (static_cast<unsigned>(mac[bit / 8]) << 8 | mac[bit / 8 + 1]) >> (11 - bit % 8);
-    tag += alphabet[v & 31];
+  for (std::size_t i = 0; i < kTagLength; ++i) {
+    const std::size_t bit = i * 5;
+    const unsigned pair = static_cast<unsigned>(mac[bit / 8]) << 8 | mac[bit / 8 + 1];
+    tag += kBase32[(pair >> (11 - bit % 8)) & 31];
   }
   return tag;
 }
@@ -61,17 +69,14 @@ std::optional<SeatAddress> parse_seat_address(std::string_view address, std::str
   const std::string_view rest = local.substr(plus + 1);
   const auto dot1 = rest.find('.');
   const auto dot2 = dot1 == std::string_view::npos ? dot1 : rest.find('.', dot1 + 1);
-  if (dot2 == std::string_view::npos || rest.find('.', dot2 + 1) != std::string_view::npos) return std::nullopt;
+  if (dot2 == std::string_view::npos || rest.find('.', dot2 + 1) != std::string_view::npos)
+    return std::nullopt;
   SeatAddress s;
   s.room = std::string(rest.substr(0, dot1));
   const std::string_view seat = rest.substr(dot1 + 1, dot2 - dot1 - 1);
   s.tag = lower(rest.substr(dot2 + 1));
-  if (s.room.empty() || s.room.size() > 32) return std::nullopt;
-  for (char c : s.room)
-    if (!std::isalnum(static_cast<unsigned char>(c))) return std::nullopt;
-  if (seat != "0" && seat != "1") return std::nullopt;
+  if (!is_room(s.room) || (seat != "0" && seat != "1") || !is_tag(s.tag)) return std::nullopt;
   s.seat = seat[0] - '0';
-  if (!is_tag(s.tag)) return std::nullopt;
   return s;
 }
 

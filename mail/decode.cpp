@@ -31,11 +31,20 @@ int base64_value(char c) {
 std::size_t utf8_sequence(std::string_view s) {
   const auto c = static_cast<unsigned char>(s[0]);
   if (c < 0x80) return 1;
+  // The sequence's length and its second byte's range, by its first byte.
   std::size_t n = 0;
-  unsigned char low = 0x80, high = 0xbf;  // the second byte's range
-  if (c >= 0xc2 && c <= 0xdf) n = 2;
-  else if (c >= 0xe0 && c <= 0xef) n = 3, low = c == 0xe0 ? 0xa0 : 0x80, high = c == 0xed ? 0x9f : 0xbf;
-  else if (c >= 0xf0 && c <= 0xf4) n = 4, low = c == 0xf0 ? 0x90 : 0x80, high = c == 0xf4 ? 0x8f : 0xbf;
+  unsigned char low = 0x80, high = 0xbf;
+  if (c >= 0xc2 && c <= 0xdf) {
+    n = 2;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    n = 3;
+    if (c == 0xe0) low = 0xa0;   // overlong
+    if (c == 0xed) high = 0x9f;  // a surrogate
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    n = 4;
+    if (c == 0xf0) low = 0x90;   // overlong
+    if (c == 0xf4) high = 0x8f;  // past U+10FFFF
+  }
   if (n == 0 || s.size() < n) return 0;
   const auto second = static_cast<unsigned char>(s[1]);
   if (second < low || second > high) return 0;
@@ -51,11 +60,13 @@ std::string charset_name(std::string_view charset) {
   if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
   if (name.empty() || name.size() > 40) return "";
   for (char c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && std::string_view("-_.:()").find(c) == std::string_view::npos)
+    if (!std::isalnum(static_cast<unsigned char>(c)) &&
+        std::string_view("-_.:()").find(c) == std::string_view::npos)
       return "";
   if (name == "utf-8" || name == "utf8" || name == "us-ascii" || name == "ascii") return "";
   // Mailers label windows-1252 text ("curly quotes", the euro) ISO-8859-1; its C1 controls are never meant.
-  if (name == "iso-8859-1" || name == "iso8859-1" || name == "latin1" || name == "iso_8859-1") return "windows-1252";
+  if (name == "iso-8859-1" || name == "iso8859-1" || name == "latin1" || name == "iso_8859-1")
+    return "windows-1252";
   return name;
 }
 
@@ -83,7 +94,8 @@ std::string iconv_to_utf8(iconv_t cd, std::string_view bytes) {
 // Raw 8-bit header text: UTF-8 if it is valid, else windows-1252 (what mailers that do not encode send).
 std::string header_bytes(std::string_view s) {
   std::string utf8 = valid_utf8(s);
-  if (utf8.find(kReplacement) == std::string::npos || s.find(kReplacement) != std::string_view::npos) return utf8;
+  if (utf8.find(kReplacement) == std::string::npos || s.find(kReplacement) != std::string_view::npos)
+    return utf8;
   return to_utf8(s, "windows-1252");
 }
 
@@ -95,6 +107,9 @@ struct Word {
 };
 
 Word encoded_word(std::string_view s) {
+  // RFC 2047 allows 75 characters; some senders write longer words, but none of 1000. The bound keeps a
+  // header of many "=?" from being searched to its end from each of them.
+  s = s.substr(0, 1000);
   if (s.substr(0, 2) != "=?") return {};
   const std::size_t q1 = s.find('?', 2);
   if (q1 == std::string_view::npos || q1 == 2 || q1 + 3 >= s.size() || s[q1 + 2] != '?') return {};
@@ -225,6 +240,20 @@ std::string decode_header_words(std::string_view s) {
   }
   flush();
   return out + header_bytes(s.substr(text_start));
+}
+
+std::size_t encoded_word_length(std::string_view s) { return encoded_word(s).length; }
+
+std::string unix_line_ends(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\r')
+      out += s[i];
+    else if (i + 1 == s.size() || s[i + 1] != '\n')
+      out += '\n';
+  }
+  return out;
 }
 
 std::string utf8_of(char32_t cp) {

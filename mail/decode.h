@@ -28,6 +28,10 @@ std::string to_utf8(std::string_view bytes, std::string_view charset);
 // A header value with its RFC 2047 encoded words decoded (the space between two adjacent words dropped), and
 // raw 8-bit text read as UTF-8 if it is valid, else as windows-1252.
 std::string decode_header_words(std::string_view value);
+// CRLF and a lone CR as '\n'.
+std::string unix_line_ends(std::string_view s);
+// The length of the RFC 2047 encoded word at the start of `s` ("=?charset?B?data?="), 0 if there is none.
+std::size_t encoded_word_length(std::string_view s);
 // The code point `cp` in UTF-8 (U+FFFD for a surrogate or a value past U+10FFFF).
 std::string utf8_of(char32_t cp);
 

@@ -18,8 +18,10 @@ class TextOut {
  public:
   void source(char c) {
     if (pre_ > 0) {
-      if (c == '\n') hard_break();
-      else if (c != '\r') put(std::string_view(&c, 1));
+      if (c == '\n')
+        hard_break();
+      else if (c != '\r')
+        put(std::string_view(&c, 1));
       return;
     }
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
@@ -73,10 +75,11 @@ struct Entity {
   std::string_view name, text;
 };
 constexpr Entity kEntities[] = {
-    {"amp", "&"},        {"lt", "<"},         {"gt", ">"},         {"quot", "\""},      {"apos", "'"},
-    {"nbsp", " "},       {"ndash", "\u2013"}, {"mdash", "\u2014"}, {"hellip", "\u2026"}, {"lsquo", "\u2018"},
-    {"rsquo", "\u2019"}, {"ldquo", "\u201c"}, {"rdquo", "\u201d"}, {"laquo", "\u00ab"}, {"raquo", "\u00bb"},
-    {"euro", "\u20ac"},  {"copy", "\u00a9"},  {"eacute", "\u00e9"}, {"egrave", "\u00e8"}, {"agrave", "\u00e0"}};
+    {"amp", "&"},         {"lt", "<"},          {"gt", ">"},          {"quot", "\""},
+    {"apos", "'"},        {"nbsp", " "},        {"ndash", "\u2013"},  {"mdash", "\u2014"},
+    {"hellip", "\u2026"}, {"lsquo", "\u2018"},  {"rsquo", "\u2019"},  {"ldquo", "\u201c"},
+    {"rdquo", "\u201d"},  {"laquo", "\u00ab"},  {"raquo", "\u00bb"},  {"euro", "\u20ac"},
+    {"copy", "\u00a9"},   {"eacute", "\u00e9"}, {"egrave", "\u00e8"}, {"agrave", "\u00e0"}};
 
 // A numeric reference's text: &#233; &#xE9;. 128 to 159 are windows-1252's (as browsers read them); line
 // ends are spaces; other control characters are nothing.
@@ -86,22 +89,25 @@ std::string numeric_entity(std::string_view digits) {
   if (digits.empty() || digits.size() > 7) return std::string(detail::kReplacement);
   char32_t cp = 0;
   for (char c : digits) {
-    const int v = c >= '0' && c <= '9' ? c - '0' : hex && c >= 'a' && c <= 'f' ? c - 'a' + 10
-                                                 : hex && c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    const int v = c >= '0' && c <= '9'          ? c - '0'
+                  : hex && c >= 'a' && c <= 'f' ? c - 'a' + 10
+                  : hex && c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                                : -1;
     if (v < 0) return std::string(detail::kReplacement);
     cp = cp * (hex ? 16 : 10) + static_cast<char32_t>(v);
   }
+  if (cp == 0) return std::string(detail::kReplacement);
   if (cp == '\t' || cp == '\n' || cp == '\r') return " ";
   if (cp >= 0x80 && cp <= 0x9f) return detail::to_utf8(std::string(1, static_cast<char>(cp)), "windows-1252");
   if (cp < 0x20 || cp == 0x7f) return "";
-  return detail::utf8_of(cp == 0 ? 0xfffd : cp);
+  return detail::utf8_of(cp);
 }
 
 // The text of the reference at html[i] ('&'), and its length; length 0 if it is a plain '&'.
 std::string entity(std::string_view html, std::size_t i, std::size_t& length) {
   length = 0;
-  const std::size_t semi = html.find(';', i);
-  if (semi == std::string_view::npos || semi - i > 10) return {};
+  const std::size_t semi = html.substr(0, i + 11).find(';', i);  // a name is short: never search further
+  if (semi == std::string_view::npos) return {};
   const std::string_view name = html.substr(i + 1, semi - i - 1);
   if (!name.empty() && name[0] == '#') {
     length = semi - i + 1;
@@ -117,15 +123,19 @@ std::string entity(std::string_view html, std::size_t i, std::size_t& length) {
 
 // Where `needle` (lower case) is in `hay` from `from` on, without regard to case; npos if nowhere.
 std::size_t find_ci(std::string_view hay, std::string_view needle, std::size_t from) {
-  for (std::size_t i = from; i + needle.size() <= hay.size(); ++i)
-    if (lower_ascii(hay.substr(i, needle.size())) == needle) return i;
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  for (std::size_t i = from; i + needle.size() <= hay.size(); ++i) {
+    std::size_t k = 0;
+    while (k < needle.size() && lower(hay[i + k]) == needle[k]) ++k;
+    if (k == needle.size()) return i;
+  }
   return std::string_view::npos;
 }
 
 bool is_block(std::string_view name) {
-  static constexpr std::string_view kBlocks[] = {"p",  "div", "tr", "li", "ul", "ol", "table", "hr", "dl",
-                                                 "dt", "dd",  "h1", "h2", "h3", "h4", "h5",    "h6", "center",
-                                                 "section", "article", "header", "footer", "address"};
+  static constexpr std::string_view kBlocks[] = {
+      "p",  "div", "tr", "li", "ul", "ol",     "table",   "dl",      "dt",     "dd",     "h1",
+      "h2", "h3",  "h4", "h5", "h6", "center", "section", "article", "header", "footer", "address"};
   for (std::string_view b : kBlocks)
     if (b == name) return true;
   return false;
@@ -150,11 +160,20 @@ std::size_t tag(std::string_view html, std::size_t i, TextOut& out) {
     if (close != std::string_view::npos) return std::min(html.find('>', close), html.size() - 1) + 1;
     return name == "head" ? end + 1 : html.size();
   }
-  if (name == "br") out.hard_break();
-  else if (name == "blockquote") out.quote(closing ? -1 : 1);
-  else if (name == "pre") out.pre(closing ? -1 : 1);
-  else if (is_block(name)) out.line_end();
-  else if (name == "td" || name == "th") out.source(' ');
+  if (name == "br") {
+    out.hard_break();
+  } else if (name == "hr") {  // as Outlook writes it in text: where the original under a reply starts
+    out.line_end();
+    out.put(std::string(32, '_'));
+    out.line_end();
+  } else if (name == "blockquote")
+    out.quote(closing ? -1 : 1);
+  else if (name == "pre")
+    out.pre(closing ? -1 : 1);
+  else if (is_block(name))
+    out.line_end();
+  else if (name == "td" || name == "th")
+    out.source(' ');
   return end + 1;
 }
 
@@ -177,8 +196,10 @@ std::string html_to_text(std::string_view html) {
     if (html[i] == '&') {
       const std::string text = entity(html, i, length);
       if (length > 0) {
-        if (text == " ") out.put(text);  // &nbsp; and the like are spaces that stay
-        else for (char c : text) out.source(c);
+        if (text == " ")
+          out.put(text);  // &nbsp; and the like are spaces that stay
+        else
+          for (char c : text) out.source(c);
         i += length;
         continue;
       }

@@ -2,6 +2,7 @@
 #include "mail/read.h"
 
 #include <algorithm>
+#include <unordered_set>
 #include <utility>
 
 #include "mail/decode.h"
@@ -13,7 +14,7 @@ namespace {
 using detail::lower_ascii;
 using detail::trim;
 
-constexpr int kMaxDepth = 8;           // multipart levels read; deeper parts are ignored
+constexpr int kMaxDepth = 8;            // multipart levels read; deeper parts are ignored
 constexpr std::size_t kMaxParts = 100;  // parts looked at in all
 
 using Headers = std::vector<std::pair<std::string, std::string>>;  // names lower-cased, values unfolded
@@ -33,29 +34,28 @@ bool is_field_name(std::string_view name) {
   return true;
 }
 
-// The header block of `text` ('\n' line ends), folded lines unfolded, and the body after the blank line.
+// The header block of `text` ('\n' line ends), folded lines unfolded (RFC 5322: the line end removed, the
+// whitespace after it kept), and the body after the blank line.
 Part split_part(std::string_view text) {
   Part p;
   bool in_field = false;
   std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t nl = text.find('\n', at);
-    if (nl == std::string_view::npos) nl = text.size();
+  while (at < text.size() && !p.separated) {
+    const std::size_t nl = std::min(text.find('\n', at), text.size());
     const std::string_view line = text.substr(at, nl - at);
     at = nl + 1;
     if (line.empty()) {
       p.body = text.substr(std::min(at, text.size()));
       p.separated = true;
-      return p;
+    } else if (line[0] == ' ' || line[0] == '\t') {
+      if (in_field) p.headers.back().second += line;
+    } else {
+      const std::size_t colon = line.find(':');
+      in_field = colon != std::string_view::npos && is_field_name(line.substr(0, colon));
+      if (in_field) p.headers.emplace_back(lower_ascii(line.substr(0, colon)), line.substr(colon + 1));
     }
-    if (line[0] == ' ' || line[0] == '\t') {
-      if (in_field) (p.headers.back().second += ' ') += trim(line);
-      continue;
-    }
-    const std::size_t colon = line.find(':');
-    in_field = colon != std::string_view::npos && is_field_name(line.substr(0, colon));
-    if (in_field) p.headers.emplace_back(lower_ascii(line.substr(0, colon)), trim(line.substr(colon + 1)));
   }
+  for (auto& [name, value] : p.headers) value = std::string(trim(value));
   return p;
 }
 
@@ -99,10 +99,15 @@ Field parse_field(std::string_view text) {
   std::size_t at = std::min(text.find(';'), text.size());
   f.value = lower_ascii(trim(text.substr(0, at)));
   while (at < text.size()) {
-    const std::size_t eq = text.find('=', at + 1);
+    const std::size_t eq = text.find('=', at + 1), next = std::min(text.find(';', at + 1), text.size());
     if (eq == std::string_view::npos) break;
+    if (eq > next) {  // a parameter without a value: skipped
+      at = next;
+      continue;
+    }
     std::string name = lower_ascii(trim(text.substr(at + 1, eq - at - 1)));
-    if (!name.empty() && name.back() == '*') name.pop_back();  // RFC 2231's charset'language'value: as written
+    if (!name.empty() && name.back() == '*')
+      name.pop_back();  // RFC 2231's charset'language'value: as written
     at = eq + 1;
     f.params.emplace_back(std::move(name), param_value(text, at));
     at = std::min(text.find(';', at), text.size());
@@ -117,22 +122,35 @@ struct Address {
   std::string address;
 };
 
-// An address list's items: split at ',' (and at a group's ':' and ';') outside quotes, angles and comments.
+// Where a reader of an address list is: inside quotes, comments, angle brackets.
+struct Nesting {
+  bool quoted = false;
+  int comment = 0, angle = 0;
+  // Takes the next character; true if it separates two items (',', or a group's ':' and ';').
+  bool separates(char c) {
+    if (c == '"' && comment == 0) quoted = !quoted;
+    if (quoted) return false;
+    if (c == '(') ++comment;
+    if (c == ')' && comment > 0) --comment;
+    if (comment > 0) return false;
+    if (c == '<') ++angle;
+    if (c == '>' && angle > 0) --angle;
+    return angle == 0 && (c == ',' || c == ':' || c == ';');
+  }
+};
+
+// An address list's items, split outside quotes, comments, angles and encoded words (which senders fill
+// with any character).
 std::vector<std::string_view> list_items(std::string_view value) {
   std::vector<std::string_view> items;
-  bool quoted = false;
-  int angle = 0, comment = 0;
+  Nesting nesting;
   std::size_t start = 0;
   for (std::size_t i = 0; i < value.size(); ++i) {
-    const char c = value[i];
-    if (c == '\\') ++i;
-    else if (c == '"' && comment == 0) quoted = !quoted;
-    else if (quoted) continue;
-    else if (c == '(') ++comment;
-    else if (c == ')' && comment > 0) --comment;
-    else if (c == '<' && comment == 0) ++angle;
-    else if (c == '>' && angle > 0 && comment == 0) --angle;
-    else if ((c == ',' || c == ':' || c == ';') && angle == 0 && comment == 0) {
+    if (value[i] == '\\') {
+      ++i;
+    } else if (value[i] == '=' && !nesting.quoted && detail::encoded_word_length(value.substr(i)) > 0) {
+      i += detail::encoded_word_length(value.substr(i)) - 1;
+    } else if (nesting.separates(value[i])) {
       items.push_back(value.substr(start, i - start));
       start = i + 1;
     }
@@ -141,14 +159,32 @@ std::vector<std::string_view> list_items(std::string_view value) {
   return items;
 }
 
+// Whether `s` is one token of valid UTF-8: no space, no control character.
+bool is_token(std::string_view s) {
+  for (char c : s)
+    if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f) return false;
+  return detail::valid_utf8(s) == s;
+}
+
+// Decoded header text on one line: control characters (a tab left by unfolding, a CR or LF from an encoded
+// word) as spaces.
+std::string header_text(std::string_view value) {
+  std::string out = detail::decode_header_words(value);
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  return out;
+}
+
 // A phrase without its quotes and escapes, its encoded words decoded.
 std::string phrase_text(std::string_view s) {
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 1 < s.size()) out += s[++i];
-    else if (s[i] != '"') out += s[i];
+    if (s[i] == '\\' && i + 1 < s.size())
+      out += s[++i];
+    else if (s[i] != '"')
+      out += s[i];
   }
-  return detail::decode_header_words(trim(out));
+  return header_text(trim(out));
 }
 
 // One mailbox: `Name <local@domain>`, `<local@domain>`, `local@domain (Name)`; nullopt without an '@'.
@@ -158,9 +194,12 @@ std::optional<Address> mailbox(std::string_view item) {
   std::size_t lt = std::string_view::npos;
   bool quoted = false;
   for (std::size_t i = 0; i < item.size(); ++i) {
-    if (item[i] == '\\') ++i;
-    else if (item[i] == '"') quoted = !quoted;
-    else if (item[i] == '<' && !quoted) lt = i;
+    if (item[i] == '\\')
+      ++i;
+    else if (item[i] == '"')
+      quoted = !quoted;
+    else if (item[i] == '<' && !quoted)
+      lt = i;
   }
   const std::size_t gt = lt == std::string_view::npos ? lt : item.find('>', lt);
   if (gt != std::string_view::npos) {
@@ -173,8 +212,8 @@ std::optional<Address> mailbox(std::string_view item) {
       a.name = phrase_text(item.substr(paren + 1, item.find(')', paren) - paren - 1));
   }
   const std::size_t at = a.address.rfind('@');
-  if (at == std::string::npos || at == 0 || at + 1 == a.address.size() ||
-      a.address.find_first_of(" \t<>") != std::string::npos)
+  if (at == std::string::npos || at == 0 || a.address[0] == '@' || at + 1 == a.address.size() ||
+      !is_token(a.address) || a.address.find_first_of("<>") != std::string::npos)
     return std::nullopt;
   a.address = a.address.substr(0, at + 1) + lower_ascii(a.address.substr(at + 1));
   return a;
@@ -187,19 +226,20 @@ std::vector<Address> address_list(std::string_view value) {
   return out;
 }
 
-// The message ids of a field, without <>; a field with no <> at all is read as ids separated by spaces.
+// The message ids of a field, without <>; a field with no <> at all is read as ids separated by spaces. An
+// id with a space, a control character or bytes that are not UTF-8 is left out.
 std::vector<std::string> ids(std::string_view value) {
   std::vector<std::string> out;
   for (std::size_t at = 0; (at = value.find('<', at)) != std::string_view::npos;) {
     const std::size_t end = value.find('>', at);
     if (end == std::string_view::npos) break;
-    if (auto id = trim(value.substr(at + 1, end - at - 1)); !id.empty()) out.emplace_back(id);
+    if (auto id = trim(value.substr(at + 1, end - at - 1)); is_token(id) && !id.empty()) out.emplace_back(id);
     at = end + 1;
   }
   if (out.empty() && value.find('<') == std::string_view::npos) {
     for (std::size_t at = 0; at < value.size();) {
       const std::size_t end = std::min(value.find_first_of(" \t", at), value.size());
-      if (end > at) out.emplace_back(value.substr(at, end - at));
+      if (auto id = value.substr(at, end - at); is_token(id) && !id.empty()) out.emplace_back(id);
       at = end + 1;
     }
   }
@@ -213,11 +253,12 @@ std::string first_id(std::string_view value) {
 
 std::vector<std::string> recipients(const Headers& headers) {
   std::vector<std::string> out;
+  std::unordered_set<std::string> seen;
   for (std::string_view name : {"delivered-to", "x-original-to", "to", "cc"})
     for (const auto& [n, v] : headers)
       if (n == name)
         for (Address& a : address_list(v))
-          if (std::find(out.begin(), out.end(), a.address) == out.end()) out.push_back(std::move(a.address));
+          if (seen.insert(a.address).second) out.push_back(std::move(a.address));
   return out;
 }
 
@@ -244,7 +285,8 @@ std::vector<std::string_view> split_multipart(std::string_view body, std::string
     bool closing = false;
     if (is_delimiter(body.substr(at, nl - at), marker, closing)) {
       // The line end before a delimiter belongs to the delimiter.
-      if (start != std::string_view::npos) parts.push_back(body.substr(start, at > start ? at - 1 - start : 0));
+      if (start != std::string_view::npos)
+        parts.push_back(body.substr(start, at > start ? at - 1 - start : 0));
       if (closing) return parts;
       start = nl + 1;
     }
@@ -252,17 +294,6 @@ std::vector<std::string_view> split_multipart(std::string_view body, std::string
   }
   if (start < body.size()) parts.push_back(body.substr(start));
   return parts;
-}
-
-// CRLF and lone CR as '\n'.
-std::string unix_line_ends(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '\r') out += s[i];
-    else if (i + 1 == s.size() || s[i + 1] != '\n') out += '\n';
-  }
-  return out;
 }
 
 // RFC 3676 (format=flowed): an unquoted line ending in a space goes on with the next one; a line's leading
@@ -296,7 +327,7 @@ std::string part_text(const Part& p, const Field& type) {
   const std::string bytes = encoding == "base64"             ? detail::decode_base64(p.body)
                             : encoding == "quoted-printable" ? detail::decode_quoted_printable(p.body, false)
                                                              : std::string(p.body);
-  std::string text = unix_line_ends(detail::to_utf8(bytes, type.param("charset")));
+  std::string text = detail::unix_line_ends(detail::to_utf8(bytes, type.param("charset")));
   if (type.value == "text/plain" && lower_ascii(type.param("format")) == "flowed")
     text = unflow(text, lower_ascii(type.param("delsp")) == "yes");
   return text;
@@ -344,11 +375,11 @@ std::optional<Incoming> read_message(std::string_view raw, std::string& error) {
     in.from_name = std::move(from[0].name);
   }
   in.message_id = first_id(field(top.headers, "message-id"));
-  in.subject = detail::decode_header_words(field(top.headers, "subject"));
+  in.subject = header_text(field(top.headers, "subject"));
   in.in_reply_to = first_id(field(top.headers, "in-reply-to"));
   in.references = ids(field(top.headers, "references"));
   in.recipients = recipients(top.headers);
-  in.auto_submitted = field(top.headers, "auto-submitted");
+  in.auto_submitted = header_text(field(top.headers, "auto-submitted"));
   Texts texts;
   walk(top, 0, texts);
   if (texts.plain) {

@@ -11,9 +11,9 @@
 namespace cinq::mail {
 
 // When to remind the side to move before its deadline. `leads_ms`: how long before the deadline each reminder
-// goes (a player's choice: 24 h, 8 h, 1 h); empty: the default, one reminder when a fifth of the time per move
-// is left but never less than 12 hours before the deadline. The times ascending, without duplicates, each
-// strictly after `turn_start_ms` and before `deadline_ms`.
+// goes (a player's choice: 24 h, 8 h, 1 h); empty: the default, one reminder when a fifth of the time per
+// move is left but never less than 12 hours before the deadline. The times ascending, without duplicates,
+// each strictly after `turn_start_ms` and before `deadline_ms`.
 std::vector<std::int64_t> reminder_times(std::int64_t turn_start_ms, std::int64_t deadline_ms,
                                          const std::vector<std::int64_t>& leads_ms);
 

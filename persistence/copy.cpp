@@ -31,11 +31,16 @@ std::string differs(const GameRow& a, const GameRow& b) {
 // The mails of `game_id` still to send (schema version 7). The outbox's history (sent, failed, cancelled
 // mails) and the Message-IDs of the mails played (mail_received) are not copied: a copy is made with the
 // server stopped, and what is queued is all the server needs to go on; each queued mail is copied as it was
-// queued (its attempts and retry time start again).
+// queued (its attempts and retry time start again). Of two queued mails of one slot (the second queued
+// while a sender held the first), the newer is the one to send: it alone is copied.
 std::vector<MailRow> queued_mails(Store& store, const std::string& game_id) {
   std::vector<MailRow> out;
-  for (MailRow& m : store.mails_of_game(game_id))
-    if (m.state == "queued") out.push_back(std::move(m));
+  for (MailRow& m : store.mails_of_game(game_id)) {  // oldest first
+    if (m.state != "queued") continue;
+    if (!m.slot.empty())
+      std::erase_if(out, [&](const MailRow& o) { return o.slot == m.slot; });
+    out.push_back(std::move(m));
+  }
   return out;
 }
 

@@ -357,7 +357,8 @@ constexpr Sql kUpsertSeatToken{"upsert_seat_token",
                                "INSERT INTO seat_tokens (game_id, seat, token) VALUES ($1, $2, $3)"
                                " ON CONFLICT (game_id, seat) DO UPDATE SET token = excluded.token"};
 constexpr Sql kDeleteSeatTokens{"delete_seat_tokens", "DELETE FROM seat_tokens WHERE game_id = $1"};
-// Mail (schema version 7; store.h, SeatMail and MailRow).
+// --- mail (schema version 7; store.h, SeatMail, MailRow, MailCancel): the statements. The writes are
+// queue_mail_of (with a save), the reads and the sender's calls PostgresStore's "mail" section.
 constexpr Sql kUpsertSeatMail{"upsert_seat_mail",
                               "INSERT INTO mail_seats (game_id, seat, address, by_mail, confirmed, reminders)"
                               " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (game_id, seat) DO UPDATE SET"
@@ -671,7 +672,8 @@ MailRow read_mail(const Result& r, int i) {
   return m;
 }
 
-// A save's mail (as SQLite's write_mail_of): the seats' addresses with the row, its cancels, mails, ids.
+// --- mail (schema version 7): a save's mail (as SQLite's write_mail_of), in its transaction: the seats'
+// addresses with the row, then its cancels, mails and received ids.
 void queue_mail_of(Batch& b, const GameSave& s) {
   const GameRow& g = s.row;
   if (s.write_row || g.status == "finished")

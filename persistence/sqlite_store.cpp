@@ -346,6 +346,8 @@ constexpr const char* kUpsertSeatToken =
     " ON CONFLICT(game_id, seat) DO UPDATE SET token = excluded.token";
 constexpr const char* kDeleteSeatTokens = "DELETE FROM seat_tokens WHERE game_id = ?1";
 constexpr const char* kSelectSeatTokens = "SELECT seat, token FROM seat_tokens WHERE game_id = ?1";
+// --- mail (schema version 7; store.h, SeatMail, MailRow, MailCancel): the statements. The writes are
+// write_mail_of (with a save) and write_mail, the reads and the sender's calls SqliteStore's "mail" section.
 constexpr const char* kUpsertSeatMail =
     "INSERT INTO mail_seats (game_id, seat, address, by_mail, confirmed, reminders) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
     " ON CONFLICT(game_id, seat) DO UPDATE SET address = excluded.address, by_mail = excluded.by_mail,"
@@ -850,6 +852,8 @@ bool write_extras(Connection& db, const GameSave& s, const std::string& doing, E
   }
   return true;
 }
+
+// --- mail (schema version 7): a save's mail, in its transaction.
 
 // One mail into the outbox: it replaces the queued mail of its slot, or is added (once per id).
 bool write_mail(Connection& db, const MailRow& m, const std::string& doing, Error& error) {
@@ -1566,7 +1570,8 @@ bool SqliteStore::put_ratings(const std::vector<RatingRow>& ratings, const std::
   });
 }
 
-// --- mail (schema version 7)
+// --- mail (schema version 7): mails outside a save, and the sender's claims and outcomes (on the writer
+// connection, under its mutex: a claim is one IMMEDIATE transaction, so two never overlap).
 
 bool SqliteStore::queue_mails(const std::vector<MailRow>& mails, const std::vector<std::string>& received,
                               Error& error) {

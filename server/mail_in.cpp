@@ -344,9 +344,19 @@ void HttpApi::seat_mail(Call& call) {
                        {"reminders", mine.reminders},
                        {"reply_address", postman.reply_address(room, seat)},
                        {"invited", invited(room, 1 - seat)}};
-        a.when_settled([this, answer, respond] {
+        a.when_settled([this, answer, respond, id = room.id(), seat] {
           if (services_.mail_sender) services_.mail_sender->poke();
-          respond(json_response(200, answer));
+          // The seat's mails its mail server refused for good, so that the player sees them on the site.
+          bool queued = workers_.submit(Workers::Kind::quick, [this, answer, respond, id, seat]() mutable {
+            note_blocking(services_.metrics);
+            json failed = json::array();
+            for (const store::MailRow& m : services_.store->mails_of_game(id))
+              if (m.seat == seat && m.state == "failed")
+                failed.push_back({{"kind", m.kind}, {"to", m.recipient}, {"error", m.error}, {"at_ms", m.created_ms}});
+            answer["failed"] = std::move(failed);
+            respond(json_response(200, answer));
+          });
+          if (!queued) respond(busy_response());
         }, [respond] { respond(storage_response()); });
       }, [respond] { respond(storage_response()); });
     });

@@ -366,7 +366,15 @@ export class MailPanel {
     }
     if (address && !s.confirmed && s.by_mail) words += ' Then every turn is mailed to you at once.';
     if (s.reminders === 'off') words += ' No reminders.';
+    // A mail the mail server refused for good (a 5xx): said here, since it never reached its reader.
+    const failed = Array.isArray(s.failed) ? s.failed : [];
+    if (failed.length) {
+      const last = failed[failed.length - 1];
+      words += ` ${failed.length === 1 ? 'A mail' : `${failed.length} mails`} to ${last.to} could not be ` +
+               `delivered: ${last.error}`;
+    }
     this.state_.textContent = words;
+    this.node.dataset.failed = String(failed.length);
     this.node.dataset.confirmed = String(Boolean(s.confirmed));
 
     // `invited`: the address the opponent was invited at ('' when none).

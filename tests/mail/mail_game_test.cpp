@@ -332,6 +332,9 @@ TEST_CASE("mail: a forged or unknown seat address is refused through the MTA and
     std::this_thread::sleep_for(100ms);
   CHECK(counter(site, "cinq_mail_received_total{outcome=\"rate\"}") >= 1);
   CHECK(site.mta.queued() >= 1);
+  // Postfix logs the deferral once its LMTP client has the answer.
+  while (site.mta.log().find("450 4.7.1") == std::string::npos && std::chrono::steady_clock::now() < end + 10s)
+    std::this_thread::sleep_for(100ms);
   CHECK(site.mta.log().find("450 4.7.1") != std::string::npos);
 }
 
@@ -360,6 +363,29 @@ TEST_CASE("mail: a reminder comes before the deadline at the time the player cho
   CHECK(header(reminder, "Subject") == header(site.mta.mailbox("ben")[0], "Subject"));  // one thread
   CHECK(!header(reminder, "References").empty());
   CHECK(header(reminder, "List-Unsubscribe-Post") == "List-Unsubscribe=One-Click");
+}
+
+TEST_CASE("mail: a mail refused for good is not tried again and is shown to its seat") {
+  MailSite site;
+  auto reply = http_request(site.port(), "POST", "/api/games/import?days=1", "#! TABLUT\n", "text/plain");
+  REQUIRE(reply.status == 201);
+  json answer = json::parse(reply.body);
+  const std::string room = answer["room"], token = token_of(answer["links"][0]);
+  const std::string target = "/api/games/" + room + "/mail?seat=0&token=" + token;
+  // No such mailbox: Postfix refuses the recipient (550), so the confirmation fails for good.
+  auto set = http_request(site.port(), "POST", target, R"({"address":"nobody@players.test"})", "application/json");
+  REQUIRE_MESSAGE(set.status == 200, set.body);
+  const auto end = std::chrono::steady_clock::now() + 10s;
+  while (counter(site, "cinq_mail_total{state=\"bounced\"}") == 0 && std::chrono::steady_clock::now() < end)
+    std::this_thread::sleep_for(100ms);
+  CHECK(counter(site, "cinq_mail_total{state=\"bounced\"}") == 1);
+  json seat = json::parse(http_request(site.port(), "GET", target).body);
+  REQUIRE(seat["failed"].size() == 1);
+  CHECK(seat["failed"][0]["to"] == "nobody@players.test");
+  CHECK(seat["failed"][0]["error"].get<std::string>().find("550") != std::string::npos);
+  std::this_thread::sleep_for(1s);
+  CHECK(counter(site, "cinq_mail_total{state=\"bounced\"}") == 1);
+  CHECK(counter(site, "cinq_mail_total{state=\"deferred\"}") == 0);
 }
 
 }  // namespace

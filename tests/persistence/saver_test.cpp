@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <future>
@@ -128,6 +129,77 @@ TEST_CASE("saver: merging the saves of one game: the later columns and progress,
   REQUIRE(merge(a, std::move(done)));
   CHECK(a.row.status == "finished");
   CHECK_FALSE(a.base_version);
+}
+
+// A mail of game `game` for `seat` (store.h, MailRow).
+MailRow mail(const std::string& id, int seat, const std::string& kind, const std::string& game = "g") {
+  MailRow m;
+  m.id = id;
+  m.game_id = game;
+  m.seat = seat;
+  m.kind = kind;
+  m.message = "Subject: " + id + "\r\n\r\n";
+  return m;
+}
+
+std::vector<std::string> ids_of(const std::vector<MailRow>& mails) {
+  std::vector<std::string> out;
+  for (const auto& m : mails) out.push_back(m.id);
+  return out;
+}
+
+TEST_CASE("saver: merged saves keep every mail operation in order, a later cancel dropping the mails it cancels") {
+  TempDir dir;
+  auto store = open_store(dir.path() + "/cinq.db");
+  Error error;
+  // Stored before: a your-turn mail for seat 1 waiting.
+  GameSave first = row("g", "#! TABLUT");
+  first.mails = {mail("stored.turn.1", 1, "turn")};
+  REQUIRE(store->save({}, {first}, error));
+
+  GameSave a = change("g", 0, 1, 0, {"A/x/"});
+  a.mails = {mail("turn.1", 1, "turn"), mail("end.0", 0, "end"), mail("rem.1", 1, "reminder")};
+  a.received = {"r1@players.test"};
+  GameSave b = change("g", 1, 2, 1, {"B/y/"});
+  b.mail_cancels = {{"g", 1, {"turn", "reminder"}}};  // seat 1 played
+  b.mails = {mail("turn.0", 0, "turn"), mail("turn.1.other", 1, "turn", "h")};
+  b.received = {"r2@players.test"};
+  GameSave c = change("g", 2, 3, 2, {"A/z/"});
+  c.mail_cancels = {{"g", 0, {"turn"}}};
+  c.mails = {mail("turn.1b", 1, "turn")};
+  REQUIRE(merge(a, std::move(b)));
+  REQUIRE(merge(a, std::move(c)));
+  // b's cancel took a's mails of seat 1 (not another game's, not seat 0's end), c's took b's of seat 0.
+  CHECK(ids_of(a.mails) == std::vector<std::string>{"end.0", "turn.1.other", "turn.1b"});
+  REQUIRE(a.mail_cancels.size() == 2);
+  CHECK(a.mail_cancels[0].seat == 1);
+  CHECK(a.mail_cancels[1].seat == 0);
+  CHECK(a.received == std::vector<std::string>{"r1@players.test", "r2@players.test"});
+
+  // A save that stands alone (the game finished) comes after them: what they queued and cancelled is kept in
+  // front of its own, and its cancels drop theirs as well.
+  GameSave done = row("g", "#! TABLUT\n1   A/x/ B/y/\n2   A/z/\n#= B resign\n");
+  done.row.status = "finished";
+  done.mail_cancels = {{"g", 1, {"turn"}}};
+  done.mails = {mail("end.1", 1, "end"), mail("end.0", 0, "end")};
+  done.received = {"r3@players.test"};
+  REQUIRE(merge(a, std::move(done)));
+  CHECK(a.row.status == "finished");
+  CHECK_FALSE(a.base_version);
+  CHECK(ids_of(a.mails) == std::vector<std::string>{"end.0", "turn.1.other", "end.1", "end.0"});
+  REQUIRE(a.mail_cancels.size() == 3);
+  CHECK(a.mail_cancels[2].seat == 1);
+  CHECK(a.received == std::vector<std::string>{"r1@players.test", "r2@players.test", "r3@players.test"});
+
+  // Stored, the merged save does what the four saves would have done one after the other.
+  REQUIRE_MESSAGE(store->save({}, {a}, error), error.message);
+  std::vector<std::string> states;
+  for (const MailRow& m : store->mails_of_game("g")) states.push_back(m.id + " " + m.state);
+  std::sort(states.begin(), states.end());
+  CHECK(states == std::vector<std::string>{"end.0 queued", "end.1 queued", "stored.turn.1 cancelled"});
+  CHECK(ids_of(store->mails_of_game("h")) == std::vector<std::string>{"turn.1.other"});
+  CHECK(store->mail_received("r1@players.test"));
+  CHECK(store->mail_received("r3@players.test"));
 }
 
 TEST_CASE("saver: a game's saves merged or not, in one commit or several, give the same stored game") {

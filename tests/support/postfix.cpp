@@ -1,73 +1,131 @@
 // Postfix for tests (postfix.h): its configuration written into a temporary directory, its master process
-// run in the foreground as a Daemon.
+// run in the foreground (`postfix start-fg`) under a Daemon, stopped with `postfix stop`.
+//
+// What the directory holds: etc/ (main.cf, master.cf, the maps: root's, 0755), queue/ (root's; `postfix`
+// makes its subdirectories with their owners, the postfix user and postdrop), data/ (made by `postfix`, the
+// postfix user's), mail/ (nobody's: virtual(8) delivers as nobody), maillog, master.log and tools.log. The
+// directory itself is 0755: the postfix user walks through it to its queue.
+//
+// The players' mailboxes: virtual(8) refuses a map result computed from the address ("regular expression
+// substitution is not allowed"), so one Maildir can hold the mail of one address per map entry only. Any
+// address must be a mailbox here, so all of them share one Maildir (mail/players/), and mailbox(LOCAL) reads
+// the messages whose Delivered-To (the first header virtual(8) writes after Return-Path) is LOCAL@domain.
 #include "tests/support/postfix.h"
 
-#include <dirent.h>
 #include <netinet/in.h>
 #include <pwd.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <csignal>
-#include <cstdio>
+#include <cctype>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <thread>
+#include <tuple>
+#include <utility>
 
 namespace cinq::test {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+constexpr auto kStartTimeout = 20s;
+constexpr auto kToolTimeout = 20s;
+constexpr int kIoTimeoutSeconds = 10;
+// The Maildir of every mailbox of the players' domain, under virtual_mailbox_base.
+constexpr const char* kMaildir = "players";
 
 void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
+  std::ofstream out(path, std::ios::binary);
   out << text;
   if (!out) throw std::runtime_error("postfix: cannot write " + path);
 }
 
-// Runs a command to its end (its output to `log`); its exit status.
-int run(const std::vector<std::string>& argv, const std::string& log) {
-  Daemon d;
-  d.start(argv, log);
-  for (int i = 0; i < 300 && d.running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  const std::string how = d.how_it_ended();
-  d.stop(SIGKILL, std::chrono::milliseconds(100));
-  return how == "exited with status 0" ? 0 : 1;
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
 }
 
-// The files of a Maildir's new/ and cur/ (Postfix names them by time, so in order of delivery).
-std::vector<std::string> maildir_files(const std::string& dir) {
-  std::vector<std::pair<std::string, std::string>> names;
-  for (const char* sub : {"/new", "/cur"}) {
-    DIR* d = opendir((dir + sub).c_str());
-    if (d == nullptr) continue;
-    while (dirent* e = readdir(d))
-      if (e->d_name[0] != '.') names.emplace_back(e->d_name, dir + sub + "/" + e->d_name);
-    closedir(d);
+// A regular expression (POSIX ERE, Postfix's regexp: table) matching `text` and nothing else.
+std::string regex_quoted(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (std::string("\\^$.|?*+()[]{}/").find(c) != std::string::npos) out += '\\';
+    out += c;
   }
-  // Postfix names them "SECONDS.VdevIinoMmicroseconds.host": by seconds, then microseconds.
-  auto when = [](const std::string& name) {
-    const auto m = name.find('M', name.find('.'));
-    return std::make_pair(std::atol(name.c_str()), m == std::string::npos ? 0L : std::atol(name.c_str() + m + 1));
-  };
-  std::sort(names.begin(), names.end(), [&](const auto& a, const auto& b) {
-    return when(a.first) != when(b.first) ? when(a.first) < when(b.first) : a.first < b.first;
-  });
-  std::vector<std::string> out;
-  for (const auto& n : names) out.push_back(n.second);
   return out;
 }
 
-// One blocking SMTP conversation.
+// One word of master.cf's argv=: as it is, or in braces if it holds white space (Postfix 3.0 and later).
+std::string master_word(const std::string& word) {
+  if (word.find('\n') != std::string::npos) throw std::runtime_error("postfix: a pipe_argv word holds a line break");
+  if (!word.empty() && word[0] != '{' && word.find_first_of(" \t") == std::string::npos) return word;
+  if (word.find('}') != std::string::npos)
+    throw std::runtime_error("postfix: a pipe_argv word with white space cannot hold '}': " + word);
+  return "{ " + word + " }";
+}
+
+// The value of a message's first `name:` header ("" if it has none), its header being the lines before the
+// first empty one.
+std::string first_header(const std::string& raw, const std::string& name) {
+  const std::string wanted = lower(name) + ":";
+  for (std::size_t at = 0; at < raw.size();) {
+    std::size_t end = raw.find('\n', at);
+    if (end == std::string::npos) end = raw.size();
+    std::string line = raw.substr(at, end - at);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) break;
+    if (lower(line.substr(0, wanted.size())) == wanted) {
+      std::string value = line.substr(wanted.size());
+      value.erase(0, value.find_first_not_of(" \t"));
+      return value;
+    }
+    at = end + 1;
+  }
+  return "";
+}
+
+// A Maildir's messages (new/ and cur/), oldest first: virtual(8) names them "SECONDS.VdevIinoMmicros.host".
+std::vector<std::string> maildir_files(const std::string& dir) {
+  struct Entry {
+    long seconds, micros;
+    std::string name, path;
+  };
+  std::vector<Entry> entries;
+  for (const char* sub : {"/new", "/cur"}) {
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir + sub, ec)) {
+      const std::string name = e.path().filename().string();
+      if (name.empty() || name[0] == '.' || !e.is_regular_file(ec)) continue;
+      const auto m = name.find('M', name.find('.'));
+      entries.push_back({std::atol(name.c_str()), m == std::string::npos ? 0L : std::atol(name.c_str() + m + 1),
+                         name, e.path().string()});
+    }
+  }
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return std::tie(a.seconds, a.micros, a.name) < std::tie(b.seconds, b.micros, b.name);
+  });
+  std::vector<std::string> out;
+  for (const auto& e : entries) out.push_back(e.path);
+  return out;
+}
+
+// One blocking SMTP conversation with 127.0.0.1:PORT.
 class SmtpClient {
  public:
   explicit SmtpClient(int port) : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
-    timeval tv{10, 0};
+    if (fd_ < 0) throw std::runtime_error("postfix: no socket");
+    timeval tv{kIoTimeoutSeconds, 0};
     ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    ::setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -78,22 +136,29 @@ class SmtpClient {
     }
   }
   ~SmtpClient() { ::close(fd_); }
-  // The reply's last line (a multi-line reply's "250 " line).
+  SmtpClient(const SmtpClient&) = delete;
+  SmtpClient& operator=(const SmtpClient&) = delete;
+
+  // A reply's last line ("250 ..." after any "250-..." lines), without its CRLF.
   std::string reply() {
     for (;;) {
-      std::string line;
-      char c;
-      while (::recv(fd_, &c, 1, 0) == 1) {
-        if (c == '\n') break;
-        if (c != '\r') line += c;
+      std::size_t end;
+      while ((end = buffer_.find('\n')) == std::string::npos) {
+        char chunk[4096];
+        const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
+        if (n <= 0) throw std::runtime_error("postfix: no SMTP reply (connection closed or 10 s timeout)");
+        buffer_.append(chunk, static_cast<std::size_t>(n));
       }
+      std::string line = buffer_.substr(0, end);
+      buffer_.erase(0, end + 1);
+      if (!line.empty() && line.back() == '\r') line.pop_back();
       if (line.size() < 4 || line[3] != '-') return line;
     }
   }
   void send(const std::string& text) {
     for (std::size_t at = 0; at < text.size();) {
       const ssize_t n = ::send(fd_, text.data() + at, text.size() - at, MSG_NOSIGNAL);
-      if (n <= 0) throw std::runtime_error("postfix: cannot send");
+      if (n <= 0) throw std::runtime_error("postfix: cannot send to its SMTP server");
       at += static_cast<std::size_t>(n);
     }
   }
@@ -104,76 +169,114 @@ class SmtpClient {
 
  private:
   int fd_;
+  std::string buffer_;
 };
 
-// The message with CRLF line ends and its lines that start with '.' doubled (RFC 5321 transparency).
-std::string dot_stuffed(const std::string& raw) {
+// The message as DATA sends it: CRLF line ends, a line that starts with '.' given another (RFC 5321 4.5.2),
+// a CRLF at its end, then the ".\r\n" that ends it.
+std::string data_of(const std::string& raw) {
   std::string out;
   bool line_start = true;
   for (std::size_t i = 0; i < raw.size(); ++i) {
     const char c = raw[i];
-    if (c == '\n' && (i == 0 || raw[i - 1] != '\r')) out += '\r';
     if (line_start && c == '.') out += '.';
+    if (c == '\n' && (i == 0 || raw[i - 1] != '\r')) out += '\r';
     out += c;
     line_start = c == '\n';
   }
-  if (out.size() < 2 || out.substr(out.size() - 2) != "\r\n") out += "\r\n";
-  return out;
+  if (!line_start) out += "\r\n";
+  return out + ".\r\n";
 }
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
 }  // namespace
 
 Postfix::Postfix(PostfixOptions options) : options_(std::move(options)), dir_(std::make_unique<TempDir>()) {
   const std::string& d = dir_->path();
-  ::chmod(d.c_str(), 0755);  // the postfix user walks through it to its queue
-  ::mkdir((d + "/etc").c_str(), 0755);
-  ::mkdir((d + "/mail").c_str(), 0755);
-  ::mkdir((d + "/queue").c_str(), 0755);  // root's; Postfix makes its subdirectories at start
-  ::mkdir((d + "/data").c_str(), 0700);
-  const passwd* pf = ::getpwnam("postfix");
-  if (pf == nullptr) throw std::runtime_error("postfix: no user 'postfix' (scripts/install-deps.sh installs postfix)");
-  if (::chown((d + "/mail").c_str(), 65534, 65534) != 0 || ::chown((d + "/data").c_str(), pf->pw_uid, pf->pw_gid) != 0)
-    throw std::runtime_error("postfix: cannot give its directories to their users (the tests run as root)");
+  const passwd* postfix_user = ::getpwnam("postfix");
+  if (postfix_user == nullptr)
+    throw std::runtime_error("postfix: no user 'postfix' (Debian's postfix; scripts/install-deps.sh installs it)");
+  const passwd* nobody = ::getpwnam("nobody");
+  if (nobody == nullptr) throw std::runtime_error("postfix: no user 'nobody'");
+  ::chmod(d.c_str(), 0755);  // mkdtemp made it 0700: the postfix user walks through it to its queue
+  for (const char* sub : {"/etc", "/queue", "/mail"})
+    if (::mkdir((d + sub).c_str(), 0755) != 0) throw std::runtime_error("postfix: cannot make " + d + sub);
+  // virtual(8) makes the Maildir as virtual_uid_maps' user.
+  if (::chown((d + "/mail").c_str(), nobody->pw_uid, nobody->pw_gid) != 0)
+    throw std::runtime_error("postfix: cannot give " + d + "/mail to nobody (the tests run as root)");
   port_ = free_local_port();
   write_config();
   start();
 }
 
-Postfix::~Postfix() { stop(); }
+Postfix::~Postfix() {
+  try {
+    stop();
+  } catch (const std::exception&) {
+    if (master_.running()) kill_master();
+  }
+}
 
 void Postfix::write_config() const {
   const std::string& d = dir_->path();
   const std::string etc = d + "/etc";
+  const passwd* nobody = ::getpwnam("nobody");
+  const std::string uid = std::to_string(nobody->pw_uid), gid = std::to_string(nobody->pw_gid);
+
+  // Where the game domain's mail goes (nothing configured: it waits in the queue).
   std::string transport = options_.game_domain + " ";
-  transport += options_.lmtp.empty() ? "cinqpipe:" : "lmtp:inet:" + options_.lmtp;
+  if (!options_.lmtp.empty())
+    transport += "lmtp:inet:" + options_.lmtp;
+  else if (!options_.pipe_argv.empty())
+    transport += "cinqpipe:";
+  else
+    transport += "retry:4.3.0 no game server in this test";
   write_file(etc + "/transport", transport + "\n");
-  // Each mailbox of the players' domain is a Maildir of its own (a trailing '/': Maildir).
+
+  // Every address of the players' domain but the unknown ones, into one Maildir (a trailing '/').
   std::string boxes;
-  for (const auto& local : options_.mailboxes) boxes += local + "@" + options_.player_domain + " " + local + "/\n";
-  write_file(etc + "/vmailbox", boxes);
+  const std::string domain = "@" + regex_quoted(lower(options_.player_domain)) + "$/";
+  for (const auto& local : options_.unknown_locals) boxes += "if !/^" + regex_quoted(lower(local)) + domain + "\n";
+  boxes += "/^[^@]+" + domain + " " + kMaildir + "/\n";
+  for (std::size_t i = 0; i < options_.unknown_locals.size(); ++i) boxes += "endif\n";
+  write_file(etc + "/mailboxes", boxes);
+
+  const std::string no_other_mail = "error:5.7.1 this test's Postfix delivers to " + options_.game_domain +
+                                    " and " + options_.player_domain + " only";
   write_file(etc + "/main.cf",
              "compatibility_level = 3.6\n"
+             // Its own everything: the defaults are the system's /var/spool/postfix and /var/lib/postfix.
              "queue_directory = " + d + "/queue\n"
              "data_directory = " + d + "/data\n"
-             "meta_directory = /etc/postfix\n"
-             "mail_owner = postfix\nsetgid_group = postdrop\n"
-             "myhostname = mta.test\nmydomain = test\nmyorigin = mta.test\nmydestination =\n"
+             "maillog_file = " + d + "/maillog\n"
+             "maillog_file_prefixes = " + d + "\n"  // else only /var and /dev/stdout may be written
+             "myhostname = mta.test\nmydomain = mta.test\nmyorigin = mta.test\nmydestination =\n"
              "inet_interfaces = 127.0.0.1\ninet_protocols = ipv4\nmynetworks = 127.0.0.0/8\n"
-             "smtpd_relay_restrictions = permit_mynetworks, reject_unauth_destination\n"
+             "smtpd_client_restrictions = permit_mynetworks, reject\n"
+             "smtpd_relay_restrictions = reject_unauth_destination\n"  // the two domains, from anyone
              "relay_domains = " + options_.game_domain + "\n"
+             "parent_domain_matches_subdomains =\n"  // not x.play.test (relay_domains is in its default)
              "transport_maps = texthash:" + etc + "/transport\n"
              "virtual_mailbox_domains = " + options_.player_domain + "\n"
              "virtual_mailbox_base = " + d + "/mail\n"
-             "virtual_mailbox_maps = texthash:" + etc + "/vmailbox\n"
-             "virtual_uid_maps = static:65534\nvirtual_gid_maps = static:65534\n"
-             "alias_maps =\nalias_database =\nlocal_recipient_maps =\n"
-             "maillog_file = " + d + "/maillog\nmaillog_file_prefixes = " + d + "\n"
-             "disable_dns_lookups = yes\nsmtp_dns_support_level = disabled\nlmtp_host_lookup = native\n"
-             "smtp_host_lookup = native\n"
+             "virtual_mailbox_maps = regexp:" + etc + "/mailboxes\n"
+             "virtual_uid_maps = static:" + uid + "\nvirtual_gid_maps = static:" + gid + "\n"
+             "virtual_mailbox_limit = 0\nmailbox_size_limit = 0\n"
+             // Nothing leaves loopback: no DNS, and any other destination (a bounce to a sender elsewhere, a
+             // subdomain) is error(8)'s.
+             "default_transport = " + no_other_mail + "\n"
+             "relay_transport = " + no_other_mail + "\n"
+             "disable_dns_lookups = yes\nsmtp_dns_support_level = disabled\n"
+             "smtp_host_lookup = native\nlmtp_host_lookup = native\n"
+             "alias_maps =\nalias_database =\nnotify_classes =\n"
+             // A test waits seconds, not minutes, for the deferred mail to be tried again.
              "queue_run_delay = 1s\nminimal_backoff_time = 1s\nmaximal_backoff_time = 2s\n"
-             "lmtp_connect_timeout = 2s\ndelay_warning_time = 0\n"
+             "lmtp_connect_timeout = 2s\n"
              "message_size_limit = " + std::to_string(options_.message_size_limit) + "\n"
-             "biff = no\nsmtputf8_enable = no\nshlib_directory = /usr/lib/postfix\n");
+             "biff = no\nsmtputf8_enable = no\n");
+
+  // Debian's master.cf, the services a test needs, none chrooted.
   std::string master =
       "127.0.0.1:" + std::to_string(port_) + " inet n - n - - smtpd\n"
       "pickup unix n - n 60 1 pickup\n"
@@ -199,103 +302,158 @@ void Postfix::write_config() const {
       "scache unix - - n - 1 scache\n"
       "postlog unix-dgram n - n - 1 postlogd\n";
   if (options_.lmtp.empty() && !options_.pipe_argv.empty()) {
+    // pipe(8) runs no command as root (nor as the postfix user).
     master += "cinqpipe unix - n n - - pipe\n  flags=Rq user=nobody argv=";
-    for (std::size_t i = 0; i < options_.pipe_argv.size(); ++i) master += (i ? " " : "") + options_.pipe_argv[i];
+    for (std::size_t i = 0; i < options_.pipe_argv.size(); ++i)
+      master += (i == 0 ? "" : " ") + master_word(options_.pipe_argv[i]);
     master += "\n";
   }
   write_file(etc + "/master.cf", master);
 }
 
+bool Postfix::running() { return master_.running(); }
+
 void Postfix::start() {
+  if (master_.running()) return;
   const std::string& d = dir_->path();
-  // In the foreground: `postfix start-fg` checks the configuration, makes the queue's directories and runs
-  // the master. The master makes a session of its own, so a signal to this Daemon's group misses it:
+  // `postfix start-fg` checks the configuration, makes the queue's and data directories (with their owners)
+  // and runs the master, which makes a session of its own: a signal to this Daemon's group misses it, and
   // stop() asks it with `postfix stop`.
   master_.start({find_program("postfix", "postfix"), "-c", d + "/etc", "start-fg"}, d + "/master.log");
-  const auto end = Clock::now() + std::chrono::seconds(20);
-  while (Clock::now() < end) {
-    if (!master_.running()) break;
+  const auto deadline = Clock::now() + kStartTimeout;
+  std::string failure;
+  for (;;) {
     if (accepts_connections(port_)) {
       try {
-        SmtpClient c(port_);
-        if (c.reply().rfind("220", 0) == 0) return;
-      } catch (const std::exception&) {
+        SmtpClient client(port_);
+        const std::string greeting = client.reply();
+        if (starts_with(greeting, "220")) {
+          client.command("QUIT");
+          return;
+        }
+        failure = "its SMTP server greeted with \"" + greeting + "\"";
+        break;
+      } catch (const std::runtime_error&) {
+        // not answering yet
       }
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (!master_.running()) {
+      failure = "postfix start-fg " + master_.how_it_ended();
+      break;
+    }
+    if (Clock::now() >= deadline) {
+      failure = "its SMTP server did not greet within 20 s";
+      break;
+    }
+    std::this_thread::sleep_for(50ms);
   }
-  throw std::runtime_error("postfix did not start (" + master_.how_it_ended() + "):\n" + log());
+  const std::string text = log();
+  stop();
+  throw std::runtime_error("postfix did not start: " + failure + "\n--- its log ---\n" + text);
 }
 
 void Postfix::stop() {
-  if (!master_.running()) return;
-  run({find_program("postfix", "postfix"), "-c", dir_->path() + "/etc", "stop"}, dir_->path() + "/tools.log");
-  master_.stop(SIGTERM, std::chrono::seconds(10));
-  // Its children leave with the master; wait until the port is closed.
-  for (int i = 0; i < 100 && accepts_connections(port_); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  if (master_.running()) {
+    run_tool("postfix", {"stop"});  // waits up to 5 s for the master, then SIGKILLs its group
+    // `postfix start-fg` ends with its master; while it runs, the pid file is its master's.
+    const auto deadline = Clock::now() + 5s;
+    while (master_.running() && Clock::now() < deadline) std::this_thread::sleep_for(10ms);
+    if (master_.running()) kill_master();
+    master_.stop(SIGTERM, 5s);
+  }
+  // The master's children leave with it: wait until the port refuses.
+  const auto deadline = Clock::now() + 5s;
+  while (accepts_connections(port_) && Clock::now() < deadline) std::this_thread::sleep_for(20ms);
 }
 
-void Postfix::flush() { run({find_program("postqueue", "postfix"), "-c", dir_->path() + "/etc", "-f"}, dir_->path() + "/tools.log"); }
+void Postfix::kill_master() {
+  std::string text = file_text(dir_->path() + "/queue/pid/master.pid");
+  const long pid = std::atol(text.c_str() + std::min(text.find_first_not_of(" \t"), text.size()));
+  if (pid <= 1) return;
+  // Only if that process is a Postfix master (a pid file left behind could name another process).
+  const std::string command = file_text("/proc/" + std::to_string(pid) + "/cmdline");
+  if (command.find("postfix/sbin/master") == std::string::npos) return;
+  ::kill(static_cast<pid_t>(-pid), SIGKILL);  // its group: the master and its children
+  ::kill(static_cast<pid_t>(pid), SIGKILL);
+}
+
+void Postfix::flush() { run_tool("postqueue", {"-f"}); }
+
+int Postfix::run_tool(const std::string& name, const std::vector<std::string>& args) const {
+  std::vector<std::string> argv{find_program(name, "postfix"), "-c", dir_->path() + "/etc"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  Daemon tool;
+  tool.start(argv, dir_->path() + "/tools.log");
+  const auto deadline = Clock::now() + kToolTimeout;
+  while (tool.running() && Clock::now() < deadline) std::this_thread::sleep_for(10ms);
+  const std::string how = tool.how_it_ended();
+  tool.stop(SIGKILL, 1s);
+  const std::string exited = "exited with status ";
+  return starts_with(how, exited.c_str()) ? std::atoi(how.c_str() + exited.size()) : -1;
+}
 
 std::vector<std::string> Postfix::mailbox(const std::string& local) const {
+  const std::string address = lower(local + "@" + options_.player_domain);
   std::vector<std::string> out;
-  for (const auto& path : maildir_files(dir_->path() + "/mail/" + local)) out.push_back(file_text(path));
+  for (const auto& path : maildir_files(dir_->path() + "/mail/" + kMaildir)) {
+    std::string raw = file_text(path);
+    if (lower(first_header(raw, "Delivered-To")) == address) out.push_back(std::move(raw));
+  }
   return out;
 }
 
 std::vector<std::string> Postfix::wait_for_mail(const std::string& local, std::size_t count,
                                                 std::chrono::milliseconds timeout) const {
-  const auto end = Clock::now() + timeout;
+  const auto deadline = Clock::now() + timeout;
   for (;;) {
     auto box = mailbox(local);
     if (box.size() >= count) return box;
-    if (Clock::now() >= end)
+    if (Clock::now() >= deadline)
       throw std::runtime_error("postfix: " + std::to_string(box.size()) + " of " + std::to_string(count) +
-                               " mails for " + local + " came; the log:\n" + log());
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                               " messages for " + local + "@" + options_.player_domain + " came in time (" +
+                               std::to_string(queued()) + " in its queue)\n--- its log ---\n" + log());
+    std::this_thread::sleep_for(50ms);
   }
 }
 
 std::string Postfix::send(const std::string& from, const std::string& to, const std::string& raw_message) {
-  SmtpClient c(port_);
-  std::string r = c.reply();
-  if (r.rfind("220", 0) != 0) return r;
-  if ((r = c.command("EHLO client.test")).rfind("250", 0) != 0) return r;
-  if ((r = c.command("MAIL FROM:<" + from + ">")).rfind("250", 0) != 0) return r;
-  if ((r = c.command("RCPT TO:<" + to + ">")).rfind("250", 0) != 0) return r;
-  if ((r = c.command("DATA")).rfind("354", 0) != 0) return r;
-  c.send(dot_stuffed(raw_message) + ".\r\n");
-  r = c.reply();
-  c.command("QUIT");
+  SmtpClient client(port_);
+  std::string r = client.reply();
+  if (!starts_with(r, "220")) return r;
+  if (!starts_with(r = client.command("EHLO client.test"), "250")) return r;
+  if (!starts_with(r = client.command("MAIL FROM:<" + from + ">"), "250")) return r;
+  if (!starts_with(r = client.command("RCPT TO:<" + to + ">"), "25")) return r;
+  if (!starts_with(r = client.command("DATA"), "354")) return r;
+  client.send(data_of(raw_message));
+  r = client.reply();
+  try {
+    client.command("QUIT");
+  } catch (const std::runtime_error&) {
+    // the message's fate is known already
+  }
   return r;
 }
 
 std::size_t Postfix::queued() const {
   std::size_t n = 0;
-  for (const char* q : {"/queue/active", "/queue/deferred", "/queue/incoming", "/queue/maildrop"}) {
-    // Queue files sit in hashed subdirectories (deferred/A/...), or directly in active/ and incoming/.
-    std::vector<std::string> dirs{dir_->path() + q};
-    for (std::size_t i = 0; i < dirs.size(); ++i) {
-      DIR* d = opendir(dirs[i].c_str());
-      if (d == nullptr) continue;
-      while (dirent* e = readdir(d)) {
-        if (e->d_name[0] == '.') continue;
-        const std::string path = dirs[i] + "/" + e->d_name;
-        struct stat st {};
-        if (::stat(path.c_str(), &st) != 0) continue;
-        if (S_ISDIR(st.st_mode))
-          dirs.push_back(path);
-        else
-          ++n;
-      }
-      closedir(d);
-    }
+  // Queue files sit in hashed subdirectories (deferred/A/...) or right in the queue's directory.
+  for (const char* queue : {"incoming", "active", "deferred", "hold", "maildrop"}) {
+    std::error_code ec;
+    for (std::filesystem::recursive_directory_iterator it(dir_->path() + "/queue/" + queue, ec), end;
+         !ec && it != end; it.increment(ec))
+      if (it->is_regular_file(ec)) ++n;
   }
   return n;
 }
 
 std::string Postfix::log() const {
-  return file_text(dir_->path() + "/maillog") + file_text(dir_->path() + "/master.log");
+  const std::string& d = dir_->path();
+  std::string text = file_text(d + "/maillog");
+  for (const char* name : {"master.log", "tools.log"}) {
+    const std::string more = file_text(d + "/" + name);
+    if (!more.empty()) text += std::string("--- ") + name + " ---\n" + more;
+  }
+  return text;
 }
 
 }  // namespace cinq::test
