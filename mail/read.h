@@ -14,13 +14,13 @@ namespace cinq::mail {
 struct Incoming {
   std::string from_address;             // the domain lower-cased, the local part as written
   std::string from_name;                // decoded (RFC 2047) to UTF-8
-  std::string message_id;               // without <>; "" if none (ids with spaces or controls are left out)
+  std::string message_id;               // without <>; "" if none (or holding spaces, controls)
   std::string subject;                  // decoded to UTF-8
   std::string in_reply_to;              // without <>
   std::vector<std::string> references;  // without <>, as listed
   std::vector<std::string> recipients;  // Delivered-To, X-Original-To, To, Cc, in that order, once each
-  std::string auto_submitted;  // the Auto-Submitted header ("" if none): a robot's mail is never answered
-  bool from_html = false;      // the text came from an HTML part (there was no text/plain)
+  std::string auto_submitted;           // Auto-Submitted ("" if none): robots' mail is never answered
+  bool from_html = false;               // the text came from an HTML part (there was no text/plain)
   // The first text/plain part that is not an attachment, at any depth of multiparts (format=flowed lines
   // joined), else the first text/html as text (html_to_text); UTF-8 with '\n' line ends. Base64,
   // quoted-printable, 7bit, 8bit and binary; any charset iconv knows; unknown or invalid bytes are U+FFFD.

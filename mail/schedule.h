@@ -12,17 +12,20 @@ namespace cinq::mail {
 
 // When to remind the side to move before its deadline. `leads_ms`: how long before the deadline each reminder
 // goes (a player's choice: 24 h, 8 h, 1 h); empty: the default, one reminder when a fifth of the time per
-// move is left but never less than 12 hours before the deadline. The times ascending, without duplicates,
-// each strictly after `turn_start_ms` and before `deadline_ms`.
+// move is left but never less than 12 hours before the deadline (lead = max(period / 5, 12 h), period =
+// deadline - turn start). The times ascending, without duplicates, each strictly after `turn_start_ms` and
+// strictly before `deadline_ms`.
 std::vector<std::int64_t> reminder_times(std::int64_t turn_start_ms, std::int64_t deadline_ms,
                                          const std::vector<std::int64_t>& leads_ms);
 
-// "24h,8h,1h", "90m", "2d", "30s" (units d, h, m, s; positive; at most 8) in milliseconds; nullopt if not.
+// "24h,8h,1h", "90m", "2d", "30s" (units d, h, m, s in either case, spaces around items allowed; positive; at
+// most 8 items) in milliseconds; nullopt if malformed.
 std::optional<std::vector<std::int64_t>> parse_leads(std::string_view text);
 
-// "Sun, 29 Nov 2026 14:00:00 +0000", for a Date header.
+// "Sat, 28 Nov 2026 23:50:26 +0000", for a Date header.
 std::string rfc5322_date(std::int64_t unix_ms);
-// "Sunday 29 November 2026, 14:00 UTC", for a deadline in a mail.
+// "Sunday 29 November 2026, 14:00 UTC", for a deadline in a mail. UTC only: a player's own zone would need
+// std::chrono::locate_zone, which GCC 12's library lacks (and setenv("TZ") is not thread-safe).
 std::string human_time_utc(std::int64_t unix_ms);
 
 }  // namespace cinq::mail

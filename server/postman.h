@@ -20,7 +20,7 @@ namespace cinq::server {
 // `cinq serve --smtp ...` (docs/mail.md, "Options").
 struct MailConfig {
   std::string smtp;          // smtp://HOST:PORT, smtps://HOST:PORT; "" : no mail at all
-  bool starttls = false;     // --smtp-starttls: STARTTLS required on smtp://
+  bool starttls = false;     // --smtp-tls starttls: STARTTLS required on smtp://
   std::string user, password;  // the SMTP login (from CINQ_SMTP_USER/CINQ_SMTP_PASSWORD or --smtp-login-file)
   std::string ca_file;       // --smtp-ca-file: trust this CA (a private mail server's)
   std::string from;          // --mail-from: the envelope sender (bounces)

@@ -54,6 +54,7 @@ struct ServeArgs {
   // Mail (docs/mail.md).
   server::MailConfig mail;
   std::string smtp_login_file;
+  std::string smtp_tls = "none";
   int mail_gather_ms = static_cast<int>(mail.gather.count());
   int mail_retry_ms = static_cast<int>(mail.retry.count());
   int mail_max_bytes = static_cast<int>(mail.max_message);
@@ -103,6 +104,7 @@ bool mail_config(const ServeArgs& args, int port, server::MailConfig& mail, std:
     return false;
   }
   if (!read_smtp_login(args.smtp_login_file, mail, why)) return false;
+  mail.starttls = args.smtp_tls == "starttls";
   if (mail.public_url.empty()) mail.public_url = "http://localhost:" + std::to_string(port);
   while (!mail.public_url.empty() && mail.public_url.back() == '/') mail.public_url.pop_back();
   mail.gather = std::chrono::milliseconds(args.mail_gather_ms);
@@ -337,7 +339,9 @@ Command add_serve_command(CLI::App& cinq) {
                   "smtp://HOST:PORT or smtps://HOST:PORT: send the games' mails through this server (the login "
                   "from CINQ_SMTP_USER and CINQ_SMTP_PASSWORD, or --smtp-login-file); without it, no mail")
       ->type_name("URL");
-  cmd->add_flag("--smtp-starttls", args->mail.starttls, "require STARTTLS on smtp://");
+  cmd->add_option("--smtp-tls", args->smtp_tls,
+                  "on smtp://: none, or starttls (required: no mail goes out in clear); smtps:// is TLS at once")
+      ->type_name("MODE")->check(CLI::IsMember({"none", "starttls"}).description(""))->capture_default_str();
   cmd->add_option("--smtp-login-file", args->smtp_login_file, "a file holding the SMTP login, USER:PASSWORD")
       ->type_name("FILE");
   cmd->add_option("--smtp-ca-file", args->mail.ca_file, "trust this CA certificate for the SMTP server's TLS")
