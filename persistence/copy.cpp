@@ -69,6 +69,8 @@ bool copy_store(Store& from, Store& to, CopyReport& report, Error& error,
       return false;
     }
     players.push_back(std::move(*row));
+    // An account's own address and mail preferences (schema version 8), as they are.
+    if (auto mail = from.account_mail(player_ids[i]); mail && !to.put_account_mail(*mail, {}, error)) return false;
     if (players.size() == kBatch || i + 1 == player_ids.size()) {
       if (!to.save(players, {}, error)) return false;
       report.players += static_cast<std::int64_t>(players.size());

@@ -38,7 +38,7 @@
 namespace cinq::store {
 namespace {
 
-constexpr int kSchemaVersion = 7;
+constexpr int kSchemaVersion = 8;
 
 // The schema of version 5, as the SQLite file has it (store.h). `meta` holds the schema version (SQLite keeps
 // it in PRAGMA user_version). Text is TEXT, integers BIGINT, reals DOUBLE PRECISION; a user name is unique
@@ -219,6 +219,17 @@ CREATE INDEX IF NOT EXISTS mail_outbox_by_slot ON mail_outbox (slot) WHERE state
 CREATE TABLE IF NOT EXISTS mail_received (
   message_id TEXT PRIMARY KEY,
   at_ms BIGINT NOT NULL
+);
+-- Version 8: an account's own address and mail preferences (store.h, AccountMail).
+CREATE TABLE IF NOT EXISTS account_mail (
+  player_id TEXT PRIMARY KEY,
+  address TEXT NOT NULL,
+  pending TEXT NOT NULL,
+  code_hash TEXT NOT NULL,
+  unsubscribe_key TEXT NOT NULL,
+  prefs TEXT NOT NULL,
+  digest_day TEXT NOT NULL,
+  updated_ms BIGINT NOT NULL
 );
 -- A change that must find its row (a save made from a stored version): no row, and the transaction fails.
 CREATE OR REPLACE FUNCTION cinq_expect_row(n BIGINT, game_id TEXT, version BIGINT) RETURNS INTEGER
@@ -402,6 +413,25 @@ constexpr Sql kFinishMail{
 constexpr Sql kSelectMailsOfGame{"select_mails_of_game", "SELECT " CINQ_MAIL_COLUMNS
                                                          " FROM mail_outbox WHERE game_id = $1 ORDER BY created_ms, id"};
 constexpr Sql kCountMails{"count_mails", "SELECT state, count(*) FROM mail_outbox GROUP BY state"};
+#define CINQ_ACCOUNT_MAIL_COLUMNS \
+  "player_id, address, pending, code_hash, unsubscribe_key, prefs, digest_day, updated_ms"
+constexpr Sql kUpsertAccountMail{
+    "upsert_account_mail",
+    "INSERT INTO account_mail (" CINQ_ACCOUNT_MAIL_COLUMNS ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+    " ON CONFLICT (player_id) DO UPDATE SET address = excluded.address, pending = excluded.pending,"
+    " code_hash = excluded.code_hash, unsubscribe_key = excluded.unsubscribe_key, prefs = excluded.prefs,"
+    " digest_day = excluded.digest_day, updated_ms = excluded.updated_ms"};
+constexpr Sql kSelectAccountMail{"select_account_mail",
+                                 "SELECT " CINQ_ACCOUNT_MAIL_COLUMNS " FROM account_mail WHERE player_id = $1"};
+constexpr Sql kSelectSeatAccountMail{
+    "select_seat_account_mail",
+    "SELECT a.player_id, a.address, a.pending, a.code_hash, a.unsubscribe_key, a.prefs, a.digest_day,"
+    " a.updated_ms FROM games g JOIN account_mail a"
+    " ON a.player_id = CASE WHEN $2::bigint = 0 THEN g.seat0_id ELSE g.seat1_id END WHERE g.id = $1"
+    " AND NOT EXISTS (SELECT 1 FROM mail_seats m WHERE m.game_id = g.id AND m.seat = $2::bigint AND m.by_mail <> 0)"};
+constexpr Sql kSelectDigestAccounts{"select_digest_accounts",
+                                    "SELECT " CINQ_ACCOUNT_MAIL_COLUMNS " FROM account_mail WHERE address <> ''"
+                                    " AND position('digest=' in prefs) > 0 ORDER BY player_id"};
 constexpr Sql kSelectSeatTokens{"select_seat_tokens", "SELECT seat, token FROM seat_tokens WHERE game_id = $1"};
 constexpr Sql kInsertChat{
     "insert_chat",
@@ -670,6 +700,11 @@ MailRow read_mail(const Result& r, int i) {
   m.error = r.text(i, 13);
   m.sent_ms = r.integer(i, 14);
   return m;
+}
+
+AccountMail read_account_mail(const Result& r, int i) {
+  return AccountMail{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.text(i, 3),
+                     r.text(i, 4), r.text(i, 5), r.text(i, 6), r.integer(i, 7)};
 }
 
 // --- mail (schema version 7): a save's mail (as SQLite's write_mail_of), in its transaction: the seats'
@@ -952,8 +987,8 @@ class PostgresStore final : public Store {
       return fail();
     }
     // Version 5 is the first a PostgreSQL database has; the schema's statements are idempotent, and versions 6
-    // (issue 21) and 7 (the mail tables) only add to it (a column with a default, tables, indexes), so running
-    // them again upgrades it.
+    // (the cluster), 7 (the mail tables) and 8 (the accounts' mail) only add to it (a column with a default,
+    // tables, indexes), so running them again upgrades it.
     if (version < kSchemaVersion) {
       const std::string set_version = "INSERT INTO meta (key, value) VALUES ('schema_version', '" +
                                       std::to_string(kSchemaVersion) +
@@ -1233,6 +1268,39 @@ class PostgresStore final : public Store {
     control_query(kCountMails, Params(), "counting the mails",
                   [&](const Result& r, int i) { out.emplace_back(r.text(i, 0), r.integer(i, 1)); });
     return out;
+  }
+
+  // --- accounts' mail (schema version 8): on the control connection, as the outbox's calls.
+  std::optional<AccountMail> account_mail(const std::string& player_id) override {
+    std::optional<AccountMail> out;
+    control_query(kSelectAccountMail, Params().text(player_id), "reading the mail of account " + player_id,
+                  [&](const Result& r, int i) { out = read_account_mail(r, i); });
+    return out;
+  }
+
+  std::optional<AccountMail> seat_account_mail(const std::string& game_id, int seat) override {
+    std::optional<AccountMail> out;
+    control_query(kSelectSeatAccountMail, Params().text(game_id).integer(seat),
+                  "reading the account mail of " + game_id + " seat " + std::to_string(seat),
+                  [&](const Result& r, int i) { out = read_account_mail(r, i); });
+    return out;
+  }
+
+  std::vector<AccountMail> digest_accounts() override {
+    std::vector<AccountMail> out;
+    control_query(kSelectDigestAccounts, Params(), "reading the accounts with a digest",
+                  [&](const Result& r, int i) { out.push_back(read_account_mail(r, i)); });
+    return out;
+  }
+
+  bool put_account_mail(const AccountMail& a, const std::vector<MailRow>& mails, Error& error) override {
+    std::lock_guard lock(writer_.mutex());
+    if (!writer_.ready(error)) return false;
+    Batch batch;
+    batch.add(kUpsertAccountMail, Params().text(a.player_id).text(a.address).text(a.pending).text(a.code_hash)
+                                      .text(a.unsubscribe_key).text(a.prefs).text(a.digest_day).integer(a.updated_ms));
+    for (const MailRow& m : mails) batch.add(kQueueMail, mail_params(m));
+    return writer_.run_transaction(batch, false, error, "storing the mail of account " + a.player_id);
   }
 
   bool leave(const std::string& node_id, Error& error) override {

@@ -21,7 +21,7 @@
 namespace cinq::store {
 namespace {
 
-constexpr int kSchemaVersion = 7;
+constexpr int kSchemaVersion = 8;
 constexpr int kBusyTimeoutMs = 5000;
 
 // CREATE ... IF NOT EXISTS everywhere: opening a database whose schema is already there changes nothing.
@@ -226,6 +226,20 @@ CREATE TABLE IF NOT EXISTS mail_received (
 ) WITHOUT ROWID;
 )sql";
 
+// Version 8: an account's own address and mail preferences (store.h, AccountMail).
+constexpr const char* kUpgradeTo8 = R"sql(
+CREATE TABLE IF NOT EXISTS account_mail (
+  player_id TEXT PRIMARY KEY NOT NULL,
+  address TEXT NOT NULL,
+  pending TEXT NOT NULL,
+  code_hash TEXT NOT NULL,
+  unsubscribe_key TEXT NOT NULL,
+  prefs TEXT NOT NULL,
+  digest_day TEXT NOT NULL,
+  updated_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+)sql";
+
 // The database's clock in Unix milliseconds (every node of a cluster shares it).
 #define CINQ_NOW_MS "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
 
@@ -388,6 +402,24 @@ constexpr const char* kFinishMail =
 constexpr const char* kSelectMailsOfGame =
     "SELECT " CINQ_MAIL_COLUMNS " FROM mail_outbox WHERE game_id = ?1 ORDER BY created_ms, id";
 constexpr const char* kCountMails = "SELECT state, count(*) FROM mail_outbox GROUP BY state";
+#define CINQ_ACCOUNT_MAIL_COLUMNS \
+  "player_id, address, pending, code_hash, unsubscribe_key, prefs, digest_day, updated_ms"
+constexpr const char* kUpsertAccountMail =
+    "INSERT INTO account_mail (" CINQ_ACCOUNT_MAIL_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+    " ON CONFLICT(player_id) DO UPDATE SET address = excluded.address, pending = excluded.pending,"
+    " code_hash = excluded.code_hash, unsubscribe_key = excluded.unsubscribe_key, prefs = excluded.prefs,"
+    " digest_day = excluded.digest_day, updated_ms = excluded.updated_ms";
+constexpr const char* kSelectAccountMail =
+    "SELECT " CINQ_ACCOUNT_MAIL_COLUMNS " FROM account_mail WHERE player_id = ?1";
+// ?1 the game, ?2 the seat.
+constexpr const char* kSelectSeatAccountMail =
+    "SELECT a.player_id, a.address, a.pending, a.code_hash, a.unsubscribe_key, a.prefs, a.digest_day,"
+    " a.updated_ms FROM games g JOIN account_mail a"
+    " ON a.player_id = CASE WHEN ?2 = 0 THEN g.seat0_id ELSE g.seat1_id END WHERE g.id = ?1"
+    " AND NOT EXISTS (SELECT 1 FROM mail_seats m WHERE m.game_id = g.id AND m.seat = ?2 AND m.by_mail <> 0)";
+constexpr const char* kSelectDigestAccounts =
+    "SELECT " CINQ_ACCOUNT_MAIL_COLUMNS " FROM account_mail WHERE address <> '' AND instr(prefs, 'digest=') > 0"
+    " ORDER BY player_id";
 constexpr const char* kInsertChat =
     "INSERT INTO chat (game_id, seq, at_ms, channel, seat, player_id, name, text)"
     " VALUES (?1, (SELECT coalesce(max(seq), 0) + 1 FROM chat WHERE game_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7)";
@@ -1109,20 +1141,22 @@ bool create_schema(Connection& db, const std::string& path, Error& error) {
     if (version == 0)
       return db.exec(kSchema, e, doing) && db.exec(kEntriesSchema, e, doing) &&
              db.exec(kExtrasSchema, e, doing) && db.exec(kUpgradeTo5, e, doing) &&
-             db.exec(kUpgradeTo6, e, doing) && db.exec(kUpgradeTo7, e, doing) &&
+             db.exec(kUpgradeTo6, e, doing) && db.exec(kUpgradeTo7, e, doing) && db.exec(kUpgradeTo8, e, doing) &&
              db.exec(set_version.c_str(), e, doing);
     // Version 1 gains the correspondence columns (its games are not correspondence games), then version 2
     // its entries, then version 3 the seat tokens and chat tables (empty: older links cannot be shown again),
     // then version 4 the accounts and ratings (every player a guest, no game rated, winners unknown), then
-    // version 5 the cluster's tables (issue 21; version 3's game_progress gains its commands, which the
-    // version 3 tables made here have already), then version 6 the mail tables (empty).
+    // version 5 the cluster's tables (version 3's game_progress gains its commands, which the version 3
+    // tables made here have already), then version 6 the mail tables (empty), then version 7 the accounts'
+    // mail (empty).
     if (version >= 3 && version <= 5 && !db.exec(kAddCommands, e, upgrading)) return false;
     if (version == 1 && !db.exec(kUpgradeTo2, e, upgrading)) return false;
     if (version <= 2 && !upgrade_to_3(db, path, e, upgrading)) return false;
     if (version <= 3 && !db.exec(kExtrasSchema, e, upgrading)) return false;
     if (version <= 4 && !db.exec(kUpgradeTo5, e, upgrading)) return false;
     if (version <= 5 && !db.exec(kUpgradeTo6, e, upgrading)) return false;
-    return db.exec(kUpgradeTo7, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
+    if (version <= 6 && !db.exec(kUpgradeTo7, e, upgrading)) return false;
+    return db.exec(kUpgradeTo8, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
   });
 }
 
@@ -1269,6 +1303,10 @@ class SqliteStore final : public Store {
   bool mail_received(const std::string& message_id) override;
   std::vector<MailRow> mails_of_game(const std::string& game_id) override;
   std::vector<std::pair<std::string, std::int64_t>> count_mails() override;
+  std::optional<AccountMail> account_mail(const std::string& player_id) override;
+  bool put_account_mail(const AccountMail& mail, const std::vector<MailRow>& mails, Error& error) override;
+  std::optional<AccountMail> seat_account_mail(const std::string& game_id, int seat) override;
+  std::vector<AccountMail> digest_accounts() override;
   bool put_player(const PlayerRow& player, Error& error) override;
   bool save(const std::vector<PlayerRow>& players, const std::vector<GameSave>& games, Error& error) override;
   std::optional<PlayerRow> player(const std::string& id) override;
@@ -1643,6 +1681,62 @@ std::vector<MailRow> SqliteStore::mails_of_game(const std::string& game_id) {
             [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, game_id); },
             [&](sqlite3_stmt* stmt) { out.push_back(read_mail(stmt)); });
   return out;
+}
+
+// --- accounts' mail (schema version 8)
+
+namespace {
+
+AccountMail read_account_mail(sqlite3_stmt* stmt) {
+  return AccountMail{column_text(stmt, 0), column_text(stmt, 1), column_text(stmt, 2), column_text(stmt, 3),
+                     column_text(stmt, 4), column_text(stmt, 5), column_text(stmt, 6),
+                     sqlite3_column_int64(stmt, 7)};
+}
+
+}  // namespace
+
+std::optional<AccountMail> SqliteStore::account_mail(const std::string& player_id) {
+  std::optional<AccountMail> out;
+  read_rows(kSelectAccountMail, "reading the mail of account " + player_id,
+            [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, player_id); },
+            [&](sqlite3_stmt* stmt) { out = read_account_mail(stmt); });
+  return out;
+}
+
+std::optional<AccountMail> SqliteStore::seat_account_mail(const std::string& game_id, int seat) {
+  std::optional<AccountMail> out;
+  read_rows(kSelectSeatAccountMail, "reading the account mail of " + game_id + " seat " + std::to_string(seat),
+            [&](sqlite3_stmt* stmt) {
+              int rc = bind_text(stmt, 1, game_id);
+              return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, seat) : rc;
+            },
+            [&](sqlite3_stmt* stmt) { out = read_account_mail(stmt); });
+  return out;
+}
+
+std::vector<AccountMail> SqliteStore::digest_accounts() {
+  std::vector<AccountMail> out;
+  read_rows(kSelectDigestAccounts, "reading the accounts with a digest", nullptr,
+            [&](sqlite3_stmt* stmt) { out.push_back(read_account_mail(stmt)); });
+  return out;
+}
+
+bool SqliteStore::put_account_mail(const AccountMail& a, const std::vector<MailRow>& mails, Error& error) {
+  const std::string doing = "storing the mail of account " + a.player_id;
+  return writer.transaction(error, doing, [&](Error& e) {
+    if (!write_one(writer, kUpsertAccountMail, doing, e, [&](sqlite3_stmt* stmt) {
+          int rc = SQLITE_OK;
+          int i = 0;
+          for (const std::string* t : {&a.player_id, &a.address, &a.pending, &a.code_hash, &a.unsubscribe_key,
+                                       &a.prefs, &a.digest_day})
+            if (rc == SQLITE_OK) rc = bind_text(stmt, ++i, *t);
+          return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 8, a.updated_ms) : rc;
+        }))
+      return false;
+    for (const MailRow& m : mails)
+      if (!write_mail(writer, m, doing, e)) return false;
+    return true;
+  });
 }
 
 std::vector<std::pair<std::string, std::int64_t>> SqliteStore::count_mails() {

@@ -31,6 +31,8 @@
 //                   send (MailRow), queued in the transaction that causes them, claimed and sent by the server.
 //   mail_received   (message_id, at_ms) (version 7): the mails played or answered, so that one delivered twice
 //                   acts once.
+//   account_mail    (player_id, address, pending, code_hash, unsubscribe_key, prefs, digest_day, updated_ms)
+//                   (version 8): an account's own address and which mails it wants (AccountMail).
 // Version 5 also gives players a user name and a password hash (accounts) and games `rated` and `winner`.
 //
 // So an accepted turn writes one entry row and the progress row, whatever the game's length. Reading a game
@@ -213,6 +215,21 @@ struct MailRow {
   std::int64_t sent_ms = 0;
 };
 
+// An account's mail (schema version 8, table account_mail; docs/mail.md "Accounts"): its address, kept once
+// confirmed by a link mailed to it, and which mails it wants. A row of its own, apart from the players row
+// (which the server rewrites from memory), written only by put_account_mail.
+struct AccountMail {
+  std::string player_id;
+  std::string address;          // the confirmed address, "" none
+  std::string pending;          // an address given and not yet confirmed, "" none
+  std::string code_hash;        // the hash of the pending address's confirmation code (the link holds the code)
+  std::string unsubscribe_key;  // the secret of the account's one-click unsubscribe link
+  std::string prefs;            // mail::AccountPrefs as text ("" : the defaults)
+  std::string digest_day;       // the last day (UTC, "2026-11-29") a digest was queued for
+  std::int64_t updated_ms = 0;
+  bool operator==(const AccountMail&) const = default;
+};
+
 // Queued mails that no longer apply (the seat played: its your-turn mail and reminders go): every mail still
 // queued for `seat` of `game_id` whose kind is one of `kinds`.
 struct MailCancel {
@@ -392,6 +409,16 @@ class Store {
   virtual std::vector<MailRow> mails_of_game(const std::string& game_id) = 0;
   // How many mails are in each state ("queued", "sent", "failed", "cancelled").
   virtual std::vector<std::pair<std::string, std::int64_t>> count_mails() = 0;
+
+  // --- accounts' mail (schema version 8, AccountMail)
+  virtual std::optional<AccountMail> account_mail(const std::string& player_id) = 0;
+  // Writes it (insert or replace) and queues `mails` (its confirmation, its digest) in one transaction.
+  virtual bool put_account_mail(const AccountMail& mail, const std::vector<MailRow>& mails, Error& error) = 0;
+  // The account mail of whoever holds `seat` of `game_id`; none for a guest, and none when that seat plays
+  // by mail alone (it needs every mail to play).
+  virtual std::optional<AccountMail> seat_account_mail(const std::string& game_id, int seat) = 0;
+  // The accounts whose prefs ask for a digest (prefs holding "digest="), with a confirmed address.
+  virtual std::vector<AccountMail> digest_accounts() = 0;
 
  protected:
   Store() = default;

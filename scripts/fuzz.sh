@@ -9,7 +9,8 @@
 #   scripts/fuzz.sh --timeout 60 ...        an input running longer than 60 s is a failure (default 10; raise
 #                                           it when the fuzzers share the machine with other heavy work)
 #
-# Targets: record (every game's record reader), command (the WebSocket command handler without a network),
+# Targets: record (every game's record reader), mail (a player's mail: MIME, charsets, the reply's record
+# lines), command (the WebSocket command handler without a network),
 # http (HTTP targets and queries). Seeds: tests/data (records of all five games), tests/data/fuzz/; the
 # corpus each run grows is kept in build-asan/fuzz-corpus/TARGET/ and used again by the next run.
 set -euo pipefail
@@ -22,11 +23,11 @@ while [ $# -gt 0 ]; do
     --seconds) SECONDS_EACH=$2; shift 2 ;;
     --timeout) TIMEOUT=$2; shift 2 ;;
     -h|--help) sed -n 2,14p "$0"; exit 0 ;;
-    record|command|http) TARGETS+=("$1"); shift ;;
+    record|mail|command|http) TARGETS+=("$1"); shift ;;
     *) echo "fuzz.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(record command http)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(record mail command http)
 BUILD_DIR=${SANITIZE_BUILD_DIR:-build-asan}
 scripts/build-sanitized.sh fuzzers
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=0}
@@ -38,6 +39,7 @@ for t in "${TARGETS[@]}"; do
   mkdir -p "$corpus" "$artifacts"
   case "$t" in
     record) seeds=(tests/data/records tests/data/baltek tests/data/batik tests/data/bilitaire tests/data/kopf tests/data/tablut) ;;
+    mail) seeds=(tests/data/mail) ;;
     *) seeds=("tests/data/fuzz/$t") ;;
   esac
   log="$BUILD_DIR/fuzz-$t.log"

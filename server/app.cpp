@@ -40,6 +40,10 @@ App::App(store::Store& store, store::Worker& writer, Limits limits, BotConfig bo
                                     HttpApi::Extra{[this] { return protocol_->seeks_waiting(); }});
   services_.open_rematch = [this](const std::shared_ptr<RoomActor>& old) { rooms_->open_rematch(old); };
   services_.forget_room = [this](const std::string& id) { rooms_->forget(id); };
+  if (postman_)
+    services_.adopt_account_mail = [this](std::shared_ptr<RoomActor> actor, int seat) {
+      http_->adopt_account_mail(std::move(actor), seat, [](bool) {});
+    };
   services_.read_later = [this](std::function<void()> job) {
     return workers_->submit(Workers::Kind::quick, std::move(job));
   };
@@ -70,6 +74,10 @@ int App::attach(net::Server& server) {
 }
 
 int App::lmtp_port() const { return lmtp_ ? lmtp_->port() : 0; }
+
+void App::stop_lmtp() {
+  if (lmtp_) lmtp_->stop();
+}
 
 namespace {
 

@@ -45,6 +45,8 @@ class App : public net::Handler {
   int attach(net::Server& server);
   // The LMTP listener's port (0: none).
   int lmtp_port() const;
+  // Takes no more mail over LMTP: called when a signal stops the server, before the transport stops.
+  void stop_lmtp();
   Services& services() { return services_; }
   // Stops the bot threads (a bot thinking is cancelled) and the workers (jobs not started are dropped), then
   // drops every room and connection record: call after the transport stopped, before it is destroyed.

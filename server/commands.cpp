@@ -20,8 +20,11 @@
 #include "server/bot_runner.h"
 #include "server/cluster.h"
 #include "ratings/glicko2.h"
+#include "server/account_mail.h"
 #include "server/accounts.h"
 #include "server/identity.h"
+#include "server/mail_sender.h"
+#include "server/postman.h"
 #include "server/request.h"
 #include "server/room_actor.h"
 #include "server/rooms.h"
@@ -291,6 +294,19 @@ struct Logout {
   static Parsed<Logout> parse(const json&) { return Logout{}; }
 };
 
+struct MailSettings {
+  static Parsed<MailSettings> parse(const json&) { return MailSettings{}; }
+};
+struct SetMail {
+  AccountMailChange change;
+  static Parsed<SetMail> parse(const json& body) {
+    std::string why;
+    auto c = AccountMailChange::parse(body, why);
+    if (!c) return bad_message(why);
+    return SetMail{*c};
+  }
+};
+
 struct Create {
   GameRequest game;
   std::optional<int> seat;
@@ -448,6 +464,8 @@ struct Commands {
         {"logout", {true, &plain<Logout, &on_logout>}},
         {"logout_all", {true, &plain<Logout, &on_logout_all>}},
         {"change_password", {true, &plain<ChangePassword, &on_change_password>}},
+        {"mail_settings", {true, &plain<MailSettings, &on_mail_settings>}},
+        {"set_mail", {true, &plain<SetMail, &on_set_mail>}},
         {"create", {true, &plain<Create, &on_create>}},
         {"join", {true, &in_room<Join, &on_join>}},
         {"sit", {true, &in_room<Sit, &on_sit>}},
@@ -855,6 +873,54 @@ struct Commands {
           resume->finish();
         });
       });
+    });
+    if (!queued) {
+      p.reply_error(ctx, "storage", kBusy);
+      resume->finish();
+    }
+  }
+
+  // --- an account's own mail (docs/mail.md, "Accounts"; server/account_mail.h), read and written on a worker
+
+  static void on_mail_settings(Protocol& p, Context& ctx, MailSettings&) {
+    if (ctx.player->username.empty())
+      return p.reply_error(ctx, "no_account", "mail settings are for accounts: register or log in first");
+    if (!p.services_.postman) return reply(ctx, account_mail_json(std::nullopt, false));
+    Resume resume = ctx.defer(p);
+    bool queued = p.workers_.submit(Workers::Kind::quick, [&p, later = ctx, resume] {
+      note_blocking(p.services_.metrics);
+      auto row = p.services_.store->account_mail(later.player->id);
+      if (store::last_read_failed())
+        p.reply_error(later, "storage", "your mail settings could not be read: try again");
+      else
+        reply(later, account_mail_json(row, true));
+      resume->finish();
+    });
+    if (!queued) {
+      p.reply_error(ctx, "storage", kBusy);
+      resume->finish();
+    }
+  }
+
+  static void on_set_mail(Protocol& p, Context& ctx, SetMail& cmd) {
+    if (ctx.player->username.empty())
+      return p.reply_error(ctx, "no_account", "mail settings are for accounts: register or log in first");
+    if (!p.services_.postman) return p.reply_error(ctx, "no_mail", "this server sends no mail");
+    Resume resume = ctx.defer(p);
+    bool queued = p.workers_.submit(Workers::Kind::quick, [&p, later = ctx, cmd, resume] {
+      note_blocking(p.services_.metrics);
+      json answer = change_account_mail(*p.services_.store, *p.services_.postman, later.player->id,
+                                        later.player->username, cmd.change, Services::now().unix_ms);
+      if (answer.contains("code")) {
+        p.reply_error(later, answer["code"].get<std::string>(), answer["message"].get<std::string>());
+      } else {
+        if (cmd.change.address && !cmd.change.address->empty() && p.services_.mail_sender) {
+          ++p.services_.metrics.mail_queued;
+          p.services_.mail_sender->poke();
+        }
+        reply(later, std::move(answer));
+      }
+      resume->finish();
     });
     if (!queued) {
       p.reply_error(ctx, "storage", kBusy);

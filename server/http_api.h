@@ -94,6 +94,19 @@ class HttpApi {
   // GET/POST /api/mail/unsubscribe and GET /api/mail/confirm ?room=&seat=&tag=: one click, no login.
   void unsubscribe(Call& call);
   void confirm(Call& call);
+  // --- account_mail.cpp: an account's own mail (docs/mail.md, "Accounts")
+  // GET /api/account/confirm?player=&code=: the account's pending address becomes its address, and its
+  // unfinished correspondence games without an address of their own take it.
+  void account_confirm(Call& call);
+  // GET/POST /api/account/unsubscribe?player=&key=: one click, no login: no more game mail to the account.
+  void account_unsubscribe(Call& call);
+ public:
+  // The seat of `actor` takes the confirmed address of the account holding it (if it has one, and the seat
+  // does not play by mail alone); `done(true)` once stored. Called when an account takes a seat of a
+  // correspondence room, and by use_account.
+  void adopt_account_mail(std::shared_ptr<RoomActor> actor, int seat, std::function<void(bool)> done);
+
+ private:
   // The mail in, once read, on the room's strand.
   struct MailIn;
   void play_mail(std::shared_ptr<RoomActor> actor, std::shared_ptr<const MailIn> in, Respond respond);

@@ -291,18 +291,30 @@ void HttpApi::seat_mail(Call& call) {
     if (!it->is_boolean()) return call.respond(error_response(400, "bad_message", "by_mail is true or false"));
     by_mail = it->get<bool>();
   }
+  bool use_account = false;  // the seat takes the confirmed address of the account that holds it
+  if (auto it = body.find("use_account"); it != body.end()) {
+    if (!it->is_boolean()) return call.respond(error_response(400, "bad_message", "use_account is true or false"));
+    use_account = it->get<bool>();
+  }
   const std::string id = call.params.at(0);
-  rooms_.load(id, [this, id, seat, token, address, invite, reminders, name, by_mail, forwarded = call.request,
-                   respond = call.respond](RoomDirectory::Lookup found) mutable {
+  rooms_.load(id, [this, id, seat, token, address, invite, reminders, name, by_mail, use_account,
+                   forwarded = call.request, respond = call.respond](RoomDirectory::Lookup found) mutable {
     if (!found.owner.empty()) return services_.cluster->forward_http(found.owner, std::move(forwarded), respond);
     if (found.busy || found.moved) return respond(busy_response());
     if (!found.room) return respond(error_response(404, "not_found", "no game '" + id + "'"));
-    found.room->post([this, seat, token, address, invite, reminders, name, by_mail, respond](RoomActor& a) {
-      a.when_settled([this, &a, seat, token, address, invite, reminders, name, by_mail, respond] {
+    found.room->post([this, seat, token, address, invite, reminders, name, by_mail, use_account, actor = found.room,
+                      respond](RoomActor& a) {
+      a.when_settled([this, &a, seat, token, address, invite, reminders, name, by_mail, use_account, actor, respond] {
         lobby::Room& room = a.room();
         const Postman& postman = *services_.postman;
         if (room.seat_token_hash(seat).empty() || !token_matches(token, room.seat_token_hash(seat)))
           return respond(error_response(403, "bad_token", "this is not seat " + std::to_string(seat) + "'s token"));
+        if (use_account)
+          return adopt_account_mail(actor, seat, [respond, seat](bool ok) {
+            respond(ok ? json_response(200, {{"seat", seat}, {"use_account", true}})
+                       : error_response(409, "no_account_address",
+                                        "the seat's player has no confirmed address on its account"));
+          });
         const lobby::Now now = Services::now();
         bool changed = false, new_address = false;
         lobby::SeatMail mine = room.seat_mail(seat);

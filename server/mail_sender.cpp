@@ -17,6 +17,7 @@ namespace {
 constexpr std::int64_t kClaimMs = 120'000;  // a claim outlives any send (connect 10 s, whole mail 60 s)
 constexpr int kBatch = 16;
 constexpr auto kPoll = std::chrono::seconds(1);
+constexpr std::int64_t kDigestCheckMs = 10'000;  // how often the digests due are looked for
 
 struct Upload {
   const std::string* data;
@@ -40,7 +41,7 @@ void init_curl() {
 }  // namespace
 
 MailSender::MailSender(store::Store& store, const MailConfig& config, Metrics& metrics, std::string node)
-    : store_(store), config_(config), metrics_(metrics), node_(std::move(node)) {
+    : store_(store), config_(config), metrics_(metrics), node_(std::move(node)), postman_(config) {
   init_curl();
   thread_ = std::thread([this] { run(); });
 }
@@ -68,6 +69,10 @@ void MailSender::run() {
       std::unique_lock lock(mutex_);
       if (stop_) return;
     }
+    if (const std::int64_t now = Services::now().unix_ms; now - digests_checked_ms_ >= kDigestCheckMs) {
+      digests_checked_ms_ = now;
+      queue_digests();
+    }
     auto mails = store_.claim_mails(node_, Services::now().unix_ms, kClaimMs, kBatch);
     for (const store::MailRow& m : mails) {
       {
@@ -83,7 +88,47 @@ void MailSender::run() {
   }
 }
 
+bool MailSender::wanted(const store::MailRow& m) {
+  if (m.game_id.empty() || m.seat < 0 || (m.kind != "turn" && m.kind != "reminder" && m.kind != "end")) return true;
+  auto account = store_.seat_account_mail(m.game_id, m.seat);
+  if (!account) return true;
+  std::string why;
+  return mail::AccountPrefs::parse(account->prefs, why).value_or(mail::AccountPrefs{}).wants(m.kind);
+}
+
+void MailSender::queue_digests() {
+  const lobby::Now now = Services::now();
+  for (store::AccountMail& account : store_.digest_accounts()) {
+    std::string why;
+    const auto prefs = mail::AccountPrefs::parse(account.prefs, why);
+    if (!prefs || !mail::digest_due(*prefs, account.digest_day, now.unix_ms)) continue;
+    auto player = store_.player(account.player_id);
+    if (!player) continue;
+    auto games = store_.games_of_player(account.player_id, 200);
+    if (store::last_read_failed()) continue;  // tried again at the next check
+    std::vector<store::MailRow> mails;
+    if (auto row = postman_.digest(account, player->username.empty() ? player->name : player->username, games, now))
+      mails.push_back(std::move(*row));
+    // Only the day changes: read again, so that settings changed meanwhile are kept.
+    auto fresh = store_.account_mail(account.player_id);
+    if (!fresh) continue;
+    fresh->digest_day = mail::utc_day(now.unix_ms);
+    store::Error error;
+    if (!store_.put_account_mail(*fresh, mails, error))
+      spdlog::error("mail: the digest of {}: {}", account.player_id, error.message);
+    else
+      metrics_.mail_queued += static_cast<std::int64_t>(mails.size());
+  }
+}
+
 void MailSender::deliver(const store::MailRow& m) {
+  if (!wanted(m)) {
+    ++metrics_.mail_skipped;
+    store::Error error;
+    if (!store_.finish_mail(m.id, "cancelled", Services::now().unix_ms, 0, "not wanted by the account's settings", error))
+      spdlog::error("mail {}: cannot record that it was skipped: {}", m.id, error.message);
+    return;
+  }
   const Outcome out = send(config_, m.sender, m.recipient, m.message);
   const std::int64_t now = Services::now().unix_ms;
   std::string state = "sent";

@@ -3,6 +3,9 @@
 // records how it went: sent; deferred after a temporary failure (4xx, no connection), tried again after a
 // back-off that doubles; failed for good after a permanent one (5xx), or when it kept failing for too long.
 //
+// Before a game's mail goes, the settings of the account holding its seat are read (store::seat_account_mail):
+// a kind it does not want is skipped. The same thread queues each account's daily digest when it is due.
+//
 // Nothing is lost: a mail leaves the outbox only once the mail server accepted it. A crash between the
 // server's acceptance and the row's update can send a mail twice; its Message-ID is the same both times, so
 // mail clients show it once.
@@ -44,11 +47,18 @@ class MailSender {
  private:
   void run();
   void deliver(const store::MailRow& mail);
+  // Whether the account holding the mail's seat wants it (its settings); true for any other mail.
+  bool wanted(const store::MailRow& mail);
+  // Queues the digests due now (each account's, once a day: its id makes a second one from another node a
+  // no-op).
+  void queue_digests();
 
   store::Store& store_;
   const MailConfig& config_;
   Metrics& metrics_;
   std::string node_;
+  Postman postman_;
+  std::int64_t digests_checked_ms_ = 0;
   std::mutex mutex_;
   std::condition_variable wake_;
   bool poked_ = false;

@@ -50,11 +50,12 @@ void Metrics::count_mail_in(const std::string& outcome) {
 std::string Metrics::mail_text() const {
   std::string out =
       "# HELP cinq_mail_total Mails out: queued in the outbox, sent, deferred (a temporary failure, tried "
-      "again), bounced (refused for good).\n# TYPE cinq_mail_total counter\n";
+      "again), bounced (refused for good), skipped (the account's mail settings do not want it).\n# TYPE cinq_mail_total counter\n";
   out += "cinq_mail_total{state=\"queued\"} " + std::to_string(mail_queued.load()) + "\n";
   out += "cinq_mail_total{state=\"sent\"} " + std::to_string(mail_sent.load()) + "\n";
   out += "cinq_mail_total{state=\"deferred\"} " + std::to_string(mail_deferred.load()) + "\n";
   out += "cinq_mail_total{state=\"bounced\"} " + std::to_string(mail_bounced.load()) + "\n";
+  out += "cinq_mail_total{state=\"skipped\"} " + std::to_string(mail_skipped.load()) + "\n";
   out += "# HELP cinq_mail_received_total Mails in, by what became of them.\n"
          "# TYPE cinq_mail_received_total counter\n";
   std::lock_guard lock(mutex_);

@@ -52,11 +52,12 @@ struct Metrics {
   std::atomic<std::int64_t> rooms_expired{0};
 
   // Mail (docs/mail.md): mails queued in the outbox (by this node), sent, deferred by a temporary failure,
-  // bounced (refused for good), and mails received by what became of them (played, duplicate, refused, ...).
+  // bounced (refused for good), skipped (the account's settings), and mails received by what became of them (played, duplicate, refused, ...).
   std::atomic<std::int64_t> mail_queued{0};
   std::atomic<std::int64_t> mail_sent{0};
   std::atomic<std::int64_t> mail_deferred{0};
   std::atomic<std::int64_t> mail_bounced{0};
+  std::atomic<std::int64_t> mail_skipped{0};  // not sent: the account's settings do not want that kind
   void count_mail_in(const std::string& outcome);
   std::string mail_text() const;
 

@@ -5,6 +5,7 @@
 
 #include "mail/address.h"
 #include "mail/schedule.h"
+#include "server/stored_rooms.h"
 
 namespace cinq::server {
 
@@ -201,6 +202,61 @@ void Postman::on_change(const lobby::Room& room, MailMark& mark, store::GameSave
   if (!m.reminders.empty()) leads = mail::parse_leads(m.reminders).value_or(std::vector<std::int64_t>{});
   for (std::int64_t at : mail::reminder_times(now_ms, deadline, leads))
     save.mails.push_back(row(room, s, "reminder", mail::reminder(game(), s, at), now_ms, at));
+}
+
+// --- an account's own mails
+
+mail::AccountView Postman::account_view(const store::AccountMail& account, const std::string& name) const {
+  mail::AccountView a;
+  a.player_id = account.player_id;
+  a.name = name;
+  a.from = {config_.from_name, config_.from};
+  a.domain = config_.domain;
+  a.settings_url = config_.public_url + "/#/account";
+  a.unsubscribe_url = account_unsubscribe_url(account);
+  return a;
+}
+
+std::string Postman::account_confirm_url(const std::string& player_id, const std::string& code) const {
+  return config_.public_url + "/api/account/confirm?player=" + player_id + "&code=" + code;
+}
+
+std::string Postman::account_unsubscribe_url(const store::AccountMail& account) const {
+  return config_.public_url + "/api/account/unsubscribe?player=" + account.player_id +
+         "&key=" + account.unsubscribe_key;
+}
+
+store::MailRow Postman::account_row(const std::string& kind, const mail::Outgoing& out, std::int64_t now_ms) const {
+  store::MailRow r;
+  r.id = out.message_id;
+  r.kind = kind;
+  r.sender = config_.from;
+  r.recipient = out.to.address;
+  r.message = mail::compose(out);
+  r.created_ms = now_ms;
+  r.due_ms = now_ms;
+  return r;
+}
+
+std::optional<store::MailRow> Postman::digest(const store::AccountMail& account, const std::string& name,
+                                              const std::vector<store::GameRow>& games, lobby::Now now) const {
+  std::vector<mail::DigestGame> list;
+  for (const store::GameRow& row : games) {
+    if (row.status == "finished" || row.clock_days <= 0) continue;
+    const int seat = row.seat_ids[0] == account.player_id ? 0 : row.seat_ids[1] == account.player_id ? 1 : -1;
+    if (seat < 0) continue;
+    auto room = lobby::Room::restore(from_row(row), now);
+    if (!room || room->seat_to_move() != seat || room->status() == lobby::Status::finished) continue;
+    const mail::GameMail g = view(*room, now.unix_ms);
+    list.push_back({g.room, g.game, g.seats[1 - seat].name, g.seats[seat].side,
+                    g.last_seat == 1 - seat ? g.last_turn : std::string(), g.seats[seat].link,
+                    g.seats[seat].reply_address, g.deadline_ms});
+  }
+  if (list.empty()) return std::nullopt;
+  mail::Outgoing out = mail::digest(account_view(account, name), account.address, std::move(list), now.unix_ms);
+  out.message_id = "digest." + account.player_id + "." + mail::utc_day(now.unix_ms) + "@" + config_.domain;
+  store::MailRow r = account_row("digest", out, now.unix_ms);
+  return r;
 }
 
 }  // namespace cinq::server

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "lobby/room.h"
+#include "mail/account.h"
 #include "mail/notices.h"
 #include "persistence/store.h"
 
@@ -67,6 +68,17 @@ class Postman {
   std::string reply_address(const lobby::Room& room, int seat) const;
   std::string unsubscribe_url(const lobby::Room& room, int seat) const;
   std::string confirm_url(const lobby::Room& room, int seat) const;
+  // An account's own mails (mail/account.h): as they show the account, their links, their outbox rows.
+  mail::AccountView account_view(const store::AccountMail& account, const std::string& name) const;
+  std::string account_confirm_url(const std::string& player_id, const std::string& code) const;
+  std::string account_unsubscribe_url(const store::AccountMail& account) const;
+  store::MailRow account_row(const std::string& kind, const mail::Outgoing& out, std::int64_t now_ms) const;
+  // The day's digest of an account whose user name is `name`, from its games (as games_of_player reads
+  // them): the unfinished correspondence games where it is the player's turn; none if there is none. Its id
+  // is the account's and the day's, so that it is queued once a day whichever node makes it.
+  std::optional<store::MailRow> digest(const store::AccountMail& account, const std::string& name,
+                                       const std::vector<store::GameRow>& games, lobby::Now now) const;
+
   // Whether a seat's address gets mail: it is confirmed, or it was invited to play by mail.
   static bool mailable(const lobby::SeatMail& m) { return !m.address.empty() && (m.confirmed || m.by_mail); }
 

@@ -128,6 +128,9 @@ const std::vector<HttpApi::Route>& HttpApi::routes() {
       {"GET", "/api/mail/unsubscribe", &HttpApi::unsubscribe},
       {"POST", "/api/mail/unsubscribe", &HttpApi::unsubscribe},
       {"GET", "/api/mail/confirm", &HttpApi::confirm},
+      {"GET", "/api/account/confirm", &HttpApi::account_confirm},
+      {"GET", "/api/account/unsubscribe", &HttpApi::account_unsubscribe},
+      {"POST", "/api/account/unsubscribe", &HttpApi::account_unsubscribe},
       {"GET", "/api/games/{id}/mail", &HttpApi::seat_mail},
       {"POST", "/api/games/{id}/mail", &HttpApi::seat_mail},
   };

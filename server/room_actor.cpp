@@ -35,6 +35,7 @@ RoomActor::RoomActor(Services& services, lobby::Room room, std::shared_ptr<net::
       expiry_timer_(services.net->make_timer(strand_)) {
   chain_ = std::make_shared<store::Chain>();
   mail_mark_ = MailMark::of(room_);
+  for (int s = 0; s < 2; ++s) mail_seat_ids_[s] = room_.seats()[s].id;
   for (std::size_t start = 0; start < commands.size();) {
     std::size_t end = commands.find(' ', start);
     if (end == std::string::npos) end = commands.size();
@@ -172,6 +173,12 @@ void RoomActor::apply(lobby::Effect effect, const std::shared_ptr<net::Connectio
     const std::uint64_t number = outbox_.back().number = ++batches_;
     store::GameSave save = to_save(room_.take_save(now), now.unix_ms);
     if (services_.postman) services_.postman->on_change(room_, mail_mark_, save, now.unix_ms);
+    if (services_.adopt_account_mail && room_.config().clock.correspondence())
+      for (int s = 0; s < 2; ++s)
+        if (const std::string& id = room_.seats()[s].id; id != mail_seat_ids_[s]) {
+          mail_seat_ids_[s] = id;
+          if (!id.empty() && room_.seat_mail(s).address.empty()) services_.adopt_account_mail(shared_from_this(), s);
+        }
     for (auto& m : mail_pending_) save.mails.push_back(std::move(m));
     for (auto& id : received_pending_) save.received.push_back(std::move(id));
     mail_pending_.clear();

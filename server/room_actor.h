@@ -8,6 +8,7 @@
 // could still lose.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -177,6 +178,8 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
 
   // What the room's mails have told so far (Postman::on_change), and what goes into the next save.
   MailMark mail_mark_;
+  std::array<std::string, 2> mail_seat_ids_;  // who held each seat at the last save (a new holder may bring
+                                              // its account's address: Services::adopt_account_mail)
   std::vector<store::MailRow> mail_pending_;
   std::vector<std::string> received_pending_;
 

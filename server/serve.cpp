@@ -238,14 +238,19 @@ int serve(const ServeArgs& args) {
     if (app.lmtp_port() > 0) std::cout << "cinq: LMTP on " << mail.lmtp_address << ":" << app.lmtp_port() << std::endl;
     net::Server* s = server.get();
     server::Cluster* cluster = app.cluster();
-    server->run([s, cluster] {
+    server::App* a = &app;
+    server->run([s, cluster, a] {
       if (!cluster) {
         spdlog::info("signal received: shutting down");
+        a->stop_lmtp();
         return s->stop();
       }
       // One node of several: its rooms go to the others first (health answers 503 meanwhile), then it stops.
       spdlog::info("signal received: handing the rooms over, then shutting down");
-      cluster->drain([s] { s->stop(); });
+      cluster->drain([s, a] {
+        a->stop_lmtp();
+        s->stop();
+      });
     });
     writer.stop();   // every save already queued is committed before the process ends
     app.shutdown();  // rooms (and their timers) go while the I/O context they use still exists

@@ -55,6 +55,9 @@ struct Services {
   std::function<void(const std::shared_ptr<RoomActor>&)> open_rematch;
   // Called on a room's strand when the room may leave memory (finished, nobody in it, or broken).
   std::function<void(const std::string& room)> forget_room;
+  // Called on a room's strand when an account may have taken a seat of a correspondence room (mail on): the
+  // seat takes the account's confirmed address if it has one (HttpApi::adopt_account_mail).
+  std::function<void(std::shared_ptr<RoomActor>, int seat)> adopt_account_mail;
   // Runs a store read on a worker thread (a quick job); false if the workers could not take it.
   std::function<bool(std::function<void()>)> read_later;
 

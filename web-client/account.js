@@ -4,6 +4,7 @@
 // token are stored as a guest's are, a registration keeps the guest's id (and so its games and seats), and
 // after `logged_out` the page starts over as a new guest.
 
+import {account_mail_card} from './account-mail.js';
 import {el, notify} from './ui.js';
 
 // What each error code of the account commands means, in words (an error without its code here shows the
@@ -75,6 +76,7 @@ export function render_account(root, app, section = null) {
   // Who the page was drawn for: the account, or the guest's name.
   const who = () => (conn.username ? `account:${conn.username}` : `guest:${(conn.identity && conn.identity.name) || ''}`);
   let shown = null;
+  let mail = null;  // the mail card (account-mail.js) of an account's page
   const page = el('div', {class: 'account', id: 'account'});
   root.append(page);
 
@@ -192,6 +194,8 @@ export function render_account(root, app, section = null) {
           track('change_password', conn.change_password(old_password, new_password), form);
           return null;
         });
+    if (mail) mail.dispose();
+    mail = account_mail_card(app);
     return [
       el('p', {class: 'account-intro'}, 'Logged in as ', el('strong', {id: 'account-username'}, username), '. ',
          el('a', {id: 'account-profile', href: `#/player/${encodeURIComponent(username)}`},
@@ -204,12 +208,16 @@ export function render_account(root, app, section = null) {
                'Log out ends this browser\'s session. Log out everywhere ends the sessions of every browser ' +
                    'logged in to this account, this one included.'),
             el('div', {class: 'buttons'}, logout, logout_all), logout_error),
-         change),
+         change, mail.card),
     ];
   }
 
   function draw() {
     shown = who();
+    if (mail && !conn.username) {
+      mail.dispose();
+      mail = null;
+    }
     const status = el('p', {id: 'account-status', class: 'account-status', role: 'status', hidden: !status_text},
                       status_text);
     page.replaceChildren(el('h1', {}, 'Account'), status, ...(conn.username ? account_view() : guest_view()));
@@ -261,6 +269,7 @@ export function render_account(root, app, section = null) {
   if (section === 'register') page.querySelector('#register-username')?.focus();
   return () => {
     if (pending) app.quiet_refs.delete(pending.ref);
+    if (mail) mail.dispose();
     for (const unsubscribe of subscriptions) unsubscribe();
   };
 }

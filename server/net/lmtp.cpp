@@ -44,6 +44,9 @@ constexpr std::size_t kMaxSessions = 256;  // Postfix opens 20 to one destinatio
 constexpr auto kIdle = std::chrono::minutes(5);
 constexpr auto kDelivery = std::chrono::minutes(10);  // Postfix's lmtp_data_done_timeout: it gave up by then
 constexpr auto kLinger = std::chrono::seconds(2);     // after the last reply, for the client to take it
+// The same when the server stops: an MTA's cached connection reads the 421 only when it next uses it, and the
+// process should not wait for that.
+constexpr auto kStopLinger = std::chrono::milliseconds(200);
 constexpr auto kAcceptBackoff = std::chrono::milliseconds(100);
 
 std::string upper(std::string_view s) {
@@ -213,7 +216,8 @@ class LmtpSession : public std::enable_shared_from_this<LmtpSession> {
   // Any thread: 421, then the connection closes (a delivery not yet answered is left to the MTA's retry).
   void shut_down() {
     asio::post(executor_, [self = shared_from_this()] {
-      if (self->closing_) return;
+      self->stopping_ = true;
+      if (self->closing_) return self->arm_timer();
       self->reply(421, "4.3.2 " + self->state_->config().hostname + " shutting down");
       self->close_after_write();
       self->flush();
@@ -547,7 +551,9 @@ class LmtpSession : public std::enable_shared_from_this<LmtpSession> {
   // The idle deadline while the client is expected to send, the delivery's while `deliver` works, and the
   // linger while closing; one timer, re-armed for whichever applies now.
   void arm_timer() {
-    timer_.expires_after(closing_ ? kLinger : delivering_ ? kDelivery : kIdle);
+    std::chrono::milliseconds wait = delivering_ ? kDelivery : kIdle;
+    if (closing_) wait = stopping_ ? kStopLinger : kLinger;
+    timer_.expires_after(wait);
     timer_.async_wait([self = shared_from_this()](error_code ec) { self->on_timer(ec); });
   }
 
@@ -594,7 +600,7 @@ class LmtpSession : public std::enable_shared_from_this<LmtpSession> {
   const std::uint64_t id_;
   std::string peer_;
   std::string pending_, writing_;  // replies queued; the write in flight
-  bool reading_ = false, delivering_ = false, closing_ = false, shut_ = false;
+  bool reading_ = false, delivering_ = false, closing_ = false, shut_ = false, stopping_ = false;
   int errors_ = 0;
   // The transaction (RFC 5321 3.3).
   bool greeted_ = false, in_mail_ = false, in_data_ = false, at_line_start_ = true, too_large_ = false;
@@ -695,7 +701,9 @@ LmtpServer::LmtpServer(Server& server, LmtpConfig config, LmtpCheckRecipient che
 
 // The acceptor and the sessions close on their strands, soon; the callbacks are already out of reach. If the
 // transport's threads have stopped, they go with its io_context instead.
-LmtpServer::~LmtpServer() {
+LmtpServer::~LmtpServer() { stop(); }
+
+void LmtpServer::stop() {
   impl_->listener->stop();
   for (const auto& session : impl_->state->stop()) session->shut_down();
 }

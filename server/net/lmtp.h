@@ -56,6 +56,9 @@ class LmtpServer {
   // Stops listening and closes its connections (421 first). Once it returns, `check` and `deliver` are
   // neither running nor called again, so whatever they point to may go.
   ~LmtpServer();
+  // The same, before the transport stops (a signal): its listener would keep the transport's threads busy.
+  // Safe to call more than once; the destructor calls it.
+  void stop();
   LmtpServer(const LmtpServer&) = delete;
   LmtpServer& operator=(const LmtpServer&) = delete;
 

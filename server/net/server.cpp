@@ -28,6 +28,8 @@ using tcp = asio::ip::tcp;
 namespace {
 
 constexpr auto kStopDeadline = std::chrono::seconds(3);
+constexpr auto kStopPoll = std::chrono::milliseconds(50);    // how often a stop looks whether sessions are left
+constexpr auto kStopGrace = std::chrono::milliseconds(300);  // then how long it lets the last writes finish
 
 // Set while a thread runs the io_context (on_network_thread()).
 thread_local bool network_thread = false;
@@ -218,12 +220,25 @@ struct Server::Impl {
       signals.clear(ignored);  // gives SIGINT/SIGTERM back to their default action
     });
     for (const auto& session : state->begin_stop()) session->shut_down();
-    // run() returns by itself once the sessions are gone; this forces it if a peer (or an application
-    // timer) keeps the io_context busy.
+    // run() returns by itself once the sessions are gone and nothing else waits; this forces it when a peer
+    // keeps the io_context busy past the deadline, or, once every session has gone, when the application's
+    // timers (a room's clock, a correspondence deadline) would: after a short grace for the writes still
+    // under way (a listener of the application's own closing its connections).
     std::lock_guard lock(watchdog_mutex);
     watchdog = std::thread([this] {
+      const auto deadline = std::chrono::steady_clock::now() + kStopDeadline;
       std::unique_lock lock(watchdog_mutex);
-      if (!watchdog_wake.wait_for(lock, kStopDeadline, [this] { return run_done; })) ioc.stop();
+      while (!run_done && std::chrono::steady_clock::now() < deadline) {
+        if (watchdog_wake.wait_for(lock, kStopPoll, [this] { return run_done; })) return;
+        lock.unlock();
+        const bool sessions_gone = state->live_sessions().empty();
+        lock.lock();
+        if (sessions_gone) {
+          watchdog_wake.wait_for(lock, kStopGrace, [this] { return run_done; });
+          break;
+        }
+      }
+      if (!run_done) ioc.stop();
     });
   }
 

@@ -7,7 +7,7 @@
 // which these tests do not read (the server's own tests check the mails).
 import net from 'node:net';
 
-import {assert, assertEqual, kDesktop, kPhone, kWait, lowContrastText, startServer, waitSeated} from './harness.mjs';
+import {assert, assertEqual, kDesktop, kPhone, kWait, lowContrastText, register, startServer, waitSeated} from './harness.mjs';
 
 // A port with nothing listening on it (taken from the system, then let go).
 function freePort() {
@@ -230,6 +230,55 @@ export const tests = {
     await page.waitForSelector('#mail-panel[data-state="none"]', {state: 'attached', timeout: kWait});
     assertEqual(await page.locator('#mail-panel').isVisible(), false, 'no "Play by mail" panel');
     assertEqual(await page.getByRole('region', {name: 'Play by mail'}).count(), 0, 'no mail region for readers');
+  },
+
+  'mail: an account saves its address (pending until its link), the mails it wants and a digest hour': async (h) => {
+    await serveWithMail(h);
+    const {page} = await h.newPlayer('Carla', {viewport: kPhone});
+    await page.goto(h.url);
+    await register(page, 'carla_m', 'correct horse');
+    await page.goto(`${h.url}/#/account`);
+    await page.getByRole('region', {name: 'Mail'}).waitFor({timeout: kWait});
+    await waitText(page, '#mail-status', /Give an address/, 'no address yet');
+    for (const label of ['Address', 'Your turn: a mail after each of the opponent\'s turns', 'Reminders before a deadline',
+                         'Results, with the record', 'Digest of the games where it is your turn']) {
+      await page.getByLabel(label, {exact: true}).waitFor({state: 'visible'});
+    }
+    // A malformed address is caught in the page; the server is not asked.
+    await page.locator('#mail-address').fill('carla at home');
+    await page.locator('#mail-submit').click();
+    await waitText(page, '#mail-error', /not an e-mail address/, 'a malformed address');
+    // Saved: the address waits for its link; your-turn mails off, a digest at 07:00 UTC.
+    await page.locator('#mail-address').fill('carla@players.test');
+    await page.locator('#mail-turn').uncheck();
+    await page.locator('#mail-digest').selectOption('7');
+    await page.locator('#mail-submit').click();
+    await waitText(page, '#mail-status', /A link was mailed to carla@players\.test/, 'after saving');
+    assertEqual(await page.locator('#mail-error').isVisible(), false, 'no error');
+    await assertNoSideScroll(page, 'the account page on a phone');
+    for (const colorScheme of ['light', 'dark']) {
+      await page.emulateMedia({colorScheme});
+      const low = await lowContrastText(page);
+      assertEqual(low.length, 0, `${colorScheme}: text under 4.5:1 on the account page: ${low.join('; ')}`);
+    }
+    // The server kept it: a new page reads the same.
+    await page.reload();
+    await page.getByRole('region', {name: 'Mail'}).waitFor({timeout: kWait});
+    await waitText(page, '#mail-status', /A link was mailed to carla@players\.test/, 'after a reload');
+    assertEqual(await page.locator('#mail-address').inputValue(), 'carla@players.test', 'the address field');
+    assertEqual(await page.locator('#mail-turn').isChecked(), false, 'your-turn mails off');
+    assertEqual(await page.locator('#mail-reminder').isChecked(), true, 'reminders on');
+    assertEqual(await page.locator('#mail-digest').inputValue(), '7', 'the digest hour');
+    await h.screenshot(page, 'account-mail-phone');
+  },
+
+  'mail: an account on a server without mail is told so on its account page': async (h) => {
+    const {page} = await h.newPlayer('Dora');
+    await page.goto(h.url);
+    await register(page, 'dora_m', 'correct horse');
+    await page.goto(`${h.url}/#/account`);
+    await waitText(page, '#mail-status', /This server sends no mail/, 'without --smtp');
+    assertEqual(await page.locator('#mail-form').isVisible(), false, 'no mail form');
   },
 };
 

@@ -7,6 +7,7 @@
 #include <signal.h>
 
 #include <regex>
+#include <set>
 #include <thread>
 
 #include "mail/read.h"
@@ -15,6 +16,8 @@
 #include "tests/support.h"
 #include "tests/support/daemon.h"
 #include "tests/support/postfix.h"
+#include "tests/support/postgres.h"
+#include "tests/support/redis.h"
 #include "tests/support/process.h"
 
 namespace cinq::test {
@@ -389,4 +392,211 @@ TEST_CASE("mail: a mail refused for good is not tried again and is shown to its 
 }
 
 }  // namespace
+
+namespace {
+
+// The path and query of a link the server mailed (http://cinq.test/...), to ask this test's server.
+std::string link_in(const std::string& body, const std::string& start) {
+  const auto at = body.find("http://cinq.test" + start);
+  REQUIRE_MESSAGE(at != std::string::npos, "no link " << start << " in:\n" << body);
+  const auto end = body.find_first_of(" \r\n>", at);
+  return body.substr(at + 16, end - at - 16);
+}
+
+json ask_ws(Peer& p, const json& m, const std::string& answer) {
+  p.send(m);
+  return p.until([&](const json& r) { return r.value("type", "") == answer || r.value("type", "") == "error"; });
+}
+
+}  // namespace
+
+TEST_CASE("mail: an account's confirmed address, its settings per kind, its daily digest and its unsubscribe") {
+  MailSite site;
+  std::size_t carla_seen = 0, dan_seen = 0;
+  std::string carla_id;
+  std::array<std::string, 2> tokens;
+  std::string room;
+  {
+    Peer carla(site.port(), "Carla");
+    carla_id = carla.id;
+    REQUIRE(ask_ws(carla, {{"type", "register"}, {"username", "Carla"}, {"password", "correct horse"}}, "registered")["type"] ==
+            "registered");
+    json none = ask_ws(carla, {{"type", "mail_settings"}}, "mail_settings");
+    CHECK(none == json{{"type", "mail_settings"}, {"available", true}, {"address", ""}, {"pending", ""}, {"turn", true},
+                       {"reminder", true}, {"end", true}, {"digest_hour", nullptr}});
+    CHECK(ask_ws(carla, {{"type", "set_mail"}, {"address", "not an address"}}, "mail_settings")["code"] == "bad_message");
+    CHECK(ask_ws(carla, {{"type", "set_mail"}, {"digest_hour", 24}}, "mail_settings")["code"] == "bad_message");
+    // A new address is pending until the link mailed to it is followed; a wrong code changes nothing.
+    json pending = ask_ws(carla, {{"type", "set_mail"}, {"address", "carla@players.test"}}, "mail_settings");
+    CHECK(pending["pending"] == "carla@players.test");
+    CHECK(pending["address"] == "");
+    const std::string confirm = wait_mail(site.mta, "carla", "To get its games' mails here", carla_seen);
+    CHECK(header(confirm, "List-Unsubscribe").empty());  // nothing more goes there until it is confirmed
+    const std::string link = link_in(body_of(confirm), "/api/account/confirm?");
+    CHECK(http_request(site.port(), "GET", link.substr(0, link.find("code=") + 5) + "wrong").status == 403);
+    auto confirmed = http_request(site.port(), "GET", link);
+    CHECK_MESSAGE(confirmed.status == 200, confirmed.body);
+    CHECK(http_request(site.port(), "GET", link).status == 403);  // used once
+    CHECK(ask_ws(carla, {{"type", "mail_settings"}}, "mail_settings")["address"] == "carla@players.test");
+    // A correspondence game she creates (seat 1, the Defenders): her seat takes the account's address.
+    carla.send({{"type", "create"}, {"game", "tablut"}, {"clock", {{"days", 1}}}, {"seat", 1}});
+    json state = carla.until_type("state");
+    room = state["room"];
+    for (int s = 0; s < 2; ++s) tokens[s] = token_of(state["links"][s]);
+  }  // she closes the browser: her turns are mailed
+  json seat_mail;
+  for (int i = 0; i < 100; ++i) {
+    seat_mail = json::parse(http_request(site.port(), "GET", "/api/games/" + room + "/mail?seat=1&token=" + tokens[1]).body);
+    if (seat_mail.value("address", "") == "carla@players.test") break;
+    std::this_thread::sleep_for(50ms);
+  }
+  CHECK(seat_mail["address"] == "carla@players.test");
+  CHECK(seat_mail["confirmed"] == true);
+  // Dan is invited by mail and moves first; Carla gets her turn at her account's address and replies.
+  REQUIRE(http_request(site.port(), "POST", "/api/games/" + room + "/mail?seat=1&token=" + tokens[1],
+                       R"({"invite":"dan@players.test","name":"Dan"})", "application/json")
+              .status == 200);
+  const auto turns = turns_of("records/tablut/sample-escape.txt");
+  std::string dan_last = wait_mail(site.mta, "dan", "invites you", dan_seen);
+
+  REQUIRE(site.mta.send("dan@players.test", address_in(header(dan_last, "Reply-To")), reply("dan", dan_last, 0, turns[0], 2000))
+              .rfind("250", 0) == 0);
+  std::string carla_last = wait_mail(site.mta, "carla", "played: " + turns[0], carla_seen);
+  CHECK(header(carla_last, "To").find("carla@players.test") != std::string::npos);
+  REQUIRE(site.mta.send("carla@players.test", address_in(header(carla_last, "Reply-To")),
+                        reply("carla", carla_last, 1, turns[1], 3001))
+              .rfind("250", 0) == 0);
+  dan_last = wait_mail(site.mta, "dan", "played: " + turns[1], dan_seen);
+  // Carla wants no your-turn mail: Dan's next turn sends her none (skipped, counted).
+  auto carla_says = [&](const json& m) {
+    WsClient ws(site.port());
+    ws.send(json{{"type", "login"}, {"username", "carla"}, {"password", "correct horse"}}.dump());
+    for (;;) {
+      auto r = ws.receive(20s);
+      REQUIRE(r);
+      if (json::parse(*r).value("type", "") == "welcome") break;
+    }
+    ws.send(m.dump());
+    for (;;) {
+      auto r = ws.receive(20s);
+      REQUIRE(r);
+      json j = json::parse(*r);
+      if (j.value("type", "") == "mail_settings" || j.value("type", "") == "error") return j;
+    }
+  };
+  CHECK(carla_says({{"type", "set_mail"}, {"turn", false}})["turn"] == false);
+  REQUIRE(site.mta.send("dan@players.test", address_in(header(dan_last, "Reply-To")), reply("dan", dan_last, 0, turns[2], 2002))
+              .rfind("250", 0) == 0);
+  for (int i = 0; i < 200 && counter(site, "cinq_mail_total{state=\"skipped\"}") < 1; ++i) std::this_thread::sleep_for(50ms);
+  CHECK(counter(site, "cinq_mail_total{state=\"skipped\"}") == 1);
+  const std::size_t carla_box = site.mta.mailbox("carla").size();
+  // The digest at this hour (UTC) lists the game where it is her turn, with the turn Dan played.
+  const std::int64_t hour = (std::chrono::duration_cast<std::chrono::hours>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count()) % 24;
+  json digest_on = carla_says({{"type", "set_mail"}, {"turn", true}, {"digest_hour", hour}});
+  CHECK(digest_on["digest_hour"] == hour);
+  const std::string digest = wait_mail(site.mta, "carla", "It is your turn in 1 game", carla_seen);
+  CHECK(site.mta.mailbox("carla").size() == carla_box + 1);  // the digest alone: the skipped mail never came
+  CHECK(header(digest, "Subject") == "Cinq: your turn in 1 game");
+  CHECK(body_of(digest).find("(game " + room + ")") != std::string::npos);
+  CHECK(body_of(digest).find("Their last turn: " + turns[2]) != std::string::npos);
+  CHECK(body_of(digest).find("Deadline: ") != std::string::npos);
+  CHECK(header(digest, "List-Unsubscribe-Post") == "List-Unsubscribe=One-Click");
+  // Its one-click unsubscribe (RFC 8058: a POST, no login) turns every game mail of the account off.
+  const std::string unsubscribe = address_in(header(digest, "List-Unsubscribe"));
+  REQUIRE(unsubscribe.rfind("http://cinq.test/api/account/unsubscribe?", 0) == 0);
+  auto tampered = http_request(site.port(), "POST", unsubscribe.substr(16, unsubscribe.find("key=") - 16 + 4) + "x",
+                               "List-Unsubscribe=One-Click", "application/x-www-form-urlencoded");
+  CHECK(tampered.status == 403);
+  auto done = http_request(site.port(), "POST", unsubscribe.substr(16), "List-Unsubscribe=One-Click",
+                           "application/x-www-form-urlencoded");
+  CHECK_MESSAGE(done.status == 200, done.body);
+  json off = carla_says({{"type", "mail_settings"}});
+  CHECK(off["turn"] == false);
+  CHECK(off["reminder"] == false);
+  CHECK(off["end"] == false);
+  CHECK(off["digest_hour"] == nullptr);
+  CHECK(off["address"] == "carla@players.test");
+  // SIGTERM stops a server that takes LMTP at once, not after the transport's 3 s stop deadline: its listener
+  // is closed before the transport stops.
+  const auto asked = std::chrono::steady_clock::now();
+  site.server->kill(SIGTERM);
+  const int status = site.server->wait(10s);
+  CHECK(WIFEXITED(status));
+  CHECK(std::chrono::steady_clock::now() - asked < 2500ms);
+}
+
+
+TEST_CASE("mail: two nodes of a cluster share the outbox: each mail goes out once, whichever node sends it") {
+  PostgresCluster& pg = PostgresCluster::shared();
+  pg.exec("DROP SCHEMA IF EXISTS mail_cluster CASCADE");
+  const std::string uri = pg.uri_for_schema("mail_cluster");
+  RedisServer redis;
+  const std::array<int, 2> ports{free_local_port(), free_local_port()};
+  // Mail for the game domain goes in through node n2 (cinq mail-in); the room lives on n1, which made it.
+  PostfixOptions o;
+  o.pipe_argv = {CINQ_BINARY, "mail-in", "--server", "http://127.0.0.1:" + std::to_string(ports[1]), "--recipient",
+                 "${recipient}"};
+  Postfix mta(o);
+  std::array<TempDir, 2> data;
+  std::vector<std::unique_ptr<ServerProcess>> nodes;
+  for (int n = 0; n < 2; ++n)
+    nodes.push_back(std::make_unique<ServerProcess>(
+        data[n].path(), CINQ_WEB_DIR,
+        std::vector<std::string>{"--port", std::to_string(ports[n]), "--store", uri, "--bus", redis.uri(), "--node",
+                                 "n" + std::to_string(n + 1), "--smtp", mta.smtp_url(), "--mail-from", "cinq@play.test",
+                                 "--mail-domain", "play.test", "--mail-gather-ms", "0", "--public-url", "http://cinq.test",
+                                 "--mail-sender-rate", "0"}));
+  auto made = http_request(nodes[0]->port(), "POST", "/api/games/import?days=1", "#! TABLUT\n", "text/plain");
+  REQUIRE_MESSAGE(made.status == 201, made.body);
+  json answer = json::parse(made.body);
+  const std::string room = answer["room"];
+  const std::string token0 = token_of(answer["links"][0]);
+  // Set through n2: forwarded to n1.
+  auto set = http_request(nodes[1]->port(), "POST", "/api/games/" + room + "/mail?seat=0&token=" + token0,
+                          R"({"address":"ann@players.test","by_mail":true,"invite":"ben@players.test","name":"Ben"})",
+                          "application/json");
+  REQUIRE_MESSAGE(set.status == 200, set.body);
+  const auto turns = turns_of("records/tablut/sample-escape.txt");
+  std::array<std::size_t, 2> seen{0, 0};
+  const std::array<std::string, 2> who{"ann", "ben"};
+  std::array<std::string, 2> last{wait_mail(mta, "ann", "reply to this mail with your turn", seen[0]),
+                                  wait_mail(mta, "ben", "invites you", seen[1])};
+  constexpr std::size_t kTurns = 10;
+  for (std::size_t k = 0; k < kTurns; ++k) {
+    const int seat = turns[k][0] == 'A' ? 0 : 1;
+    if (k > 0) last[seat] = wait_mail(mta, who[seat], "played: " + turns[k - 1], seen[seat]);
+    const std::string sent = mta.send(who[seat] + "@players.test", address_in(header(last[seat], "Reply-To")),
+                                      reply(who[seat], last[seat], 0, turns[k], 5000 + static_cast<int>(k)));
+    REQUIRE_MESSAGE(sent.rfind("250", 0) == 0, sent);
+  }
+  last[0] = wait_mail(mta, "ann", "played: " + turns[kTurns - 1], seen[0]);
+  // Every mail the outbox sent arrived once: no Message-ID twice in the mailboxes, as many as were sent, and
+  // the two nodes' senders together sent them all.
+  auto sent_in_store = [&] {
+    return std::stoll(ask_store_uri(uri, "SELECT count(*) FROM mail_outbox WHERE state = 'sent'"));
+  };
+  auto delivered = [&] { return mta.mailbox("ann").size() + mta.mailbox("ben").size(); };
+  for (int i = 0; i < 100 && (sent_in_store() != static_cast<long long>(delivered()) ||
+                              ask_store_uri(uri, "SELECT count(*) FROM mail_outbox WHERE state = 'queued'") != "0");
+       ++i)
+    std::this_thread::sleep_for(100ms);
+  std::set<std::string> ids;
+  for (const auto& box : {mta.mailbox("ann"), mta.mailbox("ben")})
+    for (const std::string& m : box) CHECK_MESSAGE(ids.insert(header(m, "Message-ID")).second, "twice: " << header(m, "Message-ID"));
+  CHECK(ids.size() == delivered());
+  CHECK(sent_in_store() == static_cast<long long>(delivered()));
+  CHECK(delivered() >= 2 * kTurns);  // each turn: the player's answer and the opponent's your-turn mail
+  std::int64_t by_nodes = 0;
+  for (const auto& node : nodes) {
+    const std::string text = http_request(node->port(), "GET", "/metrics").body;
+    const std::string label = "cinq_mail_total{state=\"sent\"} ";
+    auto at = text.find(label);
+    REQUIRE(at != std::string::npos);
+    by_nodes += std::stoll(text.substr(at + label.size()));
+  }
+  CHECK(by_nodes == static_cast<std::int64_t>(delivered()));
+}
+
 }  // namespace cinq::test

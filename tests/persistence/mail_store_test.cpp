@@ -346,22 +346,23 @@ TEST_CASE("store mail: the Message-IDs of played mails, mails queued outside a s
   CHECK(counts == std::vector<std::pair<std::string, std::int64_t>>{{"queued", 2}});
 }
 
-TEST_CASE("store mail: a store of schema version 6 gains the mail tables at open and keeps its games") {
+TEST_CASE("store mail: a store of schema version 6 gains the mail tables (7, 8) at open and keeps its games") {
   MailStore t;
   REQUIRE(t.save(1, std::nullopt, [](GameSave&) {}));
   t.store.reset();
   // Back to version 6: the mail tables gone, the version set back, as a server of version 6 left it.
   const std::string back = test::testing_postgres()
-                               ? "DROP TABLE mail_seats, mail_outbox, mail_received;"
+                               ? "DROP TABLE mail_seats, mail_outbox, mail_received, account_mail;"
                                  " UPDATE meta SET value = '6' WHERE key = 'schema_version'"
                                : "DROP TABLE mail_seats; DROP TABLE mail_outbox; DROP TABLE mail_received;"
+                                 " DROP TABLE account_mail;"
                                  " PRAGMA user_version = 6";
   REQUIRE(test::ask_store(t.path, back) == "");
   CHECK(test::ask_store(t.path, "SELECT count(*) FROM mail_outbox").rfind("error:", 0) == 0);
   t.store = open_store(t.path);
   CHECK(test::ask_store(t.path, test::testing_postgres()
                                     ? "SELECT value FROM meta WHERE key = 'schema_version'"
-                                    : "PRAGMA user_version") == "7");
+                                    : "PRAGMA user_version") == "8");
   auto g = t.store->game("g1");
   REQUIRE(g);
   CHECK(g->version == 1);
@@ -377,7 +378,10 @@ TEST_CASE("store mail: a store of schema version 6 gains the mail tables at open
   CHECK(t.store->game("g1")->seat_mail[1].address == "ben@players.test");
   CHECK(ids_of(t.store->claim_mails("n1", 10, 10, 10)) == std::vector<std::string>{"m"});
   CHECK(t.store->mail_received("x@players.test"));
-  // Opened again at version 7: nothing changes.
+  Error error;
+  REQUIRE(t.store->put_account_mail({"pb", "ben@players.test", "", "", "K", "", "", 1}, {}, error));
+  CHECK(t.store->account_mail("pb")->address == "ben@players.test");
+  // Opened again at version 8: nothing changes.
   t.store = open_store(t.path);
   CHECK(t.store->mails_of_game("g1").size() == 1);
 }
@@ -409,6 +413,52 @@ TEST_CASE("store mail: a copy of the store has the seats' mail and the mails sti
   CHECK(rows[0].slot == "turn.g1.1");
   CHECK(rows[0].message == "Subject: queued\r\n\r\nbody\r\n");
   CHECK(ids_of(copy->mails_of_game("")) == std::vector<std::string>{"loose"});
+}
+
+TEST_CASE("store mail: an account's address and settings, with its mails in one transaction, found by seat") {
+  MailStore t;
+  CHECK(!t.store->account_mail("pb"));
+  AccountMail ben{"pb", "", "ben@players.test", "HASH", "KEY", "turn end", "", 5};
+  Error error;
+  MailRow confirm = mail("confirm.pb", -1, "confirm", 5);
+  confirm.game_id = "";
+  REQUIRE_MESSAGE(t.store->put_account_mail(ben, {confirm}, error), error.message);
+  CHECK(t.store->account_mail("pb") == ben);
+  CHECK(ids_of(t.store->mails_of_game("")) == std::vector<std::string>{"confirm.pb"});
+  // Replaced whole; its mails queued once per id.
+  ben.address = "ben@players.test";
+  ben.pending = ben.code_hash = "";
+  ben.prefs = "reminder digest=7";
+  REQUIRE(t.store->put_account_mail(ben, {confirm}, error));
+  CHECK(t.store->account_mail("pb") == ben);
+  CHECK(t.store->mails_of_game("").size() == 1);
+  // Found by the seat it holds (pb sits in g1's seat 1); nobody's for a guest's seat (pa has no row), nor for
+  // a seat that plays by mail alone.
+  REQUIRE(t.save(1, std::nullopt, [](GameSave&) {}));
+  CHECK(t.store->seat_account_mail("g1", 1) == ben);
+  CHECK(!t.store->seat_account_mail("g1", 0));
+  CHECK(!t.store->seat_account_mail("nope", 1));
+  REQUIRE(t.save(2, 1, [](GameSave& s) {
+    s.write_row = true;
+    s.row.seat_mail[1] = {"ben@players.test", true, true, ""};
+  }));
+  CHECK(!t.store->seat_account_mail("g1", 1));
+  // The digest's accounts: a digest chosen and an address confirmed.
+  AccountMail pending_only{"pc", "", "cy@players.test", "H", "K", "digest=3", "", 6};
+  AccountMail no_digest{"pd", "dee@players.test", "", "", "K", "turn", "", 6};
+  REQUIRE(t.store->put_account_mail(pending_only, {}, error));
+  REQUIRE(t.store->put_account_mail(no_digest, {}, error));
+  auto digests = t.store->digest_accounts();
+  REQUIRE(digests.size() == 1);
+  CHECK(digests[0] == ben);
+  // A copy of the store carries it with its player.
+  PlayerRow player{"pb", "tokenhash", "Ben", 1, "ben", "argon", {}};
+  REQUIRE(t.store->put_player(player, error));
+  test::TempDir other;
+  auto copy = open_store(other.path() + "/copy.db");
+  CopyReport report;
+  REQUIRE_MESSAGE(copy_store(*t.store, *copy, report, error), error.message);
+  CHECK(copy->account_mail("pb") == ben);
 }
 
 }  // namespace
