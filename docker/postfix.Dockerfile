@@ -8,7 +8,7 @@ RUN echo "postfix postfix/main_mailer_type select No configuration" | debconf-se
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postfix ca-certificates \
  && apt-get clean && rm -rf /var/lib/apt/lists/*
 COPY postfix-start.sh /usr/local/bin/postfix-start
-EXPOSE 25
+EXPOSE 25 587
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 CMD ["postfix", "status"]
 STOPSIGNAL SIGTERM
 CMD ["/usr/local/bin/postfix-start"]

@@ -305,4 +305,10 @@ std::string compose(const Outgoing& m) {
   return out + "\r\n--" + b + "--\r\n";
 }
 
+bool same_address(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
 }  // namespace cinq::mail

@@ -51,6 +51,9 @@ std::string compose(const Outgoing& mail);
 // `<>()[],;:\"`, exactly one '@', a local part of 1 to 64 characters, a domain of letters, digits, hyphens
 // and dots (253 at most), 254 in all; no dot at either end of either part, nor two in a row (RFC 5321).
 bool valid_address(std::string_view address);
+// Whether two addresses name the same mailbox, compared without regard to case (a domain has none, and mail
+// servers in practice treat local parts the same way).
+bool same_address(std::string_view a, std::string_view b);
 
 // A header text on one line (control characters, CR and LF among them, as spaces; runs of spaces as one;
 // none at the ends), with the words that need it (non-ASCII, holding "=?", or longer than 60) as RFC 2047

@@ -55,4 +55,14 @@ std::string record_lines(std::string_view text);
 // <pre>.
 std::string html_to_text(std::string_view html);
 
+// A bounce (a delivery status notification, RFC 3464, or a plain "undeliverable" mail) for mail this server
+// sent: the Message-IDs in it that end in "@" + `domain` (the failed mail's own, from the returned headers),
+// once each, and the reason the receiving server gave (the first Diagnostic-Code, else the first Status,
+// else ""), on one line. Looks at the raw text: a bounce's parts vary too much to rely on their structure.
+struct Bounce {
+  std::vector<std::string> message_ids;  // without <>
+  std::string reason;
+};
+Bounce read_bounce(std::string_view raw, std::string_view domain);
+
 }  // namespace cinq::mail

@@ -64,7 +64,8 @@ running_pid() {
   local file=$DIR/$1.pid pid
   [ -f "$file" ] || return 1
   pid=$(cat "$file")
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "$2" || return 1
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
+  [[ "$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" == *"$2"* ]] || return 1
   echo "$pid"
 }
 pg_pid() {
@@ -102,7 +103,7 @@ http_get() {
   timeout 3 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$0" && printf "GET %s HTTP/1.0\r\nHost: localhost\r\n\r\n" "$1" >&3 && cat <&3' \
     "$1" "$2" 2>/dev/null || true
 }
-http_status() { http_get "$1" "$2" | head -n1 | awk '{print $2}'; }
+http_status() { http_get "$1" "$2" | awk 'NR == 1 {print $2}'; }  # awk reads it all: no SIGPIPE upstream
 log_tail() { echo "--- the end of $DIR/$1.log ---" >&2; tail -n 20 "$DIR/$1.log" >&2; }
 
 # --- PostgreSQL (as an unprivileged user when root: it refuses to run as root) -------------------------
@@ -183,7 +184,7 @@ start_node() {
   offset=$(stat -c %s "$DIR/$n.log" 2>/dev/null || echo 0)
   spawn "$n" "$CINQ" "${args[@]}"
   for ((i = 0; i < 300; i++)); do
-    tail -c +$((offset + 1)) "$DIR/$n.log" | grep -q "listening on http://" &&
+    [[ "$(tail -c +$((offset + 1)) "$DIR/$n.log")" == *"listening on http://"* ]] &&
       { say "$n on port $port (pid $(cat "$DIR/$n.pid"))"; return; }
     running_pid "$n" " serve " >/dev/null || break
     sleep 0.1
@@ -218,7 +219,9 @@ start_haproxy() {
 # --- commands ------------------------------------------------------------------------------------------
 up() {
   [ -x "$CINQ" ] || die "no $CINQ: build it first (scripts/build.sh)"
-  if [ "$SINGLE" != 1 ] && ! "$CINQ" serve --help 2>&1 | grep -q -- "--bus"; then
+  # The help read whole, then searched: `cinq ... | grep -q` fails under pipefail when grep quits before cinq
+  # has written everything (SIGPIPE).
+  if [ "$SINGLE" != 1 ] && [[ "$("$CINQ" serve --help 2>&1 || true)" != *--bus* ]]; then
     die "this cinq has no --bus (a single-node build): CINQ_CLUSTER_SINGLE=1 runs the nodes as independent servers"
   fi
   # Every port first, so that a taken one stops nothing half-way.
@@ -279,7 +282,7 @@ status_lines() {
 }
 node_arg() {
   [ -n "${1:-}" ] || die "which node? ($(node_list))"
-  node_names | grep -qx -- "$1" || die "no node $1 in this cluster ($(node_list))"
+  [[ " $(node_names | tr '\n' ' ') " == *" $1 "* ]] || die "no node $1 in this cluster ($(node_list))"
 }
 
 cmd=${1:-}

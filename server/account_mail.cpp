@@ -117,41 +117,44 @@ json change_account_mail(store::Store& store, const Postman& postman, const std:
 
 namespace {
 
-net::HttpResponse page(int status, const std::string& text) {
-  net::HttpResponse r;
-  r.status = status;
-  r.content_type = "text/plain; charset=utf-8";
-  r.body = text + "\n";
-  return r;
+// A link from an account's mail (?player=ID&SECRET=...): the account's row, read on a worker, given to `then`
+// with the link's secret; `then` checks the secret and answers.
+void account_link(HttpApi::Call& call, Services& services, Workers& workers, const std::string& secret,
+                  std::function<net::HttpResponse(store::AccountMail&, const std::string&)> then) {
+  if (!services.postman) return call.respond(text_response(404, "This server sends no mail."));
+  const std::string player = call.query["player"], value = call.query[secret];
+  if (player.empty() || value.empty())
+    return call.respond(text_response(400, "This link is incomplete: it needs its player and " + secret + "."));
+  bool queued = workers.submit(Workers::Kind::quick, [&services, player, value, then, respond = call.respond] {
+    note_blocking(services.metrics);
+    auto row = services.store->account_mail(player);
+    if (store::last_read_failed()) return respond(storage_response());
+    if (!row) return respond(text_response(403, "This link is not valid."));
+    respond(then(*row, value));
+  });
+  if (!queued) call.respond(busy_response());
 }
 
 }  // namespace
 
 void HttpApi::account_confirm(Call& call) {
-  if (!services_.postman) return call.respond(page(404, "This server sends no mail."));
-  const std::string player = call.query["player"], code = call.query["code"];
-  if (player.empty() || code.empty()) return call.respond(page(400, "This link is incomplete: it needs its player and code."));
-  bool queued = workers_.submit(Workers::Kind::quick, [this, player, code, respond = call.respond] {
-    note_blocking(services_.metrics);
-    auto row = services_.store->account_mail(player);
-    if (store::last_read_failed()) return respond(storage_response());
-    if (!row || row->pending.empty() || !token_matches(code, row->code_hash))
-      return respond(page(403, row && !row->address.empty() && row->pending.empty()
-                                   ? "This link was used already: your address is " + row->address + "."
-                                   : "This link is not valid (a newer one may have replaced it)."));
-    const std::string previous = row->address;
-    row->address = row->pending;
-    row->pending.clear();
-    row->code_hash.clear();
-    row->updated_ms = Services::now().unix_ms;
+  account_link(call, services_, workers_, "code", [this](store::AccountMail& row, const std::string& code) {
+    if (row.pending.empty() || !token_matches(code, row.code_hash))
+      return text_response(403, !row.address.empty() && row.pending.empty()
+                                    ? "This link was used already: your address is " + row.address + "."
+                                    : "This link is not valid (a newer one may have replaced it).");
+    const std::string previous = row.address;
+    row.address = row.pending;
+    row.pending.clear();
+    row.code_hash.clear();
+    row.updated_ms = Services::now().unix_ms;
     store::Error error;
-    if (!services_.store->put_account_mail(*row, {}, error)) return respond(storage_response());
+    if (!services_.store->put_account_mail(row, {}, error)) return storage_response();
     // The account's unfinished correspondence games whose seat has no address of its own (or had the
     // previous one) take this one.
-    const std::string address = row->address;
-    for (const store::GameRow& g : services_.store->games_of_player(player, 200)) {
+    for (const store::GameRow& g : services_.store->games_of_player(row.player_id, 200)) {
       if (g.status == "finished" || g.clock_days <= 0) continue;
-      const int seat = g.seat_ids[0] == player ? 0 : 1;
+      const int seat = g.seat_ids[0] == row.player_id ? 0 : 1;
       const std::string& now = g.seat_mail[seat].address;
       if (g.seat_tokens[seat].empty() || g.seat_mail[seat].by_mail || (!now.empty() && now != previous)) continue;
       net::HttpRequest adopt;
@@ -162,31 +165,24 @@ void HttpApi::account_confirm(Call& call) {
         if (r.status != 200) spdlog::warn("mail: game {} did not take its account's address: {}", id, r.body);
       });
     }
-    respond(page(200, "Confirmed: your games' mails go to " + address + "."));
+    return text_response(200, "Confirmed: your games' mails go to " + row.address + ".");
   });
-  if (!queued) call.respond(busy_response());
 }
 
 void HttpApi::account_unsubscribe(Call& call) {
-  if (!services_.postman) return call.respond(page(404, "This server sends no mail."));
-  const std::string player = call.query["player"], key = call.query["key"];
-  if (player.empty() || key.empty()) return call.respond(page(400, "This link is incomplete: it needs its player and key."));
-  bool queued = workers_.submit(Workers::Kind::quick, [this, player, key, respond = call.respond] {
-    note_blocking(services_.metrics);
-    auto row = services_.store->account_mail(player);
-    if (store::last_read_failed()) return respond(storage_response());
-    if (!row || row->unsubscribe_key.empty() || !mail::tags_equal(row->unsubscribe_key, key))
-      return respond(page(403, "This link is not valid."));
+  account_link(call, services_, workers_, "key", [this](store::AccountMail& row, const std::string& key) {
+    if (row.unsubscribe_key.empty() || !mail::tags_equal(row.unsubscribe_key, key))
+      return text_response(403, "This link is not valid.");
     mail::AccountPrefs none;
     none.turn = none.reminder = none.end = false;
-    row->prefs = none.text();
-    row->updated_ms = Services::now().unix_ms;
+    row.prefs = none.text();
+    row.updated_ms = Services::now().unix_ms;
     store::Error error;
-    if (!services_.store->put_account_mail(*row, {}, error)) return respond(storage_response());
-    respond(page(200, "Done: your games send no more mail to " + row->address +
-                          " (answers to mails you send still come). Your settings on the site can turn them on again."));
+    if (!services_.store->put_account_mail(row, {}, error)) return storage_response();
+    return text_response(200, "Done: your games send no more mail to " + row.address +
+                                  " (answers to mails you send still come). Your settings on the site can turn "
+                                  "them on again.");
   });
-  if (!queued) call.respond(busy_response());
 }
 
 void HttpApi::adopt_account_mail(std::shared_ptr<RoomActor> actor, int seat, std::function<void(bool)> done) {

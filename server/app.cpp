@@ -10,6 +10,7 @@
 #include "server/room_actor.h"
 #include "server/rooms.h"
 #include "mail/address.h"
+#include "mail/compose.h"
 
 namespace cinq::server {
 
@@ -107,6 +108,7 @@ void App::start_mail(net::Server& server) {
   auto check = [postman = postman_.get()](const std::string& rcpt) {
     const MailConfig& c = postman->config();
     if (mail::parse_seat_address(rcpt, c.prefix, c.domain)) return net::LmtpReply{250, "2.1.5 ok"};
+    if (mail::same_address(rcpt, c.from)) return net::LmtpReply{250, "2.1.5 ok (bounces)"};
     return net::LmtpReply{550, "5.1.1 no game seat has this address"};
   };
   auto deliver = [this](net::LmtpMessage message, std::function<void(std::vector<net::LmtpReply>)> done) {

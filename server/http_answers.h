@@ -1,4 +1,5 @@
-// The JSON answers of the HTTP API (rest.cpp, mail.cpp): a body, or {"error": {code, message[, line]}}.
+// The answers of the HTTP API (rest.cpp, mail.cpp, ...): JSON, a body or {"error": {code, message[, line]}};
+// and plain text for the pages a person opens from a mail.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -22,6 +23,15 @@ inline net::HttpResponse error_response(int status, const std::string& code, con
   nlohmann::json error = {{"code", code}, {"message", message}};
   if (line > 0) error["line"] = line;
   return json_response(status, {{"error", error}});
+}
+
+// A page for a person (the one-click links in mails: a browser shows it): plain text, one paragraph.
+inline net::HttpResponse text_response(int status, const std::string& text) {
+  net::HttpResponse r;
+  r.status = status;
+  r.content_type = "text/plain; charset=utf-8";
+  r.body = text + "\n";
+  return r;
 }
 
 // The workers' queue is full (server/workers.h): nothing was done, the client may try again.

@@ -92,13 +92,6 @@ std::string invited(const lobby::Room& room, int seat) {
 
 int seat_param(const std::string& text) { return text == "0" ? 0 : text == "1" ? 1 : -1; }
 
-net::HttpResponse page(int status, const std::string& text) {
-  net::HttpResponse r;
-  r.status = status;
-  r.content_type = "text/plain; charset=utf-8";
-  r.body = text + "\n";
-  return r;
-}
 
 }  // namespace
 
@@ -113,13 +106,27 @@ void HttpApi::mail_in(Call& call) {
   net::HttpRequest forwarded = call.request;  // for the node that owns the room, if another does
   auto job = [this, postman, forwarded = std::move(forwarded), recipient = call.query["recipient"],
               respond = call.respond]() mutable {
+    const MailConfig& config = postman->config();
+    // A bounce of a mail this server sent (to --mail-from): the mail is marked failed, so that its seat sees
+    // it on the site, and the bounce is never answered.
+    if (mail::same_address(recipient, config.from)) {
+      const mail::Bounce bounce = mail::read_bounce(forwarded.body, config.domain);
+      note_blocking(services_.metrics);
+      for (const std::string& id : bounce.message_ids) {
+        store::Error error;
+        if (!services_.store->finish_mail(id, "failed", Services::now().unix_ms, 0,
+                                          "bounced: " + (bounce.reason.empty() ? "no reason given" : bounce.reason), error))
+          return respond(outcome(503, "storage", "451 4.3.0 the server could not store this: try again later"));
+      }
+      services_.metrics.count_mail_in("bounce");
+      return respond(outcome(200, "bounce", "250 2.0.0 bounce noted"));
+    }
     std::string why;
     auto read = mail::read_message(forwarded.body, why);
     if (!read) {
       services_.metrics.count_mail_in("unreadable");
       return respond(outcome(400, "unreadable", "550 5.6.0 unreadable mail: " + why));
     }
-    const MailConfig& config = postman->config();
     std::optional<mail::SeatAddress> seat;
     std::vector<std::string> candidates;
     if (!recipient.empty()) candidates.push_back(recipient);
@@ -384,22 +391,22 @@ void by_link(HttpApi::Call& call, RoomDirectory& rooms, Services& services,
   const int seat = seat_param(call.query["seat"]);
   const std::string tag = call.query["tag"];
   if (id.empty() || seat < 0 || tag.empty())
-    return call.respond(page(400, "This link is incomplete: it needs its room, seat and tag."));
+    return call.respond(text_response(400, "This link is incomplete: it needs its room, seat and tag."));
   rooms.load(id, [&services, id, seat, tag, change, forwarded = call.request,
                   respond = call.respond](RoomDirectory::Lookup found) mutable {
     if (!found.owner.empty()) return services.cluster->forward_http(found.owner, std::move(forwarded), respond);
     if (found.busy || found.moved) return respond(busy_response());
-    if (!found.room) return respond(page(404, "No game " + id + "."));
+    if (!found.room) return respond(text_response(404, "No game " + id + "."));
     found.room->post([seat, tag, change, respond](RoomActor& a) {
       a.when_settled([&a, seat, tag, change, respond] {
-        if (!tag_ok(a.room(), seat, tag)) return respond(page(403, "This link is not valid for this game."));
+        if (!tag_ok(a.room(), seat, tag)) return respond(text_response(403, "This link is not valid for this game."));
         lobby::SeatMail m = a.room().seat_mail(seat);
         std::string said = change(m);
         a.room().set_seat_mail(seat, m);
         lobby::Effect save;
         save.save = true;
         a.apply(std::move(save), nullptr, {});
-        a.when_settled([respond, said] { respond(page(200, said)); },
+        a.when_settled([respond, said] { respond(text_response(200, said)); },
                        [respond] { respond(storage_response()); });
       }, [respond] { respond(storage_response()); });
     });

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "server/net/acceptor.h"
 #include "server/net/executor.h"
 #include "server/net/shared_state.h"
 
@@ -621,24 +622,7 @@ class LmtpListener : public std::enable_shared_from_this<LmtpListener> {
         backoff_(acceptor_.get_executor()),
         state_(std::move(state)) {
     const LmtpConfig& config = state_->config();
-    const std::string where = config.address + ":" + std::to_string(config.port);
-    error_code ec;
-    const auto check = [&where](const error_code& step) {
-      if (step) throw std::runtime_error("LMTP: cannot listen on " + where + ": " + step.message());
-    };
-    const auto address = asio::ip::make_address(config.address, ec);
-    check(ec);
-    const tcp::endpoint endpoint(address, config.port);
-    acceptor_.open(endpoint.protocol(), ec);
-    check(ec);
-    acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
-    check(ec);
-    acceptor_.bind(endpoint, ec);
-    check(ec);
-    acceptor_.listen(asio::socket_base::max_listen_connections, ec);
-    check(ec);
-    port_ = acceptor_.local_endpoint(ec).port();
-    check(ec);
+    port_ = open_acceptor(acceptor_, config.address, config.port, "LMTP: ");
   }
 
   std::uint16_t port() const { return port_; }

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "server/net/acceptor.h"
 #include "server/net/executor.h"
 #include "server/net/http_session.h"
 #include "server/net/shared_state.h"
@@ -59,25 +60,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
         backoff_(acceptor_.get_executor()),
         state_(std::move(state)) {
     const ServerConfig& config = state_->config();
-    const std::string where = config.address + ":" + std::to_string(config.port);
-    beast::error_code ec;
-    const auto address = asio::ip::make_address(config.address, ec);
-    if (ec) throw std::runtime_error("cannot listen on " + where + ": " + ec.message());
-    const tcp::endpoint endpoint(address, config.port);
-    // Each step can fail on its own (address in use, permission denied); all say where we tried.
-    const auto check = [&where](const beast::error_code& step) {
-      if (step) throw std::runtime_error("cannot listen on " + where + ": " + step.message());
-    };
-    acceptor_.open(endpoint.protocol(), ec);
-    check(ec);
-    acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
-    check(ec);
-    acceptor_.bind(endpoint, ec);
-    check(ec);
-    acceptor_.listen(asio::socket_base::max_listen_connections, ec);
-    check(ec);
-    port_ = acceptor_.local_endpoint(ec).port();
-    check(ec);
+    port_ = open_acceptor(acceptor_, config.address, config.port, "");
   }
 
   std::uint16_t port() const { return port_; }

@@ -341,6 +341,83 @@ async def forwarded_command_while_owner_dies(cluster):
     return await forwarded_while_owner_changes(cluster, signal.SIGKILL)
 
 
+async def follow(clients, room, version, timeout=10):
+    """Waits until every client holds `version` of the room. A client told `storage` about the room rejoins
+    it with `since`, as docs/protocol.md asks (and is then expected to catch up like the others)."""
+    told = {id(c): 0 for c in clients}
+    deadline = time.monotonic() + timeout
+    while True:
+        for c in clients:
+            errors = [m for m in c.received if m.get("type") == "error" and m.get("code") == "storage" and
+                      m.get("room") == room]
+            if len(errors) > told[id(c)]:
+                told[id(c)] = len(errors)
+                await c.send({"type": "join", "room": room, "since": c.view(room).version})
+        if all(c.view(room).version >= version for c in clients):
+            return sum(told.values())
+        if time.monotonic() > deadline:
+            raise Failed("not every member reached v%d: %s; last messages: %s" % (
+                version, {c.name: c.view(room).version for c in clients},
+                {c.name: [short(m, 100) for m in c.received[-3:]] for c in clients}))
+        await asyncio.sleep(0.05)
+
+
+@test
+async def members_follow_a_paused_owners_return(cluster):
+    """The owner is paused (SIGSTOP) past its lease, the room moves, and the owner comes back (SIGCONT) while
+    play goes on elsewhere: its late messages change nothing. Every member of the room, on every node (the
+    players, the spectator, the paused node's own client), gets every event once and in order, or is told
+    `storage` and catches up by rejoining."""
+    n1, n2, n3 = cluster.nodes
+    ann = await connect(n1.url(), "Ann")
+    ben = await connect(n2.url(), "Ben")
+    sue = await connect(n3.url(), "Sue")
+    room = await make_room(ann)
+    await sit(ben, room, 1)
+    await watch(sue, room)
+    await play_turns(room, [ann, ben], sue, 7)
+    check(cluster.owner_of(room) == "n1", f"the room is owned by {cluster.owner_of(room)}, not n1")
+    await wait_for(lambda: ben.view(room).version == sue.view(room).version == ann.view(room).version,
+                   "the three in step")
+    view = ben.view(room)
+    check(view.position["to_move"] == 1 and view.legal, "Ben should be to move")
+    before = view.version
+    stopped = time.monotonic()
+    n1.kill(signal.SIGSTOP)
+    try:
+        # Ben's turn waits for the room to be taken over (n1's lease runs out), then is played there.
+        await ben.send({"type": "act", "room": room, "actions": [random.choice(view.legal)], "ref": 5})
+        answer = await ben.expect("Ben's turn played", lambda m: m.get("room") == room and (
+            m.get("type") == "error" and m.get("ref") == 5 or
+            m.get("type") == "event" and m.get("kind") == "play" and m["version"] > before), 15)
+        check(answer["type"] == "event", f"Ben's turn was answered {short(answer)}")
+        answered = time.monotonic() - stopped
+        ann2 = await connect(n3.url(), "Ann", id=ann.player_id, token=ann.token)
+        await rejoin(ann2, room, 20)
+        await play_turns(room, [ann2, ben], ben, 4)
+        await asyncio.sleep(max(0.0, 10 - (time.monotonic() - stopped)))
+    finally:
+        n1.kill(signal.SIGCONT)
+        n1.stopping = False  # running again: not a node to restart
+    owner = cluster.owner_of(room)
+    check(owner in ("n2", "n3"), f"owner after the pause: {owner!r}")
+    # n1 catches up with what it was sent while paused (Ben's turn among it): its save is refused (the lease
+    # is another node's), so it announces nothing and tells its own clients `storage`.
+    await ann.expect("storage on n1", lambda m: m.get("type") == "error" and m.get("code") == "storage", 10)
+    await asyncio.sleep(1.0)  # whatever else n1 had to say has been said
+    await play_turns(room, [ann2, ben], ben, 4)
+    members = [ann, ann2, ben, sue]
+    resyncs = await follow(members, room, ben.view(room).version)
+    for c in members:  # DEBUG
+        print("DEBUG", c.name, [(m.get("type"), m.get("kind"), m.get("code"), m.get("version"), m.get("message", "")[:40]) for m in c.received if m.get("room") == room][-30:], flush=True)
+    await same_views(room, members)
+    no_problems(members)
+    check(cluster.owner_of(room) == owner, f"the room moved again, to {cluster.owner_of(room)!r}")
+    for c in members:
+        await c.close()
+    return f"Ben answered after {answered:.1f} s, room on {owner}, v{ben.view(room).version}, {resyncs} resync(s)"
+
+
 @test
 async def drained_node_hands_rooms_over_at_once(cluster):
     """SIGTERM: /api/health answers 503, the rooms are taken by the other nodes at once, the node exits 0."""

@@ -391,6 +391,32 @@ TEST_CASE("mail: a mail refused for good is not tried again and is shown to its 
   CHECK(counter(site, "cinq_mail_total{state=\"deferred\"}") == 0);
 }
 
+TEST_CASE("mail: a mail bounced after it was accepted comes back to --mail-from and is shown failed to its seat") {
+  MailSite site;
+  auto reply = http_request(site.port(), "POST", "/api/games/import?days=1", "#! TABLUT\n", "text/plain");
+  REQUIRE(reply.status == 201);
+  json answer = json::parse(reply.body);
+  const std::string room = answer["room"], token = token_of(answer["links"][0]);
+  const std::string target = "/api/games/" + room + "/mail?seat=0&token=" + token;
+  // Postfix takes the confirmation for gone@ and sends it, then bounces it: the delivery status notification
+  // goes to cinq@play.test, which Postfix hands to Cinq over LMTP.
+  auto set = http_request(site.port(), "POST", target, R"({"address":"gone@players.test"})", "application/json");
+  REQUIRE_MESSAGE(set.status == 200, set.body);
+  const auto end = std::chrono::steady_clock::now() + 30s;
+  while (counter(site, "cinq_mail_received_total{outcome=\"bounce\"}") == 0 && std::chrono::steady_clock::now() < end)
+    std::this_thread::sleep_for(100ms);
+  CHECK_MESSAGE(counter(site, "cinq_mail_received_total{outcome=\"bounce\"}") == 1, site.mta.log());
+  CHECK(counter(site, "cinq_mail_total{state=\"sent\"}") == 1);  // the mail server took it first
+  json seat = json::parse(http_request(site.port(), "GET", target).body);
+  REQUIRE(seat["failed"].size() == 1);
+  CHECK(seat["failed"][0]["to"] == "gone@players.test");
+  const std::string error = seat["failed"][0]["error"];
+  CHECK_MESSAGE(error.rfind("bounced: ", 0) == 0, error);
+  CHECK_MESSAGE(error.find("this mailbox is gone") != std::string::npos, error);
+  // Nothing answered the bounce (no mail to the robot that sent it).
+  CHECK(counter(site, "cinq_mail_total{state=\"sent\"}") == 1);
+}
+
 }  // namespace
 
 namespace {

@@ -302,3 +302,24 @@ TEST_CASE("mail read: random and mangled mails give an error or clean text") {
 
 }  // namespace
 }  // namespace cinq::test
+
+namespace cinq::test {
+
+TEST_CASE("mail read: a bounce gives the returned mail's Message-ID of our domain and the receiving server's reason") {
+  const mail::Bounce b = mail::read_bounce(sample("postfix-bounce.eml"), "play.test");
+  // The notification's own id (@mta.test) and the References are not ours to mark.
+  CHECK(b.message_ids == std::vector<std::string>{"confirm.AB12.0.0.1796014871000@play.test"});
+  CHECK(b.reason == "X-Postfix; this mailbox is gone");
+  CHECK(mail::read_bounce(sample("postfix-bounce.eml"), "PLAY.TEST").message_ids.size() == 1);  // any case
+  CHECK(mail::read_bounce(sample("postfix-bounce.eml"), "other.test").message_ids.empty());
+  // Without a Diagnostic-Code, the Status; an id named twice is listed once.
+  const mail::Bounce plain = mail::read_bounce(
+      "Subject: Undeliverable\r\n\r\nStatus: 5.2.2\r\nMessage-ID: <turn.X.1.2.3@play.test>\r\n"
+      "message-id:   <turn.X.1.2.3@play.test>  \r\nMessage-ID: <has space@play.test>\r\n",
+      "play.test");
+  CHECK(plain.message_ids == std::vector<std::string>{"turn.X.1.2.3@play.test"});
+  CHECK(plain.reason == "5.2.2");
+  CHECK(mail::read_bounce("", "play.test").message_ids.empty());
+}
+
+}  // namespace cinq::test

@@ -1,6 +1,7 @@
 // The LMTP server (server/net/lmtp.h) on a real transport, over real sockets: a small blocking client of our
 // own speaks RFC 2033 to it, well and badly, and the deliveries the application would get are recorded.
 #include "server/net/lmtp.h"
+#include "tests/support/daemon.h"
 
 #include <arpa/inet.h>
 #include <doctest/doctest.h>
@@ -115,16 +116,7 @@ class LmtpFixture {
 // A blocking LMTP client on a plain socket. Reads time out after 5 s.
 class Client {
  public:
-  explicit Client(std::uint16_t port) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
-    REQUIRE(fd_ >= 0);
-    timeval timeout{5, 0};
-    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(port);
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
-  }
+  explicit Client(std::uint16_t port) : fd_(connect_loopback(port)), connected_(fd_ >= 0) {}
   ~Client() { ::close(fd_); }
 
   bool connected() const { return connected_; }

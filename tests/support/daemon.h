@@ -11,6 +11,10 @@
 
 namespace cinq::test {
 
+// A blocking TCP connection to 127.0.0.1:PORT whose reads and writes time out after `timeout_seconds`: its
+// file descriptor, or -1 (errno set) if it could not connect. The caller closes it.
+int connect_loopback(int port, int timeout_seconds = 5);
+
 class Daemon {
  public:
   Daemon() = default;

@@ -121,19 +121,8 @@ std::vector<std::string> maildir_files(const std::string& dir) {
 // One blocking SMTP conversation with 127.0.0.1:PORT.
 class SmtpClient {
  public:
-  explicit SmtpClient(int port) : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
-    if (fd_ < 0) throw std::runtime_error("postfix: no socket");
-    timeval tv{kIoTimeoutSeconds, 0};
-    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    ::setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    addr.sin_port = htons(static_cast<std::uint16_t>(port));
-    if (::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-      ::close(fd_);
-      throw std::runtime_error("postfix: cannot connect to 127.0.0.1:" + std::to_string(port));
-    }
+  explicit SmtpClient(int port) : fd_(connect_loopback(port, kIoTimeoutSeconds)) {
+    if (fd_ < 0) throw std::runtime_error("postfix: cannot connect to 127.0.0.1:" + std::to_string(port));
   }
   ~SmtpClient() { ::close(fd_); }
   SmtpClient(const SmtpClient&) = delete;
@@ -232,6 +221,8 @@ void Postfix::write_config() const {
     transport += "cinqpipe:";
   else
     transport += "retry:4.3.0 no game server in this test";
+  for (const auto& local : options_.bounce_locals)
+    transport += "\n" + lower(local) + "@" + lower(options_.player_domain) + " gone:";
   write_file(etc + "/transport", transport + "\n");
 
   // Every address of the players' domain but the unknown ones, into one Maildir (a trailing '/').
@@ -308,6 +299,9 @@ void Postfix::write_config() const {
       master += (i == 0 ? "" : " ") + master_word(options_.pipe_argv[i]);
     master += "\n";
   }
+  // The bounce_locals' delivery: a command that says why and exits with EX_NOUSER (67), which pipe(8) takes
+  // for a permanent failure. (Not the error(8) transport: the SMTP server would refuse the recipient at once.)
+  master += "gone unix - n n - - pipe\n  flags=q user=nobody argv=/bin/sh -c {echo this mailbox is gone; exit 67}\n";
   write_file(etc + "/master.cf", master);
 }
 

@@ -31,6 +31,10 @@ struct PostfixOptions {
   // their RCPT is refused with 550 5.1.1, as a mailbox that does not exist (a mail refused for good).
   std::string player_domain = "players.test";
   std::vector<std::string> unknown_locals{"nobody"};
+  // And those of bounce_locals are taken (250), then bounced ("this mailbox is gone"): a delivery
+  // status notification goes back to the mail's envelope sender, as a recipient's server does for a mailbox
+  // it finds gone only after the mail was accepted.
+  std::vector<std::string> bounce_locals{"gone"};
   std::size_t message_size_limit = 10 * 1024 * 1024;
 };
 

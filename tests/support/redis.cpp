@@ -22,19 +22,8 @@ constexpr int kIoTimeoutSeconds = 5;
 // One blocking connection to 127.0.0.1:PORT, reading RESP replies.
 class RespConnection {
  public:
-  explicit RespConnection(int port) : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
-    if (fd_ < 0) throw std::runtime_error("redis: no socket");
-    timeval tv{kIoTimeoutSeconds, 0};
-    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    ::setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    addr.sin_port = htons(static_cast<std::uint16_t>(port));
-    if (::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-      ::close(fd_);
-      throw std::runtime_error("redis: cannot connect to 127.0.0.1:" + std::to_string(port));
-    }
+  explicit RespConnection(int port) : fd_(connect_loopback(port, kIoTimeoutSeconds)) {
+    if (fd_ < 0) throw std::runtime_error("redis: cannot connect to 127.0.0.1:" + std::to_string(port));
   }
   ~RespConnection() { ::close(fd_); }
   RespConnection(const RespConnection&) = delete;
