@@ -146,6 +146,7 @@ struct SeatMail {
   bool by_mail = false;    // plays by mail alone: every turn mailed, even while a browser has the room open
   bool confirmed = false;  // the address is its owner's (a confirmation link, or a reply from it)
   std::string reminders;   // "" the default, "off" none, or leads before the deadline ("24h,8h,1h")
+  std::string zone;        // the IANA time zone its mails give times in ("Europe/Paris"); "" UTC
   bool operator==(const SeatMail&) const = default;
 };
 

@@ -23,6 +23,7 @@ std::string AccountPrefs::text() const {
   if (reminder) add("reminder");
   if (end) add("end");
   if (digest_hour >= 0) add("digest=" + std::to_string(digest_hour));
+  if (!zone.empty()) add("zone=" + zone);
   return out.empty() ? "none" : out;
 }
 
@@ -44,6 +45,13 @@ std::optional<AccountPrefs> AccountPrefs::parse(std::string_view text, std::stri
     else if (word == "reminder") p.reminder = true;
     else if (word == "end") p.end = true;
     else if (word == "none") continue;
+    else if (word.substr(0, 5) == "zone=") {
+      if (!valid_zone(word.substr(5))) {
+        why = "unknown time zone '" + std::string(word.substr(5)) + "' (an IANA name such as Europe/Paris)";
+        return std::nullopt;
+      }
+      p.zone = std::string(word.substr(5));
+    }
     else if (word.substr(0, 7) == "digest=") {
       const std::string_view hour = word.substr(7);
       if (hour.empty() || hour.size() > 2 || !std::all_of(hour.begin(), hour.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
@@ -53,7 +61,7 @@ std::optional<AccountPrefs> AccountPrefs::parse(std::string_view text, std::stri
       }
       p.digest_hour = std::stoi(std::string(hour));
     } else {
-      why = "unknown mail setting '" + std::string(word) + "' (turn, reminder, end, digest=HOUR)";
+      why = "unknown mail setting '" + std::string(word) + "' (turn, reminder, end, digest=HOUR, zone=ZONE)";
       return std::nullopt;
     }
   }
@@ -69,10 +77,15 @@ std::string utc_day(std::int64_t unix_ms) {
   return buffer;
 }
 
+std::string digest_day(const AccountPrefs& prefs, std::int64_t now_ms) {
+  return utc_day(now_ms + zone_offset_ms(prefs.zone, now_ms));
+}
+
 bool digest_due(const AccountPrefs& prefs, const std::string& last_day, std::int64_t now_ms) {
   if (prefs.digest_hour < 0) return false;
-  const std::int64_t hour = (now_ms / 1000 / 3600) % 24;
-  return hour >= prefs.digest_hour && utc_day(now_ms) > last_day;
+  const std::int64_t local = now_ms + zone_offset_ms(prefs.zone, now_ms);
+  const std::int64_t hour = (local / 1000 / 3600) % 24;
+  return hour >= prefs.digest_hour && utc_day(local) > last_day;
 }
 
 namespace {
@@ -118,7 +131,7 @@ Outgoing digest(const AccountView& a, const std::string& address, std::vector<Di
     m.text += "\n" + g.game + " against " + (g.opponent.empty() ? std::string("?") : g.opponent) + " (game " + g.room +
               "), you play " + g.side + ".\n";
     if (!g.last_turn.empty()) m.text += "  Their last turn: " + g.last_turn + "\n";
-    if (g.deadline_ms > 0) m.text += "  Deadline: " + human_time_utc(g.deadline_ms) + "\n";
+    if (g.deadline_ms > 0) m.text += "  Deadline: " + human_time(g.deadline_ms, a.zone) + "\n";
     if (!g.link.empty()) m.text += "  Play: " + g.link + "\n";
     if (!g.reply_address.empty()) m.text += "  Or mail your turn to: " + g.reply_address + "\n";
   }

@@ -13,30 +13,34 @@
 
 namespace cinq::mail {
 
-// Which mails an account's seats get. As stored: the kinds wanted, space-separated, and the digest's hour:
-// "turn reminder end" (the defaults), "reminder end digest=7", "" (nothing; stored as "none").
+// Which mails an account's seats get. As stored: the kinds wanted, space-separated, the digest's hour and the
+// account's time zone: "turn reminder end" (the defaults), "reminder end digest=7 zone=Europe/Paris", "none".
 struct AccountPrefs {
   bool turn = true;      // a your-turn mail after each opponent's turn
   bool reminder = true;  // reminders before a correspondence deadline
   bool end = true;       // the result, with the record
-  int digest_hour = -1;  // 0-23: one mail a day at that hour (UTC) listing the games where it is the
+  int digest_hour = -1;  // 0-23: one mail a day at that hour (in `zone`) listing the games where it is the
                          // player's turn; -1 none
+  std::string zone;      // the IANA time zone of its mails' times and of the digest's hour; "" UTC
 
   // Whether a game's mail of `kind` goes to the account: "turn", "reminder" and "end" as chosen; a your-turn
   // mail never while the digest is on (the digest tells of it); every other kind (an answer to a mail, an
   // invitation, a confirmation) always.
   bool wants(std::string_view kind) const;
   std::string text() const;
-  // The stored text back; "" is the defaults. nullopt (and `why`) for an unknown word or a bad hour.
+  // The stored text back; "" is the defaults. nullopt (and `why`) for an unknown word, a bad hour or a zone
+  // the system does not know.
   static std::optional<AccountPrefs> parse(std::string_view text, std::string& why);
   bool operator==(const AccountPrefs&) const = default;
 };
 
 // The UTC day of a time: "2026-11-29".
 std::string utc_day(std::int64_t unix_ms);
-// Whether an account's digest should be queued at `now_ms`: it has one, its hour has come today (UTC), and
-// none was queued today (`last_day`, as utc_day).
+// Whether an account's digest should be queued at `now_ms`: it has one, its hour has come today (in its
+// zone), and none was queued today (`last_day`, as digest_day).
 bool digest_due(const AccountPrefs& prefs, const std::string& last_day, std::int64_t now_ms);
+// The day of `now_ms` in the account's zone, as digest_due compares it.
+std::string digest_day(const AccountPrefs& prefs, std::int64_t now_ms);
 
 // The account as its own mails show it.
 struct AccountView {
@@ -46,6 +50,7 @@ struct AccountView {
   std::string domain;           // the mail domain (Message-IDs)
   std::string settings_url;     // where its mail settings are on the site
   std::string unsubscribe_url;  // one click stops every mail of the account (RFC 8058)
+  std::string zone;             // the IANA time zone its mails give times in; "" UTC
 };
 
 // One game in a digest: it is the player's turn there.

@@ -31,9 +31,10 @@ std::string players_line(const GameMail& g) {
          name_or(g.seats[1], "(open seat)") + ", " + g.seats[1].side + ".\n";
 }
 
-std::string deadline_line(const GameMail& g) {
+// The deadline in the time zone of the seat the mail is for.
+std::string deadline_line(const GameMail& g, int seat) {
   if (g.deadline_ms <= 0) return {};
-  return "Deadline: " + human_time_utc(g.deadline_ms) + ". Past it, the side to move loses on time.\n";
+  return "Deadline: " + human_time(g.deadline_ms, g.seats[seat].zone) + ". Past it, the side to move loses on time.\n";
 }
 
 // How to answer by mail, and the links.
@@ -59,7 +60,7 @@ std::string turn_body(const GameMail& g, int seat) {
   std::string out = "It is your turn, " + name_or(g.seats[seat], "player") + ", in " + g.game + " (game " +
                     g.room + ").\n";
   if (!g.last_turn.empty()) out += name_or(other, "Your opponent") + " played: " + g.last_turn + "\n";
-  out += deadline_line(g);
+  out += deadline_line(g, seat);
   return out + position(g) + footer(g, seat);
 }
 
@@ -103,7 +104,7 @@ Outgoing invitation(const GameMail& g, int seat, std::int64_t days) {
   m.text = inviter + " invites you to a game of " + g.game + " by correspondence on Cinq (game " + g.room +
            "): " + std::to_string(days) + (days == 1 ? " day" : " days") + " per move.\n" + players_line(g) +
            "You play " + g.seats[seat].side + ". You can play the whole game by replying to these mails.\n";
-  if (g.to_move == seat) return m.text += "\nYou move first.\n" + deadline_line(g) + position(g) + footer(g, seat), m;
+  if (g.to_move == seat) return m.text += "\nYou move first.\n" + deadline_line(g, seat) + position(g) + footer(g, seat), m;
   m.text += "\n" + inviter + " moves first: you will get a mail when it is your turn.\n" + position(g) + footer(g, seat);
   return m;
 }
@@ -124,7 +125,7 @@ Outgoing refused(const GameMail& g, int seat, const std::string& to, const std::
                  const std::string& reason) {
   Outgoing m = base(g, seat, "refused", to);
   if (!in_reply_to.empty()) m.references.push_back(in_reply_to);
-  m.text = "Your mail played nothing: " + reason + "\nNothing changed in the game.\n" + deadline_line(g) +
+  m.text = "Your mail played nothing: " + reason + "\nNothing changed in the game.\n" + deadline_line(g, seat) +
            position(g) + footer(g, seat);
   return m;
 }

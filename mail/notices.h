@@ -21,6 +21,7 @@ struct SeatView {
   std::string reply_address;   // its seat address (play+ROOM.SEAT.TAG@DOMAIN): replies play its turns
   std::string link;            // the seat's link on the site (with its token): opens the room in a browser
   std::string unsubscribe_url; // one click stops its mail (RFC 8058)
+  std::string zone;            // the IANA time zone its mails give times in; "" UTC
 };
 
 // A game as its mails show it, at the moment a mail is made.

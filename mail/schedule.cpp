@@ -1,6 +1,10 @@
 // Reminder times and dates (schedule.h).
 #include "mail/schedule.h"
 
+#include <date/tz.h>
+#include <cstring>
+#include <cctype>
+
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
@@ -106,6 +110,44 @@ std::string human_time_utc(std::int64_t unix_ms) {
   std::snprintf(buffer, sizeof buffer, "%s %d %s %04d, %02d:%02d UTC", kDays[tm.tm_wday], tm.tm_mday,
                 kMonths[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min);
   return buffer;
+}
+
+namespace {
+
+// The zone named `zone`, or nullptr ("" , a name of other characters, or one the database lacks).
+const date::time_zone* find_zone(std::string_view zone) {
+  if (zone.empty() || zone.size() > 64 ||
+      !std::all_of(zone.begin(), zone.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("/_+-", c); }))
+    return nullptr;
+  try {
+    return date::locate_zone(std::string(zone));
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+}  // namespace
+
+bool valid_zone(std::string_view zone) { return find_zone(zone) != nullptr; }
+
+std::int64_t zone_offset_ms(std::string_view zone, std::int64_t unix_ms) {
+  const date::time_zone* z = find_zone(zone);
+  if (!z) return 0;
+  const auto info = z->get_info(date::sys_seconds{std::chrono::seconds{unix_ms / 1000}});
+  return std::chrono::duration_cast<std::chrono::milliseconds>(info.offset).count();
+}
+
+std::string human_time(std::int64_t unix_ms, std::string_view zone) {
+  const date::time_zone* z = find_zone(zone);
+  if (!z) return human_time_utc(unix_ms);
+  const auto info = z->get_info(date::sys_seconds{std::chrono::seconds{unix_ms / 1000}});
+  const std::int64_t offset = std::chrono::duration_cast<std::chrono::milliseconds>(info.offset).count();
+  std::string local = human_time_utc(unix_ms + offset);
+  local.replace(local.size() - 3, 3, info.abbrev);  // "... 15:00 UTC" -> "... 15:00 CET"
+  const std::tm tm = utc(unix_ms);
+  char utc_part[32];
+  std::snprintf(utc_part, sizeof utc_part, " (%02d:%02d UTC)", tm.tm_hour, tm.tm_min);
+  return local + utc_part;
 }
 
 }  // namespace cinq::mail

@@ -24,8 +24,16 @@ std::optional<std::vector<std::int64_t>> parse_leads(std::string_view text);
 
 // "Sat, 28 Nov 2026 23:50:26 +0000", for a Date header.
 std::string rfc5322_date(std::int64_t unix_ms);
-// "Sunday 29 November 2026, 14:00 UTC", for a deadline in a mail. UTC only: a player's own zone would need
-// std::chrono::locate_zone, which GCC 12's library lacks (and setenv("TZ") is not thread-safe).
+// "Sunday 29 November 2026, 14:00 UTC", for a deadline in a mail.
 std::string human_time_utc(std::int64_t unix_ms);
+// The same in a player's zone, with UTC after it: "Sunday 29 November 2026, 15:00 CET (14:00 UTC)"; the UTC
+// form alone for "" or a zone the system does not know. Zones are the IANA names of the system's tzdata
+// ("Europe/Paris"), read through Howard Hinnant's date/tz (GCC 12's library has no std::chrono::locate_zone,
+// and setenv("TZ") is not thread-safe).
+std::string human_time(std::int64_t unix_ms, std::string_view zone);
+// Whether `zone` is an IANA zone name the system knows ("" is not one).
+bool valid_zone(std::string_view zone);
+// The offset of `zone` from UTC at `unix_ms`, in milliseconds (0 for "" or an unknown zone).
+std::int64_t zone_offset_ms(std::string_view zone, std::int64_t unix_ms);
 
 }  // namespace cinq::mail

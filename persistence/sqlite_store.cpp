@@ -226,8 +226,9 @@ CREATE TABLE IF NOT EXISTS mail_received (
 ) WITHOUT ROWID;
 )sql";
 
-// Version 8: an account's own address and mail preferences (store.h, AccountMail).
+// Version 8: each seat's time zone, and an account's own address and mail preferences (store.h, AccountMail).
 constexpr const char* kUpgradeTo8 = R"sql(
+ALTER TABLE mail_seats ADD COLUMN zone TEXT NOT NULL DEFAULT '';
 CREATE TABLE IF NOT EXISTS account_mail (
   player_id TEXT PRIMARY KEY NOT NULL,
   address TEXT NOT NULL,
@@ -363,12 +364,12 @@ constexpr const char* kSelectSeatTokens = "SELECT seat, token FROM seat_tokens W
 // --- mail (schema version 7; store.h, SeatMail, MailRow, MailCancel): the statements. The writes are
 // write_mail_of (with a save) and write_mail, the reads and the sender's calls SqliteStore's "mail" section.
 constexpr const char* kUpsertSeatMail =
-    "INSERT INTO mail_seats (game_id, seat, address, by_mail, confirmed, reminders) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
-    " ON CONFLICT(game_id, seat) DO UPDATE SET address = excluded.address, by_mail = excluded.by_mail,"
-    " confirmed = excluded.confirmed, reminders = excluded.reminders";
+    "INSERT INTO mail_seats (game_id, seat, address, by_mail, confirmed, reminders, zone)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT(game_id, seat) DO UPDATE SET address = excluded.address,"
+    " by_mail = excluded.by_mail, confirmed = excluded.confirmed, reminders = excluded.reminders, zone = excluded.zone";
 constexpr const char* kDeleteSeatMail = "DELETE FROM mail_seats WHERE game_id = ?1 AND seat = ?2";
 constexpr const char* kSelectSeatMail =
-    "SELECT seat, address, by_mail, confirmed, reminders FROM mail_seats WHERE game_id = ?1";
+    "SELECT seat, address, by_mail, confirmed, reminders, zone FROM mail_seats WHERE game_id = ?1";
 #define CINQ_MAIL_COLUMNS                                                                                  \
   "id, slot, game_id, seat, kind, sender, recipient, message, created_ms, due_ms, state, attempts, next_ms, " \
   "error, sent_ms"
@@ -943,7 +944,8 @@ bool write_mail_of(Connection& db, const GameSave& s, const std::string& doing, 
                               if (rc == SQLITE_OK) rc = bind_text(stmt, 3, m.address);
                               if (rc == SQLITE_OK) rc = sqlite3_bind_int(stmt, 4, m.by_mail ? 1 : 0);
                               if (rc == SQLITE_OK) rc = sqlite3_bind_int(stmt, 5, m.confirmed ? 1 : 0);
-                              return rc == SQLITE_OK ? bind_text(stmt, 6, m.reminders) : rc;
+                              if (rc == SQLITE_OK) rc = bind_text(stmt, 6, m.reminders);
+                              return rc == SQLITE_OK ? bind_text(stmt, 7, m.zone) : rc;
                             });
       if (!ok) return false;
     }
@@ -1285,7 +1287,7 @@ class SqliteStore final : public Store {
               const int seat = sqlite3_column_int(stmt, 0);
               if (seat == 0 || seat == 1)
                 g.seat_mail[seat] = {column_text(stmt, 1), sqlite3_column_int(stmt, 2) != 0,
-                                     sqlite3_column_int(stmt, 3) != 0, column_text(stmt, 4)};
+                                     sqlite3_column_int(stmt, 3) != 0, column_text(stmt, 4), column_text(stmt, 5)};
             });
       }
     }

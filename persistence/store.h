@@ -25,7 +25,7 @@
 //                   last_ms) WITHOUT ROWID (version 5): Glicko-2 per game and pool (live, correspondence).
 //   rating_history  (player_id, game_id, ...) WITHOUT ROWID (version 5): one row per rated game and player,
 //                   written with the game's result; its key is what makes a game count once.
-//   mail_seats      (game_id, seat, address, by_mail, confirmed, reminders) (version 7): each seat's mail
+//   mail_seats      (game_id, seat, address, by_mail, confirmed, reminders, zone) (version 7; zone: 8): each seat's mail
 //                   (SeatMail), written with the games row, kept after the game ends.
 //   mail_outbox     (id, slot, game_id, seat, kind, sender, recipient, message, ...) (version 7): the mails to
 //                   send (MailRow), queued in the transaction that causes them, claimed and sent by the server.
@@ -132,6 +132,7 @@ struct SeatMail {
   bool by_mail = false;   // the seat plays by mail alone: every turn is mailed, even while a browser is open
   bool confirmed = false; // the address is its owner's (confirmed by a link, or by a reply from it)
   std::string reminders;  // "" the default reminders, "off" none, or the leads before the deadline ("24h,8h,1h")
+  std::string zone;       // the IANA time zone its mails give times in ("Europe/Paris"); "" UTC (version 8)
   bool operator==(const SeatMail&) const = default;
 };
 

@@ -15,7 +15,7 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build ccache pkg-config git ca-certificates \
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev doctest-dev libbox2d-dev libcli11-dev libssl-dev libsodium-dev \
-  libjemalloc-dev libpq-dev libhiredis-dev libcurl4-openssl-dev \
+  libjemalloc-dev libpq-dev libhiredis-dev libcurl4-openssl-dev libhowardhinnant-date-dev tzdata \
   >/dev/null
 if [ "$BUILD_ONLY" = 1 ]; then exit 0; fi
 # The tests: the sanitizers and fuzzers (clang), a real PostgreSQL started by the tests themselves

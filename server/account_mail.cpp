@@ -8,6 +8,7 @@
 #include "mail/account.h"
 #include "mail/address.h"
 #include "mail/compose.h"
+#include "mail/schedule.h"
 #include "server/cluster.h"
 #include "server/http_answers.h"
 #include "server/http_api.h"
@@ -45,11 +46,18 @@ std::optional<AccountMailChange> AccountMailChange::parse(const json& body, std:
     }
     *field = it->get<bool>();
   }
+  if (auto it = body.find("zone"); it != body.end()) {
+    if (!it->is_string() || (!it->get<std::string>().empty() && !mail::valid_zone(it->get<std::string>()))) {
+      why = "field 'zone' must be a time zone such as Europe/Paris, or \"\" for UTC";
+      return std::nullopt;
+    }
+    c.zone = it->get<std::string>();
+  }
   if (auto it = body.find("digest_hour"); it != body.end()) {
     if (it->is_null()) {
       c.digest_hour = -1;
     } else if (!it->is_number_integer() || it->get<int>() < 0 || it->get<int>() > 23) {
-      why = "field 'digest_hour' must be an hour from 0 to 23 (UTC), or null for no digest";
+      why = "field 'digest_hour' must be an hour from 0 to 23, or null for no digest";
       return std::nullopt;
     } else {
       c.digest_hour = it->get<int>();
@@ -69,7 +77,8 @@ json account_mail_json(const std::optional<store::AccountMail>& row, bool availa
           {"turn", prefs.turn},
           {"reminder", prefs.reminder},
           {"end", prefs.end},
-          {"digest_hour", prefs.digest_hour >= 0 ? json(prefs.digest_hour) : json(nullptr)}};
+          {"digest_hour", prefs.digest_hour >= 0 ? json(prefs.digest_hour) : json(nullptr)},
+          {"zone", prefs.zone}};
 }
 
 json change_account_mail(store::Store& store, const Postman& postman, const std::string& player_id,
@@ -85,6 +94,7 @@ json change_account_mail(store::Store& store, const Postman& postman, const std:
   if (change.reminder) prefs.reminder = *change.reminder;
   if (change.end) prefs.end = *change.end;
   if (change.digest_hour) prefs.digest_hour = *change.digest_hour;
+  if (change.zone) prefs.zone = *change.zone;
   row.prefs = prefs.text();
   std::vector<store::MailRow> mails;
   if (change.address) {
@@ -193,12 +203,14 @@ void HttpApi::adopt_account_mail(std::shared_ptr<RoomActor> actor, int seat, std
       note_blocking(services_.metrics);
       auto account = services_.store->account_mail(player);
       if (!account || account->address.empty()) return done(false);
-      actor->post([seat, player, address = account->address, done](RoomActor& a) {
+      std::string why;
+      std::string zone = mail::AccountPrefs::parse(account->prefs, why).value_or(mail::AccountPrefs{}).zone;
+      actor->post([seat, player, address = account->address, zone, done](RoomActor& a) {
         lobby::Room& room = a.room();
         const lobby::SeatMail& now = room.seat_mail(seat);
         if (room.seats()[seat].id != player || now.by_mail) return done(false);
-        if (now.address == address && now.confirmed) return done(true);
-        room.set_seat_mail(seat, {address, false, true, now.reminders});
+        if (now.address == address && now.confirmed && (!now.zone.empty() || zone.empty())) return done(true);
+        room.set_seat_mail(seat, {address, false, true, now.reminders, now.zone.empty() ? zone : now.zone});
         lobby::Effect save;
         save.save = true;
         a.apply(std::move(save), nullptr, {});

@@ -21,11 +21,12 @@ struct AccountMailChange {
   std::optional<std::string> address;  // "" removes the address
   std::optional<bool> turn, reminder, end;
   std::optional<int> digest_hour;      // -1 no digest
+  std::optional<std::string> zone;     // an IANA time zone, "" UTC
   // nullopt and `why` (naming the field) for a malformed request.
   static std::optional<AccountMailChange> parse(const nlohmann::json& body, std::string& why);
 };
 
-// {"type":"mail_settings","available","address","pending","turn","reminder","end","digest_hour"} for the
+// {"type":"mail_settings","available","address","pending","turn","reminder","end","digest_hour","zone"} for the
 // account's row (none: the defaults, no address). `available`: this server sends mail.
 nlohmann::json account_mail_json(const std::optional<store::AccountMail>& row, bool available);
 

@@ -199,8 +199,26 @@ void Cluster::heartbeat_loop() {
 void Cluster::beat() {
   store::NodeRow row{node_id_, config_.node, config_.address, started_ms_, 0};
   store::Error error;
-  if (!draining_ && !services_.store->beat(row, kLeaseMs, error))
+  const std::int64_t started = now_ms();
+  if (!draining_ && !services_.store->beat(row, kLeaseMs, error)) {
     spdlog::warn("cluster: heartbeat failed: {}", error.message);
+  } else if (!draining_) {
+    // No heartbeat stored for kLeaseMs (this node was paused, or cut off from the store): the other nodes may
+    // have taken it for dead and its rooms over, and it would go on serving them to its own clients from
+    // memory, a room that no longer changes. Each room saves once, under its lease: a room lost meanwhile
+    // fails that save and closes as any failed save does (its members are told `storage`, and rejoin it
+    // where it is now).
+    if (last_beat_ms_ > 0 && now_ms() - last_beat_ms_ >= kLeaseMs) {
+      auto rooms = rooms_ ? rooms_->all() : std::vector<std::shared_ptr<RoomActor>>{};
+      spdlog::warn("cluster: no heartbeat stored for {} ms: checking the leases of {} rooms",
+                   now_ms() - last_beat_ms_, rooms.size());
+      for (auto& actor : rooms)
+        actor->post([](RoomActor& a) {
+          if (a.room().status() != lobby::Status::finished) a.save_then([] {});
+        });
+    }
+    last_beat_ms_ = started;
+  }
   auto nodes = services_.store->live_nodes();
   if (store::last_read_failed()) return;  // keep what we knew
   std::set<std::string> live;

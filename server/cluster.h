@@ -206,7 +206,8 @@ class Cluster {
 
   // The origin side (cluster_relay.cpp)
   void on_send(const nlohmann::json& head, std::string body);
-  bool up_to_date(std::uint64_t conn, std::string& body);
+  bool follows(const std::string& room, const std::string& from);
+  bool up_to_date(std::uint64_t conn, nlohmann::ordered_json& m, std::string& body);
   void on_joined(const nlohmann::json& head);
   void on_left(const nlohmann::json& head);
   void on_ack(const nlohmann::json& head);
@@ -233,6 +234,7 @@ class Cluster {
   ClusterConfig config_;
   std::string node_id_;
   std::int64_t started_ms_ = 0;
+  std::int64_t last_beat_ms_ = 0;  // when the last stored heartbeat was sent (steady; the heartbeat's thread)
   Protocol* protocol_ = nullptr;
   RoomDirectory* rooms_ = nullptr;
   Workers* workers_ = nullptr;

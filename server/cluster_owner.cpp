@@ -21,8 +21,10 @@ class Cluster::Remote : public net::Connection {
   Remote(Cluster& cluster, std::string node, std::uint64_t origin, std::string address, std::uint64_t id)
       : cluster_(cluster), node_(std::move(node)), origin_(origin), address_(std::move(address)), id_(id) {}
 
+  // What is said about a room names this node (`from`): the client's node takes it only from the node it
+  // follows for that room (Cluster::follows).
   void send(std::shared_ptr<const std::string> text) override {
-    cluster_.to_node(node_, json{{"k", "send"}, {"conn", origin_}}, *text);
+    cluster_.to_node(node_, json{{"k", "send"}, {"conn", origin_}, {"from", cluster_.node_id_}}, *text);
   }
   void close(int code, std::string reason) override {
     cluster_.to_node(node_, json{{"k", "close"}, {"conn", origin_}, {"code", code}, {"reason", reason}});
@@ -44,13 +46,15 @@ class Cluster::Remote : public net::Connection {
       refused = refused_.erase(fid) > 0;
     }
     spdlog::debug("cluster: {} completed{}", fid, refused ? " (moved)" : "");
-    if (!fid.empty() && !refused) cluster_.to_node(node_, json{{"k", "ack"}, {"fid", fid}});
+    if (!fid.empty() && !refused)
+      cluster_.to_node(node_, json{{"k", "ack"}, {"fid", fid}, {"from", cluster_.node_id_}});
   }
   void joined(const std::string& room, std::int64_t version) override {
-    cluster_.to_node(node_, json{{"k", "joined"}, {"conn", origin_}, {"room", room}, {"version", version}});
+    cluster_.to_node(node_, json{{"k", "joined"}, {"conn", origin_}, {"room", room}, {"version", version},
+                                 {"from", cluster_.node_id_}});
   }
   void left(const std::string& room) override {
-    cluster_.to_node(node_, json{{"k", "left"}, {"conn", origin_}, {"room", room}});
+    cluster_.to_node(node_, json{{"k", "left"}, {"conn", origin_}, {"room", room}, {"from", cluster_.node_id_}});
   }
 
   void push(const std::string& fid) {

@@ -160,18 +160,51 @@ void Cluster::on_send(const json& head, std::string body) {
     std::lock_guard lock(mutex_);
     seeks_.erase(conn);
   }
-  if ((body.rfind(R"({"type":"events")", 0) == 0 || body.rfind(R"({"type":"state")", 0) == 0) &&
-      !up_to_date(conn, body))
+  // The room it is about, if any (states, events, errors and ratings name it at their top level).
+  nlohmann::ordered_json m;
+  if (body.find(R"("room")") != std::string::npos) m = nlohmann::ordered_json::parse(body, nullptr, false);
+  const bool about_room = m.is_object() && m.contains("room") && m["room"].is_string();
+  if (about_room && !follows(m["room"].get<std::string>(), head.value("from", ""))) return;
+  if ((body.rfind(R"({"type":"events")", 0) == 0 || body.rfind(R"({"type":"state")", 0) == 0) && about_room &&
+      !up_to_date(conn, m, body))
     return;
   c->send(std::make_shared<const std::string>(std::move(body)));
+}
+
+// Whether `from` is the node this node follows for `room`: the owner its relay follows, or none other than
+// this node when the room is held here. A node that lost a room (paused, or cut off, past its lease) still
+// believes it holds it until it next tries to save it, and that save is refused: what it says meanwhile (the
+// `storage` and `left` of every member when the save fails, a second answer to a command since sent again to
+// the new owner, events) would stop the members' relay or mislead them, who follow the new owner. It is
+// dropped; and since it may be this node that missed the room's move instead, the relay asks the store whose
+// the room is (reroute: its lease decides) and joins its members there with `since`. Messages that name no
+// node (an older node's) are taken.
+bool Cluster::follows(const std::string& room, const std::string& from) {
+  if (room.empty() || from.empty() || from == node_id_) return true;
+  bool relayed = false;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = relays_.find(room);
+    if (it != relays_.end()) {
+      if (it->second->owner == from) return true;
+      relayed = true;
+    }
+  }
+  if (relayed) {
+    spdlog::debug("cluster: room {} is followed at another node than {}: what it says is dropped", room, from);
+    reroute(room);
+    return false;
+  }
+  if (!rooms_->find(room)) return true;  // neither relayed nor held here: nothing to follow
+  spdlog::debug("cluster: room {} is held here: what {} says of it is dropped", room, from);
+  return false;
 }
 
 // An answer to a join (a state, or the `events` since a version) for a member of a relayed room: a join sent
 // again to a room's next owner may be answered by both, so what the member was handed already is dropped.
 // Returns false when nothing is left to send; `body` keeps what is.
-bool Cluster::up_to_date(std::uint64_t conn, std::string& body) {
-  auto m = nlohmann::ordered_json::parse(body, nullptr, false);
-  if (m.is_discarded() || !m.is_object() || !m.contains("room") || !m.contains("version")) return true;
+bool Cluster::up_to_date(std::uint64_t conn, nlohmann::ordered_json& m, std::string& body) {
+  if (!m.contains("version")) return true;
   const std::string room = m.value("room", "");
   const std::int64_t version = m.value("version", std::int64_t{0});
   std::lock_guard lock(mutex_);
@@ -200,6 +233,7 @@ bool Cluster::up_to_date(std::uint64_t conn, std::string& body) {
 void Cluster::on_joined(const json& head) {
   const std::uint64_t conn = head.value("conn", std::uint64_t{0});
   const std::string room = head.value("room", "");
+  if (!follows(room, head.value("from", ""))) return;
   std::lock_guard lock(mutex_);
   auto it = relays_.find(room);
   if (it == relays_.end()) return;
@@ -215,15 +249,23 @@ void Cluster::on_joined(const json& head) {
 
 void Cluster::on_left(const json& head) {
   const std::uint64_t conn = head.value("conn", std::uint64_t{0});
+  const std::string room = head.value("room", "");
+  // From a node that lost the room, this would stop the member's events from the new owner.
+  if (!follows(room, head.value("from", ""))) return;
   std::lock_guard lock(mutex_);
-  auto it = relays_.find(head.value("room", ""));
+  auto it = relays_.find(room);
   if (it != relays_.end()) it->second->members.erase(conn);
 }
 
 void Cluster::on_ack(const json& head) {
-  spdlog::debug("cluster: {} acknowledged", head.value("fid", ""));
+  const std::string fid = head.value("fid", "");
+  const std::string from = head.value("from", "");
+  spdlog::debug("cluster: {} acknowledged by {}", fid, from);
   std::lock_guard lock(mutex_);
-  pending_.erase(head.value("fid", ""));
+  // Only the node the command was last sent to settles it: one that lost the room acknowledges what it
+  // could not store.
+  auto it = pending_.find(fid);
+  if (it != pending_.end() && (from.empty() || it->second->owner == from)) pending_.erase(it);
 }
 
 void Cluster::on_moved(const json& head) {
@@ -252,6 +294,7 @@ void Cluster::on_batch(const json& head, std::string body) {
   const std::string room = head.value("room", "");
   const std::int64_t first = head.value("first", std::int64_t{0});
   const std::int64_t last = head.value("last", std::int64_t{0});
+  if (!follows(room, head.value("from", ""))) return;
   std::vector<std::pair<std::shared_ptr<net::Connection>, std::string>> members;
   bool gap = false;
   {
@@ -319,7 +362,7 @@ void Cluster::publish_batch(const Batch& b) {
     chat.push_back({spectators_only, message->size()});
     body += *message;
   }
-  json head{{"k", "batch"}, {"room", b.room}, {"first", b.first_version}, {"last", b.last_version},
+  json head{{"k", "batch"}, {"room", b.room}, {"from", node_id_}, {"first", b.first_version}, {"last", b.last_version},
             {"seats", {b.seats[0], b.seats[1]}}, {"mover", b.mover},
             {"patched", b.patched == lobby::Effect::npos ? -1 : static_cast<std::int64_t>(b.patched)},
             {"n", n}, {"mine", b.mine.size()}, {"chat", chat}};

@@ -285,9 +285,12 @@ void HttpApi::seat_mail(Call& call) {
     out = it->get<std::string>();
     return true;
   };
-  std::string address = "\x01", invite, reminders = "\x01", name;
-  if (!text("address", address) || !text("invite", invite) || !text("reminders", reminders) || !text("name", name))
-    return call.respond(error_response(400, "bad_message", "address, invite, name and reminders are strings"));
+  std::string address = "\x01", invite, reminders = "\x01", name, zone = "\x01";
+  if (!text("address", address) || !text("invite", invite) || !text("reminders", reminders) || !text("name", name) ||
+      !text("zone", zone))
+    return call.respond(error_response(400, "bad_message", "address, invite, name, reminders and zone are strings"));
+  if (zone != "\x01" && !zone.empty() && !mail::valid_zone(zone))
+    return call.respond(error_response(400, "bad_zone", "zone: a time zone such as Europe/Paris, or \"\" for UTC"));
   for (const std::string* a : {&address, &invite})
     if (!a->empty() && *a != "\x01" && !mail::valid_address(*a))
       return call.respond(error_response(400, "bad_address", "'" + *a + "' is not an e-mail address"));
@@ -304,14 +307,14 @@ void HttpApi::seat_mail(Call& call) {
     use_account = it->get<bool>();
   }
   const std::string id = call.params.at(0);
-  rooms_.load(id, [this, id, seat, token, address, invite, reminders, name, by_mail, use_account,
+  rooms_.load(id, [this, id, seat, token, address, invite, reminders, name, zone, by_mail, use_account,
                    forwarded = call.request, respond = call.respond](RoomDirectory::Lookup found) mutable {
     if (!found.owner.empty()) return services_.cluster->forward_http(found.owner, std::move(forwarded), respond);
     if (found.busy || found.moved) return respond(busy_response());
     if (!found.room) return respond(error_response(404, "not_found", "no game '" + id + "'"));
-    found.room->post([this, seat, token, address, invite, reminders, name, by_mail, use_account, actor = found.room,
+    found.room->post([this, seat, token, address, invite, reminders, name, zone, by_mail, use_account, actor = found.room,
                       respond](RoomActor& a) {
-      a.when_settled([this, &a, seat, token, address, invite, reminders, name, by_mail, use_account, actor, respond] {
+      a.when_settled([this, &a, seat, token, address, invite, reminders, name, zone, by_mail, use_account, actor, respond] {
         lobby::Room& room = a.room();
         const Postman& postman = *services_.postman;
         if (room.seat_token_hash(seat).empty() || !token_matches(token, room.seat_token_hash(seat)))
@@ -331,6 +334,7 @@ void HttpApi::seat_mail(Call& call) {
           changed = new_address = true;
         }
         if (reminders != "\x01") changed |= std::exchange(mine.reminders, reminders) != reminders;
+        if (zone != "\x01") changed |= std::exchange(mine.zone, zone) != zone;
         if (by_mail) changed |= std::exchange(mine.by_mail, *by_mail) != *by_mail;
         room.set_seat_mail(seat, mine);
         if (new_address && !mine.address.empty())
@@ -361,6 +365,7 @@ void HttpApi::seat_mail(Call& call) {
                        {"confirmed", mine.confirmed},
                        {"by_mail", mine.by_mail},
                        {"reminders", mine.reminders},
+                       {"zone", mine.zone},
                        {"reply_address", postman.reply_address(room, seat)},
                        {"invited", invited(room, 1 - seat)}};
         a.when_settled([this, answer, respond, id = room.id(), seat] {

@@ -112,7 +112,7 @@ void MailSender::queue_digests() {
     // Only the day changes: read again, so that settings changed meanwhile are kept.
     auto fresh = store_.account_mail(account.player_id);
     if (!fresh) continue;
-    fresh->digest_day = mail::utc_day(now.unix_ms);
+    fresh->digest_day = mail::digest_day(*prefs, now.unix_ms);
     store::Error error;
     if (!store_.put_account_mail(*fresh, mails, error))
       spdlog::error("mail: the digest of {}: {}", account.player_id, error.message);

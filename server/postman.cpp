@@ -130,6 +130,7 @@ mail::GameMail Postman::view(const lobby::Room& room, std::int64_t now_ms) const
     v.side = side_words(room, s);
     v.letter = side_letter_of(room, s);
     v.address = room.seat_mail(s).address;
+    v.zone = room.seat_mail(s).zone;
     v.reply_address = reply_address(room, s);
     if (!room.seat_token(s).empty())
       v.link = config_.public_url + lobby::seat_link(room.id(), s, room.seat_token(s));
@@ -214,6 +215,8 @@ mail::AccountView Postman::account_view(const store::AccountMail& account, const
   a.domain = config_.domain;
   a.settings_url = config_.public_url + "/#/account";
   a.unsubscribe_url = account_unsubscribe_url(account);
+  std::string why;
+  if (auto prefs = mail::AccountPrefs::parse(account.prefs, why)) a.zone = prefs->zone;
   return a;
 }
 
@@ -254,7 +257,9 @@ std::optional<store::MailRow> Postman::digest(const store::AccountMail& account,
   }
   if (list.empty()) return std::nullopt;
   mail::Outgoing out = mail::digest(account_view(account, name), account.address, std::move(list), now.unix_ms);
-  out.message_id = "digest." + account.player_id + "." + mail::utc_day(now.unix_ms) + "@" + config_.domain;
+  std::string why;
+  const mail::AccountPrefs prefs = mail::AccountPrefs::parse(account.prefs, why).value_or(mail::AccountPrefs{});
+  out.message_id = "digest." + account.player_id + "." + mail::digest_day(prefs, now.unix_ms) + "@" + config_.domain;
   store::MailRow r = account_row("digest", out, now.unix_ms);
   return r;
 }

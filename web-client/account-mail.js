@@ -3,13 +3,11 @@
 // one digest a day at an hour of the player's choosing. Read with `mail_settings`, saved with `set_mail`;
 // both answer `mail_settings`. A server that sends no mail says so instead.
 
+import {browser_zone} from './mail.js';
 import {el} from './ui.js';
 
-// The digest's hour as the player sees it: the server keeps UTC, the page shows the browser's time too.
-function hour_label(utc_hour) {
-  const local = new Date(Date.UTC(2026, 0, 1, utc_hour)).toLocaleTimeString([], {hour: '2-digit', minute: '2-digit'});
-  return `${String(utc_hour).padStart(2, '0')}:00 UTC (${local} here)`;
-}
+// The digest's hour, in the account's time zone (the browser's, sent with every save).
+function hour_label(hour) { return `${String(hour).padStart(2, '0')}:00`; }
 
 // The card, and the function that ends its subscriptions.
 export function account_mail_card(app) {
@@ -31,11 +29,13 @@ export function account_mail_card(app) {
                     el('option', {value: ''}, 'No digest'),
                     ...Array.from({length: 24}, (_, h) => el('option', {value: String(h)}, `Daily at ${hour_label(h)}`)));
   const submit = el('button', {id: 'mail-submit', type: 'submit', class: 'primary'}, 'Save');
+  const zone_note = el('p', {id: 'mail-zone', class: 'hint-text muted'});
   const form = el('form', {id: 'mail-form', class: 'card-form', novalidate: true},
                   el('div', {class: 'field'}, el('label', {for: 'mail-address'}, 'Address'), address),
                   el('fieldset', {class: 'checks'}, el('legend', {}, 'Mail me'), turn.field, reminder.field, end.field),
                   el('div', {class: 'field'}, el('label', {for: 'mail-digest'}, 'Digest of the games where it is your turn'),
                      digest),
+                  zone_note,
                   el('p', {class: 'hint-text muted'},
                      'With a digest, your-turn mails stop: one mail a day lists the games waiting for you. ' +
                          'Every mail has a link that stops them in one click.'),
@@ -56,6 +56,9 @@ export function account_mail_card(app) {
     reminder.input.checked = m.reminder;
     end.input.checked = m.end;
     digest.value = m.digest_hour === null ? '' : String(m.digest_hour);
+    const zone = m.zone || browser_zone();
+    zone_note.textContent = `Times in your mails, and the digest's hour, are in ${zone || 'UTC'}` +
+                            (m.zone ? '.' : ' once you save.');
     status.textContent = m.pending ? `A link was mailed to ${m.pending}: follow it to receive mail there.` +
                                          (m.address ? ` Until then mail goes to ${m.address}.` : '')
                                    : m.address ? `Your games' mails go to ${m.address}.`
@@ -97,8 +100,10 @@ export function account_mail_card(app) {
       error.hidden = false;
       return;
     }
-    ask({type: 'set_mail', address: wanted, turn: turn.input.checked, reminder: reminder.input.checked,
-         end: end.input.checked, digest_hour: digest.value === '' ? null : Number(digest.value)});
+    const message = {type: 'set_mail', address: wanted, turn: turn.input.checked, reminder: reminder.input.checked,
+                     end: end.input.checked, digest_hour: digest.value === '' ? null : Number(digest.value)};
+    if (browser_zone()) message.zone = browser_zone();
+    ask(message);
   });
   subscriptions.push(conn.on_ready(() => { if (pending === null) ask({type: 'mail_settings'}); }));
   return {card, dispose: () => {

@@ -7,6 +7,15 @@
 
 import {copy_text, el, seat_side} from './ui.js';
 
+// The browser's IANA time zone ("Europe/Paris"), or "" if it does not say.
+export function browser_zone() {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || '';
+  } catch {
+    return '';
+  }
+}
+
 // The reminders offered in the select; any other list the seat has is a custom one.
 const kReminders = [
   {value: '', label: 'Default (a fifth of the time left)'},
@@ -291,6 +300,8 @@ export class MailPanel {
     const reminders =
         this.reminders_.value === kCustom ? this.custom_.value.replace(/\s+/g, '') : this.reminders_.value;
     if (reminders !== (s.reminders || '')) body.reminders = reminders;
+    // The deadlines in this seat's mails are given in the browser's time zone (with UTC beside them).
+    if (Object.keys(body).length && browser_zone() && browser_zone() !== s.zone) body.zone = browser_zone();
     this.saved_.textContent = '';
     if (!Object.keys(body).length) {
       this.error_.hidden = true;

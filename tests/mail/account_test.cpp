@@ -21,7 +21,7 @@ mail::AccountPrefs prefs(const std::string& text) {
 
 mail::AccountView carla() {
   return {"p42", "Carla", {"Cinq", "cinq@play.test"}, "play.test", "https://cinq.test/#/account",
-          "https://cinq.test/api/account/unsubscribe?player=p42&key=K"};
+          "https://cinq.test/api/account/unsubscribe?player=p42&key=K", ""};
 }
 
 }  // namespace
@@ -43,7 +43,14 @@ TEST_CASE("mail account: settings round-trip as text, and say which of a game's 
   CHECK(!prefs("none").wants("end"));
   CHECK(prefs("none").wants("answer"));
   CHECK(prefs("none").wants("invite"));
+  // A time zone: the account's times are given in it.
+  const mail::AccountPrefs paris = prefs("turn end digest=8 zone=Europe/Paris");
+  CHECK(paris.zone == "Europe/Paris");
+  CHECK(paris.text() == "turn end digest=8 zone=Europe/Paris");
+  CHECK(prefs(paris.text()) == paris);
   std::string why;
+  CHECK(!mail::AccountPrefs::parse("turn zone=Europe/Nowhere", why));
+  CHECK(why.find("Europe/Nowhere") != std::string::npos);
   CHECK(!mail::AccountPrefs::parse("turn weekly", why));
   CHECK(why.find("weekly") != std::string::npos);
   for (const char* bad : {"digest=24", "digest=", "digest=-1", "digest=7h", "digest=123"}) {
@@ -64,6 +71,13 @@ TEST_CASE("mail account: a digest is due once a day, from its hour (UTC) on") {
   CHECK(!mail::digest_due(at7, "2026-11-29", kSun0750 + 17 * kHour));  // 00:50 the next day: not yet
   CHECK(!mail::digest_due(prefs("turn"), "", kSun0750));          // no digest chosen
   CHECK(mail::digest_due(prefs("digest=0"), "2026-11-28", kSun0750 - 7 * kHour));  // 00:50
+  // In the account's zone: 07:50 UTC is 16:50 in Tokyo; 22:00 UTC is 07:00 there, the next day.
+  const mail::AccountPrefs tokyo = prefs("digest=7 zone=Asia/Tokyo");
+  CHECK(mail::digest_day(tokyo, kSun0750) == "2026-11-29");
+  CHECK(mail::digest_due(tokyo, "2026-11-28", kSun0750));
+  CHECK(!mail::digest_due(tokyo, "2026-11-29", kSun0750 + 14 * kHour));  // 06:50 on the 30th in Tokyo
+  CHECK(mail::digest_day(tokyo, kSun0750 + 14 * kHour + 10 * 60'000) == "2026-11-30");
+  CHECK(mail::digest_due(tokyo, "2026-11-29", kSun0750 + 14 * kHour + 10 * 60'000));  // 07:00 there
 }
 
 TEST_CASE("mail account: the digest lists the games where it is the player's turn, the nearest deadline first") {
@@ -86,6 +100,11 @@ TEST_CASE("mail account: the digest lists the games where it is the player's tur
   CHECK(m.text.find("Or mail your turn to: play+AB12.1.X@play.test") != std::string::npos);
   CHECK(m.text.find("Deadline: Sunday 29 November 2026, 12:50 UTC") != std::string::npos);
   CHECK(m.text.find("Batik against ? (game EF56)") != std::string::npos);
+  // In the account's zone, with UTC beside it.
+  mail::AccountView paris = carla();
+  paris.zone = "Europe/Paris";
+  CHECK(mail::digest(paris, "carla@players.test", games, kSun0750).text.find(
+            "Deadline: Sunday 29 November 2026, 13:50 CET (12:50 UTC)") != std::string::npos);
   // The whole message reads back as it was written.
   std::string why;
   auto back = mail::read_message(mail::compose(m), why);

@@ -449,7 +449,7 @@ TEST_CASE("mail: an account's confirmed address, its settings per kind, its dail
             "registered");
     json none = ask_ws(carla, {{"type", "mail_settings"}}, "mail_settings");
     CHECK(none == json{{"type", "mail_settings"}, {"available", true}, {"address", ""}, {"pending", ""}, {"turn", true},
-                       {"reminder", true}, {"end", true}, {"digest_hour", nullptr}});
+                       {"reminder", true}, {"end", true}, {"digest_hour", nullptr}, {"zone", ""}});
     CHECK(ask_ws(carla, {{"type", "set_mail"}, {"address", "not an address"}}, "mail_settings")["code"] == "bad_message");
     CHECK(ask_ws(carla, {{"type", "set_mail"}, {"digest_hour", 24}}, "mail_settings")["code"] == "bad_message");
     // A new address is pending until the link mailed to it is followed; a wrong code changes nothing.
@@ -520,14 +520,18 @@ TEST_CASE("mail: an account's confirmed address, its settings per kind, its dail
   const std::int64_t hour = (std::chrono::duration_cast<std::chrono::hours>(
                                  std::chrono::system_clock::now().time_since_epoch())
                                  .count()) % 24;
-  json digest_on = carla_says({{"type", "set_mail"}, {"turn", true}, {"digest_hour", hour}});
+  // Her zone is UTC+0 all year (Reykjavik), so the hour is the same; her deadlines read in her zone.
+  json digest_on = carla_says({{"type", "set_mail"}, {"turn", true}, {"digest_hour", hour}, {"zone", "Atlantic/Reykjavik"}});
   CHECK(digest_on["digest_hour"] == hour);
+  CHECK(digest_on["zone"] == "Atlantic/Reykjavik");
+  CHECK(carla_says({{"type", "set_mail"}, {"zone", "Europe/Nowhere"}})["code"] == "bad_message");
   const std::string digest = wait_mail(site.mta, "carla", "It is your turn in 1 game", carla_seen);
   CHECK(site.mta.mailbox("carla").size() == carla_box + 1);  // the digest alone: the skipped mail never came
   CHECK(header(digest, "Subject") == "Cinq: your turn in 1 game");
   CHECK(body_of(digest).find("(game " + room + ")") != std::string::npos);
   CHECK(body_of(digest).find("Their last turn: " + turns[2]) != std::string::npos);
   CHECK(body_of(digest).find("Deadline: ") != std::string::npos);
+  CHECK_MESSAGE(body_of(digest).find(" GMT (") != std::string::npos, body_of(digest));
   CHECK(header(digest, "List-Unsubscribe-Post") == "List-Unsubscribe=One-Click");
   // Its one-click unsubscribe (RFC 8058: a POST, no login) turns every game mail of the account off.
   const std::string unsubscribe = address_in(header(digest, "List-Unsubscribe"));

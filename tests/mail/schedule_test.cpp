@@ -64,3 +64,26 @@ TEST_CASE("mail schedule: dates for a Date header and for a deadline in words, i
 
 }  // namespace
 }  // namespace cinq::test
+
+namespace cinq::test {
+
+TEST_CASE("mail schedule: a deadline in the player's time zone, with UTC beside it; UTC alone without one") {
+  constexpr std::int64_t kSat2350 = 1'795'909'826'000;  // Sat, 28 Nov 2026 23:50:26 UTC
+  CHECK(mail::human_time(kSat2350, "Europe/Paris") == "Sunday 29 November 2026, 00:50 CET (23:50 UTC)");
+  CHECK(mail::human_time(kSat2350, "America/New_York") == "Saturday 28 November 2026, 18:50 EST (23:50 UTC)");
+  // Summer time: Paris is 2 hours ahead in July.
+  constexpr std::int64_t kJuly = 1'783'000'800'000;  // Thu, 2 Jul 2026 14:00:00 UTC
+  CHECK(mail::human_time(kJuly, "Europe/Paris") == "Thursday 2 July 2026, 16:00 CEST (14:00 UTC)");
+  CHECK(mail::human_time(kSat2350, "") == "Saturday 28 November 2026, 23:50 UTC");
+  CHECK(mail::human_time(kSat2350, "Mars/Olympus") == "Saturday 28 November 2026, 23:50 UTC");
+  CHECK(mail::human_time(kSat2350, "../../etc/passwd") == "Saturday 28 November 2026, 23:50 UTC");
+  CHECK(mail::valid_zone("Europe/Paris"));
+  CHECK(mail::valid_zone("UTC"));
+  CHECK(!mail::valid_zone(""));
+  CHECK(!mail::valid_zone("Europe/Nowhere"));
+  CHECK(!mail::valid_zone("Europe/Paris "));
+  CHECK(mail::zone_offset_ms("Asia/Tokyo", kSat2350) == 9 * 3'600'000);
+  CHECK(mail::zone_offset_ms("nope", kSat2350) == 0);
+}
+
+}  // namespace cinq::test

@@ -76,12 +76,12 @@ struct MailStore {
 TEST_CASE("store mail: a seat's address is written with the row, read back, kept after the end, cleared") {
   MailStore t;
   REQUIRE(t.save(1, std::nullopt, [](GameSave& s) {
-    s.row.seat_mail[0] = {"ann@players.test", true, false, "24h,1h"};
+    s.row.seat_mail[0] = {"ann@players.test", true, false, "24h,1h", "Europe/Paris"};
     s.row.seat_mail[1] = {"ben@players.test", false, true, ""};
   }));
   auto g = t.store->game("g1");
   REQUIRE(g);
-  CHECK(g->seat_mail[0] == SeatMail{"ann@players.test", true, false, "24h,1h"});
+  CHECK(g->seat_mail[0] == SeatMail{"ann@players.test", true, false, "24h,1h", "Europe/Paris"});
   CHECK(g->seat_mail[1] == SeatMail{"ben@players.test", false, true, ""});
   auto unfinished = t.store->unfinished_games();
   REQUIRE(unfinished.size() == 1);

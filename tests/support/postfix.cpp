@@ -259,6 +259,9 @@ void Postfix::write_config() const {
              "default_transport = " + no_other_mail + "\n"
              "relay_transport = " + no_other_mail + "\n"
              "disable_dns_lookups = yes\nsmtp_dns_support_level = disabled\n"
+             // No reverse lookup of the clients (127.0.0.1): on a machine whose resolver is unreachable it
+             // would wait for DNS timeouts on every connection.
+             "smtpd_peername_lookup = no\n"
              "smtp_host_lookup = native\nlmtp_host_lookup = native\n"
              "alias_maps =\nalias_database =\nnotify_classes =\n"
              // A test waits seconds, not minutes, for the deferred mail to be tried again.
