@@ -210,7 +210,7 @@ void Cluster::beat() {
     // where it is now).
     if (last_beat_ms_ > 0 && now_ms() - last_beat_ms_ >= kLeaseMs) {
       auto rooms = rooms_ ? rooms_->all() : std::vector<std::shared_ptr<RoomActor>>{};
-      spdlog::warn("cluster: no heartbeat stored for {} ms: checking the leases of {} rooms",
+      spdlog::warn("cluster: no heartbeat stored for {} ms: checking the lease of each of its {} rooms",
                    now_ms() - last_beat_ms_, rooms.size());
       for (auto& actor : rooms)
         actor->post([](RoomActor& a) {

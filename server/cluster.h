@@ -6,7 +6,8 @@
 // node that lost it (its heartbeat stopped and another node took the room over) can store nothing more of it.
 // A node's leases live as long as its heartbeat (a row of `nodes`, renewed every second, dead after
 // kLeaseMs); every node looks every second for unfinished games that no live node holds (a node died, or
-// gave them up stopping) and takes its share.
+// gave them up stopping) and takes its share. A node that stored no heartbeat for kLeaseMs (paused, cut off)
+// saves each of its rooms once when it beats again: those it lost fail that save and close.
 //
 // Any node serves any client, as lila-ws does for lila. A command for a room owned elsewhere is forwarded to
 // the owner's inbox (a Redis channel per node) with the client's identity; the owner runs it through its own
@@ -15,7 +16,9 @@
 // channel, which the nodes that have members of the room subscribe to (a Relay each); they hand every event
 // to their members in version order, the legal actions to the seat to move, the chat to who may read it. A
 // gap in versions, a lost Redis connection or an owner that changed makes the relay join its members again
-// with `since` (the owner answers with the missed events or the whole state).
+// with `since` (the owner answers with the missed events or the whole state). Every message about a room
+// names the node that sends it, and a relay takes only those of the owner it follows: another node's (one
+// that lost the room and has not noticed yet) reach no member, and make the relay find the room again.
 //
 // A forwarded command has an id; the owner remembers the last ids each room applied, in memory and in the
 // store (GameRow::commands), so a command sent again (its owner died before acknowledging it, or answered
