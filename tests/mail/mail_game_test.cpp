@@ -368,19 +368,26 @@ TEST_CASE("mail: a reminder comes before the deadline at the time the player cho
   CHECK(header(reminder, "List-Unsubscribe-Post") == "List-Unsubscribe=One-Click");
 }
 
-TEST_CASE("mail: a mail refused for good is not tried again and is shown to its seat") {
-  MailSite site;
+// A new game whose seat 0 is given `address` (its confirmation mail goes there), then waits until the
+// counter `line_start` of /metrics is not 0 (at most `wait`): the target of the seat's mail settings.
+std::string seat_mailing(MailSite& site, const std::string& address, const std::string& line_start,
+                         std::chrono::seconds wait) {
   auto reply = http_request(site.port(), "POST", "/api/games/import?days=1", "#! TABLUT\n", "text/plain");
   REQUIRE(reply.status == 201);
   json answer = json::parse(reply.body);
   const std::string room = answer["room"], token = token_of(answer["links"][0]);
   const std::string target = "/api/games/" + room + "/mail?seat=0&token=" + token;
-  // No such mailbox: Postfix refuses the recipient (550), so the confirmation fails for good.
-  auto set = http_request(site.port(), "POST", target, R"({"address":"nobody@players.test"})", "application/json");
+  auto set = http_request(site.port(), "POST", target, json{{"address", address}}.dump(), "application/json");
   REQUIRE_MESSAGE(set.status == 200, set.body);
-  const auto end = std::chrono::steady_clock::now() + 10s;
-  while (counter(site, "cinq_mail_total{state=\"bounced\"}") == 0 && std::chrono::steady_clock::now() < end)
-    std::this_thread::sleep_for(100ms);
+  const auto end = std::chrono::steady_clock::now() + wait;
+  while (counter(site, line_start) == 0 && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(100ms);
+  return target;
+}
+
+TEST_CASE("mail: a mail refused for good is not tried again and is shown to its seat") {
+  MailSite site;
+  // No such mailbox: Postfix refuses the recipient (550), so the confirmation fails for good.
+  const std::string target = seat_mailing(site, "nobody@players.test", "cinq_mail_total{state=\"bounced\"}", 10s);
   CHECK(counter(site, "cinq_mail_total{state=\"bounced\"}") == 1);
   json seat = json::parse(http_request(site.port(), "GET", target).body);
   REQUIRE(seat["failed"].size() == 1);
@@ -393,18 +400,10 @@ TEST_CASE("mail: a mail refused for good is not tried again and is shown to its 
 
 TEST_CASE("mail: a mail bounced after it was accepted comes back to --mail-from and is shown failed to its seat") {
   MailSite site;
-  auto reply = http_request(site.port(), "POST", "/api/games/import?days=1", "#! TABLUT\n", "text/plain");
-  REQUIRE(reply.status == 201);
-  json answer = json::parse(reply.body);
-  const std::string room = answer["room"], token = token_of(answer["links"][0]);
-  const std::string target = "/api/games/" + room + "/mail?seat=0&token=" + token;
   // Postfix takes the confirmation for gone@ and sends it, then bounces it: the delivery status notification
   // goes to cinq@play.test, which Postfix hands to Cinq over LMTP.
-  auto set = http_request(site.port(), "POST", target, R"({"address":"gone@players.test"})", "application/json");
-  REQUIRE_MESSAGE(set.status == 200, set.body);
-  const auto end = std::chrono::steady_clock::now() + 30s;
-  while (counter(site, "cinq_mail_received_total{outcome=\"bounce\"}") == 0 && std::chrono::steady_clock::now() < end)
-    std::this_thread::sleep_for(100ms);
+  const std::string target =
+      seat_mailing(site, "gone@players.test", "cinq_mail_received_total{outcome=\"bounce\"}", 30s);
   CHECK_MESSAGE(counter(site, "cinq_mail_received_total{outcome=\"bounce\"}") == 1, site.mta.log());
   CHECK(counter(site, "cinq_mail_total{state=\"sent\"}") == 1);  // the mail server took it first
   json seat = json::parse(http_request(site.port(), "GET", target).body);
