@@ -103,7 +103,10 @@ json change_account_mail(store::Store& store, const Postman& postman, const std:
       row.address.clear();
       row.pending.clear();
       row.code_hash.clear();
-    } else if (a != row.address) {
+    } else if (mail::same_address(a, row.address)) {
+      row.pending.clear();  // back to the confirmed address: the pending one is dropped
+      row.code_hash.clear();
+    } else if (!mail::same_address(a, row.pending)) {  // the pending address again: its link stands
       // Kept only once confirmed: until then the old address (if any) stays, and the new one gets this
       // one mail.
       const std::string code = random_id(24);

@@ -67,7 +67,7 @@ TEST_CASE("mail schedule: dates for a Date header and for a deadline in words, i
 
 namespace cinq::test {
 
-TEST_CASE("mail schedule: a deadline in the player's time zone, with UTC beside it; UTC alone without one") {
+TEST_CASE("mail schedule: a deadline in the player's time zone with UTC beside it, and UTC alone without a zone") {
   constexpr std::int64_t kSat2350 = 1'795'909'826'000;  // Sat, 28 Nov 2026 23:50:26 UTC
   CHECK(mail::human_time(kSat2350, "Europe/Paris") == "Sunday 29 November 2026, 00:50 CET (23:50 UTC)");
   CHECK(mail::human_time(kSat2350, "America/New_York") == "Saturday 28 November 2026, 18:50 EST (23:50 UTC)");
