@@ -68,6 +68,11 @@ std::optional<AccountPrefs> AccountPrefs::parse(std::string_view text, std::stri
   return p;
 }
 
+AccountPrefs AccountPrefs::stored(std::string_view text) {
+  std::string why;
+  return parse(text, why).value_or(AccountPrefs{});
+}
+
 std::string utc_day(std::int64_t unix_ms) {
   const std::time_t t = static_cast<std::time_t>(unix_ms / 1000);
   std::tm tm{};

@@ -31,6 +31,8 @@ struct AccountPrefs {
   // The stored text back; "" is the defaults. nullopt (and `why`) for an unknown word, a bad hour or a zone
   // the system does not know.
   static std::optional<AccountPrefs> parse(std::string_view text, std::string& why);
+  // What the store holds, read: the defaults for a text that does not read (written by another version).
+  static AccountPrefs stored(std::string_view text);
   bool operator==(const AccountPrefs&) const = default;
 };
 

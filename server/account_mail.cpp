@@ -67,9 +67,7 @@ std::optional<AccountMailChange> AccountMailChange::parse(const json& body, std:
 }
 
 json account_mail_json(const std::optional<store::AccountMail>& row, bool available) {
-  std::string why;
-  const mail::AccountPrefs prefs =
-      row ? mail::AccountPrefs::parse(row->prefs, why).value_or(mail::AccountPrefs{}) : mail::AccountPrefs{};
+  const mail::AccountPrefs prefs = row ? mail::AccountPrefs::stored(row->prefs) : mail::AccountPrefs{};
   return {{"type", "mail_settings"},
           {"available", available},
           {"address", row ? row->address : ""},
@@ -88,8 +86,7 @@ json change_account_mail(store::Store& store, const Postman& postman, const std:
     return {{"code", "storage"}, {"message", "your mail settings could not be read: try again"}};
   store::AccountMail row = read.value_or(store::AccountMail{player_id});
   if (row.unsubscribe_key.empty()) row.unsubscribe_key = random_id(24);
-  std::string why;
-  mail::AccountPrefs prefs = mail::AccountPrefs::parse(row.prefs, why).value_or(mail::AccountPrefs{});
+  mail::AccountPrefs prefs = mail::AccountPrefs::stored(row.prefs);
   if (change.turn) prefs.turn = *change.turn;
   if (change.reminder) prefs.reminder = *change.reminder;
   if (change.end) prefs.end = *change.end;
@@ -186,9 +183,11 @@ void HttpApi::account_unsubscribe(Call& call) {
   account_link(call, services_, workers_, "key", [this](store::AccountMail& row, const std::string& key) {
     if (row.unsubscribe_key.empty() || !mail::tags_equal(row.unsubscribe_key, key))
       return text_response(403, "This link is not valid.");
-    mail::AccountPrefs none;
-    none.turn = none.reminder = none.end = false;
-    row.prefs = none.text();
+    // Every game mail off, the digest too; the zone stays (answers to the player's own mails still use it).
+    mail::AccountPrefs prefs = mail::AccountPrefs::stored(row.prefs);
+    prefs.turn = prefs.reminder = prefs.end = false;
+    prefs.digest_hour = -1;
+    row.prefs = prefs.text();
     row.updated_ms = Services::now().unix_ms;
     store::Error error;
     if (!services_.store->put_account_mail(row, {}, error)) return storage_response();
@@ -206,8 +205,7 @@ void HttpApi::adopt_account_mail(std::shared_ptr<RoomActor> actor, int seat, std
       note_blocking(services_.metrics);
       auto account = services_.store->account_mail(player);
       if (!account || account->address.empty()) return done(false);
-      std::string why;
-      std::string zone = mail::AccountPrefs::parse(account->prefs, why).value_or(mail::AccountPrefs{}).zone;
+      const std::string zone = mail::AccountPrefs::stored(account->prefs).zone;
       actor->post([seat, player, address = account->address, zone, done](RoomActor& a) {
         lobby::Room& room = a.room();
         const lobby::SeatMail& now = room.seat_mail(seat);

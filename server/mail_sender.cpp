@@ -92,16 +92,14 @@ bool MailSender::wanted(const store::MailRow& m) {
   if (m.game_id.empty() || m.seat < 0 || (m.kind != "turn" && m.kind != "reminder" && m.kind != "end")) return true;
   auto account = store_.seat_account_mail(m.game_id, m.seat);
   if (!account) return true;
-  std::string why;
-  return mail::AccountPrefs::parse(account->prefs, why).value_or(mail::AccountPrefs{}).wants(m.kind);
+  return mail::AccountPrefs::stored(account->prefs).wants(m.kind);
 }
 
 void MailSender::queue_digests() {
   const lobby::Now now = Services::now();
   for (store::AccountMail& account : store_.digest_accounts()) {
-    std::string why;
-    const auto prefs = mail::AccountPrefs::parse(account.prefs, why);
-    if (!prefs || !mail::digest_due(*prefs, account.digest_day, now.unix_ms)) continue;
+    const mail::AccountPrefs prefs = mail::AccountPrefs::stored(account.prefs);
+    if (!mail::digest_due(prefs, account.digest_day, now.unix_ms)) continue;
     auto player = store_.player(account.player_id);
     if (!player) continue;
     auto games = store_.games_of_player(account.player_id, 200);
@@ -112,7 +110,7 @@ void MailSender::queue_digests() {
     // Only the day changes: read again, so that settings changed meanwhile are kept.
     auto fresh = store_.account_mail(account.player_id);
     if (!fresh) continue;
-    fresh->digest_day = mail::digest_day(*prefs, now.unix_ms);
+    fresh->digest_day = mail::digest_day(prefs, now.unix_ms);
     store::Error error;
     if (!store_.put_account_mail(*fresh, mails, error))
       spdlog::error("mail: the digest of {}: {}", account.player_id, error.message);

@@ -215,8 +215,7 @@ mail::AccountView Postman::account_view(const store::AccountMail& account, const
   a.domain = config_.domain;
   a.settings_url = config_.public_url + "/#/account";
   a.unsubscribe_url = account_unsubscribe_url(account);
-  std::string why;
-  if (auto prefs = mail::AccountPrefs::parse(account.prefs, why)) a.zone = prefs->zone;
+  a.zone = mail::AccountPrefs::stored(account.prefs).zone;
   return a;
 }
 
@@ -257,9 +256,8 @@ std::optional<store::MailRow> Postman::digest(const store::AccountMail& account,
   }
   if (list.empty()) return std::nullopt;
   mail::Outgoing out = mail::digest(account_view(account, name), account.address, std::move(list), now.unix_ms);
-  std::string why;
-  const mail::AccountPrefs prefs = mail::AccountPrefs::parse(account.prefs, why).value_or(mail::AccountPrefs{});
-  out.message_id = "digest." + account.player_id + "." + mail::digest_day(prefs, now.unix_ms) + "@" + config_.domain;
+  out.message_id = "digest." + account.player_id + "." +
+                   mail::digest_day(mail::AccountPrefs::stored(account.prefs), now.unix_ms) + "@" + config_.domain;
   store::MailRow r = account_row("digest", out, now.unix_ms);
   return r;
 }

@@ -52,6 +52,8 @@ TEST_CASE("mail account: settings round-trip as text, and say which of a game's 
   CHECK(!mail::AccountPrefs::parse("turn zone=Europe/Nowhere", why));
   CHECK(why.find("Europe/Nowhere") != std::string::npos);
   CHECK(!mail::AccountPrefs::parse("turn weekly", why));
+  CHECK(mail::AccountPrefs::stored("turn weekly") == mail::AccountPrefs{});  // another version's text: defaults
+  CHECK(mail::AccountPrefs::stored(paris.text()) == paris);
   CHECK(why.find("weekly") != std::string::npos);
   for (const char* bad : {"digest=24", "digest=", "digest=-1", "digest=7h", "digest=123"}) {
     CHECK_MESSAGE(!mail::AccountPrefs::parse(bad, why), bad);

@@ -553,6 +553,7 @@ TEST_CASE("mail: an account's confirmed address, its settings per kind, its dail
   CHECK(off["end"] == false);
   CHECK(off["digest_hour"] == nullptr);
   CHECK(off["address"] == "carla@players.test");
+  CHECK(off["zone"] == "Atlantic/Reykjavik");  // her zone stays
   // SIGTERM stops a server that takes LMTP at once, not after the transport's 3 s stop deadline: its listener
   // is closed before the transport stops.
   const auto asked = std::chrono::steady_clock::now();
