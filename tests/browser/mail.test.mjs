@@ -270,6 +270,8 @@ export const tests = {
     assertEqual(await page.locator('#mail-reminder').isChecked(), true, 'reminders on');
     assertEqual(await page.locator('#mail-digest').inputValue(), '7', 'the digest hour');
     await h.screenshot(page, 'account-mail-phone');
+    await page.setViewportSize(kDesktop);
+    await h.screenshot(page, 'account-mail-desktop');
   },
 
   'mail: an account on a server without mail is told so on its account page': async (h) => {
