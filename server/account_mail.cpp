@@ -9,7 +9,7 @@
 #include "mail/address.h"
 #include "mail/compose.h"
 #include "mail/schedule.h"
-#include "server/cluster.h"
+#include "server/room_bus.h"
 #include "server/http_answers.h"
 #include "server/http_api.h"
 #include "server/identity.h"

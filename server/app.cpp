@@ -62,14 +62,15 @@ App::~App() {
 }
 
 void App::join_cluster(ClusterConfig config) {
-  cluster_ = std::make_unique<Cluster>(services_, std::move(config));
-  services_.cluster = cluster_.get();
-  cluster_->attach(*protocol_, *rooms_, *workers_, *http_);
+  cluster_host_ = std::make_unique<ClusterHost>(services_, *protocol_, *rooms_, *workers_, *http_);
+  cluster_ = std::make_unique<Cluster>(std::move(config), *services_.store);
+  cluster_->attach(*cluster_host_);
+  services_.bus = cluster_.get();
 }
 
 int App::attach(net::Server& server) {
   services_.net = &server;
-  if (cluster_) cluster_->start();
+  if (cluster_) cluster_->start(server);
   if (postman_) start_mail(server);
   return rooms_->reopen_unfinished();
 }

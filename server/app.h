@@ -13,7 +13,8 @@
 #include <string>
 
 #include "server/bot_runner.h"
-#include "server/cluster.h"
+#include "server/cluster/cluster.h"
+#include "server/cluster_host.h"
 #include "server/postman.h"
 #include "server/protocol.h"
 #include "server/services.h"
@@ -35,7 +36,7 @@ class App : public net::Handler {
   // `mail`: correspondence by e-mail (docs/mail.md), off unless it names an SMTP server.
   App(store::Store& store, store::Worker& writer, Limits limits = {}, BotConfig bots = {},
       WorkerConfig workers = {}, RoomLimits room_limits = {}, MailConfig mail = {});
-  // Several nodes (server/cluster.h): this node joins the cluster named by `cluster` (call before attach()).
+  // Several nodes (server/cluster/cluster.h): this node joins the cluster named by `cluster` (call before attach()).
   void join_cluster(ClusterConfig cluster);
   Cluster* cluster() { return cluster_.get(); }
   ~App() override;
@@ -71,6 +72,7 @@ class App : public net::Handler {
   std::unique_ptr<Identities> identities_;
   std::unique_ptr<Protocol> protocol_;
   std::unique_ptr<HttpApi> http_;
+  std::unique_ptr<ClusterHost> cluster_host_;
   std::unique_ptr<Cluster> cluster_;
   void start_mail(net::Server& server);
   std::unique_ptr<Postman> postman_;

@@ -18,7 +18,7 @@
 #include "bots/bot.h"
 #include "rules/registry.h"
 #include "server/bot_runner.h"
-#include "server/cluster.h"
+#include "server/room_bus.h"
 #include "ratings/glicko2.h"
 #include "server/account_mail.h"
 #include "server/accounts.h"
@@ -521,27 +521,26 @@ struct Commands {
       run_in<C, Handle>(p, ctx, cmd, actor);
       return;
     }
-    Cluster* cluster = p.services_.cluster;
-    if (cluster && !ctx.connection->remote()) {
-      if (std::string owner = cluster->known_owner(cmd.room); !owner.empty())
-        return cluster->forward(ctx.connection, *ctx.player, p.session_of(ctx.connection->id()), cmd.room,
-                                std::move(ctx.text), owner, ctx.fid, false, kSubscribes<C>);
+    RoomBus* bus = p.services_.bus;
+    if (bus && !ctx.connection->remote()) {
+      if (std::string owner = bus->known_owner(cmd.room); !owner.empty())
+        return bus->forward(ctx.connection, *ctx.player, p.session_of(ctx.connection->id()), cmd.room,
+                            std::move(ctx.text), owner, ctx.fid, kSubscribes<C>);
     }
     Resume resume = ctx.defer(p);
     p.rooms_.load(cmd.room, [&p, later = ctx, cmd, resume](RoomDirectory::Lookup found) mutable {
       bool handed = false;  // run_in() holds the connection's lane until the room settled
       if (!resume->closed()) {
         if (found.moved && later.connection->remote()) {
-          p.services_.cluster->refuse_moved(later.connection, later.fid, cmd.room);
+          p.services_.bus->refuse_moved(later.connection, later.fid, cmd.room);
         } else if (found.moved) {
           p.reply_error(later, "storage", kBusy, cmd.room);  // this node is stopping: its clients go elsewhere
         } else if (!found.owner.empty()) {
           if (later.connection->remote())
-            p.services_.cluster->refuse_moved(later.connection, later.fid, cmd.room);
+            p.services_.bus->refuse_moved(later.connection, later.fid, cmd.room);
           else
-            p.services_.cluster->forward(later.connection, *later.player, p.session_of(later.connection->id()),
-                                         cmd.room, std::move(later.text), found.owner, later.fid, false,
-                                         kSubscribes<C>);
+            p.services_.bus->forward(later.connection, *later.player, p.session_of(later.connection->id()),
+                                     cmd.room, std::move(later.text), found.owner, later.fid, kSubscribes<C>);
         } else if (found.busy) {
           p.reply_error(later, "storage", kBusy, cmd.room);
         } else if (!found.room) {
@@ -562,7 +561,7 @@ struct Commands {
   static bool run_in(Protocol& p, Context& ctx, C& cmd, const RoomPtr& actor) {
     if (!ctx.fid.empty() && actor->remembers(ctx.fid)) {
       spdlog::debug("cluster: {} applied already: acknowledged again", ctx.fid);
-      if (p.services_.cluster) ++p.services_.cluster->counters().duplicates;
+      if (p.services_.bus) p.services_.bus->applied_again();
       return false;
     }
     Handle(p, ctx, cmd, actor);
@@ -842,7 +841,7 @@ struct Commands {
           p.reply_error(later, "storage", "the server could not log you out: try again");
         } else {
           p.log_out_others(row.id, later.connection->id());
-          if (p.services_.cluster) p.services_.cluster->log_out_everywhere(row.id, later.connection->id());
+          if (p.services_.bus) p.services_.bus->log_out_everywhere(row.id, later.connection->id());
           p.clear_player(later.connection->id());
           reply(later, {{"type", "logged_out"}});
         }
@@ -1183,8 +1182,8 @@ struct Commands {
     if (cmd.rated && ctx.player->username.empty())
       return p.reply_error(ctx, "account_required", "a rated game is for accounts: register or log in first");
     // Several nodes: one book, the lobby leader's.
-    if (p.services_.cluster && !ctx.connection->remote() &&
-        p.services_.cluster->forward_seek(ctx.connection, *ctx.player, p.session_of(ctx.connection->id()),
+    if (p.services_.bus && !ctx.connection->remote() &&
+        p.services_.bus->forward_seek(ctx.connection, *ctx.player, p.session_of(ctx.connection->id()),
                                           ctx.text, false))
       return;
     lobby::Seek seek{*ctx.player,  ctx.connection->id(), std::string(g.game->name()),
@@ -1260,8 +1259,8 @@ struct Commands {
   }
 
   static void on_unseek(Protocol& p, Context& ctx, Unseek&) {
-    if (p.services_.cluster && !ctx.connection->remote() &&
-        p.services_.cluster->forward_seek(ctx.connection, *ctx.player, p.session_of(ctx.connection->id()),
+    if (p.services_.bus && !ctx.connection->remote() &&
+        p.services_.bus->forward_seek(ctx.connection, *ctx.player, p.session_of(ctx.connection->id()),
                                           ctx.text, true))
       return;
     int n = 0;
@@ -1273,9 +1272,9 @@ struct Commands {
   }
 
   static void on_rooms(Protocol& p, Context& ctx, Rooms&) {
-    if (Cluster* cluster = p.services_.cluster) {  // every node's rooms, the leader's seeks
-      auto seeks = cluster->leader_seeks();
-      ctx.connection->send(R"({"type":"rooms","rooms":)" + *cluster->public_list() + R"(,"seeks":)" +
+    if (RoomBus* bus = p.services_.bus) {  // every node's rooms, the leader's seeks
+      auto seeks = bus->leader_seeks();
+      ctx.connection->send(R"({"type":"rooms","rooms":)" + *bus->public_list() + R"(,"seeks":)" +
                            (seeks ? *seeks : p.seeks_json()) + "}");
       return;
     }

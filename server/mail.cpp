@@ -9,7 +9,7 @@
 #include "rules/notation.h"
 #include "server/http_answers.h"
 #include "server/http_api.h"
-#include "server/cluster.h"
+#include "server/room_bus.h"
 #include "server/identity.h"
 #include "server/room_actor.h"
 #include "server/rooms.h"
@@ -88,7 +88,7 @@ void HttpApi::post_record(Call& call) {
   auto body = std::make_shared<const std::string>(std::move(call.request.body));
   rooms_.load(id, [this, id, seat, token, body, forwarded = std::move(forwarded),
                    respond = call.respond](RoomDirectory::Lookup found) mutable {
-    if (!found.owner.empty()) return services_.cluster->forward_http(found.owner, std::move(forwarded), respond);
+    if (!found.owner.empty()) return services_.bus->forward_http(found.owner, std::move(forwarded), respond);
     if (found.busy || found.moved) return respond(busy_response());
     if (!found.room) return respond(error_response(404, "not_found", "no game '" + id + "'"));
     play_log(found.room, seat, token, body, respond, 0, {});

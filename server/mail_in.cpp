@@ -12,7 +12,7 @@
 #include "mail/compose.h"
 #include "mail/read.h"
 #include "mail/schedule.h"
-#include "server/cluster.h"
+#include "server/room_bus.h"
 #include "server/http_answers.h"
 #include "server/http_api.h"
 #include "server/identity.h"
@@ -160,7 +160,7 @@ void HttpApi::mail_in(Call& call) {
     in->message_id = read->message_id;
     in->lines = mail::record_lines(mail::fresh_text(read->text));
     rooms_.load(seat->room, [this, in, forwarded = std::move(forwarded), respond](RoomDirectory::Lookup found) mutable {
-      if (!found.owner.empty()) return services_.cluster->forward_http(found.owner, std::move(forwarded), respond);
+      if (!found.owner.empty()) return services_.bus->forward_http(found.owner, std::move(forwarded), respond);
       if (found.busy || found.moved) return respond(outcome(503, "busy", "451 4.3.0 busy: try again later"));
       if (!found.room) {
         services_.metrics.count_mail_in("unknown_address");
@@ -309,7 +309,7 @@ void HttpApi::seat_mail(Call& call) {
   const std::string id = call.params.at(0);
   rooms_.load(id, [this, id, seat, token, address, invite, reminders, name, zone, by_mail, use_account,
                    forwarded = call.request, respond = call.respond](RoomDirectory::Lookup found) mutable {
-    if (!found.owner.empty()) return services_.cluster->forward_http(found.owner, std::move(forwarded), respond);
+    if (!found.owner.empty()) return services_.bus->forward_http(found.owner, std::move(forwarded), respond);
     if (found.busy || found.moved) return respond(busy_response());
     if (!found.room) return respond(error_response(404, "not_found", "no game '" + id + "'"));
     found.room->post([this, seat, token, address, invite, reminders, name, zone, by_mail, use_account, actor = found.room,
@@ -399,7 +399,7 @@ void by_link(HttpApi::Call& call, RoomDirectory& rooms, Services& services,
     return call.respond(text_response(400, "This link is incomplete: it needs its room, seat and tag."));
   rooms.load(id, [&services, id, seat, tag, change, forwarded = call.request,
                   respond = call.respond](RoomDirectory::Lookup found) mutable {
-    if (!found.owner.empty()) return services.cluster->forward_http(found.owner, std::move(forwarded), respond);
+    if (!found.owner.empty()) return services.bus->forward_http(found.owner, std::move(forwarded), respond);
     if (found.busy || found.moved) return respond(busy_response());
     if (!found.room) return respond(text_response(404, "No game " + id + "."));
     found.room->post([seat, tag, change, respond](RoomActor& a) {

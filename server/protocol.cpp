@@ -8,7 +8,7 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
-#include "server/cluster.h"
+#include "server/room_bus.h"
 #include "server/request.h"
 #include "server/room_actor.h"
 #include "server/rooms.h"
@@ -78,7 +78,7 @@ void Protocol::on_close(const std::shared_ptr<net::Connection>& c) {
   for (const auto& id : rooms)
     if (auto actor = rooms_.find(id)) actor->post([cid = c->id()](RoomActor& a) { a.unsubscribe(cid); });
   // Several nodes: the rooms and the lobby elsewhere forget it too.
-  if (services_.cluster && !c->remote()) services_.cluster->closed(c->id());
+  if (services_.bus && !c->remote()) services_.bus->closed(c->id());
 }
 
 void Protocol::on_message(const std::shared_ptr<net::Connection>& c, std::string text) {

@@ -63,7 +63,7 @@ class Protocol {
   void on_open(const std::shared_ptr<net::Connection>& c);
   void on_message(const std::shared_ptr<net::Connection>& c, std::string text);
   void on_close(const std::shared_ptr<net::Connection>& c);
-  // Several nodes (server/cluster.h). A client of another node, standing here as `c` (c->remote()): known
+  // Several nodes (server/cluster/). A client of another node, standing here as `c` (c->remote()): known
   // as `player` already (it said hello there), its messages already admitted there.
   void open_remote(const std::shared_ptr<net::Connection>& c, const lobby::Player& player,
                    const std::string& session);
@@ -74,6 +74,12 @@ class Protocol {
   void feed_again(std::uint64_t connection, std::string text, std::string fid);
   // The seeks of this node's book as the lobby lists them (JSON array text).
   std::string seeks_json();
+  // A connection by its id (nullptr once gone), the player it said hello as, the hash of the token it proved.
+  std::shared_ptr<net::Connection> connection_of(std::uint64_t connection);
+  std::optional<lobby::Player> player_of(std::uint64_t connection);
+  std::string session_of(std::uint64_t connection);
+  // Makes every other connection of the player one that has not said hello, and tells each `logged_out`.
+  void log_out_others(const std::string& player_id, std::uint64_t except);
 
   std::size_t seeks_waiting();
   // From now on no message is handled and no completion goes on; drops every connection record.
@@ -82,7 +88,6 @@ class Protocol {
  private:
   friend struct Commands;
   friend class Flight;
-  friend class Cluster;  // several nodes: clients of other nodes, and this node's clients' rooms elsewhere
 
   struct Client {
     std::weak_ptr<net::Connection> connection;
@@ -112,16 +117,11 @@ class Protocol {
                    const std::string& message, const std::string& ref = {}, const std::string& room = {});
   void reply_error(const Context& ctx, const std::string& code, const std::string& message,
                    const std::string& room = {});
-  std::optional<lobby::Player> player_of(std::uint64_t connection);
   void set_player(std::uint64_t connection, const lobby::Player& player);
-  // Accounts (issue 19): the token hash a connection proved, and logging out. clear_player() makes the
-  // connection one that has not said hello; log_out_others() does so to every other connection of the player
-  // and tells each `logged_out`.
+  // Accounts: the token hash a connection proved, and logging out: clear_player() makes the connection one
+  // that has not said hello.
   void set_session(std::uint64_t connection, const std::string& token_hash);
-  std::string session_of(std::uint64_t connection);
   void clear_player(std::uint64_t connection);
-  void log_out_others(const std::string& player_id, std::uint64_t except);
-  std::shared_ptr<net::Connection> connection_of(std::uint64_t connection);
   // Notes that the connection is in `room` and runs `then` (which subscribes it there), both under the lock
   // on_close takes: a connection that is gone is never subscribed, and one that goes after `then` is
   // unsubscribed after it. False (and `then` not run) if the connection is gone.

@@ -11,7 +11,7 @@
 #include "server/http_answers.h"
 #include "server/http_api.h"
 #include "server/postman.h"
-#include "server/cluster.h"
+#include "server/room_bus.h"
 #include "server/room_actor.h"
 #include "server/rooms.h"
 #include "server/services.h"
@@ -183,16 +183,10 @@ void HttpApi::health(Call& call) {
                {"rooms", rooms_.size()},
                {"connections", services_.net->stats().connections_open.load()}};
   int status = 200;
-  if (Cluster* cluster = services_.cluster) {
-    // A node that is handing its rooms over (SIGTERM) takes no new clients: the balancer sees it (503).
-    body["node"] = cluster->node_name();
-    body["node_id"] = cluster->node_id();
-    body["bus"] = cluster->bus_up();
-    body["nodes"] = cluster->live_nodes();
-    if (cluster->draining()) {
-      body["status"] = "draining";
-      status = 503;
-    }
+  // A node that is handing its rooms over (SIGTERM) takes no new clients: the balancer sees it (503).
+  if (services_.bus && !services_.bus->health(body)) {
+    body["status"] = "draining";
+    status = 503;
   }
   call.respond(json_response(status, body));
 }
@@ -201,7 +195,7 @@ void HttpApi::games(Call& call) {
   for (const char* key : {"player", "game", "result", "rated", "from", "to", "page"})
     if (call.query.count(key)) return archive(call);
   net::HttpResponse r = json_response(200, json::object());
-  r.body = R"({"games":)" + *(services_.cluster ? services_.cluster->public_list() : rooms_.public_list()) + "}";
+  r.body = R"({"games":)" + *(services_.bus ? services_.bus->public_list() : rooms_.public_list()) + "}";
   call.respond(std::move(r));
 }
 
@@ -213,7 +207,7 @@ void HttpApi::show_room(Call& call, bool record_only) {
   const std::string id = call.params.at(0);
   rooms_.load(id, [this, id, record_only, request = call.request, respond = call.respond](
                      RoomDirectory::Lookup found) mutable {
-    if (!found.owner.empty()) return services_.cluster->forward_http(found.owner, std::move(request), respond);
+    if (!found.owner.empty()) return services_.bus->forward_http(found.owner, std::move(request), respond);
     if (found.busy || found.moved) return respond(busy_response());
     if (!found.room) return respond(error_response(404, "not_found", "no game '" + id + "'"));
     found.room->post([record_only, respond](RoomActor& a) {
@@ -238,7 +232,7 @@ void HttpApi::show_room(Call& call, bool record_only) {
 void HttpApi::chat(Call& call) {
   const std::string id = call.params.at(0);
   rooms_.load(id, [this, id, request = call.request, respond = call.respond](RoomDirectory::Lookup found) mutable {
-    if (!found.owner.empty()) return services_.cluster->forward_http(found.owner, std::move(request), respond);
+    if (!found.owner.empty()) return services_.bus->forward_http(found.owner, std::move(request), respond);
     if (found.busy || found.moved) return respond(busy_response());
     if (!found.room) return respond(error_response(404, "not_found", "no game '" + id + "'"));
     found.room->post([this, id, respond](RoomActor& a) {
@@ -342,7 +336,7 @@ void HttpApi::metrics(Call& call) {
   out += m.commit_latency.text("cinq_store_commit_seconds",
                                "One commit (a group of saves), on the store's thread.");
   out += m.bot_think.text("cinq_bot_think_seconds", "One bot turn's search, on a bot thread.");
-  if (services_.cluster) out += services_.cluster->metrics_text();
+  if (services_.bus) out += services_.bus->metrics_text();
   net::HttpResponse r;
   r.content_type = "text/plain; version=0.0.4; charset=utf-8";
   r.body = std::move(out);

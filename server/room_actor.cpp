@@ -13,7 +13,7 @@
 #include <random>
 
 #include "persistence/saver.h"
-#include "server/cluster.h"
+#include "server/room_bus.h"
 #include "server/services.h"
 
 namespace cinq::server {
@@ -312,8 +312,8 @@ void RoomActor::send_batch(const Batch& b) {
       if (room_.may_read(line, seat)) c->send(message);
     ++it;
   }
-  if (remote && services_.cluster) {
-    Cluster::Batch out;
+  if (remote && services_.bus) {
+    RoomBus::Batch out;
     out.room = id_;
     out.epoch = room_.epoch();
     if (!b.events.empty()) {
@@ -327,7 +327,7 @@ void RoomActor::send_batch(const Batch& b) {
     if (mine) out.mine = *mine;
     for (const auto& [line, message] : b.chat)
       out.chat.emplace_back(!room_.may_read(line, 0), message);  // a seat may not read it: spectators only
-    services_.cluster->publish_batch(out);
+    services_.bus->publish(out);
   }
 }
 

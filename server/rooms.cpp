@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "server/cluster.h"
+#include "server/room_bus.h"
 #include "server/identity.h"
 #include "server/room_actor.h"
 #include "server/services.h"
@@ -23,7 +23,7 @@ int RoomDirectory::reopen_unfinished() {
   refill_ids();
   // Several nodes: no node reopens everything; each takes its share of the games no live node holds
   // (Cluster::scan, every second).
-  if (services_.cluster) return 0;
+  if (services_.bus) return 0;
   int reopened = 0;
   lobby::Now now = Services::now();
   note_blocking(services_.metrics);
@@ -93,21 +93,16 @@ void RoomDirectory::load(const std::string& id, std::function<void(Lookup)> done
     note_blocking(services_.metrics);
     // Several nodes: the room is this node's only if it takes the lease (nobody else alive holds it).
     std::optional<store::Fence> fence;
-    if (Cluster* cluster = services_.cluster) {
-      if (cluster->draining()) {
-        Lookup gone;
-        gone.moved = true;
-        return finish(gone);
-      }
-      store::Error error;
-      auto lease = services_.store->acquire(id, cluster->node_id(), error);
-      if (!lease || (lease->lease == 0 && lease->owner.empty())) return finish({nullptr, true});
-      if (lease->lease == 0) {
+    if (RoomBus* bus = services_.bus) {
+      RoomBus::Claim claim = bus->claim(id);
+      if (!claim.fence) {
         Lookup elsewhere;
-        elsewhere.owner = lease->owner;
+        elsewhere.busy = claim.busy;
+        elsewhere.owner = claim.owner;
+        elsewhere.moved = claim.moved;
         return finish(elsewhere);
       }
-      fence = store::Fence{cluster->node_id(), lease->lease, false};
+      fence = claim.fence;
     }
     auto give_back = [&] {
       store::Error ignored;
@@ -135,7 +130,7 @@ void RoomDirectory::load(const std::string& id, std::function<void(Lookup)> done
 
 std::shared_ptr<RoomActor> RoomDirectory::add(lobby::Room room) {
   std::optional<store::Fence> fence;
-  if (services_.cluster) fence = services_.cluster->new_room_fence();
+  if (services_.bus) fence = services_.bus->new_room_fence();
   return add(std::move(room), std::move(fence), {});
 }
 
@@ -177,7 +172,7 @@ void RoomDirectory::forget(const std::string& id) {
     }
   }
   // Several nodes: its lease goes with it, and the nodes relaying it look for it again.
-  if (gone && services_.cluster && gone->fence()) services_.cluster->room_gone(id, gone->fence()->lease, false);
+  if (gone && services_.bus && gone->fence()) services_.bus->room_gone(id, gone->fence()->lease);
 }
 
 std::vector<std::shared_ptr<RoomActor>> RoomDirectory::all() {

@@ -12,6 +12,7 @@
 #include "persistence/store.h"
 #include "persistence/worker.h"
 #include "server/caps.h"
+#include "server/error_message.h"
 #include "server/metrics.h"
 #include "server/stored_rooms.h"
 #include "server/net/transport.h"
@@ -23,7 +24,7 @@ constexpr int kProtocolVersion = 2;
 
 class RoomActor;
 class BotRunner;
-class Cluster;
+class RoomBus;
 class Postman;
 class MailSender;
 struct BotConfig;
@@ -44,7 +45,7 @@ struct Services {
   store::Saver* saver = nullptr;    // every write, in order, group-committed on the writer
   net::Server* net = nullptr;
   BotRunner* bots = nullptr;              // the computer opponents' threads (nullptr: no bots)
-  Cluster* cluster = nullptr;             // several nodes (server/cluster.h); nullptr: this node alone
+  RoomBus* bus = nullptr;                 // the other nodes (server/room_bus.h); nullptr: this node alone
   const Postman* postman = nullptr;       // correspondence by mail (server/postman.h); nullptr: no mail
   MailSender* mail_sender = nullptr;      // drains the outbox (server/mail_sender.h)
   const BotConfig* bot_config = nullptr;  // their delays
@@ -67,9 +68,5 @@ struct Services {
   // room made or loaded again, in this process or after a restart, never counts in an epoch it had.
   static std::int64_t next_epoch();
 };
-
-// {"type":"error","code":...,"message":...} with the request's `ref` and room when known.
-std::string error_message(const std::string& code, const std::string& message, const std::string& ref = {},
-                          const std::string& room = {});
 
 }  // namespace cinq::server

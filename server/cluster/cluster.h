@@ -1,4 +1,4 @@
-// Several nodes behind a load balancer (issue 21; docs/scaling.md). Each `cinq serve --bus redis://...
+// Several nodes behind a load balancer (docs/scaling.md). Each `cinq serve --bus redis://...
 // --node NAME` is one node; the nodes share one PostgreSQL (the store) and one Redis (the bus).
 //
 // One owner per room. A node plays a room only while it holds the room's lease in the store (store.h,
@@ -11,7 +11,7 @@
 //
 // Any node serves any client, as lila-ws does for lila. A command for a room owned elsewhere is forwarded to
 // the owner's inbox (a Redis channel per node) with the client's identity; the owner runs it through its own
-// protocol for a stand-in connection (RemoteConnection) whose answers come back to the client's node, and
+// protocol for a stand-in connection (Cluster::Remote) whose answers come back to the client's node, and
 // acknowledges it once the room settled. The owner publishes each batch of a room's events once on the room's
 // channel, which the nodes that have members of the room subscribe to (a Relay each); they hand every event
 // to their members in version order, the legal actions to the seat to move, the chat to who may read it. A
@@ -30,13 +30,16 @@
 // The lobby: each node publishes its public rooms (on change, at most every kListEveryMs, and every second);
 // every node lists the union. Seeks go to one node, the lobby leader (a Redis key held with a TTL), which
 // pairs them with its own SeekBook; when the leader changes, every node sends its clients' seeks again.
+//
+// The server reaches the cluster through RoomBus (server/room_bus.h) only, and the cluster the server through
+// cluster::Host (host.h): neither includes the other's parts. Files: node.cpp (the bus and its table of
+// messages, the heartbeat, the scan, the lobby, draining), owner.cpp (other nodes' clients standing here),
+// relay.cpp (this node's clients in rooms played elsewhere).
 #pragma once
 
-#include <array>
 #include <atomic>
-#include <condition_variable>
-#include <string_view>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -46,26 +49,27 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 #include <vector>
 
-#include "lobby/room.h"
 #include "persistence/store.h"
+#include "server/cluster/host.h"
 #include "server/net/redis.h"
 #include "server/net/transport.h"
+#include "server/room_bus.h"
 
 namespace cinq::server {
 
-struct Services;
-class RoomDirectory;
-class RoomActor;
-class Protocol;
-class Workers;
-class HttpApi;
-
 // A bus message: a JSON head, a newline, then the body as it is.
 std::string pack(const nlohmann::json& head, std::string_view body);
+
+namespace cluster {
+// The steady clock in ms (leases, retries, lists) and the wall clock (the node's start, for operators).
+std::int64_t steady_ms();
+std::int64_t unix_ms();
+}  // namespace cluster
 
 struct ClusterConfig {
   std::string bus;   // redis://HOST:PORT
@@ -73,7 +77,7 @@ struct ClusterConfig {
   std::string address;  // where this node listens, for operators (nodes table)
 };
 
-class Cluster {
+class Cluster final : public RoomBus {
  public:
   static constexpr std::int64_t kBeatMs = 1000;   // heartbeat and scan period
   static constexpr std::int64_t kLeaseMs = 4000;  // a node whose heartbeat is older is dead
@@ -81,14 +85,14 @@ class Cluster {
   static constexpr std::int64_t kForwardGiveUpMs = 30000;  // ... until this; then the client is told `storage`
   static constexpr std::int64_t kListEveryMs = 250;
 
-  Cluster(Services& services, ClusterConfig config);
-  ~Cluster();
+  Cluster(ClusterConfig config, store::Store& store);
+  ~Cluster() override;
   Cluster(const Cluster&) = delete;
   Cluster& operator=(const Cluster&) = delete;
 
-  // Wiring (App): the parts it talks to. Then start() once the transport exists.
-  void attach(Protocol& protocol, RoomDirectory& rooms, Workers& workers, HttpApi& http);
-  void start();
+  // Wiring (App): the server it runs in. Then start() once the transport exists (the bus runs on it).
+  void attach(cluster::Host& host);
+  void start(net::Server& net);
   // SIGTERM: hands every room over, then runs `done` (on some thread). Idempotent.
   void drain(std::function<void()> done);
   // Stops the bus and the heartbeat thread (after the transport stopped).
@@ -102,54 +106,30 @@ class Cluster {
   bool draining() const { return draining_; }
   bool bus_up() const;
 
-  // --- the origin side: a local client's message for a room owned elsewhere
-  // The node that owns `room` as far as this node knows (a room it relays), "" if unknown.
-  std::string known_owner(const std::string& room);
-  // Forwards a client's message (its JSON text) about `room` to `owner`. `fid` "" makes a new id.
+  // --- RoomBus
+  Claim claim(const std::string& room) override;
+  store::Fence new_room_fence() const override;
+  void room_gone(const std::string& room, std::int64_t lease) override;
+  void publish(const Batch& b) override;
+  std::string known_owner(const std::string& room) override;
   void forward(const std::shared_ptr<net::Connection>& c, const lobby::Player& player, const std::string& session,
                const std::string& room, std::string text, const std::string& owner, std::string fid = {},
-               bool join = false, bool subscribes = false);
-  // A seek or unseek of a local client: to the lobby leader (perhaps this node). False: this node leads, the
-  // caller handles it itself.
+               bool subscribes = false) override;
+  void refuse_moved(const std::shared_ptr<net::Connection>& c, const std::string& fid,
+                    const std::string& room) override;
+  void applied_again() override { ++counters_.duplicates; }
   bool forward_seek(const std::shared_ptr<net::Connection>& c, const lobby::Player& player,
-                    const std::string& session, const std::string& text, bool unseek);
-  // A local connection closed: the nodes it sent commands to forget it.
-  void closed(std::uint64_t connection);
-  // The owner side: a forwarded command for a room this node does not own (any more): not applied; the
-  // sending node finds the room and sends it again.
-  void refuse_moved(const std::shared_ptr<net::Connection>& c, const std::string& fid, const std::string& room);
-  // An HTTP request about a room owned by `owner`: answered by that node.
-  void forward_http(const std::string& owner, net::HttpRequest request, std::function<void(net::HttpResponse)> respond);
-  // logout_all reaches the account's connections on every node.
-  void log_out_everywhere(const std::string& player_id, std::uint64_t except);
+                    const std::string& session, const std::string& text, bool unseek) override;
+  void closed(std::uint64_t connection) override;
+  void log_out_everywhere(const std::string& player_id, std::uint64_t except) override;
+  void forward_http(const std::string& owner, net::HttpRequest request,
+                    std::function<void(net::HttpResponse)> respond) override;
+  std::shared_ptr<const std::string> public_list() override;
+  std::shared_ptr<const std::string> leader_seeks() override;
+  bool health(nlohmann::json& body) override;
+  std::string metrics_text() override;
 
-  // --- the owner side
-  // A room's events as sent (RoomActor::send_batch), for the other nodes' members, published once.
-  struct Batch {
-    std::string room;
-    std::int64_t epoch = 0;                             // the room's (lobby::Room::epoch)
-    std::int64_t first_version = 0, last_version = 0;  // of the events (0, 0: none)
-    std::array<std::string, 2> seats;
-    int mover = -1;
-    std::size_t patched = lobby::Effect::npos;
-    std::vector<lobby::Message> events;
-    std::string mine;  // events[patched] with the legal actions, for the mover's connections
-    std::vector<std::pair<bool, lobby::Message>> chat;  // (spectators only, message)
-  };
-  void publish_batch(const Batch& b);
-  // The room leaves this node (forgotten, handed over, broken): its lease goes, its members look for it
-  // elsewhere.
-  void room_gone(const std::string& room, std::int64_t lease, bool broken);
-  // The lease for a room this node makes or loads (store.h, Fence); nullopt: single node.
-  std::optional<store::Fence> new_room_fence() const;
-
-  // --- the lobby
-  // The public rooms of every node, newest first (JSON array text).
-  std::shared_ptr<const std::string> public_list();
-  // The seeks as the leader lists them (JSON array text), when another node leads; nullptr when this one does.
-  std::shared_ptr<const std::string> leader_seeks();
   bool leads_lobby();
-
   struct Counters {
     std::atomic<std::int64_t> forwarded{0}, forwarded_in{0}, retried{0}, moved{0}, duplicates{0}, batches_out{0},
         batches_in{0}, resyncs{0}, rooms_taken{0}, rooms_handed{0}, http_forwarded{0};
@@ -157,7 +137,6 @@ class Cluster {
   Counters& counters() { return counters_; }
   std::size_t relays();
   std::size_t live_nodes();
-  std::string metrics_text();
 
  private:
   // A room owned elsewhere with members here: its owner as known, the last version relayed, the members
@@ -194,10 +173,11 @@ class Cluster {
     bool subscribes = false;  // a join or a sit: its answer is a state (rejoin() sends no second one)
     bool stalled = false;  // answered `moved`, or its owner died: sent again once the room is found
   };
-  class Remote;
-  friend class Remote;
+  class Remote;  // a nested class: it sees the cluster's members as they are
 
-  // The bus
+  // The bus: each kind of message ("k" in its head) has its handler (node.cpp, kMessages).
+  using Handler = void (Cluster::*)(const nlohmann::json& head, std::string body);
+  static const std::unordered_map<std::string_view, Handler>& handlers();
   void on_message(const std::string& channel, std::string payload);
   void on_bus_state(bool up);
   void to_node(const std::string& node, const nlohmann::json& head, std::string_view body = {});
@@ -206,7 +186,8 @@ class Cluster {
 
   // The owner side (cluster_owner.cpp)
   void on_command(const nlohmann::json& head, std::string body);
-  void on_remote_closed(const std::string& node, std::uint64_t connection);
+  void on_remote_closed(const nlohmann::json& head, std::string body);
+  void on_close(const nlohmann::json& head, std::string body);
   void on_http(const nlohmann::json& head, std::string body);
   std::shared_ptr<Remote> remote_for(const std::string& node, std::uint64_t connection, const std::string& address,
                                      bool create);
@@ -216,14 +197,18 @@ class Cluster {
   void on_send(const nlohmann::json& head, std::string body);
   bool follows(const std::string& room, const std::string& from);
   bool up_to_date(std::uint64_t conn, nlohmann::ordered_json& m, std::string& body);
-  void on_joined(const nlohmann::json& head);
-  void on_left(const nlohmann::json& head);
-  void on_ack(const nlohmann::json& head);
-  void on_moved(const nlohmann::json& head);
+  void on_joined(const nlohmann::json& head, std::string body);
+  void on_left(const nlohmann::json& head, std::string body);
+  void on_ack(const nlohmann::json& head, std::string body);
+  void on_moved(const nlohmann::json& head, std::string body);
   void on_batch(const nlohmann::json& head, std::string body);
-  void on_room_moved(const std::string& room);
+  void on_room_moved(const nlohmann::json& head, std::string body);
   void on_http_reply(const nlohmann::json& head, std::string body);
   void send_pending(const std::string& fid);
+  // forward(), and for rejoin() a `join` sent again from what the member has by then.
+  void send_to_owner(const std::shared_ptr<net::Connection>& c, const lobby::Player& player,
+                     const std::string& session, const std::string& room, std::string text, const std::string& owner,
+                     std::string fid, bool join, bool subscribes);
   // The room's owner changed or died: find it again (take it if nobody holds it) and bring the relay's
   // members and pending commands there.
   void reroute(const std::string& room);
@@ -236,17 +221,16 @@ class Cluster {
   void scan();
   void publish_lobby(bool force);
   void on_lobby(const nlohmann::json& head, std::string body);
+  void on_scan(const nlohmann::json& head, std::string body);
+  void on_logout(const nlohmann::json& head, std::string body);
   void elect();
 
-  Services& services_;
   ClusterConfig config_;
+  store::Store& store_;
+  cluster::Host* host_ = nullptr;
   std::string node_id_;
   std::int64_t started_ms_ = 0;
   std::int64_t last_beat_ms_ = 0;  // when the last stored heartbeat was sent (steady; the heartbeat's thread)
-  Protocol* protocol_ = nullptr;
-  RoomDirectory* rooms_ = nullptr;
-  Workers* workers_ = nullptr;
-  HttpApi* http_ = nullptr;
   std::unique_ptr<net::Redis> redis_;
 
   std::mutex mutex_;

@@ -6,12 +6,8 @@
 #include <algorithm>
 #include <set>
 
-#include "server/cluster.h"
-#include "server/protocol.h"
-#include "server/room_actor.h"
-#include "server/rooms.h"
-#include "server/services.h"
-#include "server/workers.h"
+#include "server/cluster/cluster.h"
+#include "server/error_message.h"
 
 namespace cinq::server {
 
@@ -19,7 +15,7 @@ using nlohmann::json;
 
 namespace {
 
-std::int64_t now_ms() { return Services::now().steady_ms; }
+std::int64_t now_ms() { return cluster::steady_ms(); }
 
 }  // namespace
 
@@ -33,7 +29,13 @@ std::string Cluster::known_owner(const std::string& room) {
 
 void Cluster::forward(const std::shared_ptr<net::Connection>& c, const lobby::Player& player,
                       const std::string& session, const std::string& room, std::string text,
-                      const std::string& owner, std::string fid, bool join, bool subscribes) {
+                      const std::string& owner, std::string fid, bool subscribes) {
+  send_to_owner(c, player, session, room, std::move(text), owner, std::move(fid), false, subscribes);
+}
+
+void Cluster::send_to_owner(const std::shared_ptr<net::Connection>& c, const lobby::Player& player,
+                            const std::string& session, const std::string& room, std::string text,
+                            const std::string& owner, std::string fid, bool join, bool subscribes) {
   if (fid.empty()) {
     std::lock_guard lock(mutex_);
     fid = node_id_ + "/" + std::to_string(++next_id_);
@@ -151,7 +153,7 @@ void Cluster::closed(std::uint64_t connection) {
 
 void Cluster::on_send(const json& head, std::string body) {
   const std::uint64_t conn = head.value("conn", std::uint64_t{0});
-  auto c = protocol_->connection_of(conn);
+  auto c = host_->connection_of(conn);
   if (!c) return;
   if (body.rfind(R"({"type":"paired")", 0) == 0) {  // its seek is over
     std::lock_guard lock(mutex_);
@@ -192,7 +194,7 @@ bool Cluster::follows(const std::string& room, const std::string& from) {
     reroute(room);
     return false;
   }
-  if (!rooms_->find(room)) return true;  // neither relayed nor held here: nothing to follow
+  if (!host_->holds(room)) return true;  // neither relayed nor held here: nothing to follow
   spdlog::debug("cluster: room {} is held here: what {} says of it is dropped", room, from);
   return false;
 }
@@ -240,7 +242,7 @@ bool Cluster::up_to_date(std::uint64_t conn, nlohmann::ordered_json& m, std::str
   return true;
 }
 
-void Cluster::on_joined(const json& head) {
+void Cluster::on_joined(const json& head, std::string) {
   const std::uint64_t conn = head.value("conn", std::uint64_t{0});
   const std::string room = head.value("room", "");
   if (!follows(room, head.value("from", ""))) return;
@@ -258,13 +260,13 @@ void Cluster::on_joined(const json& head) {
   }
   if (auto m = relay.members.find(conn); m != relay.members.end()) {
     m->second.active = true;
-  } else if (auto c = protocol_->connection_of(conn)) {
-    auto player = protocol_->player_of(conn);
+  } else if (auto c = host_->connection_of(conn)) {
+    auto player = host_->player_of(conn);
     relay.members.emplace(conn, Relay::Member{c, player ? player->id : std::string(), true});
   }
 }
 
-void Cluster::on_left(const json& head) {
+void Cluster::on_left(const json& head, std::string) {
   const std::uint64_t conn = head.value("conn", std::uint64_t{0});
   const std::string room = head.value("room", "");
   // From a node that lost the room, this would stop the member's events from the new owner.
@@ -274,7 +276,7 @@ void Cluster::on_left(const json& head) {
   if (it != relays_.end()) it->second->members.erase(conn);
 }
 
-void Cluster::on_ack(const json& head) {
+void Cluster::on_ack(const json& head, std::string) {
   const std::string fid = head.value("fid", "");
   const std::string from = head.value("from", "");
   spdlog::debug("cluster: {} acknowledged by {}", fid, from);
@@ -285,7 +287,7 @@ void Cluster::on_ack(const json& head) {
   if (it != pending_.end() && (from.empty() || it->second->owner == from)) pending_.erase(it);
 }
 
-void Cluster::on_moved(const json& head) {
+void Cluster::on_moved(const json& head, std::string) {
   const std::string room = head.value("room", "");
   spdlog::debug("cluster: {} answered moved (room {})", head.value("fid", ""), room);
   {
@@ -297,7 +299,8 @@ void Cluster::on_moved(const json& head) {
   reroute(room);
 }
 
-void Cluster::on_room_moved(const std::string& room) {
+void Cluster::on_room_moved(const json& head, std::string) {
+  const std::string room = head.value("room", "");
   {
     std::lock_guard lock(mutex_);
     if (relays_.count(room) == 0) return;
@@ -377,7 +380,7 @@ void Cluster::on_batch(const json& head, std::string body) {
   }
 }
 
-void Cluster::publish_batch(const Batch& b) {
+void Cluster::publish(const Batch& b) {
   json n = json::array();
   std::string body;
   for (const auto& e : b.events) {
@@ -422,9 +425,9 @@ void Cluster::rejoin(const std::string& room) {
   if (owner.empty()) return;
   spdlog::debug("cluster: room {}: {} members join again at {}", room, members.size(), owner);
   for (auto& [c, join] : members) {
-    auto player = protocol_->player_of(c->id());
+    auto player = host_->player_of(c->id());
     if (!player) continue;
-    forward(c, *player, protocol_->session_of(c->id()), room, join.dump(), owner, {}, true);
+    send_to_owner(c, *player, host_->session_of(c->id()), room, join.dump(), owner, {}, true, false);
   }
 }
 
@@ -441,7 +444,7 @@ void Cluster::reroute(const std::string& room) {
   spdlog::debug("cluster: room {}: finding its owner", room);
   // The room's lease decides: another live node holds it (the relay follows it there), or nobody does and
   // this node takes it (its members and their commands come here).
-  rooms_->load(room, [this, room](RoomDirectory::Lookup found) {
+  host_->load_room(room, [this, room](cluster::Host::Found found) {
     std::shared_ptr<Relay> relay;
     std::vector<std::pair<std::string, std::shared_ptr<Pending>>> pending;
     {
@@ -450,7 +453,7 @@ void Cluster::reroute(const std::string& room) {
       if (it == relays_.end()) return;
       relay = it->second;
       relay->rerouting = false;
-      spdlog::debug("cluster: room {}: found room {} owner '{}' busy {} moved {}", room, found.room != nullptr,
+      spdlog::debug("cluster: room {}: found room {} owner '{}' busy {} moved {}", room, found.here,
                     found.owner, found.busy, found.moved);
       if (found.busy || found.moved) return;  // the next heartbeat tries again
       if (!found.owner.empty()) {
@@ -482,7 +485,7 @@ void Cluster::reroute(const std::string& room) {
       return;
     }
     redis_->unsubscribe(room_channel(room));
-    if (!found.room) return;  // no such room any more
+    if (!found.here) return;  // no such room any more
     spdlog::info("cluster: room {} is on this node now", room);
     // Its members join it here, where they were, then their commands go again (the room recognises those
     // it applied).
@@ -492,7 +495,7 @@ void Cluster::reroute(const std::string& room) {
       if (p->subscribes) joining.insert(p->connection_id);
     for (auto& [conn, m] : relay->members) {
       if (joining.count(conn)) continue;
-      protocol_->feed_again(conn, m.join(room).dump(), {});
+      host_->feed_again(conn, m.join(room).dump(), {});
     }
     for (auto& [fid, p] : pending) {
       if (p->join) {  // sent by rejoin(): from what the member has by now
@@ -501,7 +504,7 @@ void Cluster::reroute(const std::string& room) {
       }
       ++counters_.retried;
       spdlog::debug("cluster: {} run here: {}", fid, p->text);
-      protocol_->feed_again(p->connection_id, p->text, fid);
+      host_->feed_again(p->connection_id, p->text, fid);
     }
   });
 }

@@ -5,10 +5,7 @@
 
 #include <deque>
 
-#include "server/cluster.h"
-#include "server/http_api.h"
-#include "server/protocol.h"
-#include "server/services.h"
+#include "server/cluster/cluster.h"
 
 namespace cinq::server {
 
@@ -110,11 +107,11 @@ void Cluster::on_command(const json& head, std::string body) {
   auto remote = remote_for(from, conn, head.value("addr", ""), true);
   const json& p = head["player"];
   lobby::Player player{p.value("id", ""), p.value("name", ""), p.value("username", ""), std::nullopt};
-  protocol_->open_remote(remote, player, head.value("session", ""));
+  host_->open_remote(remote, player, head.value("session", ""));
   remote->push(fid);
   spdlog::debug("cluster: {} received: {}", fid, body.substr(0, 80));
   ++counters_.forwarded_in;
-  protocol_->feed(remote, std::move(body), fid);
+  host_->feed_remote(remote, std::move(body), fid);
 }
 
 void Cluster::refuse_moved(const std::shared_ptr<net::Connection>& c, const std::string& fid,
@@ -126,7 +123,9 @@ void Cluster::refuse_moved(const std::shared_ptr<net::Connection>& c, const std:
   to_node(remote->node(), json{{"k", "moved"}, {"fid", fid}, {"room", room}});
 }
 
-void Cluster::on_remote_closed(const std::string& node, std::uint64_t connection) {
+void Cluster::on_remote_closed(const json& head, std::string) {
+  const std::string node = head.value("from", "");
+  const std::uint64_t connection = head.value("conn", std::uint64_t{0});
   std::shared_ptr<Remote> remote;
   {
     std::lock_guard lock(mutex_);
@@ -135,7 +134,7 @@ void Cluster::on_remote_closed(const std::string& node, std::uint64_t connection
     remote = it->second;
     remotes_.erase(it);
   }
-  protocol_->on_close(remote);
+  host_->close_remote(remote);
 }
 
 // The clients of a node that died are gone: their seats show offline, their seeks go.
@@ -152,7 +151,7 @@ void Cluster::drop_remotes_of_dead_nodes(const std::set<std::string>& live) {
       }
     }
   }
-  for (const auto& r : gone) protocol_->on_close(r);
+  for (const auto& r : gone) host_->close_remote(r);
 }
 
 void Cluster::on_http(const json& head, std::string body) {
@@ -164,7 +163,7 @@ void Cluster::on_http(const json& head, std::string body) {
   request.content_type = head.value("ctype", "");
   request.address = head.value("addr", "");
   request.body = std::move(body);
-  http_->handle(std::move(request), [this, from, id](net::HttpResponse r) {
+  host_->handle_http(std::move(request), [this, from, id](net::HttpResponse r) {
     json headers = json::array();
     for (const auto& [k, v] : r.headers) headers.push_back({k, v});
     to_node(from, json{{"k", "http_reply"}, {"id", id}, {"status", r.status}, {"ctype", r.content_type},

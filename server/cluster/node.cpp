@@ -1,6 +1,7 @@
-// The node of a cluster (cluster.h): the bus, the heartbeat and the scan for orphaned games, the lobby's
-// lists and leader, and draining. The owner side is in cluster_owner.cpp, the relays in cluster_relay.cpp.
-#include "server/cluster.h"
+// The node of a cluster (cluster.h): the bus and its table of messages, the heartbeat and the scan for
+// orphaned games, the lobby's lists and leader, and draining. The owner side is in owner.cpp, the relays in
+// relay.cpp.
+#include "server/cluster/cluster.h"
 
 #include <spdlog/spdlog.h>
 
@@ -8,11 +9,6 @@
 #include <random>
 
 #include "server/identity.h"
-#include "server/protocol.h"
-#include "server/room_actor.h"
-#include "server/rooms.h"
-#include "server/services.h"
-#include "server/workers.h"
 
 namespace cinq::server {
 
@@ -20,7 +16,7 @@ using nlohmann::json;
 
 namespace {
 
-std::int64_t now_ms() { return Services::now().steady_ms; }
+std::int64_t now_ms() { return cluster::steady_ms(); }
 
 constexpr const char* kClusterChannel = "cinq:cluster";
 constexpr const char* kLobbyChannel = "cinq:lobby";
@@ -35,6 +31,16 @@ constexpr const char* kElect =
 
 }  // namespace
 
+std::int64_t cluster::steady_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
+}
+
+std::int64_t cluster::unix_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
 // A bus message: a JSON head, a newline, then the body as it is (a client's message, a room's events).
 std::string pack(const json& head, std::string_view body) {
   std::string out = head.dump();
@@ -44,27 +50,21 @@ std::string pack(const json& head, std::string_view body) {
   return out;
 }
 
-Cluster::Cluster(Services& services, ClusterConfig config)
-    : services_(services), config_(std::move(config)) {
+Cluster::Cluster(ClusterConfig config, store::Store& store) : config_(std::move(config)), store_(store) {
   node_id_ = config_.node + ":" + random_id(6);
-  started_ms_ = Services::now().unix_ms;
+  started_ms_ = cluster::unix_ms();
 }
 
 Cluster::~Cluster() { stop(); }
 
-void Cluster::attach(Protocol& protocol, RoomDirectory& rooms, Workers& workers, HttpApi& http) {
-  protocol_ = &protocol;
-  rooms_ = &rooms;
-  workers_ = &workers;
-  http_ = &http;
-}
+void Cluster::attach(cluster::Host& host) { host_ = &host; }
 
-void Cluster::start() {
+void Cluster::start(net::Server& net) {
   std::string error;
   auto redis_config = net::RedisConfig::parse(config_.bus, error);
   if (!redis_config) throw std::runtime_error("--bus: " + error);
   redis_ = std::make_unique<net::Redis>(
-      *services_.net, *redis_config,
+      net, *redis_config,
       [this](const std::string& channel, std::string payload) { on_message(channel, std::move(payload)); },
       [this](bool up) { on_bus_state(up); });
   redis_->subscribe(inbox(node_id_));
@@ -94,13 +94,63 @@ void Cluster::release_bus() {
 
 bool Cluster::bus_up() const { return redis_ && redis_->up(); }
 
-std::optional<store::Fence> Cluster::new_room_fence() const { return store::Fence{node_id_, 1, true}; }
+store::Fence Cluster::new_room_fence() const { return store::Fence{node_id_, 1, true}; }
+
+RoomBus::Claim Cluster::claim(const std::string& room) {
+  Claim out;
+  if (draining_) {
+    out.moved = true;
+    return out;
+  }
+  store::Error error;
+  auto lease = store_.acquire(room, node_id_, error);
+  if (!lease || (lease->lease == 0 && lease->owner.empty())) {
+    out.busy = true;
+  } else if (lease->lease == 0) {
+    out.owner = lease->owner;
+  } else {
+    out.fence = store::Fence{node_id_, lease->lease, false};
+  }
+  return out;
+}
+
+bool Cluster::health(json& body) {
+  body["node"] = node_name();
+  body["node_id"] = node_id();
+  body["bus"] = bus_up();
+  body["nodes"] = live_nodes();
+  return !draining();
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // The bus
 
 void Cluster::to_node(const std::string& node, const json& head, std::string_view body) {
   if (redis_) redis_->publish(inbox(node), pack(head, body));
+}
+
+const std::unordered_map<std::string_view, Cluster::Handler>& Cluster::handlers() {
+  static const std::unordered_map<std::string_view, Handler> table = {
+      // about a room, from its owner
+      {"batch", &Cluster::on_batch},
+      {"send", &Cluster::on_send},
+      {"joined", &Cluster::on_joined},
+      {"left", &Cluster::on_left},
+      {"ack", &Cluster::on_ack},
+      {"moved", &Cluster::on_moved},
+      {"room_moved", &Cluster::on_room_moved},
+      {"close", &Cluster::on_close},
+      {"http_reply", &Cluster::on_http_reply},
+      // to an owner, from a client's node
+      {"cmd", &Cluster::on_command},
+      {"closed", &Cluster::on_remote_closed},
+      {"http", &Cluster::on_http},
+      // to every node
+      {"list", &Cluster::on_lobby},
+      {"scan", &Cluster::on_scan},
+      {"logout", &Cluster::on_logout},
+  };
+  return table;
 }
 
 void Cluster::on_message(const std::string& channel, std::string payload) {
@@ -110,39 +160,33 @@ void Cluster::on_message(const std::string& channel, std::string payload) {
   if (!head.is_object()) return;
   std::string body = payload.substr(newline + 1);
   const std::string kind = head.value("k", "");
+  auto handler = handlers().find(kind);
+  if (handler == handlers().end()) {
+    spdlog::debug("cluster: a message of an unknown kind '{}' on {}", kind, channel);
+    return;
+  }
   try {
-    if (kind == "batch") return on_batch(head, std::move(body));
-    if (kind == "send") return on_send(head, std::move(body));
-    if (kind == "cmd") return on_command(head, std::move(body));
-    if (kind == "ack") return on_ack(head);
-    if (kind == "joined") return on_joined(head);
-    if (kind == "left") return on_left(head);
-    if (kind == "moved") return on_moved(head);
-    if (kind == "room_moved") return on_room_moved(head.value("room", ""));
-    if (kind == "closed") return on_remote_closed(head.value("from", ""), head.value("conn", std::uint64_t{0}));
-    if (kind == "close") {
-      if (auto c = protocol_->connection_of(head.value("conn", std::uint64_t{0})))
-        c->close(head.value("code", 1000), head.value("reason", ""));
-      return;
-    }
-    if (kind == "http") return on_http(head, std::move(body));
-    if (kind == "http_reply") return on_http_reply(head, std::move(body));
-    if (kind == "list") return on_lobby(head, std::move(body));
-    if (kind == "scan") {
-      {
-        std::lock_guard lock(wake_mutex_);
-        scan_now_ = true;
-      }
-      wake_.notify_all();
-      return;
-    }
-    if (kind == "logout") {
-      if (head.value("node", "") != node_id_) protocol_->log_out_others(head.value("player", ""), 0);
-      return;
-    }
+    (this->*(handler->second))(head, std::move(body));
   } catch (const std::exception& e) {
     spdlog::error("cluster: a '{}' message on {} failed: {}", kind, channel, e.what());
   }
+}
+
+void Cluster::on_scan(const json&, std::string) {
+  {
+    std::lock_guard lock(wake_mutex_);
+    scan_now_ = true;
+  }
+  wake_.notify_all();
+}
+
+void Cluster::on_logout(const json& head, std::string) {
+  if (head.value("node", "") != node_id_) host_->log_out(head.value("player", ""));
+}
+
+void Cluster::on_close(const json& head, std::string) {
+  if (auto c = host_->connection_of(head.value("conn", std::uint64_t{0})))
+    c->close(head.value("code", 1000), head.value("reason", ""));
 }
 
 void Cluster::on_bus_state(bool up) {
@@ -200,7 +244,7 @@ void Cluster::beat() {
   store::NodeRow row{node_id_, config_.node, config_.address, started_ms_, 0};
   store::Error error;
   const std::int64_t started = now_ms();
-  if (!draining_ && !services_.store->beat(row, kLeaseMs, error)) {
+  if (!draining_ && !store_.beat(row, kLeaseMs, error)) {
     spdlog::warn("cluster: heartbeat failed: {}", error.message);
   } else if (!draining_) {
     // No heartbeat stored for kLeaseMs (this node was paused, or cut off from the store): the other nodes may
@@ -209,17 +253,13 @@ void Cluster::beat() {
     // fails that save and closes as any failed save does (its members are told `storage`, and rejoin it
     // where it is now).
     if (last_beat_ms_ > 0 && now_ms() - last_beat_ms_ >= kLeaseMs) {
-      auto rooms = rooms_ ? rooms_->all() : std::vector<std::shared_ptr<RoomActor>>{};
-      spdlog::warn("cluster: no heartbeat stored for {} ms: checking the lease of each of its {} rooms",
-                   now_ms() - last_beat_ms_, rooms.size());
-      for (auto& actor : rooms)
-        actor->post([](RoomActor& a) {
-          if (a.room().status() != lobby::Status::finished) a.save_then([] {});
-        });
+      spdlog::warn("cluster: no heartbeat stored for {} ms: checking the lease of each of its rooms",
+                   now_ms() - last_beat_ms_);
+      if (host_) host_->save_each_room();
     }
     last_beat_ms_ = started;
   }
-  auto nodes = services_.store->live_nodes();
+  auto nodes = store_.live_nodes();
   if (store::last_read_failed()) return;  // keep what we knew
   std::set<std::string> live;
   for (const auto& n : nodes) live.insert(n.id);
@@ -241,7 +281,7 @@ void Cluster::beat() {
 // scanning at once mostly try different ones; the lease decides).
 void Cluster::scan() {
   if (draining_ || stopping_) return;
-  auto orphans = services_.store->orphans(500);
+  auto orphans = store_.orphans(500);
   if (orphans.empty()) return;
   std::size_t nodes = 1;
   {
@@ -253,8 +293,8 @@ void Cluster::scan() {
   const std::size_t share = (orphans.size() + nodes - 1) / nodes;
   for (std::size_t i = 0; i < share && i < orphans.size(); ++i) {
     const std::string id = orphans[i];
-    rooms_->load(id, [this, id](RoomDirectory::Lookup found) {
-      if (!found.room) return;
+    host_->load_room(id, [this, id](cluster::Host::Found found) {
+      if (!found.here) return;
       ++counters_.rooms_taken;
       spdlog::info("cluster: took over room {}", id);
     });
@@ -277,7 +317,7 @@ void Cluster::elect() {
                     }
                     spdlog::info("cluster: the lobby's leader is {}", reply->text);
                     // Seeks live in the leader's book: a new leader gets every client's seek again.
-                    for (auto& [conn, text] : seeks) protocol_->feed_again(conn, text, {});
+                    for (auto& [conn, text] : seeks) host_->feed_again(conn, text, {});
                   });
 }
 
@@ -290,8 +330,8 @@ bool Cluster::leads_lobby() {
 }
 
 void Cluster::publish_lobby(bool force) {
-  if (!redis_ || !rooms_) return;
-  auto list = rooms_->public_list();
+  if (!redis_ || !host_) return;
+  auto list = host_->public_list();
   const std::int64_t now = now_ms();
   const bool leads = leads_lobby();
   {
@@ -301,7 +341,7 @@ void Cluster::publish_lobby(bool force) {
     published_ = list;
     published_at_ms_ = now;
   }
-  std::string body = R"({"rooms":)" + *list + R"(,"seeks":)" + (leads ? protocol_->seeks_json() : "null") + "}";
+  std::string body = R"({"rooms":)" + *list + R"(,"seeks":)" + (leads ? host_->seeks_json() : "null") + "}";
   redis_->publish(kLobbyChannel, pack(json{{"k", "list"}, {"node", node_id_}}, body));
 }
 
@@ -321,7 +361,7 @@ void Cluster::on_lobby(const json& head, std::string body) {
 }
 
 std::shared_ptr<const std::string> Cluster::public_list() {
-  auto local = rooms_->public_list();
+  auto local = host_->public_list();
   const std::int64_t now = now_ms();
   std::lock_guard lock(mutex_);
   if (merged_ && now - merged_at_ms_ < kListEveryMs) return merged_;
@@ -364,27 +404,19 @@ void Cluster::log_out_everywhere(const std::string& player_id, std::uint64_t) {
 void Cluster::drain(std::function<void()> done) {
   if (draining_.exchange(true)) return;
   spdlog::info("cluster: draining: handing every room over");
-  auto rooms = rooms_->all();
-  auto left = std::make_shared<std::atomic<std::size_t>>(rooms.size());
-  for (auto& actor : rooms) {
-    actor->post([this, left](RoomActor& a) {
-      auto hand_over = [this, &a, left] {
-        ++counters_.rooms_handed;
-        services_.forget_room(a.id());  // its lease goes, its relays look again (room_gone)
-        left->fetch_sub(1);
-      };
-      a.when_settled(hand_over, hand_over);
-    });
-  }
-  // Off the network threads: the store is called. A room that never settles (its store gone) holds the node
-  // 5 s at most.
-  std::vector<std::string> ids;
-  for (const auto& actor : rooms) ids.push_back(actor->id());
+  auto left = std::make_shared<std::atomic<std::int64_t>>(0);
+  // A room that never settles (its store gone) holds the node 5 s at most.
+  std::vector<std::string> ids = host_->hand_over_rooms([this, left] {
+    ++counters_.rooms_handed;
+    left->fetch_sub(1);
+  });
+  left->fetch_add(static_cast<std::int64_t>(ids.size()));
+  // Off the network threads: the store is called.
   std::thread([this, left, ids = std::move(ids), done = std::move(done)] {
     for (int i = 0; i < 50 && left->load() > 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     // Every lease given up at once; then the rooms' members and the other nodes are told.
     store::Error error;
-    if (!services_.store->leave(node_id_, error)) spdlog::warn("cluster: leaving: {}", error.message);
+    if (!store_.leave(node_id_, error)) spdlog::warn("cluster: leaving: {}", error.message);
     if (redis_) {
       for (const auto& id : ids) redis_->publish(room_channel(id), pack(json{{"k", "room_moved"}, {"room", id}}, {}));
       redis_->publish(kClusterChannel, pack(json{{"k", "scan"}}, {}));
@@ -395,16 +427,16 @@ void Cluster::drain(std::function<void()> done) {
   }).detach();
 }
 
-void Cluster::room_gone(const std::string& room, std::int64_t lease, bool) {
+void Cluster::room_gone(const std::string& room, std::int64_t lease) {
   // Off this thread (a room's strand): the lease is given up in the store, then the relays are told, so
   // that the node that takes it finds it free.
   auto job = [this, room, lease] {
     store::Error error;
-    if (!services_.store->release(room, node_id_, lease, error))
+    if (!store_.release(room, node_id_, lease, error))
       spdlog::warn("cluster: giving up room {}: {}", room, error.message);
     if (redis_) redis_->publish(room_channel(room), pack(json{{"k", "room_moved"}, {"room", room}}, {}));
   };
-  if (!workers_ || !workers_->submit(Workers::Kind::quick, job)) job();
+  if (!host_ || !host_->run_quick(job)) job();
 }
 
 std::size_t Cluster::relays() {
