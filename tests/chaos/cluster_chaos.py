@@ -66,6 +66,12 @@ class Loss(Exception):
     pass
 
 
+def clock():
+    """The wall clock as the nodes' logs write it (UTC here too when TZ is unset), to read both side by side."""
+    now = time.time()
+    return time.strftime("%H:%M:%S", time.localtime(now)) + f".{int(now * 1000) % 1000:03d}"
+
+
 def normal(item):
     """An action as a turn's identity: without a capture annotation (`d1 d5 x c5` is `d1 d5`)."""
     return re.sub(r"\s+x\s.*$", "", " ".join(item.split()))
@@ -157,7 +163,7 @@ class Member:
         return self.world.entry_name(self.url) if self.url else "nowhere"
 
     def note(self, text):
-        self.log.append(f"{time.monotonic() - self.world.started:8.2f} {self.url_name():>7} {text}")
+        self.log.append(f"{clock()} {time.monotonic() - self.world.started:8.2f} {self.url_name():>7} {text}")
 
     def tail(self, n=14):
         return "\n".join("      " + line for line in self.log[-n:])
@@ -454,8 +460,13 @@ class Member:
             return
         if self.act and ref == self.act[0]:
             self.act = None
-        if code == "storage" and m.get("room") == self.room.id and not self.join_ref:
-            self.rejoin_at = time.monotonic()  # the room was closed where it was: rejoin it where it is now
+        if code == "storage" and m.get("room") == self.room.id:
+            # A save of the room failed: the command in it and every one queued behind it (this member's turn
+            # on its way among them) are dropped, unannounced (docs/protocol.md, "When a save fails"); the
+            # room was closed where it was: rejoin it where it is now.
+            self.act = None
+            if not self.join_ref:
+                self.rejoin_at = time.monotonic()
 
     async def close(self):
         self.closing = True
@@ -768,7 +779,9 @@ async def rounds(args, rng):
             await asyncio.sleep(rng.uniform(1, 3))
             kind = rng.choice(kinds)
             counts[kind] += 1
+            began = clock()
             what = await world.strike(kind)
+            what += f" ({began} to {clock()})"
             await asyncio.sleep(rng.uniform(0.5, 2))
             world.autoplay = False
             await world.settle(what)
