@@ -26,6 +26,14 @@ struct Now {
   std::int64_t unix_ms = 0;
 };
 
+// What a client saw last of a room (`join` with `since`): a version, and the epoch it counts in (none from a
+// client that does not say it: the version alone is trusted then).
+struct Since {
+  Since(std::int64_t v = 0, std::optional<std::int64_t> e = std::nullopt) : version(v), epoch(e) {}
+  std::int64_t version = 0;
+  std::optional<std::int64_t> epoch;
+};
+
 struct ClockSpec {
   std::int64_t base_ms = 0;  // 0: no clock
   std::int64_t increment_ms = 0;
@@ -320,6 +328,12 @@ class Room {
   const Record& record() const { return record_; }
   Status status() const { return status_; }
   std::int64_t version() const { return version_; }
+  // Which life of the room its versions count in: set by whoever loads the room (a new number each time a
+  // room is made or read from the store again), carried by every state and event. Versions grow by one per
+  // event within an epoch; the same version in two epochs names two different events (those not stored,
+  // such as presence, are numbered again by the room's next life).
+  std::int64_t epoch() const { return epoch_; }
+  void set_epoch(std::int64_t epoch);
   const RoomConfig& config() const { return config_; }
   const std::array<Player, 2>& seats() const { return seats_; }
   int seat_of(const std::string& player_id) const;  // -1 if not seated
@@ -342,8 +356,9 @@ class Room {
   const std::array<bool, 2>& rematch_asked() const { return rematch_; }
   // One line of the lobby's list.
   Summary summary(Now now) const;
-  // The events after `version`, if the log still holds them all (empty if up to date); nullopt otherwise.
-  std::optional<std::vector<Message>> events_since(std::int64_t version) const;
+  // The events after `since`, if the log still holds them all (empty if up to date); nullopt otherwise, and
+  // always for another epoch.
+  std::optional<std::vector<Message>> events_since(const Since& since) const;
   // The whole stored form (the record whole): what restore() takes.
   Saved saved(Now now) const;
   // The next save: only what changed since the last one handed out (the columns if one changed, the entries
@@ -386,6 +401,7 @@ class Room {
   int spectators_ = 0;
   mutable std::shared_ptr<const nlohmann::json> summary_fixed_;  // Summary::fixed, built once
   std::int64_t version_ = 0;
+  std::int64_t epoch_ = 0;
   std::deque<std::pair<std::int64_t, Message>> log_;
   Value shown_;  // the position as of the last patched event (or restore): what the next patch starts from
   std::int64_t created_ms_ = 0;

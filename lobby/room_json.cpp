@@ -227,6 +227,7 @@ Message Room::event(json body) {
   body["type"] = "event";
   body["room"] = id_;
   body["version"] = version_;
+  body["epoch"] = epoch_;
   auto m = std::make_shared<const std::string>(body.dump());
   log_.emplace_back(version_, m);
   while (log_.size() > kEventLog) log_.pop_front();
@@ -238,6 +239,7 @@ Message Room::event(json body, Effect& e, Now now) {
   body["type"] = "event";
   body["room"] = id_;
   body["version"] = version_;
+  body["epoch"] = epoch_;
   std::string text = body.dump();
   Value position = position_value(now);
   Value patch = merge_patch(shown_, position);
@@ -272,7 +274,14 @@ Message Room::event(json body, Effect& e, Now now) {
   return m;
 }
 
-std::optional<std::vector<Message>> Room::events_since(std::int64_t version) const {
+void Room::set_epoch(std::int64_t epoch) {
+  epoch_ = epoch;
+  log_.clear();  // their texts name the epoch they were numbered in
+}
+
+std::optional<std::vector<Message>> Room::events_since(const Since& since) const {
+  if (since.epoch && *since.epoch != epoch_) return std::nullopt;
+  const std::int64_t version = since.version;
   if (version > version_ || version < 0) return std::nullopt;
   if (version == version_) return std::vector<Message>{};
   if (log_.empty() || log_.front().first > version + 1) return std::nullopt;
@@ -392,6 +401,7 @@ json Room::state_fields() const {
   return {{"type", "state"},
           {"room", id_},
           {"version", version_},
+          {"epoch", epoch_},
           {"game", std::string(record_.game().name())},
           {"options", config_.options},
           {"clock", clock},

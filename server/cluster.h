@@ -127,6 +127,7 @@ class Cluster {
   // A room's events as sent (RoomActor::send_batch), for the other nodes' members, published once.
   struct Batch {
     std::string room;
+    std::int64_t epoch = 0;                             // the room's (lobby::Room::epoch)
     std::int64_t first_version = 0, last_version = 0;  // of the events (0, 0: none)
     std::array<std::string, 2> seats;
     int mover = -1;
@@ -163,12 +164,16 @@ class Cluster {
   // (local connections) and whether they receive its events yet (after their state: `joined`).
   struct Relay {
     std::string owner;
-    std::int64_t version = 0;
+    std::int64_t epoch = 0, version = 0;  // the newest event relayed, and the epoch it counts in
     struct Member {
       std::weak_ptr<net::Connection> connection;
       std::string player_id;
       bool active = false;
-      std::int64_t version = 0;  // the newest version handed to it (a state, `events`, a batch)
+      // The newest version handed to it (a state, `events`, a batch), in its epoch.
+      std::int64_t epoch = 0, version = 0;
+      // What it asks for when it joins again: the events since, or the state if the room counts in
+      // another epoch now.
+      nlohmann::json join(const std::string& room) const;
     };
     std::map<std::uint64_t, Member> members;
     bool subscribed = false;               // the room's channel is confirmed

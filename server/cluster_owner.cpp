@@ -49,9 +49,9 @@ class Cluster::Remote : public net::Connection {
     if (!fid.empty() && !refused)
       cluster_.to_node(node_, json{{"k", "ack"}, {"fid", fid}, {"from", cluster_.node_id_}});
   }
-  void joined(const std::string& room, std::int64_t version) override {
-    cluster_.to_node(node_, json{{"k", "joined"}, {"conn", origin_}, {"room", room}, {"version", version},
-                                 {"from", cluster_.node_id_}});
+  void joined(const std::string& room, std::int64_t epoch, std::int64_t version) override {
+    cluster_.to_node(node_, json{{"k", "joined"}, {"conn", origin_}, {"room", room}, {"epoch", epoch},
+                                 {"version", version}, {"from", cluster_.node_id_}});
   }
   void left(const std::string& room) override {
     cluster_.to_node(node_, json{{"k", "left"}, {"conn", origin_}, {"room", room}, {"from", cluster_.node_id_}});

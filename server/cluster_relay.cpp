@@ -95,10 +95,7 @@ void Cluster::send_pending(const std::string& fid) {
       auto r = relays_.find(p->room);
       if (r != relays_.end()) {
         auto m = r->second->members.find(p->connection_id);
-        if (m != r->second->members.end() && m->second.version > 0) {
-          json join{{"type", "join"}, {"room", p->room}, {"since", m->second.version}};
-          p->text = join.dump();
-        }
+        if (m != r->second->members.end() && m->second.version > 0) p->text = m->second.join(p->room).dump();
       }
     }
   }
@@ -200,6 +197,15 @@ bool Cluster::follows(const std::string& room, const std::string& from) {
   return false;
 }
 
+json Cluster::Relay::Member::join(const std::string& room) const {
+  json j{{"type", "join"}, {"room", room}};
+  if (version > 0) {
+    j["since"] = version;
+    j["epoch"] = epoch;
+  }
+  return j;
+}
+
 // An answer to a join (a state, or the `events` since a version) for a member of a relayed room: a join sent
 // again to a room's next owner may be answered by both, so what the member was handed already is dropped.
 // Returns false when nothing is left to send; `body` keeps what is.
@@ -207,14 +213,18 @@ bool Cluster::up_to_date(std::uint64_t conn, nlohmann::ordered_json& m, std::str
   if (!m.contains("version")) return true;
   const std::string room = m.value("room", "");
   const std::int64_t version = m.value("version", std::int64_t{0});
+  const std::int64_t epoch = m.value("epoch", std::int64_t{0});
   std::lock_guard lock(mutex_);
   auto r = relays_.find(room);
   if (r == relays_.end()) return true;
   auto member = r->second->members.find(conn);
   if (member == r->second->members.end()) return true;
   std::int64_t& had = member->second.version;
-  if (m.value("type", "") == "state") {
-    had = version;  // a state replaces whatever the member held
+  if (m.value("type", "") == "state" || epoch != member->second.epoch) {
+    // A state replaces whatever the member held; events of another epoch are not comparable with it (the
+    // owner answers `events` only in the epoch the join named, so this is a join from before a move).
+    had = version;
+    member->second.epoch = epoch;
     return true;
   }
   if (version <= had) return false;
@@ -238,7 +248,14 @@ void Cluster::on_joined(const json& head) {
   auto it = relays_.find(room);
   if (it == relays_.end()) return;
   Relay& relay = *it->second;
-  relay.version = std::max(relay.version, head.value("version", std::int64_t{0}));
+  const std::int64_t epoch = head.value("epoch", std::int64_t{0});
+  const std::int64_t version = head.value("version", std::int64_t{0});
+  if (epoch != relay.epoch) {
+    relay.epoch = epoch;  // the room counts again from the state its owner just sent
+    relay.version = version;
+  } else {
+    relay.version = std::max(relay.version, version);
+  }
   if (auto m = relay.members.find(conn); m != relay.members.end()) {
     m->second.active = true;
   } else if (auto c = protocol_->connection_of(conn)) {
@@ -292,6 +309,7 @@ void Cluster::on_room_moved(const std::string& room) {
 // move, a spectators' chat line to spectators only.
 void Cluster::on_batch(const json& head, std::string body) {
   const std::string room = head.value("room", "");
+  const std::int64_t epoch = head.value("epoch", std::int64_t{0});
   const std::int64_t first = head.value("first", std::int64_t{0});
   const std::int64_t last = head.value("last", std::int64_t{0});
   if (!follows(room, head.value("from", ""))) return;
@@ -303,8 +321,15 @@ void Cluster::on_batch(const json& head, std::string body) {
     if (it == relays_.end()) return;
     Relay& relay = *it->second;
     if (first > 0) {
-      if (last <= relay.version) return;  // seen already (a state that held it, or a duplicate)
-      gap = relay.version > 0 && first != relay.version + 1;
+      if (epoch != relay.epoch && relay.version > 0) {
+        // The room counts in another epoch (its owner loaded it again): what the members hold is of no use
+        // to its events; they join again, and the relay counts from here.
+        gap = true;
+      } else {
+        if (last <= relay.version) return;  // seen already (a state that held it, or a duplicate)
+        gap = relay.version > 0 && first != relay.version + 1;
+      }
+      relay.epoch = epoch;
       relay.version = last;
     }
     if (!gap)
@@ -312,7 +337,10 @@ void Cluster::on_batch(const json& head, std::string body) {
         if (m.active)
           if (auto c = m.connection.lock()) {
             members.emplace_back(std::move(c), m.player_id);
-            if (first > 0) m.version = std::max(m.version, last);
+            if (first > 0) {
+              m.version = m.epoch == epoch ? std::max(m.version, last) : last;
+              m.epoch = epoch;
+            }
           }
   }
   ++counters_.batches_in;
@@ -362,7 +390,8 @@ void Cluster::publish_batch(const Batch& b) {
     chat.push_back({spectators_only, message->size()});
     body += *message;
   }
-  json head{{"k", "batch"}, {"room", b.room}, {"from", node_id_}, {"first", b.first_version}, {"last", b.last_version},
+  json head{{"k", "batch"}, {"room", b.room}, {"from", node_id_}, {"epoch", b.epoch}, {"first", b.first_version},
+            {"last", b.last_version},
             {"seats", {b.seats[0], b.seats[1]}}, {"mover", b.mover},
             {"patched", b.patched == lobby::Effect::npos ? -1 : static_cast<std::int64_t>(b.patched)},
             {"n", n}, {"mine", b.mine.size()}, {"chat", chat}};
@@ -374,7 +403,7 @@ void Cluster::publish_batch(const Batch& b) {
 // Finding a room again
 
 void Cluster::rejoin(const std::string& room) {
-  std::vector<std::pair<std::shared_ptr<net::Connection>, std::int64_t>> members;  // and the version each has
+  std::vector<std::pair<std::shared_ptr<net::Connection>, json>> members;  // and the join each sends
   std::string owner;
   {
     std::lock_guard lock(mutex_);
@@ -387,16 +416,14 @@ void Cluster::rejoin(const std::string& room) {
     for (auto& [conn, m] : it->second->members) {
       if (joining.count(conn)) continue;
       m.active = false;  // until the owner says it joined them again
-      if (auto c = m.connection.lock()) members.emplace_back(std::move(c), m.version);
+      if (auto c = m.connection.lock()) members.emplace_back(std::move(c), m.join(room));
     }
   }
   if (owner.empty()) return;
   spdlog::debug("cluster: room {}: {} members join again at {}", room, members.size(), owner);
-  for (auto& [c, version] : members) {
+  for (auto& [c, join] : members) {
     auto player = protocol_->player_of(c->id());
     if (!player) continue;
-    json join{{"type", "join"}, {"room", room}};
-    if (version > 0) join["since"] = version;
     forward(c, *player, protocol_->session_of(c->id()), room, join.dump(), owner, {}, true);
   }
 }
@@ -465,16 +492,12 @@ void Cluster::reroute(const std::string& room) {
       if (p->subscribes) joining.insert(p->connection_id);
     for (auto& [conn, m] : relay->members) {
       if (joining.count(conn)) continue;
-      json join{{"type", "join"}, {"room", room}};
-      if (m.version > 0) join["since"] = m.version;
-      protocol_->feed_again(conn, join.dump(), {});
+      protocol_->feed_again(conn, m.join(room).dump(), {});
     }
     for (auto& [fid, p] : pending) {
       if (p->join) {  // sent by rejoin(): from what the member has by now
         auto m = relay->members.find(p->connection_id);
-        json join{{"type", "join"}, {"room", room}};
-        if (m != relay->members.end() && m->second.version > 0) join["since"] = m->second.version;
-        p->text = join.dump();
+        p->text = m != relay->members.end() ? m->second.join(room).dump() : json{{"type", "join"}, {"room", room}}.dump();
       }
       ++counters_.retried;
       spdlog::debug("cluster: {} run here: {}", fid, p->text);

@@ -332,13 +332,17 @@ struct Create {
 
 struct Join {
   std::string room;
-  std::optional<std::int64_t> since;
+  std::optional<lobby::Since> since;  // with the epoch the client counts in, when it says it
   static Parsed<Join> parse(const json& body) {
     Join j;
     if (auto r = room_field(body, j.room)) return *r;
     if (auto s = body.find("since"); s != body.end() && !s->is_null()) {
       if (!s->is_number_integer()) return bad_message("field 'since' must be an integer");
-      j.since = s->get<std::int64_t>();
+      j.since = lobby::Since{s->get<std::int64_t>()};
+      if (auto e = body.find("epoch"); e != body.end() && !e->is_null()) {
+        if (!e->is_number_integer()) return bad_message("field 'epoch' must be an integer");
+        j.since->epoch = e->get<std::int64_t>();
+      }
     }
     return j;
   }

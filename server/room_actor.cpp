@@ -34,6 +34,9 @@ RoomActor::RoomActor(Services& services, lobby::Room room, std::shared_ptr<net::
       holder_(services.claims.new_holder()),
       expiry_timer_(services.net->make_timer(strand_)) {
   chain_ = std::make_shared<store::Chain>();
+  // Under a lease, its number (the store gives a new one whenever the room changes hands); alone, a number
+  // this process never gave before and a restart does not give again.
+  room_.set_epoch(lease_ ? lease_->lease : Services::next_epoch());
   mail_mark_ = MailMark::of(room_);
   for (int s = 0; s < 2; ++s) mail_seat_ids_[s] = room_.seats()[s].id;
   for (std::size_t start = 0; start < commands.size();) {
@@ -163,8 +166,9 @@ void RoomActor::apply(lobby::Effect effect, const std::shared_ptr<net::Connectio
   }
   if (room_.status() == lobby::Status::finished && effect.save) ++services_.metrics.games_finished;
 
-  outbox_.push_back(Batch{std::move(effect.events), !effect.save, received, effect.patched, effect.mover,
-                          std::move(effect.legal), 0, std::move(effect.chat)});
+  // The effect's events are the room's last ones, numbered one after the other.
+  outbox_.push_back(Batch{std::move(effect.events), room_.version(), !effect.save, received, effect.patched,
+                          effect.mover, std::move(effect.legal), 0, std::move(effect.chat)});
   if (effect.save) {
     // Only what changed since the last save (issue 16): a turn's save is the size of a turn.
     const lobby::Now now = Services::now();
@@ -285,18 +289,6 @@ void RoomActor::fail_storage(const std::string& why) {
 
 // Every event to every connection in the room, the same shared text; the connections of the seat to move get
 // the last event that changed the position with their legal actions added (built once for them all).
-namespace {
-
-// The version an event carries (`"version":N`, lobby::Room's events); 0 if none.
-std::int64_t event_version(const std::string& event) {
-  constexpr std::string_view kKey = "\"version\":";
-  auto at = event.find(kKey);
-  if (at == std::string::npos) return 0;
-  return std::strtoll(event.c_str() + at + kKey.size(), nullptr, 10);
-}
-
-}  // namespace
-
 void RoomActor::send_batch(const Batch& b) {
   lobby::Message mine;
   if (b.mover >= 0 && b.patched < b.events.size())
@@ -323,9 +315,10 @@ void RoomActor::send_batch(const Batch& b) {
   if (remote && services_.cluster) {
     Cluster::Batch out;
     out.room = id_;
+    out.epoch = room_.epoch();
     if (!b.events.empty()) {
-      out.first_version = event_version(*b.events.front());
-      out.last_version = event_version(*b.events.back());
+      out.first_version = b.last_version - static_cast<std::int64_t>(b.events.size()) + 1;
+      out.last_version = b.last_version;
     }
     for (int s = 0; s < 2; ++s) out.seats[s] = room_.seats()[s].id;
     out.mover = b.mover;
@@ -342,7 +335,7 @@ void RoomActor::send_batch(const Batch& b) {
 // Who is in the room
 
 void RoomActor::subscribe(const std::shared_ptr<net::Connection>& c, const std::string& player_id,
-                          std::optional<std::int64_t> since, std::shared_ptr<const json> extra) {
+                          std::optional<lobby::Since> since, std::shared_ptr<const json> extra) {
   // Added once settled: a newcomer's first message is the state or the missed events, never an event that
   // the state already holds. If a save fails first, it is told, like those already in the room.
   when_settled(
@@ -357,7 +350,8 @@ void RoomActor::subscribe(const std::shared_ptr<net::Connection>& c, const std::
         if (missed) {
           // The logged events are JSON texts already: joined as they are, never parsed again.
           std::string out = R"({"type":"events","room":)" + json(id_).dump() + R"(,"version":)" +
-                            std::to_string(room_.version()) + R"(,"events":[)";
+                            std::to_string(room_.version()) + R"(,"epoch":)" + std::to_string(room_.epoch()) +
+                            R"(,"events":[)";
           for (std::size_t i = 0; i < missed->size(); ++i) out += (i ? "," : "") + *(*missed)[i];
           out += ']';
           if (seat >= 0 && seat == room_.seat_to_move()) out += "," + room_.legal_members();
@@ -367,7 +361,7 @@ void RoomActor::subscribe(const std::shared_ptr<net::Connection>& c, const std::
           if (!ratings_.is_null()) members["ratings"] = ratings_;
           conn->send(room_.state_message(now, seat, members));
         }
-        conn->joined(id_, room_.version());  // a client of another node: its node relays from here on
+        conn->joined(id_, room_.epoch(), room_.version());  // a client of another node: its node relays from here on
         fetch_ratings();
         refresh_presence();
       },

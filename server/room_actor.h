@@ -67,7 +67,7 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   // the full state, with the fields of `extra` added (a creator's private seat links). Runs once the outbox
   // is empty.
   void subscribe(const std::shared_ptr<net::Connection>& c, const std::string& player_id,
-                 std::optional<std::int64_t> since, std::shared_ptr<const nlohmann::json> extra = nullptr);
+                 std::optional<lobby::Since> since, std::shared_ptr<const nlohmann::json> extra = nullptr);
   void unsubscribe(std::uint64_t connection_id);
   bool is_subscribed(std::uint64_t connection_id) const { return subscribers_.count(connection_id) > 0; }
   // Runs `fn` once everything accepted so far has been stored and announced; if a save fails first (the room
@@ -97,6 +97,7 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
  private:
   struct Batch {
     std::vector<lobby::Message> events;
+    std::int64_t last_version = 0;  // the room's version after them
     bool stored = false;
     std::optional<std::chrono::steady_clock::time_point> received;
     // The legal actions for the seat to move, added to events[patched] for its connections only.

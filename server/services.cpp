@@ -1,5 +1,7 @@
 #include "server/services.h"
 
+#include <algorithm>
+#include <atomic>
 #include <nlohmann/json.hpp>
 
 namespace cinq::server {
@@ -8,6 +10,16 @@ lobby::Now Services::now() {
   using namespace std::chrono;
   return {duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count(),
           duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count()};
+}
+
+std::int64_t Services::next_epoch() {
+  static std::atomic<std::int64_t> last{0};
+  const std::int64_t now = Services::now().unix_ms;
+  std::int64_t was = last.load();
+  std::int64_t next = 0;
+  do next = std::max(now, was + 1);
+  while (!last.compare_exchange_weak(was, next));
+  return next;
 }
 
 std::string error_message(const std::string& code, const std::string& message, const std::string& ref,

@@ -62,6 +62,10 @@ struct Services {
   std::function<bool(std::function<void()>)> read_later;
 
   static lobby::Now now();
+  // A room's epoch on a single node (lobby::Room::epoch; a cluster's rooms take their lease number): the
+  // wall clock in ms, and one more than the last one given when the clock has not moved past it, so that a
+  // room made or loaded again, in this process or after a restart, never counts in an epoch it had.
+  static std::int64_t next_epoch();
 };
 
 // {"type":"error","code":...,"message":...} with the request's `ref` and room when known.

@@ -182,7 +182,10 @@ export function render_room(root, app, room_id) {
   }
   function join() {
     const message = {type: 'join', room: room_id};
-    if (state) message.since = state.version;
+    if (state) {
+      message.since = state.version;
+      message.epoch = state.epoch;  // the room's numbering: another one answers with the whole state
+    }
     join_ref = conn.send(message);
     resyncing = join_ref !== null;
   }
@@ -230,6 +233,8 @@ export function render_room(root, app, room_id) {
   // Returns false when the event cannot be applied in order (the caller resyncs).
   function apply_event(ev) {
     if (!state) return false;
+    // Numbered in another life of the room (reloaded, moved to another node): only a state can follow.
+    if (ev.epoch !== undefined && ev.epoch !== state.epoch) return false;
     if (ev.version <= state.version) return true;  // already applied (a duplicate after a resync)
     if (ev.version !== state.version + 1) return false;
     if (ev.patch !== undefined && !state.position) return false;  // nothing to patch: take a whole state

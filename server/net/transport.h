@@ -44,9 +44,11 @@ class Connection {
   virtual std::string command_id() const { return {}; }
   // The message `id` has been handled whole (its effects stored and announced): the other node may forget it.
   virtual void completed(const std::string& id) { (void)id; }
-  // The connection now receives `room`'s events (after the state or events just sent it, at `version`), or
-  // no longer does.
-  virtual void joined(const std::string& room, std::int64_t version) { (void)room, (void)version; }
+  // The connection now receives `room`'s events (after the state or events just sent it, at `version` of
+  // `epoch`), or no longer does.
+  virtual void joined(const std::string& room, std::int64_t epoch, std::int64_t version) {
+    (void)room, (void)epoch, (void)version;
+  }
   virtual void left(const std::string& room) { (void)room; }
 };
 

@@ -265,6 +265,10 @@ async def owner_killed_mid_game(cluster):
     owner = cluster.owner_of(room)
     check(owner in ("n2", "n3"), f"owner after the kill: {owner!r}")
     more += await play_turns(room, [ada2, ben], cy, 4)
+    # The new owner counts in an epoch of its own (its lease), and every member is in it.
+    epochs = {c.name: c.view(room).epoch for c in (ada2, ben, cy)}
+    check(len(set(epochs.values())) == 1 and ada.view(room).epoch not in epochs.values(),
+          f"epochs after the takeover: {epochs}, before: {ada.view(room).epoch}")
     text = stored_turns(cluster, room)
     for actions in played + more:
         check(actions[0] in text, f"the store lacks the announced turn {actions}")
@@ -355,7 +359,8 @@ async def follow(clients, room, version, timeout=10):
         for c in clients:
             if len(storage_errors(c, room)) > told[id(c)]:
                 told[id(c)] = len(storage_errors(c, room))
-                await c.send({"type": "join", "room": room, "since": c.view(room).version})
+                await c.send({"type": "join", "room": room, "since": c.view(room).version,
+                              "epoch": c.view(room).epoch})
         if all(c.view(room).version >= version for c in clients):
             return
         if time.monotonic() > deadline:

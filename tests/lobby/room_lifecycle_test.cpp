@@ -249,6 +249,26 @@ TEST_CASE("Room versions: each event raises the version by one, a client catches
   CHECK(room.state_json(at(0))["version"] == 10);
 }
 
+TEST_CASE("Room epochs: events and the state carry the room's epoch; events are given only in it") {
+  Room room = open_room("tablut");
+  room.set_epoch(7);
+  std::vector<Message> log;
+  keep(log, room.sit(kAlice, 0, at(0)));
+  keep(log, room.sit(kBob, 1, at(0)));
+  REQUIRE(!log.empty());
+  for (const Message& m : log) CHECK(parse(m)["epoch"] == 7);
+  CHECK(room.state_json(at(0))["epoch"] == 7);
+  CHECK(room.events_since({1, 7})->size() == log.size() - 1);
+  CHECK(room.events_since({1})->size() == log.size() - 1);  // no epoch said: the room's
+  // The same version in another epoch names other events: only the state can follow it.
+  CHECK(room.events_since({1, 6}) == std::nullopt);
+  CHECK(room.events_since({room.version(), 6}) == std::nullopt);
+  // A room given a new epoch forgets the events numbered in the old one.
+  room.set_epoch(8);
+  CHECK(room.events_since({1, 8}) == std::nullopt);
+  CHECK(room.events_since({room.version(), 8})->empty());
+}
+
 TEST_CASE("Room versions: a client too far behind gets nothing from the log and needs the full state") {
   Room room = live_room("tablut");
   for (int i = 1; i <= 300; ++i) REQUIRE(room.set_spectators(i, at(0)).events.size() == 1);

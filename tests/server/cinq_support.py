@@ -178,6 +178,7 @@ class RoomView:
 
     def __init__(self, state):
         self.version = state["version"]
+        self.epoch = state.get("epoch")
         self.position = copy.deepcopy(state["position"])
         self.legal = ungrouped(state.get("legal", []))  # groups written out, ranges kept
         self.can_end_turn = state.get("can_end_turn", False)
@@ -237,6 +238,10 @@ class Client:
         return next((s for s in (0, 1) if self.player_id and view.player_ids[s] == self.player_id), None)
 
     def _apply_event(self, view, e, where):
+        # Versions count within an epoch: an event of another one may only follow a state of it.
+        if e.get("epoch") != view.epoch:
+            self.problem(f"{where}: an event of epoch {e.get('epoch')} after a state of epoch {view.epoch}: "
+                         f"{short(e)}")
         if e["version"] != view.version + 1:
             self.problem(f"{where}: event version {e['version']} after version {view.version}: {short(e)}")
         view.version = e["version"]
@@ -282,6 +287,8 @@ class Client:
             self._check_legal(view, m, True)
         elif kind == "events" and room in self.rooms:
             view = self.rooms[room]
+            if m.get("epoch") != view.epoch:
+                self.problem(f"`events` of epoch {m.get('epoch')} after a state of epoch {view.epoch}")
             for e in m["events"]:
                 if "legal" in e or "can_end_turn" in e:
                     self.problem(f"an event inside `events` carries legal: {short(e)}")

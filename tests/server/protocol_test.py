@@ -274,7 +274,7 @@ async def watch_and_reconnect(url, game):
     back = await Client(dropper.name + "-back", url).open()
     await back.hello(id=dropper.player_id, token=dropper.token)
     back.rooms[room] = copy.deepcopy(dropper.view(room))  # the client keeps its position and version
-    await back.send({"type": "join", "room": room, "since": last_seen})
+    await back.send({"type": "join", "room": room, "since": last_seen, "epoch": back.view(room).epoch})
     m = await back.expect("the missed events", lambda m: True, next_only=True)
     check(m["type"] == "events" and m["room"] == room, f"join with since answers with events: {short(m)}")
     deadline = time.monotonic() + 3
@@ -303,7 +303,8 @@ async def watch_and_reconnect(url, game):
 
     # Nothing missed: an empty list.
     carol.skip()
-    await carol.send({"type": "join", "room": room, "since": carol.events(room)[-1]["version"]})
+    await carol.send({"type": "join", "room": room, "since": carol.events(room)[-1]["version"],
+                      "epoch": carol.view(room).epoch})
     m = await carol.expect("no missed events", lambda m: True, next_only=True)
     check(m["type"] == "events" and m["events"] == [],
           f"join with since = the last version: no events: {short(m)}")

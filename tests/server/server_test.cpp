@@ -189,6 +189,55 @@ TEST_CASE(
   CHECK(get_json(server.port(), "/api/games/" + room)["position"]["turn"] == 5);
 }
 
+TEST_CASE(
+    "after a restart the room counts in a new epoch: a join from a version of the old one gets the whole state, "
+    "though the room has numbered other events up to that version again") {
+  TempDir data;
+  std::string room, alice_id, alice_token, bob_id, bob_token;
+  std::int64_t seen = 0, old_epoch = 0;
+  {
+    ServerProcess server(data.path(), CINQ_WEB_DIR);
+    Table t(server.port(), "tablut");
+    room = t.room;
+    alice_id = t.alice.id, alice_token = t.alice.token, bob_id = t.bob.id, bob_token = t.bob.token;
+    play(t.alice, room, {"a4 c4"});
+    t.alice.until_event("play");
+    t.bob.until_event("play");
+    t.bob.ws().close();
+    // Bob's leaving is announced (a version the store does not keep) and is the last thing Alice sees.
+    json gone =
+        t.alice.until([](const json& m) { return m.value("kind", "") == "presence" && m["online"] == false; });
+    seen = gone["version"].get<std::int64_t>();
+    old_epoch = gone["epoch"].get<std::int64_t>();
+    server.kill(SIGKILL);
+    server.wait(std::chrono::seconds(10));
+  }
+  ServerProcess server(data.path(), CINQ_WEB_DIR);
+  Peer bob(server.port(), bob_id, bob_token);
+  bob.send({{"type", "join"}, {"room", room}});
+  json state = bob.until_type("state");
+  CHECK(state["epoch"].get<std::int64_t>() != old_epoch);
+  // Bob's coming back is numbered from the stored version: the number Alice saw his leaving under.
+  json back = bob.until([](const json& m) { return m.value("kind", "") == "presence" && m["online"] == true; });
+  CHECK(back["version"] == seen);
+  CHECK(back["epoch"] == state["epoch"]);
+
+  Peer alice(server.port(), alice_id, alice_token);
+  alice.send({{"type", "join"}, {"room", room}, {"since", seen}, {"epoch", old_epoch}});
+  json again = alice.until([](const json& m) { return m.value("type", "") == "state" || m.value("type", "") == "events"; });
+  REQUIRE(again["type"] == "state");  // not "nothing missed": Bob is back
+  CHECK(again["seats"][1]["online"] == true);
+  CHECK(again["epoch"] == state["epoch"]);
+  // In the epoch it holds now, a join from its own version is answered with the events since.
+  alice.send({{"type", "join"}, {"room", room}, {"since", again["version"]}, {"epoch", again["epoch"]}});
+  json since = alice.until_type("events");
+  CHECK(since["epoch"] == state["epoch"]);
+  for (const json& e : since["events"]) {  // at most her own coming back
+    CHECK(e["epoch"] == state["epoch"]);
+    CHECK(e["version"].get<std::int64_t>() > again["version"].get<std::int64_t>());
+  }
+}
+
 TEST_CASE("a live clock reopened after a crash still falls: the side to move loses on time") {
   TempDir data;
   std::string room;
