@@ -10,7 +10,7 @@ USER haproxy
 EXPOSE 8080
 # Healthy while some node answers /api/health through it (bash's /dev/tcp: no curl in the image).
 HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=3 \
-  CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /api/health HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && head -n1 <&3 | grep -q ' 200 '"]
+  CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /api/health HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && IFS= read -r status <&3 && [[ $status == *' 200 '* ]]"]
 # SIGTERM stops at once (SIGUSR1's soft stop would wait for every WebSocket tunnel to close); clients
 # reconnect by themselves.
 STOPSIGNAL SIGTERM

@@ -52,7 +52,9 @@ for t in "${TARGETS[@]}"; do
   status=$?
   set -e
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
-  last=$(grep -E '^#[0-9]+' "$log" | tail -1)
+  # The last progress line (none when the fuzzer stopped at once): awk, not `grep | tail`, whose grep fails
+  # the assignment under pipefail when nothing matches.
+  last=$(awk '/^#[0-9]+/ {line = $0} END {print line}' "$log")
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$last")
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<< "$last")
   # crash-, leak-, timeout- and oom- files; slow-unit- files (an input over 10 s) are not failures.

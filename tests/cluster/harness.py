@@ -202,10 +202,16 @@ class Haproxy:
         path = os.path.join(self.dir, "haproxy.cfg")
         with open(path, "w") as f:
             f.write("\n".join(lines) + "\n")
+        self.path = path
+        self.process = None
+        self.start()
+
+    def start(self):
+        """Starts HAProxy on its port (again, after `stop`: the fault harness restarts it)."""
         self.log = open(os.path.join(self.dir, "haproxy.log"), "ab")
         env = dict(os.environ, CINQ_HAPROXY_BIND=f"127.0.0.1:{self.port}")
-        self.process = subprocess.Popen(["haproxy", "-db", "-f", path], stdout=self.log, stderr=subprocess.STDOUT,
-                                        env=env)
+        self.process = subprocess.Popen(["haproxy", "-db", "-f", self.path], stdout=self.log,
+                                        stderr=subprocess.STDOUT, env=env)
         wait_until("haproxy", lambda: http_get(self.port, "/api/health")[0] == 200, 15)
 
     def stop(self):
