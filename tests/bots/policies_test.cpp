@@ -8,6 +8,7 @@
 #include <random>
 
 #include "bots/bot.h"
+#include "bots/policy.h"
 #include "rules/baltek/baltek.h"
 #include "rules/registry.h"
 #include "tests/bots/helpers.h"
