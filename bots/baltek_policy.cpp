@@ -10,8 +10,8 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "bots/games.h"
-#include "rules/baltek/baltek.h"
+#include "bots/policy.h"
+#include "rules/baltek/view.h"
 
 namespace cinq::baltek {
 namespace {
@@ -46,10 +46,10 @@ struct Board {
   std::array<std::array<int, kSquares>, 2> at{};  // footballer index on a square, -1 if none
   Square ball = kNone;
 
-  explicit Board(const BaltekState& s) : me(s.to_move()), ball(s.ball()) {
+  explicit Board(const State& s) : me(s.to_move()), ball(ball_of(s)) {
     for (auto& side : at) side.fill(-1);
     for (Side side = 0; side < 2; ++side)
-      for (int i = 0; i < 6; ++i) at[side][static_cast<std::size_t>(s.footballer(side, i))] = i;
+      for (int i = 0; i < 6; ++i) at[side][static_cast<std::size_t>(footballer_of(s, side, i))] = i;
   }
   int on(Side side, Square s) const { return s == kNone ? -1 : at[side][static_cast<std::size_t>(s)]; }
   // How far `s` is up the field for `side`: 0 at its own goal's column, 11 at the goal it attacks.
@@ -118,7 +118,7 @@ double logistic(double s) { return 1 / (1 + std::exp(-s)); }
 class BaltekPolicy final : public bots::Policy {
  public:
   void candidates(const State& state, bots::Rng& rng, std::vector<Action>& out) const override {
-    const auto& s = dynamic_cast<const BaltekState&>(state);
+    const State& s = state;
     const Board b(s);
     const std::vector<Action> legal = s.legal_actions();
     std::vector<std::pair<double, Action>> scored;
@@ -148,7 +148,7 @@ class BaltekPolicy final : public bots::Policy {
   double exploration() const override { return kExploration; }
 
   Action playout_action(const State& state, bots::Rng& rng) const override {
-    const auto& s = dynamic_cast<const BaltekState&>(state);
+    const State& s = state;
     // One buffer per thread: a playout asks this dozens of times, and the server runs bots on threads.
     thread_local std::vector<Action> legal;
     legal.clear();
@@ -172,12 +172,12 @@ class BaltekPolicy final : public bots::Policy {
   int playout_limit() const override { return kPlayoutActions; }
 
   double evaluate(const State& state, int seat) const override {
-    const auto& s = dynamic_cast<const BaltekState&>(state);
+    const State& s = state;
     const Outcome o = s.outcome();
     if (o.over()) return o.kind == Outcome::Kind::win ? (o.winner == seat ? 1.0 : 0.0) : 0.5;
     const Side me = seat;  // seats are sides in Baltek
     const Board b(s);
-    const double goals = s.goals_scored(me) - s.goals_scored(other(me));
+    const double goals = goals_of(s, me) - goals_of(s, other(me));
     // Where the ball is, from -1 (at our goal) to 1 (at theirs).
     const double field = (Board::progress(me, b.ball) - 5.5) / 5.5;
     const Side holder = b.holder();

@@ -12,9 +12,8 @@
 
 #include "bots/batik_skyline.h"
 #include "bots/bot.h"
-#include "bots/games.h"
-#include "rules/batik/physics.h"
-#include "rules/batik/state.h"
+#include "bots/policy.h"
+#include "rules/batik/view.h"
 
 namespace cinq::batik {
 namespace {
@@ -66,9 +65,9 @@ double area_of(unsigned pieces) {
 class BatikPolicy final : public bots::Policy {
  public:
   void candidates(const State& state, bots::Rng& rng, std::vector<Action>& out) const override {
-    const BatikState& s = as_batik(state);
-    const unsigned mine = s.available(s.to_move());
-    const Skyline sky = skyline_of(s.frame());
+    const State& s = state;
+    const unsigned mine = available_of(s, s.to_move());
+    const Skyline sky = skyline_of(frame_of(s));
     struct Scored {
       double cost;
       Landing landing;
@@ -125,9 +124,9 @@ class BatikPolicy final : public bots::Policy {
   }
 
   Action playout_action(const State& state, bots::Rng& rng) const override {
-    const BatikState& s = as_batik(state);
-    const unsigned mine = s.available(s.to_move());
-    const Skyline sky = skyline_of(s.frame());
+    const State& s = state;
+    const unsigned mine = available_of(s, s.to_move());
+    const Skyline sky = skyline_of(frame_of(s));
     std::array<int, kSetSize> pieces{};
     int n = 0;
     for (int piece = 0; piece < kSetSize; ++piece)
@@ -165,28 +164,28 @@ class BatikPolicy final : public bots::Policy {
   }
 
   double evaluate(const State& state, int seat) const override {
-    const BatikState& s = as_batik(state);
+    const State& s = state;
     const Outcome o = s.outcome();
     if (o.over()) return o.kind == Outcome::Kind::win ? (o.winner == seat ? 1.0 : 0.0) : 0.5;
     const Side me = seat;  // seats are sides in Batik
     const Side mover = s.to_move();
     const double sign = mover == me ? 1 : -1;  // turns the mover's terms into mine
     // The pieces lost for good: each one is a drop fewer before running out.
-    const double lost = std::popcount(s.lost(other(me))) - std::popcount(s.lost(me));
+    const double lost = std::popcount(lost_of(s, other(me))) - std::popcount(lost_of(s, me));
     // Room: if even the mover's best-looking drop would rest above the rim, the mover is about to lose
     // this game (and a piece).
-    const Skyline sky = skyline_of(s.frame());
-    const double margin = kRim + kTolerance - best_top(sky, s.available(mover));
+    const Skyline sky = skyline_of(frame_of(s));
+    const double margin = kRim + kTolerance - best_top(sky, available_of(s, mover));
     const double danger = logistic(-margin / 0.4);
     // Running out: with no overflow, the mover runs out first iff it has no more pieces than the other.
     // That decides once what is left to drop fits easily in the room left under the rim.
-    const int a = std::popcount(s.available(mover)), b = std::popcount(s.available(other(mover)));
+    const int a = std::popcount(available_of(s, mover)), b = std::popcount(available_of(s, other(mover)));
     double room = kRim * kFrameWidth;
     for (double h : sky) room -= h / kEighths;
-    const double to_drop = area_of(s.available(mover)) + area_of(s.available(other(mover)));
+    const double to_drop = area_of(available_of(s, mover)) + area_of(available_of(s, other(mover)));
     const double exhaustion = (a <= b ? -1.0 : 1.0) * logistic((room - 1.4 * to_drop) / 3);
     // Losing a game costs a piece in a match, and everything in a single game.
-    const double game = s.match() ? 1.2 : 3.0;
+    const double game = is_match(s) ? 1.2 : 3.0;
     return logistic(lost + sign * (-game * danger + 3 * exhaustion));
   }
 };

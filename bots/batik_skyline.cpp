@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "rules/batik/physics.h"
+#include "rules/batik/view.h"
 
 namespace cinq::batik {
 

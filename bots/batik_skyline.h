@@ -8,7 +8,7 @@
 #include <array>
 #include <vector>
 
-#include "rules/batik/batik.h"
+#include "rules/batik/view.h"
 
 namespace cinq::batik {
 

@@ -12,8 +12,8 @@
 #include <bit>
 #include <cmath>
 
-#include "bots/games.h"
-#include "rules/bilitaire/state.h"
+#include "bots/policy.h"
+#include "rules/bilitaire/view.h"
 
 namespace cinq::bilitaire {
 namespace {
@@ -65,21 +65,21 @@ Board after(const Board& b, Action a) {
 
 // How good `a` looks to the side to move: jumps kept for the marble player, jumps denied for the tray
 // player; the end of the turn before an announcement (an announcement gives marbles away).
-double greed(const BiState& s, Action a) {
-  if (s.phase() == Phase::tray_done) return a.is_end_turn() ? 1 : -decode(a).count;
-  const int j = jumps(after(s.board(), a));
+double greed(const State& s, Action a) {
+  if (phase_of(s) == Phase::tray_done) return a.is_end_turn() ? 1 : -decode(a).count;
+  const int j = jumps(after(board_of(s), a));
   return s.to_move() == kMarbleSide ? j : -j;
 }
 
 class BilitairePolicy final : public bots::Policy {
  public:
   void candidates(const State& state, bots::Rng& rng, std::vector<Action>& out) const override {
-    const auto& s = static_cast<const BiState&>(state);
+    const State& s = state;
     std::vector<Action> legal;
     s.legal_actions(legal);
     std::shuffle(legal.begin(), legal.end(), rng);  // ties in a random order
     std::vector<std::pair<double, Action>> scored;
-    for (Action a : legal) scored.push_back({s.phase() == Phase::first_removal ? 0 : greed(s, a), a});
+    for (Action a : legal) scored.push_back({phase_of(s) == Phase::first_removal ? 0 : greed(s, a), a});
     std::stable_sort(scored.begin(), scored.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
     for (const auto& x : scored) out.push_back(x.second);
   }
@@ -90,15 +90,15 @@ class BilitairePolicy final : public bots::Policy {
   int playout_limit() const override { return kPlayoutActions; }
 
   Action playout_action(const State& state, bots::Rng& rng) const override {
-    const auto& s = static_cast<const BiState&>(state);
+    const State& s = state;
     thread_local std::vector<Action> legal;
     legal.clear();
     s.legal_actions(legal);
     assert(!legal.empty());
     auto random = [&] { return legal[std::uniform_int_distribution<std::size_t>(0, legal.size() - 1)(rng)]; };
-    if (s.phase() == Phase::tray_done)
+    if (phase_of(s) == Phase::tray_done)
       return std::bernoulli_distribution(kAnnounce)(rng) ? random() : Action::end_turn();
-    if (s.phase() == Phase::first_removal || !std::bernoulli_distribution(kGreedy)(rng)) return random();
+    if (phase_of(s) == Phase::first_removal || !std::bernoulli_distribution(kGreedy)(rng)) return random();
     Action best = legal.front();
     double best_score = -1e9;
     for (Action a : legal)
@@ -110,20 +110,20 @@ class BilitairePolicy final : public bots::Policy {
   }
 
   double evaluate(const State& state, int seat) const override {
-    const auto& s = static_cast<const BiState&>(state);
+    const State& s = state;
     const Outcome o = s.outcome();
     if (o.over()) return o.kind == Outcome::Kind::win ? (o.winner == seat ? 1.0 : 0.0) : 0.5;
     // What this round will likely end at.
-    const Board& b = s.board();
+    const Board& b = board_of(s);
     double left = b.marble_count() - kJumpWeight * jumps(b) + kTrayWeight * (12 - std::popcount(b.trays));
-    if (s.phase() == Phase::marbles) {  // an announced chain is sure to be made
+    if (phase_of(s) == Phase::marbles) {  // an announced chain is sure to be made
       std::vector<Action> chains;
       s.legal_actions(chains);
       if (!chains.empty()) left -= static_cast<double>(decode(chains.front()).path.size()) - 2;
     }
     left = std::max(left, 1.0);
     // Player 1 plays the marbles in round 1: fewer left than in the other round wins.
-    const double other = s.round() == 1 ? kTypicalLeft : s.left_after(1);
+    const double other = s.round() == 1 ? kTypicalLeft : left_after(s, 1);
     const double marble_player_wins = 1 / (1 + std::exp(-(other - left) / kScale));
     const int marble_seat = s.seat_of(kMarbleSide);
     return seat == marble_seat ? marble_player_wins : 1 - marble_player_wins;

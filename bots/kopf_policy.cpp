@@ -2,8 +2,8 @@
 // playouts end by themselves (about 100 actions) and are fast enough; what they miss is that a penalty
 // removal is a free point: a random player skips most of them (one action among the penalties and all the
 // moves). Playouts here take a penalty when one is on offer, most of the time.
-#include "bots/games.h"
-#include "rules/kopf/state.h"
+#include "bots/policy.h"
+#include "rules/kopf/view.h"
 
 namespace cinq::kopf {
 namespace {

@@ -1,8 +1,20 @@
-// The default playout policy (plain MCTS: every legal action, uniform random playouts to the end) and the
-// explicit list of the games that have their own (bots/games.h), chosen by Game::name().
-#include <string_view>
+// The default playout policy (plain MCTS: every legal action, uniform random playouts to the end) and each
+// game's own, keyed by its Game from the one list of the games (rules/games.inc).
+#include <utility>
+#include <vector>
 
-#include "bots/games.h"
+#include "bots/policy.h"
+
+// Each game's `game()` (rules/ID/) and its policy, `bots::ID_policy()` (bots/ID_policy.cpp).
+#define CINQ_GAME(id) \
+  namespace cinq::id { \
+  const Game& game(); \
+  } \
+  namespace cinq::bots { \
+  const Policy& id##_policy(); \
+  }
+#include "rules/games.inc"
+#undef CINQ_GAME
 
 namespace cinq::bots {
 
@@ -22,13 +34,14 @@ Action Policy::playout_action(const State& state, Rng& rng) const {
 double Policy::evaluate(const State& /*state*/, int /*seat*/) const { return 0.5; }
 
 const Policy& policy_for(const Game& game) {
-  const std::string_view name = game.name();
-  if (name == "tablut") return tablut_policy();
-  if (name == "kopf-oder-knopf") return kopf_policy();
-  if (name == "bi-litaire") return bilitaire_policy();
-  if (name == "baltek") return baltek_policy();
-  if (name == "batik") return batik_policy();
-  static const Policy fallback;
+  static const std::vector<std::pair<const Game*, const Policy*>> policies = {
+#define CINQ_GAME(id) {&::cinq::id::game(), &id##_policy()},
+#include "rules/games.inc"
+#undef CINQ_GAME
+  };
+  for (const auto& [g, policy] : policies)
+    if (g == &game) return *policy;
+  static const Policy fallback;  // a game of no list (a test's)
   return fallback;
 }
 

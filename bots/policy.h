@@ -68,7 +68,8 @@ class Policy {
   virtual Slip slip(int /*level*/, int /*seat*/) const { return {}; }
 };
 
-// The policy of a game (by Game::name()); the default policy for a game without its own.
+// The policy of a game of games() (each game has its own: bots/ID_policy.cpp for rules/games.inc's
+// CINQ_GAME(ID)); the default policy for any other game.
 const Policy& policy_for(const Game& game);
 
 }  // namespace cinq::bots

@@ -20,8 +20,8 @@
 #endif
 
 #include "bots/bot.h"
-#include "bots/games.h"
-#include "rules/tablut/state.h"
+#include "bots/policy.h"
+#include "rules/tablut/view.h"
 
 namespace cinq::tablut {
 namespace {
@@ -540,7 +540,7 @@ class TablutPolicy final : public bots::Policy {
   // playouts finding out that a king with an open lane escapes. Otherwise every move, the likely ones
   // first (ties in a random order).
   void candidates(const State& state, bots::Rng& rng, std::vector<Action>& out) const override {
-    const Board& b = static_cast<const TablutState&>(state).board();
+    const Board& b = board_of(state);
     Move moves[kMaxMoves], forced[kMaxMoves];
     const int n = b.generate(moves);
     const int f = forced_moves(b, moves, n, forced);
@@ -572,7 +572,7 @@ class TablutPolicy final : public bots::Policy {
   }
 
   Action playout_action(const State& state, bots::Rng& rng) const override {
-    const Board& b = static_cast<const TablutState&>(state).board();
+    const Board& b = board_of(state);
     Move moves[kMaxMoves];
     const int n = b.generate(moves);
     assert(n > 0);
@@ -599,7 +599,7 @@ class TablutPolicy final : public bots::Policy {
 
   double evaluate(const State& state, int seat) const override {
     const double defenders_win =
-        1 / (1 + std::exp(-defenders_logit(static_cast<const TablutState&>(state).board())));
+        1 / (1 + std::exp(-defenders_logit(board_of(state))));
     // Seat 1 holds the defenders in Tablut (seats are sides).
     return seat == 1 ? defenders_win : 1 - defenders_win;
   }

@@ -168,6 +168,19 @@ struct Item {
 
 class Game;
 
+// A game in words, in English: its title, what it is in one line, its sides (docs/rules/GAME.md). The one
+// place they are written: the server's game table hands them to the client (docs/protocol.md, "The games"),
+// and mails use them.
+struct GameWords {
+  std::string_view title;                 // "Kopf oder Knopf"
+  std::string_view about;                 // the lobby's one line on what the game is
+  std::array<std::string_view, 2> sides;  // each side in words, side 0 first: "Attackers", "Defenders"
+  bool plural = false;                    // the side words name groups: "the Attackers win"
+  // True where a result names a player (1 or 2) rather than a side, the players swapping sides between
+  // rounds (Bi-litaire: winner_token).
+  bool numbered_players = false;
+};
+
 class State {
  public:
   virtual ~State() = default;
@@ -235,6 +248,8 @@ class Game {
   virtual std::string_view record_name() const = 0;
   // The side letters of notation.md, side 0 first.
   virtual std::array<char, 2> side_letters() const = 0;
+  // The game in words (title, what it is, its sides).
+  virtual const GameWords& words() const = 0;
   char side_letter(Side s) const { return side_letters()[static_cast<std::size_t>(s)]; }
   // How a result line names winner `w` of an Outcome: the side letter by default, `1`/`2` for Bi-litaire.
   virtual std::string winner_token(int w) const { return std::string(1, side_letter(w)); }

@@ -2,22 +2,21 @@
 
 #include <cctype>
 
-// One include and one line per game.
-#include "rules/baltek/baltek.h"
-#include "rules/batik/batik.h"
-#include "rules/tablut/tablut.h"
-#include "rules/kopf/kopf.h"
-#include "rules/bilitaire/bilitaire.h"
+// Each game's `game()`, declared from the list (the games' own headers declare it too).
+#define CINQ_GAME(id) \
+  namespace cinq::id { \
+  const Game& game(); \
+  }
+#include "rules/games.inc"
+#undef CINQ_GAME
 
 namespace cinq {
 
 const std::vector<const Game*>& games() {
   static const std::vector<const Game*> list = {
-      &baltek::game(),
-      &batik::game(),
-      &tablut::game(),
-      &kopf::game(),
-      &bilitaire::game(),
+#define CINQ_GAME(id) &id::game(),
+#include "rules/games.inc"
+#undef CINQ_GAME
   };
   return list;
 }

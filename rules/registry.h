@@ -1,4 +1,5 @@
-// The explicit list of games (static self-registration silently drops games linked from a static library).
+// The games, from their one list, rules/games.inc (explicit: static self-registration silently drops games
+// linked from a static library).
 #pragma once
 
 #include <string_view>

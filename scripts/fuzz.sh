@@ -38,7 +38,8 @@ for t in "${TARGETS[@]}"; do
   artifacts="$BUILD_DIR/fuzz-artifacts/$t"
   mkdir -p "$corpus" "$artifacts"
   case "$t" in
-    record) seeds=(tests/data/records tests/data/baltek tests/data/batik tests/data/bilitaire tests/data/kopf tests/data/tablut) ;;
+    # The records, and each game's test data (the games of rules/games.inc).
+    record) seeds=(tests/data/records $(sed -n 's|^CINQ_GAME(\(.*\))$|tests/data/\1|p' rules/games.inc)) ;;
     mail) seeds=(tests/data/mail) ;;
     *) seeds=("tests/data/fuzz/$t") ;;
   esac

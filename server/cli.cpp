@@ -21,6 +21,7 @@
 #include "lobby/json_value.h"
 #include "rules/notation.h"
 #include "rules/records_file.h"
+#include "lobby/game_table.h"
 #include "rules/registry.h"
 #include "server/selfplay.h"
 #include "server/store_command.h"
@@ -182,9 +183,20 @@ class Help : public CLI::Formatter {
   }
 };
 
-constexpr const char* kFooter =
-    "Games are named by their #! name in lower case: baltek, batik, tablut, kopf-oder-knopf, bi-litaire.\n"
-    "Exit status: 0 success, 1 a bad record or a rejected action, 2 a usage error.";
+// The help's last lines, naming the games of the registry.
+std::string footer() {
+  return "Games are named by their #! name in lower case: " + game_names() +
+         ".\nExit status: 0 success, 1 a bad record or a rejected action, 2 a usage error.";
+}
+
+// "cinq - a game server for Tablut, Baltek, ... and Bi-litaire": the registry's games by title.
+std::string description() {
+  std::string titles;
+  const auto& list = games();
+  for (std::size_t i = 0; i < list.size(); ++i)
+    titles += (i == 0 ? "" : i + 1 == list.size() ? " and " : ", ") + std::string(list[i]->words().title);
+  return "cinq - a game server for " + titles;
+}
 
 bool read_input(const std::string& path, std::string& out) {
   if (path == "-") {
@@ -429,7 +441,11 @@ int cmd_perft(const CLI::App& command, const PerftArgs& args) {
   return 0;
 }
 
-int cmd_games() {
+int cmd_games(bool as_json) {
+  if (as_json) {  // the game table, as GET /api/games/table serves it
+    std::cout << lobby::game_table_text() << "\n";
+    return 0;
+  }
   for (const Game* g : games()) {
     std::cout << g->name() << " (#! " << g->record_name() << ", sides " << g->side_letter(0) << " "
               << g->side_letter(1) << ")";
@@ -457,9 +473,9 @@ CLI::Validator known_game() {
 }
 
 int cli_main(int argc, char** argv) {
-  CLI::App app("cinq - a game server for Baltek, Batik, Tablut, Kopf oder Knopf and Bi-litaire", "cinq");
+  CLI::App app(description(), "cinq");
   app.formatter(std::make_shared<Help>());  // before the subcommands, which take their parent's
-  app.footer(kFooter);
+  app.footer(footer());
   app.require_subcommand(0, 1);  // none is a usage error below, after an unknown option is named
   std::map<const CLI::App*, Command> commands;
 
@@ -513,7 +529,9 @@ int cli_main(int argc, char** argv) {
   commands[app.get_subcommand("mail-in")] = std::move(mail_in);
 
   CLI::App* games = app.add_subcommand("games", "Lists the games with their options and their defaults.");
-  commands[games] = cmd_games;
+  bool games_json = false;
+  games->add_flag("--json", games_json, "the game table as the server sends it (GET /api/games/table)");
+  commands[games] = [&games_json] { return cmd_games(games_json); };
 
   // `cinq help`: the same as `cinq --help` (not listed).
   CLI::App* help = app.add_subcommand("help", "")->group("");

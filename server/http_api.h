@@ -61,6 +61,7 @@ class HttpApi {
   // --- rest.cpp
   void health(Call& call);
   void games(Call& call);
+  void game_table(Call& call);  // the games as the client shows them (lobby/game_table.h)
   void game(Call& call);
   void record(Call& call);
   void chat(Call& call);

@@ -11,18 +11,6 @@ namespace cinq::server {
 
 namespace {
 
-// The sides of each game in words, by side letter (docs/rules/).
-const std::map<std::string, std::map<char, std::string>>& side_names() {
-  static const std::map<std::string, std::map<char, std::string>> names = {
-      {"baltek", {{'B', "Blue"}, {'R', "Red"}}},
-      {"batik", {{'C', "Light"}, {'F', "Dark"}}},
-      {"tablut", {{'A', "Attackers"}, {'D', "Defenders"}}},
-      {"kopf-oder-knopf", {{'R', "Red"}, {'B', "Blue"}}},
-      {"bi-litaire", {{'M', "marble player"}, {'T', "tray player"}}},
-  };
-  return names;
-}
-
 // A result line's reason in words (docs/notation.md, "Results").
 std::string reason_words(const std::string& reason, const std::string& loser) {
   static const std::map<std::string, std::string> words = {
@@ -72,11 +60,9 @@ std::pair<std::string, int> last_turn(const lobby::Room& room) {
 
 std::string side_words(const lobby::Room& room, int seat) {
   const char letter = side_letter_of(room, seat);
-  const auto& names = side_names();
-  auto game = names.find(std::string(room.game().name()));
-  std::string word = game == names.end() ? std::string(1, letter) : game->second.at(letter);
-  word[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(word[0])));
-  return word + " (" + letter + ")";
+  const Game& game = room.game();
+  const int side = game.side_letter(0) == letter ? 0 : 1;
+  return std::string(game.words().sides[static_cast<std::size_t>(side)]) + " (" + letter + ")";
 }
 
 std::string result_words(const lobby::Room& room) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "lobby/game_table.h"
 #include "lobby/json_value.h"
 #include "rules/notation.h"
 #include "server/http_answers.h"
@@ -115,6 +116,7 @@ const std::vector<HttpApi::Route>& HttpApi::routes() {
       {"GET", "/metrics", &HttpApi::metrics},
       {"GET", "/api/health", &HttpApi::health},
       {"GET", "/api/games", &HttpApi::games},
+      {"GET", "/api/games/table", &HttpApi::game_table},
       {"POST", "/api/replay", &HttpApi::replay, " with a record as the body"},
       {"POST", "/api/games/import", &HttpApi::import_game, " with a record as the body"},
       {"GET", "/api/games/{id}", &HttpApi::game, " (or POST a log to /api/games/{id}/record)"},
@@ -189,6 +191,12 @@ void HttpApi::health(Call& call) {
     status = 503;
   }
   call.respond(json_response(status, body));
+}
+
+void HttpApi::game_table(Call& call) {
+  net::HttpResponse r = json_response(200, json::object());
+  r.body = lobby::game_table_text();
+  call.respond(std::move(r));
 }
 
 void HttpApi::games(Call& call) {

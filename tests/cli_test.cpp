@@ -305,7 +305,7 @@ TEST_CASE("cli: cinq --help lists every command with its options and their defau
     for (const char* text :
          {"Usage: cinq COMMAND [ARGUMENTS]", "  cinq replay [--json] [--canonical] FILE\n",
           "  cinq play FILE [TURN]\n", "  cinq perft GAME DEPTH [key=value ...]\n", "  cinq serve [--port N] ",
-          "  cinq selfplay GAME N [--level L] [--versus L2] [--out DIR] ", "  cinq games\n", "  cinq store copy FROM TO\n", "--json ",
+          "  cinq selfplay GAME N [--level L] [--versus L2] [--out DIR] ", "  cinq games [--json]\n", "  cinq store copy FROM TO\n", "--json ",
           "--port N ", "(default 8080)", "--log-level LEVEL ", "(default info)", "--level L ", "(default 3)",
           "--jobs J ", "Exit status: 0 success, 1 a bad record or a rejected action, 2 a usage error."})
       CHECK_MESSAGE(help.out.find(text) != std::string::npos, text);
@@ -327,7 +327,7 @@ TEST_CASE("cli: cinq COMMAND --help shows the command, its arguments and their d
       {"selfplay",
        {"Usage: cinq selfplay GAME N [--level L] [--versus L2] [--out DIR] [--seed S]", "--options ",
         "--think-ms MS ", "--playouts P ", "--jobs J ", "(default 1)", "--out DIR ", "(default .)"}},
-      {"games", {"Usage: cinq games\n"}},
+      {"games", {"Usage: cinq games [--json]\n", "--json "}},
       {"store", {"Usage: cinq store copy FROM TO\n", "FROM ", "TO ", "postgresql://"}},
   };
   for (const auto& entry : commands) {

@@ -12,7 +12,7 @@ import {Connection, socket_url} from './net.js';
 import {render_player} from './player.js';
 import {render_room} from './room.js';
 import {install_social} from './social.js';
-import {el, notify} from './ui.js';
+import {el, load_games, notify} from './ui.js';
 
 const conn = new Connection(socket_url());
 
@@ -147,6 +147,9 @@ window.cinqApp = app;
 install_social(app);  // social: the header's sound switch and notification button, correspondence alerts
 install_account(app);  // accounts: Log in / Register, or the account's page
 
-window.addEventListener('hashchange', route);
-route();
+// The pages need the game table (the games, their titles, sides and options) before the first one shows.
+load_games().catch((error) => notify(`Could not load the games: ${error.message}`)).then(() => {
+  window.addEventListener('hashchange', route);
+  route();
+});
 conn.connect();

@@ -90,8 +90,8 @@ export function render_lobby(root, app) {
   const update_hint = () => {
     const game = kGames.find((g) => g.name === create_game.value);
     options_hint.textContent =
-        game && game.options ? `key=value … e.g. ${game.options}` : 'This game has no options.';
-    create_options.placeholder = game && game.options ? 'defaults' : 'none';
+        game && game.options_hint ? `key=value … e.g. ${game.options_hint}` : 'This game has no options.';
+    create_options.placeholder = game && game.options_hint ? 'defaults' : 'none';
   };
   create_game.addEventListener('change', update_hint);
   update_hint();

@@ -1,31 +1,21 @@
-// Small DOM and formatting helpers shared by every page of the shell. No game rules live here: the only
-// per-game knowledge is display names and the option hints shown on the create form (the words for sides
-// and results are in words.js, re-exported here).
+// Small DOM and formatting helpers shared by every page of the shell. No game rules nor list of the games
+// live here: the games, their titles, sides and option hints are the server's game table, held by words.js
+// and re-exported here.
 
 import {format_rating, rating_title} from './ratings.js';
-import {game_about, seat_label, seat_side, side_label, side_name} from './words.js';
+import {game_about, game_title, kGames, seat_label, seat_side, set_games, side_label, side_name} from './words.js';
 
-export {game_about, seat_label, seat_side, side_label, side_name};
+export {game_about, game_title, kGames, seat_label, seat_side, side_label, side_name};
 
-export const kGames = [
-  {
-    name: 'tablut',
-    title: 'Tablut',
-    options: 'first=attackers|defenders  king=armed|unarmed  throne=special|plain'
-  },
-  {name: 'baltek', title: 'Baltek', options: 'goals=1..5  turns=N'},
-  {name: 'batik', title: 'Batik', options: 'match=off'},
-  {name: 'kopf-oder-knopf', title: 'Kopf oder Knopf', options: 'target=8..14'},
-  {name: 'bi-litaire', title: 'Bi-litaire', options: ''},
-];
+// Fetches the game table (GET /api/games/table) into kGames; the shell awaits it before its first page.
+export async function load_games() {
+  const response = await fetch('/api/games/table');
+  if (!response.ok) throw new Error(`the game table: HTTP ${response.status}`);
+  set_games((await response.json()).games);
+}
 
 // The clocks offered on the create form: minutes + increment seconds.
 export const kClocks = ['none', '3+2', '5+3', '10+5', '15+10', '30+0'];
-
-export function game_title(name) {
-  const game = kGames.find((g) => g.name === name);
-  return game ? game.title : name;
-}
 
 // A "How to play" link to a game's help page (#/help/GAME), for the lobby and the room page.
 export function help_link(game, text = 'How to play') {

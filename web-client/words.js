@@ -1,48 +1,41 @@
 // The client's words for the games: what each game is, its sides in words, and results written out
 // ("Ben (Defenders) wins — Ada resigned"). Pure functions without imports or DOM, so that node's unit tests
 // (tests/browser/unit/words.test.mjs) load this file alone; ui.js re-exports what the pages use.
-// The names come from docs/rules/GAME.md and the result reasons from docs/notation.md ("Results").
+// The games' names and sides come from the server's game table (set_games); the result reasons from
+// docs/notation.md ("Results").
 
-// `about`: the lobby's one line on what the game is. `sides`: each side letter in words, in the order of
-// the server's `sides` (seat 0 plays the first). `plural`: the side names are groups ("the Attackers win").
-export const kGameWords = {
-  tablut: {
-    about: 'A Norse siege game: the Defenders lead their king to a corner, the Attackers try to surround ' +
-        'him.',
-    sides: {A: 'Attackers', D: 'Defenders'},
-    plural: true,
-  },
-  baltek: {
-    about: 'Football on a board: two teams of six footballers run, pass and shoot, three actions a turn.',
-    sides: {B: 'Blue', R: 'Red'},
-  },
-  batik: {
-    about: 'Pieces dropped into a frame fall and settle; whoever makes one stick out above the rim loses.',
-    sides: {C: 'Light', F: 'Dark'},
-  },
-  'kopf-oder-knopf': {
-    about: 'Buttons on holes: pairs of your buttons strike along their line; the first to remove 10 wins.',
-    sides: {R: 'Red', B: 'Blue'},
-  },
-  'bi-litaire': {
-    about: 'Solitaire for two: one player jumps marbles, the other moves the trays; two rounds with the ' +
-        'roles swapped, and fewer marbles left wins.',
-    sides: {M: 'Marble player', T: 'Tray player'},
-  },
-};
+// The games as the server describes them (GET /api/games/table, docs/protocol.md "The games"): the client's
+// one list of the games, in the server's order, set once before the first page (app.js) with set_games.
+// Each: {name, title, about, sides: [{letter, name}], plural (the side names are groups: "the Attackers
+// win"), numbered_players (a result names player 1 or 2, who swap sides between rounds), options: [{key,
+// default, hint, ...}], options_hint}.
+export const kGames = [];
 
-export function game_about(game) { return (kGameWords[game] && kGameWords[game].about) || ''; }
+export function set_games(games) { kGames.splice(0, kGames.length, ...(games || [])); }
+
+export function game_entry(game) { return kGames.find((g) => g.name === game) || null; }
+
+export function game_title(game) {
+  const entry = game_entry(game);
+  return entry ? entry.title : game;
+}
+
+// Whether `game`'s results name players by number (Bi-litaire's players swap roles between rounds).
+function numbered(game) { return Boolean(game_entry(game) && game_entry(game).numbered_players); }
+
+export function game_about(game) { return (game_entry(game) && game_entry(game).about) || ''; }
 
 // The side letters by seat, when no state says them (lists and summaries carry no `sides`).
 export function game_letters(game) {
-  const words = kGameWords[game];
-  return words ? Object.keys(words.sides) : [];
+  const entry = game_entry(game);
+  return entry ? entry.sides.map((side) => side.letter) : [];
 }
 
 // A side in words: side_name('tablut', 'A') -> 'Attackers'; a letter the table does not know stays as it is.
 export function side_name(game, letter) {
-  const words = kGameWords[game];
-  return (words && words.sides[letter]) || letter || '';
+  const entry = game_entry(game);
+  const side = entry && entry.sides.find((s) => s.letter === letter);
+  return (side && side.name) || letter || '';
 }
 
 // A side in words with its letter beside it, as records write it: side_label('batik', 'C') -> 'Light (C)'.
@@ -52,17 +45,18 @@ export function side_label(game, letter) {
   return name !== letter ? `${name} (${letter})` : letter;
 }
 
-// The side letter a seat plays now. A seat keeps its side for the whole game, except in Bi-litaire, where the
-// two players swap the marble (M) and tray (T) roles for the second round: the view says which player holds
-// the marbles (`marble_player`, 1 or 2; player 1 is seat 0).
+// The side letter a seat plays now. A seat keeps its side for the whole game, except where players are
+// numbered (Bi-litaire), who swap sides for the second round: the view says which player holds side 0 (the
+// marbles: `marble_player`, 1 or 2; player 1 is seat 0).
 export function seat_side(state, seat) {
   if (seat !== 0 && seat !== 1) return '';
   const game = state && state.game;
   const view = state && state.position && state.position.view;
-  if (game === 'bi-litaire') {
+  if (numbered(game)) {
     // Without a view (a lobby list) the role of the round is unknown: the player's number says enough.
     if (!view || (view.marble_player !== 1 && view.marble_player !== 2)) return '';
-    return view.marble_player === seat + 1 ? 'M' : 'T';
+    const letters = game_letters(game);
+    return view.marble_player === seat + 1 ? letters[0] : letters[1];
   }
   const sides = (state && state.sides) || game_letters(game);
   return sides[seat] || '';
@@ -72,7 +66,7 @@ export function seat_side(state, seat) {
 // player, not the role) and their role of the round follows: 'Player 1 · Marble player (M)'.
 export function seat_label(state, seat) {
   const label = side_label(state && state.game, seat_side(state, seat));
-  if (state && state.game === 'bi-litaire') return label ? `Player ${seat + 1} · ${label}` : `Player ${seat + 1}`;
+  if (state && numbered(state.game)) return label ? `Player ${seat + 1} · ${label}` : `Player ${seat + 1}`;
   return label;
 }
 
@@ -88,7 +82,7 @@ export function parse_result_text(game, text) {
   const detail = rest.join(' ');
   if (token === 'draw') return {winner: null, reason, detail, text};
   let seat = -1;
-  if (game === 'bi-litaire') {
+  if (numbered(game)) {
     seat = token === '1' ? 0 : token === '2' ? 1 : -1;
   } else {
     seat = game_letters(game).indexOf(token);
@@ -107,9 +101,9 @@ export function result_sentence(game, result, names = []) {
   const score = /^(\d+)-(\d+)$/.exec(detail);
   const figures = score ? [Number(score[1]), Number(score[2])] : null;
   const letters = game_letters(game);
-  const plural = Boolean(kGameWords[game] && kGameWords[game].plural);
+  const plural = Boolean(game_entry(game) && game_entry(game).plural);
   // A seat's side in words: Bi-litaire's players by number, the other games' sides by name.
-  const side_of = (seat) => (game === 'bi-litaire' ? `Player ${seat + 1}` : side_name(game, letters[seat]));
+  const side_of = (seat) => (numbered(game) ? `Player ${seat + 1}` : side_name(game, letters[seat]));
   const name_of = (seat) => (names[seat] ? String(names[seat]) : '');
   // The side as the subject or object of a sentence when no name is known: "the Attackers", "Blue".
   const side_ref = (seat) => (plural ? `the ${side_of(seat)}` : side_of(seat));
@@ -127,7 +121,7 @@ export function result_sentence(game, result, names = []) {
   } else {
     const side = side_of(winner);
     subject = plural ? `The ${side}` : side;
-    if (letters[winner] && game !== 'bi-litaire') subject += ` (${letters[winner]})`;
+    if (letters[winner] && !numbered(game)) subject += ` (${letters[winner]})`;
     if (plural) verb = 'win';
   }
   const head = `${subject} ${verb}`;

@@ -1,7 +1,9 @@
 // Baltek rules (docs/rules/baltek.md): turns of 3 points and a bonus; runs, sprints, kicks; goals.
 #include "rules/baltek/baltek.h"
+#include "rules/baltek/view.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdlib>
 
 namespace cinq::baltek {
@@ -41,6 +43,12 @@ class BaltekGame final : public Game {
   std::string_view name() const override { return "baltek"; }
   std::string_view record_name() const override { return "BALTEK"; }
   std::array<char, 2> side_letters() const override { return {'B', 'R'}; }
+  const GameWords& words() const override {
+    static const GameWords kWords = {"Baltek",
+        "Football on a board: two teams of six footballers run, pass and shoot, three actions a turn.",
+        {"Blue", "Red"}, false, false};
+    return kWords;
+  }
   std::span<const OptionSpec> option_specs() const override { return kOptions; }
   bool header_optional() const override { return true; }
   std::span<const std::string_view> board_reasons() const override { return kBoardReasons; }
@@ -72,6 +80,17 @@ Square parse_square(std::string_view t) {
 
 // ---------------------------------------------------------------------------------------------------------
 // Positions
+
+namespace {
+const BaltekState& as_baltek(const State& state) {
+  assert(&state.game() == &game());
+  return static_cast<const BaltekState&>(state);
+}
+}  // namespace
+
+Square ball_of(const State& state) { return as_baltek(state).ball(); }
+Square footballer_of(const State& state, Side side, int i) { return as_baltek(state).footballer(side, i); }
+int goals_of(const State& state, Side side) { return as_baltek(state).goals_scored(side); }
 
 BaltekState::BaltekState(int goals, int turn_limit) : goals_(goals), turn_limit_(turn_limit) { kickoff(0); }
 

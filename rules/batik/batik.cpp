@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "rules/batik/state.h"
+#include "rules/batik/view.h"
 
 namespace cinq::batik {
 
@@ -18,6 +19,12 @@ class BatikGame final : public Game {
   std::string_view name() const override { return "batik"; }
   std::string_view record_name() const override { return "BATIK"; }
   std::array<char, 2> side_letters() const override { return {'C', 'F'}; }
+  const GameWords& words() const override {
+    static const GameWords kWords = {"Batik",
+        "Pieces dropped into a frame fall and settle; whoever makes one stick out above the rim loses.",
+        {"Light", "Dark"}, false, false};
+    return kWords;
+  }
   std::span<const OptionSpec> option_specs() const override {
     static const std::vector<OptionSpec> specs = {{"match", "on", {"on", "off"}, 0, 0, ""}};
     return specs;
@@ -72,6 +79,9 @@ std::unique_ptr<State> make_state(bool match, Side to_move, std::vector<Body> fr
 
 const std::vector<Body>& frame_of(const State& s) { return as_batik(s).frame(); }
 const LastFall* last_fall_of(const State& s) { return as_batik(s).last_fall(); }
+bool is_match(const State& s) { return as_batik(s).match(); }
+unsigned available_of(const State& s, Side side) { return as_batik(s).available(side); }
+unsigned lost_of(const State& s, Side side) { return as_batik(s).lost(side); }
 
 unsigned BatikState::available(Side side) const {
   auto i = static_cast<std::size_t>(side);

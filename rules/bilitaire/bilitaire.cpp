@@ -94,6 +94,13 @@ class BiGame final : public Game {
   std::string_view name() const override { return "bi-litaire"; }
   std::string_view record_name() const override { return "BI-LITAIRE"; }
   std::array<char, 2> side_letters() const override { return {'M', 'T'}; }
+  const GameWords& words() const override {
+    static const GameWords kWords = {"Bi-litaire",
+        "Solitaire for two: one player jumps marbles, the other moves the trays; two rounds with the roles "
+        "swapped, and fewer marbles left wins.",
+        {"Marble player", "Tray player"}, false, true};
+    return kWords;
+  }
   std::string winner_token(int w) const override { return w == 0 ? "1" : "2"; }
   std::span<const OptionSpec> option_specs() const override { return {}; }
   bool has_rounds() const override { return true; }
@@ -112,6 +119,17 @@ const Game& game() {
 }
 
 // --- the state
+
+namespace {
+const BiState& as_bilitaire(const State& state) {
+  assert(&state.game() == &game());
+  return static_cast<const BiState&>(state);
+}
+}  // namespace
+
+const Board& board_of(const State& state) { return as_bilitaire(state).board(); }
+Phase phase_of(const State& state) { return as_bilitaire(state).phase(); }
+int left_after(const State& state, int round) { return as_bilitaire(state).left_after(round); }
 
 BiState::BiState(const Board& board, const Setup& setup)
     : board_(board),

@@ -6,30 +6,11 @@
 
 #include "rules/bilitaire/bilitaire.h"
 #include "rules/bilitaire/board.h"
+#include "rules/bilitaire/view.h"
 
 namespace cinq::bilitaire {
 
-constexpr Side kMarbleSide = 0;  // `M`
-constexpr Side kTraySide = 1;    // `T`
-
-// What an Action's code holds (bits 0..2), the fields above it depending on the kind.
-enum class Kind : std::uint8_t { none, remove_marble, chain, push, remove_tray, announce };
-
-struct Decoded {
-  Kind kind = Kind::none;
-  int hole = 0;           // remove_marble; chain: the start
-  std::vector<int> path;  // chain: start hole, then every landing hole
-  Push push;              // push
-  int slot = 0;           // remove_tray
-  int count = 0;          // announce: k
-};
-
-Action encode_remove_marble(int hole);
-Action encode_chain(const std::vector<int>& path);
-Action encode_push(const Push& p);
-Action encode_remove_tray(int slot);
-Action encode_announce(int k);
-Decoded decode(Action a);
+// The sides and the codes of actions (kMarbleSide, Kind, Decoded, encode_*, decode) are in view.h.
 
 class BiState final : public State {
  public:

@@ -50,6 +50,12 @@ class KopfGame final : public Game {
   std::string_view name() const override { return "kopf-oder-knopf"; }
   std::string_view record_name() const override { return "KOPF-ODER-KNOPF"; }
   std::array<char, 2> side_letters() const override { return {'R', 'B'}; }
+  const GameWords& words() const override {
+    static const GameWords kWords = {"Kopf oder Knopf",
+        "Buttons on holes: pairs of your buttons strike along their line; the first to remove 10 wins.",
+        {"Red", "Blue"}, false, false};
+    return kWords;
+  }
   std::span<const OptionSpec> option_specs() const override { return kOptions; }
   std::span<const std::string_view> board_reasons() const override { return kReasons; }
   // Random games at target=8 end by score within a few hundred actions (see the kopf tests' figures).

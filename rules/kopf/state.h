@@ -14,19 +14,11 @@
 #include <vector>
 
 #include "rules/kopf/board.h"
+#include "rules/kopf/view.h"
 
 namespace cinq::kopf {
 
-// Action codes: kind << 16 | from << 8 | to.
-enum class Kind : std::uint64_t { penalty = 1, move = 2, pass = 3 };
-
-inline Action make_action(Kind kind, int from = 0, int to = 0) {
-  return Action{static_cast<std::uint64_t>(kind) << 16 | static_cast<std::uint64_t>(from) << 8 |
-                static_cast<std::uint64_t>(to)};
-}
-inline Kind kind_of(Action a) { return static_cast<Kind>(a.code >> 16); }
-inline int from_of(Action a) { return static_cast<int>(a.code >> 8 & 0xff); }
-inline int to_of(Action a) { return static_cast<int>(a.code & 0xff); }
+// The codes of actions (Kind, make_action, kind_of, from_of, to_of) are in view.h.
 
 class KopfState final : public State {
  public:

@@ -8,14 +8,11 @@
 
 #include "rules/game.h"
 #include "rules/tablut/board.h"
+#include "rules/tablut/view.h"
 
 namespace cinq::tablut {
 
-// An action is a move: `from | to << 8`. The captures follow from the position, so they are not coded.
-inline Action encode(Move m) { return Action{std::uint64_t{m.from} | std::uint64_t{m.to} << 8}; }
-inline Move decode(Action a) {
-  return Move{static_cast<std::uint8_t>(a.code & 0xff), static_cast<std::uint8_t>((a.code >> 8) & 0xff)};
-}
+// The codes of actions (encode, decode) are in view.h.
 
 std::string square_name(int sq);                         // "e5"
 std::optional<int> parse_square(std::string_view text);  // lower case only, as notation.md writes squares

@@ -2,6 +2,7 @@
 #include "rules/tablut/tablut.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdio>
 #include <map>
 
@@ -56,6 +57,12 @@ class TablutGame final : public Game {
   std::string_view name() const override { return "tablut"; }
   std::string_view record_name() const override { return "TABLUT"; }
   std::array<char, 2> side_letters() const override { return {'A', 'D'}; }
+  const GameWords& words() const override {
+    static const GameWords kWords = {"Tablut",
+        "A Norse siege game: the Defenders lead their king to a corner, the Attackers try to surround him.",
+        {"Attackers", "Defenders"}, true, false};
+    return kWords;
+  }
   std::span<const OptionSpec> option_specs() const override { return specs(); }
   std::span<const std::string_view> board_reasons() const override { return kReasons; }
   // Random games end by themselves (captures thin the board out; the king soon finds a corner): in 2000
@@ -82,6 +89,11 @@ const Game& game() {
 }
 
 // --- TablutState
+
+const Board& board_of(const State& state) {
+  assert(&state.game() == &game());
+  return static_cast<const TablutState&>(state).board();
+}
 
 TablutState::TablutState(const Board& board) : board_(board) {
   history_.push_back(board_.key());

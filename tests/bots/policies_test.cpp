@@ -8,7 +8,7 @@
 #include <random>
 
 #include "bots/bot.h"
-#include "bots/games.h"
+#include "bots/policy.h"
 #include "rules/baltek/baltek.h"
 #include "rules/registry.h"
 #include "tests/bots/helpers.h"
@@ -96,7 +96,7 @@ baltek::BaltekState baltek_board(std::string_view diagram, std::array<int, 2> sc
 }  // namespace
 
 TEST_CASE("Baltek policy: candidates and playouts are legal and scores fair from random positions") {
-  check_random_positions(bots::baltek_policy(), baltek::game(), "turns=60", "", 0, 40, 150, 5);
+  check_random_positions(bots::policy_for(baltek::game()), baltek::game(), "turns=60", "", 0, 40, 150, 5);
 }
 
 TEST_CASE("Baltek policy: a shot on goal is the only thing worth considering when there is one") {
@@ -111,14 +111,14 @@ TEST_CASE("Baltek policy: a shot on goal is the only thing worth considering whe
 )");
   bots::Rng rng(1);
   std::vector<Action> out;
-  bots::baltek_policy().candidates(s, rng, out);
+  bots::policy_for(baltek::game()).candidates(s, rng, out);
   REQUIRE(out.size() == 1);
   CHECK(s.action_text(out[0]) == "@ #");
-  CHECK(s.action_text(bots::baltek_policy().playout_action(s, rng)) == "@ #");
+  CHECK(s.action_text(bots::policy_for(baltek::game()).playout_action(s, rng)) == "@ #");
 }
 
 TEST_CASE("Baltek policy: a goal ahead and a ball near the opponent's goal are good news") {
-  const bots::Policy& policy = bots::baltek_policy();
+  const bots::Policy& policy = bots::policy_for(baltek::game());
   const char* kickoff = R"(
       a   b   c   d   e   f   g   h   i   j   k   l
   5       ... ... 1.. ... 2.. .2. ... .1. ... ...
@@ -145,7 +145,7 @@ TEST_CASE("Baltek policy: a goal ahead and a ball near the opponent's goal are g
 }
 
 TEST_CASE("Batik policy: candidates and playouts are legal and scores fair from random positions") {
-  check_random_positions(bots::batik_policy(), batik::game(), "", "match=off", 3, 12, 40, 7);
+  check_random_positions(bots::policy_for(batik::game()), batik::game(), "", "match=off", 3, 12, 40, 7);
 }
 
 TEST_CASE("Batik policy: a frame full to the rim is bad news for the side to drop") {
@@ -157,7 +157,7 @@ TEST_CASE("Batik policy: a frame full to the rim is bad news for the side to dro
           resting(row % 2 == 0 ? batik::test::kLight : batik::test::kDark, "SQ", 2 * column, 2 * row));
   // Eight squares each: both sides still hold every other piece.
   auto s = batik::make_state(false, batik::test::kLight, full);
-  const bots::Policy& policy = bots::batik_policy();
+  const bots::Policy& policy = bots::policy_for(batik::game());
   CHECK(policy.evaluate(*s, batik::test::kLight) < 0.3);
   CHECK((policy.evaluate(*s, batik::test::kLight) + policy.evaluate(*s, batik::test::kDark)) ==
         doctest::Approx(1.0));
@@ -171,7 +171,7 @@ TEST_CASE("Batik policy: the drops the tree considers rest low, not on end or on
   auto s = batik::test::start("match=off");
   bots::Rng rng(3);
   std::vector<Action> out;
-  bots::batik_policy().candidates(*s, rng, out);
+  bots::policy_for(batik::game()).candidates(*s, rng, out);
   REQUIRE_FALSE(out.empty());
   s->apply(out.front());
   CHECK(batik::test::highest(batik::frame_of(*s)) <= 2.01);
@@ -184,13 +184,13 @@ TEST_CASE("Baltek and Batik: a small search beats random play clearly") {
 }
 
 TEST_CASE("Tablut policy: candidates and playouts are legal and scores fair from random positions") {
-  check_random_positions(bots::tablut_policy(), tablut::game(), "", "king=unarmed throne=plain", 4, 20, 60, 11);
+  check_random_positions(bots::policy_for(tablut::game()), tablut::game(), "", "king=unarmed throne=plain", 4, 20, 60, 11);
 }
 
 TEST_CASE("Tablut policy: four whole walls across the corners leave the defenders a draw at best") {
   using tablut::test::board;
   using tablut::test::kD;
-  const bots::Policy& policy = bots::tablut_policy();
+  const bots::Policy& policy = bots::policy_for(tablut::game());
   // c1 b2 a3, g1 h2 i3, c9 b8 a7, g9 h8 i7: no rook move crosses a wall, no defender reaches its pieces.
   auto sealed = board(R"(
   9   # . A . . . A . #
@@ -222,7 +222,7 @@ TEST_CASE("Tablut policy: four whole walls across the corners leave the defender
 TEST_CASE("Tablut policy: a lane to a corner that no attacker can block is as good as won") {
   using tablut::test::board;
   using tablut::test::kA;
-  const bots::Policy& policy = bots::tablut_policy();
+  const bots::Policy& policy = bots::policy_for(tablut::game());
   // The king on e1 has one lane, to a1 over b1 c1 d1 (f1 is its own). The attacker on c5 can stop on c1.
   auto blockable = board(R"(
   9   # . . . . . . . #
@@ -261,7 +261,7 @@ TEST_CASE("Tablut policy: who blocks a lane: a walk stops at its row's end, and 
   using tablut::test::board;
   using tablut::test::kA;
   using tablut::test::kD;
-  const bots::Policy& policy = bots::tablut_policy();
+  const bots::Policy& policy = bots::policy_for(tablut::game());
   bots::Rng rng(1);
   std::vector<Action> out;
   // The king on a5 has one lane, to a1 over a4 a3 a2 (a7 closes the other). The attacker on i3 can stop on
@@ -331,12 +331,12 @@ TEST_CASE("Tablut policy: who blocks a lane: a walk stops at its row's end, and 
 // The levels' slips (bots/policy.h): their strength is measured by bench/cinq_ladder; here, who slips, and
 // that a slip never picks a move the search saw lose.
 TEST_CASE("bots: who slips: Tablut's levels 1 and 2 (level 2 only defending), Batik's 1 to 4, no one else") {
-  const bots::Policy& tablut = bots::tablut_policy();
+  const bots::Policy& tablut = bots::policy_for(tablut::game());
   for (int level = 0; level <= bots::kMaxLevel; ++level) {
     CHECK((tablut.slip(level, 1).chance > 0) == (level == 1 || level == 2));  // the defenders
     CHECK((tablut.slip(level, 0).chance > 0) == (level == 1));                // the attackers
     for (int seat = 0; seat < 2; ++seat)
-      CHECK((bots::batik_policy().slip(level, seat).chance > 0) == (level >= 1 && level <= 4));
+      CHECK((bots::policy_for(batik::game()).slip(level, seat).chance > 0) == (level >= 1 && level <= 4));
   }
   for (const Game* game : games())
     if (game->name() != "tablut" && game->name() != "batik")
@@ -406,7 +406,7 @@ TEST_CASE("Tablut bots: level 5's defenders play on where level 4's take a draw 
     drawn->apply(repeat);
     REQUIRE(result(*drawn) == "draw repetition");
   }
-  const bots::Policy& policy = bots::tablut_policy();
+  const bots::Policy& policy = bots::policy_for(tablut::game());
   CHECK(policy.evaluate(*s, tablut::test::kD) < 0.2);
   for (int level : {4, 5}) {
     bots::Settings settings = bots::level_settings(level);
@@ -424,7 +424,7 @@ TEST_CASE("Tablut bots: level 5's defenders play on where level 4's take a draw 
 TEST_CASE("Tablut policy: a soldier the side to move can take counts against its side") {
   using tablut::test::board;
   using tablut::test::kD;
-  const bots::Policy& policy = bots::tablut_policy();
+  const bots::Policy& policy = bots::policy_for(tablut::game());
   // The king is shut in on the edge by a7 a6 and a4 a3. The defender on f7 can reach f3 and take e3
   // against d3; the one on g7 cannot. Nothing else differs.
   auto take = board(R"(

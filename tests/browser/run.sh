@@ -17,5 +17,5 @@ status=0
 # test's output, where a FAIL line is then.
 test -d node_modules/playwright-core || npm ci --no-audit --no-fund
 CINQ_BINARY="$BINARY" node run.mjs "$@" || status=1
-node --test --test-reporter=dot unit/*.test.mjs || status=1
+CINQ_BINARY="$BINARY" node --test --test-reporter=dot unit/*.test.mjs || status=1
 exit "$status"

@@ -6,8 +6,8 @@
 // actions the server gives (for the real position, or for the tried one).
 
 import {Composer, fit_to_viewport, last_turn_of, TurnBar} from '../compose.js';
+import {board_stylesheet, svg} from './kit.js';
 
-const kNs = 'http://www.w3.org/2000/svg';
 const kCell = 80;                // a field square, in SVG units
 const kGoalDepth = kCell * 0.6;  // the goals are drawn shallower than a square
 const kMargin = 30;              // room for the coordinates
@@ -16,22 +16,6 @@ const kSideName = {
   R: 'Red'
 };
 const kColumns = 'abcdefghijkl';
-
-// One SVG element with its attributes (null/undefined/false attributes are left out).
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(kNs, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v !== null && v !== undefined && v !== false) node.setAttribute(k, String(v));
-  }
-  for (const c of children) node.append(c);
-  return node;
-}
-
-function add_stylesheet() {
-  const href = new URL('./baltek.css', import.meta.url).href;
-  if ([...document.querySelectorAll('link[rel=stylesheet]')].some((l) => l.href === href)) return;
-  document.head.append(Object.assign(document.createElement('link'), {rel: 'stylesheet', href}));
-}
 
 // Column index 0..11 (a..l) and row index 0..4 of a square name like "f3".
 function parse_square(name) { return {c: kColumns.indexOf(name[0]), r: Number(name.slice(1)) - 1}; }
@@ -98,7 +82,7 @@ function all_squares() {
 }
 
 export function mount(root, ctx) {
-  add_stylesheet();
+  board_stylesheet('baltek');
   const narrow = window.matchMedia('(max-width: 600px)');
   const state = {
     position: null,  // what is drawn: the room's position, or the tried one while a turn is composed

@@ -6,8 +6,8 @@
 // when the turn comes if it is legal then.
 
 import {fit_to_viewport, Premove, TurnBar} from '../compose.js';
+import {board_stylesheet, el} from './kit.js';
 
-const NS = 'http://www.w3.org/2000/svg';
 
 // The rules file's piece table. Only used to draw pieces that are not in the well yet (the trays and the
 // ghost); everything in the well is drawn from the server's polygons.
@@ -53,13 +53,6 @@ const NARROW = {
 const NARROW_BELOW_PX = 600;  // the board's width under which the trays go under the well
 const sx = (x) => X0 + x;
 const sy = (y) => FLOOR_Y - y;
-
-function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 function pointsAttr(polygon) {
   return polygon.map(([x, y]) => `${sx(x).toFixed(3)},${sy(y).toFixed(3)}`).join(' ');
@@ -113,10 +106,7 @@ function indexLegal(legal) {
 }
 
 export function mount(root, ctx) {
-  const link = document.createElement('link');
-  link.rel = 'stylesheet';
-  link.href = new URL('./batik.css', import.meta.url).href;
-  root.appendChild(link);
+  board_stylesheet('batik');
 
   const bar = new TurnBar('turn-bar-batik');
   root.appendChild(bar.node);

@@ -5,8 +5,8 @@
 // would stand; the bar above the board holds the prompt, the announcements, Undo and Confirm.
 
 import {Composer, fit_to_viewport, last_turn_of, TurnBar} from '../compose.js';
+import {board_stylesheet, el} from './kit.js';
 
-const NS = 'http://www.w3.org/2000/svg';
 const kCell = 56;   // one hole's square; a tray is 2 x 2 cells
 const kLeft = 34;   // room for the hole ranks 1..8
 const kTop = 30;    // room for the slot columns A..D
@@ -29,34 +29,6 @@ const kDirWords = {
   '^': 'up',
   'v': 'down'
 };
-
-// The stylesheet, linked once; boards drawn before it loads are drawn again then (text widths change).
-let cssLoaded = null;
-function linkCss() {
-  if (cssLoaded) return cssLoaded;
-  let link = document.querySelector('link[data-board-css="bi-litaire"]');
-  if (!link) {
-    link = document.createElement('link');
-    link.rel = 'stylesheet';
-    link.href = new URL('./bi-litaire.css', import.meta.url).href;
-    link.dataset.boardCss = 'bi-litaire';
-    document.head.appendChild(link);
-  }
-  cssLoaded = link.sheet ? Promise.resolve() : new Promise((resolve) => {
-    link.addEventListener('load', resolve, {once: true});
-    link.addEventListener('error', resolve, {once: true});
-  });
-  return cssLoaded;
-}
-
-function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v !== null && v !== undefined && v !== false) node.setAttribute(k, String(v));
-  }
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 function text(parent, x, y, content, attrs = {}) {
   const t = el('text', {x, y, ...attrs}, parent);
@@ -82,7 +54,7 @@ function readPush(action) {
 }
 
 export function mount(root, ctx) {
-  const cssReady = linkCss();
+  const cssReady = board_stylesheet('bi-litaire');  // boards drawn before it loads are drawn again then (text widths change)
   const bar = new TurnBar('turn-bar-bi-litaire');
   const svg = el('svg', {
     class: 'board board-bi-litaire',

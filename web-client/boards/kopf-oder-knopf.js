@@ -6,7 +6,7 @@
 // the whole turn. The bar above the board holds the score, the prompt and the buttons.
 
 import {Composer, fit_to_viewport, last_turn_of, Premove, TurnBar} from '../compose.js';
-const SVG_NS = 'http://www.w3.org/2000/svg';
+import {board_stylesheet, el} from './kit.js';
 const CELL = 40;
 const LEFT = 26;  // room for the rank numbers
 const TOP = 12;
@@ -29,13 +29,6 @@ const HOLE_OFFSETS = {
   4: [[-7, -7], [7, -7], [-7, 7], [7, 7]],
 };
 
-function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG_NS, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
 function square_name(col, row) { return 'abcdefghij'[col] + String(row + 1); }
 
 function parse_square(name) { return {col: name.charCodeAt(0) - 97, row: Number(name.slice(1)) - 1}; }
@@ -43,15 +36,6 @@ function parse_square(name) { return {col: name.charCodeAt(0) - 97, row: Number(
 function cell_of(view, name) {
   const {col, row} = parse_square(name);
   return view.board[row][col];
-}
-
-function add_stylesheet() {
-  if (document.getElementById('board-kopf-oder-knopf-css')) return;
-  const link = document.createElement('link');
-  link.id = 'board-kopf-oder-knopf-css';
-  link.rel = 'stylesheet';
-  link.href = new URL('./kopf-oder-knopf.css', import.meta.url).href;
-  document.head.appendChild(link);
 }
 
 // The legal texts sorted by what a click means: moves by their start square, penalties, pass.
@@ -134,7 +118,7 @@ function marks_from_turn(turn, sides) {
 }
 
 export function mount(root, ctx) {
-  add_stylesheet();
+  board_stylesheet('kopf-oder-knopf');
   const bar = new TurnBar('turn-bar-kok');
   const score = document.createElement('span');
   score.className = 'kok-score';

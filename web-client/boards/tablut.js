@@ -5,8 +5,8 @@
 // turn comes if it is legal then. The bar above the board says what to do.
 
 import {fit_to_viewport, last_turn_of, Premove, TurnBar} from '../compose.js';
+import {board_stylesheet, el} from './kit.js';
 
-const kSvgNs = 'http://www.w3.org/2000/svg';
 const kCell = 100;
 const kMargin = 56;  // room for the coordinates around the 9 x 9 grid
 const kSideNames = {
@@ -15,24 +15,6 @@ const kSideNames = {
 };
 
 let instance_count = 0;  // gradient ids must be unique if two boards share a page
-
-function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(kSvgNs, name);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-// The stylesheet sits next to this module; added once per document.
-function ensure_stylesheet() {
-  const href = new URL('./tablut.css', import.meta.url).href;
-  if (document.querySelector(`link[data-board-css="tablut"]`)) return;
-  const link = document.createElement('link');
-  link.rel = 'stylesheet';
-  link.href = href;
-  link.dataset.boardCss = 'tablut';
-  document.head.appendChild(link);
-}
 
 function reduced_motion() {
   return window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -75,7 +57,7 @@ function diff_move(before, after) {
 }
 
 export function mount(root, ctx) {
-  ensure_stylesheet();
+  board_stylesheet('tablut');
   const uid = `tablut-${++instance_count}`;
   let columns = 'abcdefghi';
   let size = 9;

@@ -2,12 +2,15 @@
 // words with their letter, results written out from the server's result (and from a list's result text),
 // and how a finished game went for a seated player.
 import assert from 'node:assert/strict';
+import {execFileSync} from 'node:child_process';
 import {readFileSync} from 'node:fs';
 import {test} from 'node:test';
 
 // web-client/ has no package.json saying its .js files are modules: import the source as one.
 const source = readFileSync(new URL('../../../web-client/words.js', import.meta.url), 'utf8');
 const words = await import(`data:text/javascript;charset=utf-8,${encodeURIComponent(source)}`);
+// The games as the server describes them: `cinq games --json` prints the table GET /api/games/table serves.
+words.set_games(JSON.parse(execFileSync(process.env.CINQ_BINARY, ['games', '--json'], {encoding: 'utf8'})).games);
 const {outcome_for, parse_result_text, result_sentence, seat_label, seat_side, side_label, side_name} = words;
 
 test('every game names its two sides in words, as docs/rules does, the letter beside them', () => {
