@@ -158,6 +158,7 @@ class Cluster final : public RoomBus {
     bool subscribed = false;               // the room's channel is confirmed
     std::vector<std::string> waiting;      // forwarded commands waiting for that
     bool rerouting = false;
+    bool lost = false;  // its owner could not be found (the store busy): looked for again every heartbeat
   };
   // A forwarded command until its owner acknowledges it.
   struct Pending {
@@ -231,6 +232,12 @@ class Cluster final : public RoomBus {
   std::string node_id_;
   std::int64_t started_ms_ = 0;
   std::int64_t last_beat_ms_ = 0;  // when the last stored heartbeat was sent (steady; the heartbeat's thread)
+  // Until then (steady ms) the store's word on which nodes live is not taken: this node could not store its
+  // heartbeat for a lease (the store was stopped or paused, or this node was), so neither could the others,
+  // and they all look dead until each has beaten again. Meanwhile no node is judged dead: none of its
+  // clients dropped, none of its rooms taken (claim() answers busy).
+  std::atomic<std::int64_t> judge_from_ms_{0};
+  bool judging() const { return cluster::steady_ms() >= judge_from_ms_.load(); }
   std::unique_ptr<net::Redis> redis_;
 
   std::mutex mutex_;

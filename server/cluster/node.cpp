@@ -102,6 +102,10 @@ RoomBus::Claim Cluster::claim(const std::string& room) {
     out.moved = true;
     return out;
   }
+  if (!judging()) {  // the store may take a live node for dead now: ask again in a moment
+    out.busy = true;
+    return out;
+  }
   store::Error error;
   auto lease = store_.acquire(room, node_id_, error);
   if (!lease || (lease->lease == 0 && lease->owner.empty())) {
@@ -246,6 +250,7 @@ void Cluster::beat() {
   const std::int64_t started = now_ms();
   if (!draining_ && !store_.beat(row, kLeaseMs, error)) {
     spdlog::warn("cluster: heartbeat failed: {}", error.message);
+    judge_from_ms_ = now_ms() + kLeaseMs + kBeatMs;
   } else if (!draining_) {
     // No heartbeat stored for kLeaseMs (this node was paused, or cut off from the store): the other nodes may
     // have taken it for dead and its rooms over, and it would go on serving them to its own clients from
@@ -256,11 +261,16 @@ void Cluster::beat() {
       spdlog::warn("cluster: no heartbeat stored for {} ms: checking the lease of each of its rooms",
                    now_ms() - last_beat_ms_);
       if (host_) host_->save_each_room();
+      judge_from_ms_ = now_ms() + kLeaseMs + kBeatMs;
     }
     last_beat_ms_ = started;
   }
   auto nodes = store_.live_nodes();
   if (store::last_read_failed()) return;  // keep what we knew
+  if (!judging()) {
+    spdlog::debug("cluster: after a gap in the heartbeats, nobody is judged dead yet");
+    return;
+  }
   std::set<std::string> live;
   for (const auto& n : nodes) live.insert(n.id);
   std::vector<std::string> orphaned;  // relayed rooms whose owner died
@@ -268,7 +278,7 @@ void Cluster::beat() {
     std::lock_guard lock(mutex_);
     live_ = live;
     for (const auto& [room, relay] : relays_)
-      if (!relay->owner.empty() && live.count(relay->owner) == 0) orphaned.push_back(room);
+      if (relay->lost || (!relay->owner.empty() && live.count(relay->owner) == 0)) orphaned.push_back(room);
   }
   drop_remotes_of_dead_nodes(live);
   for (const auto& room : orphaned) {
@@ -280,7 +290,7 @@ void Cluster::beat() {
 // Unfinished games that no live node holds: this node takes its share (they are shuffled, so that nodes
 // scanning at once mostly try different ones; the lease decides).
 void Cluster::scan() {
-  if (draining_ || stopping_) return;
+  if (draining_ || stopping_ || !judging()) return;
   auto orphans = store_.orphans(500);
   if (orphans.empty()) return;
   std::size_t nodes = 1;

@@ -455,7 +455,8 @@ void Cluster::reroute(const std::string& room) {
       relay->rerouting = false;
       spdlog::debug("cluster: room {}: found room {} owner '{}' busy {} moved {}", room, found.here,
                     found.owner, found.busy, found.moved);
-      if (found.busy || found.moved) return;  // the next heartbeat tries again
+      relay->lost = found.busy || found.moved;
+      if (relay->lost) return;  // the next heartbeat tries again
       if (!found.owner.empty()) {
         relay->owner = found.owner;
       } else {

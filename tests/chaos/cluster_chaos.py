@@ -586,7 +586,7 @@ class World:
             return f"PostgreSQL stopped (immediate), started after {down:.1f} s"
         if kind == "pg_pause":
             pause = self.rng.uniform(1, 6)
-            pids = postgres_pids(c.pg)
+            pids = c.pg.pids()
             for pid in pids:
                 signal_quietly(pid, signal.SIGSTOP)
             try:
@@ -720,25 +720,6 @@ class World:
                 lines.append(f"  {member.name}'s last messages:\n{member.tail()}")
         lines.append(f"(every client's log and the nodes' logs: {keep})")
         return "\n".join(lines)
-
-
-def postgres_pids(pg):
-    """The postmaster and its children (backends, checkpointer, WAL writer...): pausing only the postmaster
-    would leave the open connections served."""
-    with open(os.path.join(pg.dir, "data", "postmaster.pid")) as f:
-        master = int(f.readline())
-    pids = [master]
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            if int(fields[1]) == master:
-                pids.append(int(entry))
-        except (OSError, IndexError, ValueError):
-            pass
-    return pids
 
 
 def signal_quietly(pid, sig):

@@ -91,6 +91,33 @@ class Postgres:
                        [f"{self.bin}/pg_ctl", "-D", f"{self.dir}/data", "-m", "immediate", "-w", "stop"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
+    def pids(self):
+        """The postmaster and its children (backends, checkpointer, WAL writer...): pausing only the postmaster
+        would leave the open connections served."""
+        with open(os.path.join(self.dir, "data", "postmaster.pid")) as f:
+            master = int(f.readline())
+        pids = [master]
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                if int(fields[1]) == master:
+                    pids.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+        return pids
+
+    @staticmethod
+    def signal(pids, sig):
+        """Sends `sig` to each of `pids` (from pids()); one gone meanwhile is passed over."""
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+
     def sql(self, query):
         """The first column of every row, as text (psql)."""
         out = subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "cinq", "-d", "postgres",
