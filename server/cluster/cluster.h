@@ -197,7 +197,11 @@ class Cluster final : public RoomBus {
   // The origin side (cluster_relay.cpp)
   void on_send(const nlohmann::json& head, std::string body);
   bool follows(const std::string& room, const std::string& from);
-  bool up_to_date(std::uint64_t conn, nlohmann::ordered_json& m, std::string& body);
+  // Whether an answer to a join (a state, `events`) is to be handed to the member, its events trimmed to those
+  // it has not been handed; false if it is behind what the member has, with `ask_again` set to where the
+  // member is.
+  bool up_to_date(std::uint64_t conn, nlohmann::ordered_json& m, std::string& body,
+                  std::optional<lobby::Since>& ask_again);
   void on_joined(const nlohmann::json& head, std::string body);
   void on_left(const nlohmann::json& head, std::string body);
   void on_ack(const nlohmann::json& head, std::string body);

@@ -262,6 +262,15 @@ void Cluster::beat() {
                    now_ms() - last_beat_ms_);
       if (host_) host_->save_each_room();
       judge_from_ms_ = now_ms() + kLeaseMs + kBeatMs;
+      // And the other nodes may have taken this one for dead and dropped its clients from their rooms: the
+      // members of every room relayed here join again, from what each has.
+      std::vector<std::string> relayed;
+      {
+        std::lock_guard lock(mutex_);
+        for (const auto& [room, relay] : relays_) relayed.push_back(room);
+      }
+      for (const auto& room : relayed) rejoin(room);
+      if (!relayed.empty()) ++counters_.resyncs;
     }
     last_beat_ms_ = started;
   }

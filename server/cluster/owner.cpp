@@ -21,9 +21,11 @@ class Cluster::Remote : public net::Connection {
   // What is said about a room names this node (`from`): the client's node takes it only from the node it
   // follows for that room (Cluster::follows).
   void send(std::shared_ptr<const std::string> text) override {
+    if (cut_) return;
     cluster_.to_node(node_, json{{"k", "send"}, {"conn", origin_}, {"from", cluster_.node_id_}}, *text);
   }
   void close(int code, std::string reason) override {
+    if (cut_) return;
     cluster_.to_node(node_, json{{"k", "close"}, {"conn", origin_}, {"code", code}, {"reason", reason}});
   }
   const std::string& address() const override { return address_; }
@@ -43,14 +45,16 @@ class Cluster::Remote : public net::Connection {
       refused = refused_.erase(fid) > 0;
     }
     spdlog::debug("cluster: {} completed{}", fid, refused ? " (moved)" : "");
-    if (!fid.empty() && !refused)
+    if (!fid.empty() && !refused && !cut_)
       cluster_.to_node(node_, json{{"k", "ack"}, {"fid", fid}, {"from", cluster_.node_id_}});
   }
   void joined(const std::string& room, std::int64_t epoch, std::int64_t version) override {
+    if (cut_) return;
     cluster_.to_node(node_, json{{"k", "joined"}, {"conn", origin_}, {"room", room}, {"epoch", epoch},
                                  {"version", version}, {"from", cluster_.node_id_}});
   }
   void left(const std::string& room) override {
+    if (cut_) return;
     cluster_.to_node(node_, json{{"k", "left"}, {"conn", origin_}, {"room", room}, {"from", cluster_.node_id_}});
   }
 
@@ -64,6 +68,9 @@ class Cluster::Remote : public net::Connection {
     refused_.insert(fid);
   }
   const std::string& node() const { return node_; }
+  // Its node was judged dead: nothing more goes there. Should that node come back (it was paused), it joins
+  // its clients again (Cluster::beat), and a `left` from here would cancel that.
+  void cut() { cut_ = true; }
 
  private:
   Cluster& cluster_;
@@ -74,6 +81,7 @@ class Cluster::Remote : public net::Connection {
   mutable std::mutex mutex_;
   std::deque<std::string> fids_;
   std::set<std::string> refused_;
+  std::atomic<bool> cut_{false};
 };
 
 namespace {
@@ -151,7 +159,10 @@ void Cluster::drop_remotes_of_dead_nodes(const std::set<std::string>& live) {
       }
     }
   }
-  for (const auto& r : gone) host_->close_remote(r);
+  for (const auto& r : gone) {
+    r->cut();
+    host_->close_remote(r);
+  }
 }
 
 void Cluster::on_http(const json& head, std::string body) {

@@ -164,9 +164,28 @@ void Cluster::on_send(const json& head, std::string body) {
   if (body.find(R"("room")") != std::string::npos) m = nlohmann::ordered_json::parse(body, nullptr, false);
   const bool about_room = m.is_object() && m.contains("room") && m["room"].is_string();
   if (about_room && !follows(m["room"].get<std::string>(), head.value("from", ""))) return;
-  if ((body.rfind(R"({"type":"events")", 0) == 0 || body.rfind(R"({"type":"state")", 0) == 0) && about_room &&
-      !up_to_date(conn, m, body))
-    return;
+  if ((body.rfind(R"({"type":"events")", 0) == 0 || body.rfind(R"({"type":"state")", 0) == 0) && about_room) {
+    std::optional<lobby::Since> ask_again;
+    if (!up_to_date(conn, m, body, ask_again)) {
+      // The member's own join, answered from an older version than it has been relayed since: it waits for
+      // an answer (its ref), so it asks again from where it is, and gets one that is not behind.
+      if (ask_again && m.contains("ref")) {
+        auto player = host_->player_of(conn);
+        if (!player) return;
+        json join{{"type", "join"}, {"room", m["room"]}, {"since", ask_again->version}, {"ref", m["ref"]}};
+        if (ask_again->epoch) join["epoch"] = *ask_again->epoch;
+        std::string owner;
+        {
+          std::lock_guard lock(mutex_);
+          if (auto r = relays_.find(m["room"].get<std::string>()); r != relays_.end()) owner = r->second->owner;
+        }
+        if (!owner.empty())
+          send_to_owner(c, *player, host_->session_of(conn), m["room"].get<std::string>(), join.dump(), owner, {},
+                        false, true);
+      }
+      return;
+    }
+  }
   c->send(std::make_shared<const std::string>(std::move(body)));
 }
 
@@ -211,7 +230,8 @@ json Cluster::Relay::Member::join(const std::string& room) const {
 // An answer to a join (a state, or the `events` since a version) for a member of a relayed room: a join sent
 // again to a room's next owner may be answered by both, so what the member was handed already is dropped.
 // Returns false when nothing is left to send; `body` keeps what is.
-bool Cluster::up_to_date(std::uint64_t conn, nlohmann::ordered_json& m, std::string& body) {
+bool Cluster::up_to_date(std::uint64_t conn, nlohmann::ordered_json& m, std::string& body,
+                         std::optional<lobby::Since>& ask_again) {
   if (!m.contains("version")) return true;
   const std::string room = m.value("room", "");
   const std::int64_t version = m.value("version", std::int64_t{0});
@@ -229,7 +249,10 @@ bool Cluster::up_to_date(std::uint64_t conn, nlohmann::ordered_json& m, std::str
     member->second.epoch = epoch;
     return true;
   }
-  if (version <= had) return false;
+  if (version < had) {
+    ask_again = lobby::Since{had, member->second.epoch};
+    return false;
+  }
   if (had > 0 && m.contains("events") && m["events"].is_array()) {
     auto& events = m["events"];
     const auto before = events.size();
