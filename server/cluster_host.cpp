@@ -51,7 +51,10 @@ std::shared_ptr<const std::string> ClusterHost::public_list() { return rooms_.pu
 void ClusterHost::save_each_room() {
   for (auto& actor : rooms_.all())
     actor->post([](RoomActor& a) {
-      if (a.room().status() != lobby::Status::finished) a.save_then([] {});
+      if (a.room().status() == lobby::Status::finished)
+        a.reload_if_finished();
+      else
+        a.save_then([] {});
     });
 }
 

@@ -263,14 +263,21 @@ void RoomActor::save_then(std::function<void()> then, std::function<void()> fail
 void RoomActor::fail_storage(const std::string& why) {
   spdlog::error("room {}: save failed: {}; closing the room until it is reloaded", id_, why);
   ++services_.metrics.store_failures;
+  close_for_reload(
+      "the server could not store the last action; nothing was lost that you were told of: rejoin the room");
+}
+
+void RoomActor::reload_if_finished() {
+  if (room_.status() != lobby::Status::finished || broken_) return;
+  spdlog::info("room {}: finished, and this node was paused: read again wherever it is now", id_);
+  close_for_reload("this room is being read again from the store: rejoin it");
+}
+
+void RoomActor::close_for_reload(const std::string& message) {
   broken_ = true;
   timer_->cancel();
   cancel_bot();
-  auto m = std::make_shared<const std::string>(
-      error_message("storage",
-                    "the server could not store the last action; nothing was lost that you were "
-                    "told of: rejoin the room",
-                    {}, id_));
+  auto m = std::make_shared<const std::string>(error_message("storage", message, {}, id_));
   for (auto& [id, sub] : subscribers_)
     if (auto c = sub.connection.lock()) {
       c->send(m);

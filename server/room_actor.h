@@ -69,6 +69,10 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   void subscribe(const std::shared_ptr<net::Connection>& c, const std::string& player_id,
                  std::optional<lobby::Since> since, std::shared_ptr<const nlohmann::json> extra = nullptr);
   void unsubscribe(std::uint64_t connection_id);
+  // A finished room's lease may have gone while this node was paused (another node took the room; it holds
+  // nothing to save, so no save finds it out): it is read again, wherever its lease is, by its members'
+  // joins (told `storage`).
+  void reload_if_finished();
   bool is_subscribed(std::uint64_t connection_id) const { return subscribers_.count(connection_id) > 0; }
   // Runs `fn` once everything accepted so far has been stored and announced; if a save fails first (the room
   // closes: docs/protocol.md, "When a save fails"), runs `failed` instead, if given.
@@ -122,6 +126,9 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   void update_expiry();
   bool nobody_holds() const;  // open, and no seat held by someone connected (nor a correspondence creator)
   void fail_storage(const std::string& why);
+  // Closes the room here: every member is told `storage` (rejoin) and that it left, and the room leaves
+  // memory, to be read again from the store wherever its lease is.
+  void close_for_reload(const std::string& message);
   // A rated game's rating changes (issue 19), read from the store once the result is stored: sent to the room
   // as `ratings` and added to every later state.
   void fetch_ratings();
