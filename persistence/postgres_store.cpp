@@ -1,4 +1,4 @@
-// The PostgreSQL backend of the store (store.h, issue 20), through libpq: the same tables and columns as the
+// The PostgreSQL backend of the store (store.h), through libpq: the same tables and columns as the
 // SQLite file, the same promises.
 //
 // Two connections, a writer and a reader, each under its own mutex, each with its statements prepared once
@@ -104,7 +104,7 @@ CREATE TABLE IF NOT EXISTS game_progress (
   updated_ms BIGINT NOT NULL,
   commands TEXT NOT NULL DEFAULT ''
 );
--- Version 6 (issue 21): several nodes on one database. The forwarded commands each game applied last, the
+-- Version 6: several nodes on one database. The forwarded commands each game applied last, the
 -- nodes' heartbeats (in the database's clock, which every node shares) and the rooms' leases.
 ALTER TABLE game_progress ADD COLUMN IF NOT EXISTS commands TEXT NOT NULL DEFAULT '';
 CREATE TABLE IF NOT EXISTS nodes (
@@ -325,7 +325,7 @@ constexpr Sql kUpdateProgress{
     "WITH u AS (UPDATE game_progress SET version = $2, turns = $3, seat0_clock_ms = $4, seat1_clock_ms = $5,"
     " open_turn = $6, updated_ms = $7, commands = $8 WHERE game_id = $1 AND version = $9 RETURNING 1)"
     " SELECT cinq_expect_row((SELECT count(*) FROM u), $1, $9)"};
-// Leases (issue 21). A save under a lease finds it and holds it (FOR SHARE) to its commit, so a node taking
+// Leases. A save under a lease finds it and holds it (FOR SHARE) to its commit, so a node taking
 // the room over (acquire: an UPDATE of that row) waits for the save, and a save after that fails.
 constexpr Sql kCheckLease{
     "check_lease",
@@ -734,7 +734,7 @@ void queue_mail_of(Batch& b, const GameSave& s) {
 void queue_save(Batch& b, const GameSave& s) {
   const GameRow& g = s.row;
   auto id = [&] { return Params().text(g.id); };
-  if (s.fence)  // under a lease (issue 21): a new room's is taken, any other must still be held
+  if (s.fence)  // under a lease: a new room's is taken, any other must still be held
     b.add(s.fence->acquire ? kInsertLease : kCheckLease,
           Params().text(g.id).text(s.fence->node).integer(s.fence->lease));
   auto extras = [&] {
@@ -767,8 +767,7 @@ void queue_save(Batch& b, const GameSave& s) {
   }
   if (s.write_row) b.add(kUpsertGame, game_params(g));
   extras();
-  // Stored entries from `from` on go first, unless the save only appends (issue 20: the usual turn sends no
-  // delete).
+  // Stored entries from `from` on go first, unless the save only appends: the usual turn sends no delete.
   if (s.replaces) b.add(kDeleteEntriesFrom, Params().text(g.id).integer(s.from));
   for (std::size_t i = 0; i < s.entries.size(); ++i)
     b.add(kInsertEntry, Params().text(g.id).integer(s.from + static_cast<std::int64_t>(i)).text(s.entries[i]));
@@ -1155,7 +1154,7 @@ class PostgresStore final : public Store {
     return writer_.run_transaction(batch, false, error, doing);
   }
 
-  // --- several nodes (issue 21): on the control connection, so that a heartbeat never waits behind a save
+  // --- several nodes: on the control connection, so that a heartbeat never waits behind a save
   // or a read. Each statement is its own transaction.
   bool beat(const NodeRow& node, std::int64_t ttl_ms, Error& error) override {
     const std::string doing = "the heartbeat of " + node.id;
@@ -1472,7 +1471,7 @@ class PostgresStore final : public Store {
   std::string uri_;
   Connection writer_;
   Connection reader_;
-  Connection control_;  // the cluster's heartbeats and leases (issue 21)
+  Connection control_;  // the cluster's heartbeats and leases
 };
 
 }  // namespace

@@ -85,7 +85,7 @@ CREATE TABLE IF NOT EXISTS game_progress (
 ) WITHOUT ROWID;
 )sql";
 
-// Version 4's tables (issue 18): a correspondence game's seat tokens, kept so that their links can be shown
+// Version 4's tables: a correspondence game's seat tokens, kept so that their links can be shown
 // again while the game is unfinished (deleted when it finishes), and each game's chat, which is not part of
 // its record.
 constexpr const char* kExtrasSchema = R"sql(
@@ -108,7 +108,7 @@ CREATE TABLE IF NOT EXISTS chat (
 ) WITHOUT ROWID;
 )sql";
 
-// Version 5 (issue 19): accounts (a user name, unique whatever its case, and a password hash on the players
+// Version 5: accounts (a user name, unique whatever its case, and a password hash on the players
 // row; their login tokens), rated games and who won them, ratings and what each rated game did to them.
 // Applied to a new file too, after the tables of the earlier versions.
 constexpr const char* kUpgradeTo5 = R"sql(
@@ -166,7 +166,7 @@ CREATE INDEX IF NOT EXISTS games_by_seat0 ON games(seat0_id);
 CREATE INDEX IF NOT EXISTS games_by_seat1 ON games(seat1_id);
 )sql";
 
-// Version 6 (issue 21): several nodes on one store. The ids of the forwarded commands each unfinished game
+// Version 6: several nodes on one store. The ids of the forwarded commands each unfinished game
 // applied last (store.h, GameRow::commands), the nodes' heartbeats and the rooms' leases (store.h, Fence).
 // A SQLite file is one machine's, but it keeps the same tables as PostgreSQL: the store behaves the same.
 constexpr const char* kAddCommands = "ALTER TABLE game_progress ADD COLUMN commands TEXT NOT NULL DEFAULT ''";
@@ -290,7 +290,7 @@ constexpr const char* kSelectOfPlayer =
     " CASE WHEN g.status = 'finished' THEN -g.updated_ms ELSE g.deadline_ms END, g.id"
     " LIMIT ?2";
 
-// The archive (issue 19): finished public games; ?1 a player ('' any), ?2 a game, ?3 a result (win and loss are
+// The archive: finished public games; ?1 a player ('' any), ?2 a game, ?3 a result (win and loss are
 // the player's), ?4 rated (1, 0, -1 either), ?5 and ?6 the time span (0: open), ?7 limit, ?8 offset.
 #define CINQ_ARCHIVE_WHERE                                                                                  \
   " WHERE g.status = 'finished' AND g.is_private = 0 AND (?1 = '' OR g.seat0_id = ?1 OR g.seat1_id = ?1)"  \
@@ -323,7 +323,7 @@ constexpr const char* kUpsertProgress =
 constexpr const char* kUpdateProgress =
     "UPDATE game_progress SET version = ?2, turns = ?3, seat0_clock_ms = ?4, seat1_clock_ms = ?5,"
     " open_turn = ?6, updated_ms = ?7, commands = ?8 WHERE game_id = ?1 AND version = ?9";
-// Leases (issue 21): a save under a lease finds it (?1 game, ?2 node, ?3 lease), or takes a new room's.
+// Leases: a save under a lease finds it (?1 game, ?2 node, ?3 lease), or takes a new room's.
 constexpr const char* kCheckLease =
     "SELECT 1 FROM room_leases WHERE game_id = ?1 AND node_id = ?2 AND lease = ?3";
 constexpr const char* kInsertLease = "INSERT INTO room_leases (game_id, node_id, lease) VALUES (?1, ?2, ?3)";
@@ -818,7 +818,7 @@ bool write_change(Connection& db, const RatingChange& c, const std::string& doin
 }
 
 // A rated game's result applied to both players' ratings, inside the transaction that stores the result
-// (issue 19, rate_game). Once only: a game whose history row is there is not applied again (a finished game's
+// (rate_game). Once only: a game whose history row is there is not applied again (a finished game's
 // row may be written more than once: a rematch offer, a chat line after the end).
 bool apply_ratings(Connection& db, const GameRow& g, const std::string& doing, Error& error) {
   if (!changes_ratings(g)) return true;
@@ -999,7 +999,7 @@ bool write_save(Connection& db, const GameSave& s, const std::string& doing, Err
     return write_one(db, kUpsertGame, doing, error, [&](sqlite3_stmt* stmt) { return bind_game(stmt, g); });
   };
   if (s.fence) {
-    // Under a lease (issue 21): a room's first save takes it, every other one must find it still ours.
+    // Under a lease: a room's first save takes it, every other one must find it still ours.
     auto bind_fence = [&](sqlite3_stmt* stmt) {
       int rc = bind_text(stmt, 1, g.id);
       if (rc == SQLITE_OK) rc = bind_text(stmt, 2, s.fence->node);
@@ -1332,7 +1332,7 @@ class SqliteStore final : public Store {
   bool put_ratings(const std::vector<RatingRow>& ratings, const std::vector<RatingChange>& history,
                    Error& error) override;
 
-  // --- several nodes (issue 21): on the writer, each one transaction.
+  // --- several nodes: on the writer, each one transaction.
   bool beat(const NodeRow& node, std::int64_t ttl_ms, Error& error) override {
     return writer.transaction(error, "the heartbeat of " + node.id, [&](Error& e) {
       return write_one(writer, kBeat, "the heartbeat of " + node.id, e, [&](sqlite3_stmt* stmt) {

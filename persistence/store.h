@@ -1,7 +1,7 @@
 // The store (docs/design.md, "Storage"): players and games, in one SQLite file in WAL mode (the default) or in
-// a PostgreSQL database (issue 20); both backends have the same tables and columns.
+// a PostgreSQL database; both backends have the same tables and columns.
 //
-// Storage the size of a turn (schema version 3, issue 16). A game is its `games` row (the columns a query
+// Storage the size of a turn (schema version 3). A game is its `games` row (the columns a query
 // needs) plus, while it is unfinished, its record kept as entries and a small progress row:
 //
 //   games           one row per game. `record` holds the `#!` line while the game is unfinished, the whole
@@ -174,7 +174,7 @@ struct GameRow {
   // Schema version 4 (table chat): the last 100 lines, oldest first, read by game() and unfinished_games();
   // a save's lines are appended (GameSave::chat).
   std::vector<ChatRow> chat;
-  // Schema version 6 (issue 21, game_progress.commands): the ids of the last commands forwarded from other
+  // Schema version 6 (game_progress.commands): the ids of the last commands forwarded from other
   // nodes that this game applied, oldest first, space-separated (at most kRememberedCommands): a command sent
   // again after its node lost the owner is recognised and not applied twice.
   std::string commands;
@@ -184,7 +184,7 @@ struct GameRow {
 };
 inline constexpr std::size_t kRememberedCommands = 32;
 
-// The right of one node to write one game (issue 21, table room_leases): a room is played by the node holding
+// The right of one node to write one game (table room_leases): a room is played by the node holding
 // its lease, and every save of it names the lease, so a node that lost it (another node took the room over)
 // can no longer store anything of it. `acquire`: this save takes the lease first (a room the node made).
 struct Fence {
@@ -239,7 +239,7 @@ struct MailCancel {
   std::vector<std::string> kinds;
 };
 
-// One save of a game, sized to what changed since the last one (issue 16). The server's rooms build these
+// One save of a game, sized to what changed since the last one. The server's rooms build these
 // (lobby::Room::take_save); the Saver (persistence/saver.h) merges those of one game queued together.
 struct GameSave {
   // Every column as it is now; its progress (clock_ms, version, turns, open_turn, updated_ms) is always
@@ -258,7 +258,7 @@ struct GameSave {
   std::optional<std::int64_t> base_version;
   // Chat lines to append (the row's own `chat` is not written).
   std::vector<ChatRow> chat;
-  // Several nodes (issue 21): the lease under which the save is made; it fails if the node holds it no more.
+  // Several nodes: the lease under which the save is made; it fails if the node holds it no more.
   std::optional<Fence> fence;
   // Mail (schema version 7), in the same transaction: the cancels first, then the mails queued, then the
   // Message-IDs of the mails whose turns this save plays (table mail_received: a mail delivered twice plays
@@ -268,7 +268,7 @@ struct GameSave {
   std::vector<std::string> received;
 };
 
-// A node of a cluster (issue 21, table nodes): alive while its heartbeat is fresh (expires_ms is in the
+// A node of a cluster (table nodes): alive while its heartbeat is fresh (expires_ms is in the
 // database's clock, which every node shares).
 struct NodeRow {
   std::string id;       // name:incarnation, unique per process
@@ -300,7 +300,7 @@ RatedGame rate_game(const GameRow& game, const std::array<RatingRow, 2>& before)
 // Whether a game's save carries a result that changes ratings (rated, finished with a winner or a draw).
 bool changes_ratings(const GameRow& game);
 
-// The store: one interface, two backends with the same behaviour (issue 20) — SQLite, one file (the embedded
+// The store: one interface, two backends with the same behaviour — SQLite, one file (the embedded
 // default, persistence/sqlite_store.cpp), and PostgreSQL (persistence/postgres_store.cpp). Every write is one
 // transaction committed before it returns; the server announces nothing before that.
 class Store {
@@ -348,7 +348,7 @@ class Store {
   // The last `limit` chat lines of a game, oldest first.
   virtual std::vector<ChatRow> chat(const std::string& game_id, int limit = 1000) = 0;
 
-  // --- accounts and ratings (schema version 5, issue 19)
+  // --- accounts and ratings (schema version 5)
   // The account of that user name, whatever its case.
   virtual std::optional<PlayerRow> player_by_username(const std::string& username) = 0;
   // A player's ratings, every game and pool.
@@ -372,7 +372,7 @@ class Store {
   virtual bool put_ratings(const std::vector<RatingRow>& ratings, const std::vector<RatingChange>& history,
                            Error& error) = 0;
 
-  // --- several nodes (issue 21; docs/scaling.md). Each is one statement or transaction of its own, on a
+  // --- several nodes (docs/scaling.md). Each is one statement or transaction of its own, on a
   // connection of its own (a node's heartbeat never waits behind reads or saves). Times are the database's.
   // The node's heartbeat: its row, alive for `ttl_ms` from now.
   virtual bool beat(const NodeRow& node, std::int64_t ttl_ms, Error& error) = 0;

@@ -38,7 +38,7 @@ std::string hex_digest(const EVP_MD* md, std::string_view data) {
 }
 
 constexpr std::size_t kSha256Hex = 64;
-constexpr std::size_t kSha1Hex = 40;  // hashes stored before issue 16
+constexpr std::size_t kSha1Hex = 40;  // hashes stored by older versions: they still verify
 
 }  // namespace
 

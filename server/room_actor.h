@@ -122,7 +122,7 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   void update_expiry();
   bool nobody_holds() const;  // open, and no seat held by someone connected (nor a correspondence creator)
   void fail_storage(const std::string& why);
-  // A rated game's rating changes (issue 19), read from the store once the result is stored: sent to the room
+  // A rated game's rating changes, read from the store once the result is stored: sent to the room
   // as `ratings` and added to every later state.
   void fetch_ratings();
   // --- bots (room_actor.cpp, "Computer opponents")

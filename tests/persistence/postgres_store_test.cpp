@@ -1,4 +1,4 @@
-// The PostgreSQL backend where it differs from SQLite (issue 20), on a real throwaway PostgreSQL started by the
+// The PostgreSQL backend where it differs from SQLite, on a real throwaway PostgreSQL started by the
 // test (tests/support/postgres.h) — whatever CINQ_TEST_STORE says: its schema and version, several servers
 // opening one database at once, the database stopped and started again under a store that stays open, and
 // `cinq store copy` between the two backends both ways. The behaviour the backends share is tested on both by
