@@ -260,7 +260,7 @@ void Cluster::beat() {
     last_beat_ms_ = started;
   }
   auto nodes = store_.live_nodes();
-  if (store::last_read_failed()) return;  // keep what we knew
+  if (nodes.failed()) return;  // keep what we knew
   std::set<std::string> live;
   for (const auto& n : nodes) live.insert(n.id);
   std::vector<std::string> orphaned;  // relayed rooms whose owner died
