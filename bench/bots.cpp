@@ -1,6 +1,6 @@
-// The bots' search speed (issue 11; docs/performance.md, "Bots"): for each game, playouts per second of
+// The bots' search speed (docs/performance.md, "Bots"): for each game, playouts per second of
 // bots::choose_turn with a fixed think time, from the start and from positions reached by random play.
-// With --level L, instead: whether level L keeps to its stated think time (issue 22), each game, from the
+// With --level L, instead: whether level L keeps to its stated think time, each game, from the
 // same positions: each turn's wall time as the bot reports it (Turn::elapsed), the whole call's wall time
 // (the search's tree freed too) and its CPU time, median and maximum.
 // Usage: cinq_bench_bots [--think-ms MS (1000)] [--positions N (3)] [--games a,b] [--seed S (1)] [--level L]

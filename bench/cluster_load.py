@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Cinq on several nodes under load (issue 21, docs/scaling.md), in one run on this machine.
+"""Cinq on several nodes under load (docs/scaling.md), in one run on this machine.
 
     python3 bench/cluster_load.py [--cinq build/server/cinq] [--load build/bench/cinq_load]
         [--rooms 300] [--turn-rate 2000] [--duration 30] [--warmup 10] [--runs 1]

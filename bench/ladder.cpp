@@ -1,4 +1,4 @@
-// The bots' ladder (issue 22; docs/performance.md, "Bots"): in each game, level L against level L-1 for
+// The bots' ladder (docs/performance.md, "Bots"): in each game, level L against level L-1 for
 // every L asked, N games a pair, seats alternating (game 0: L holds seat 0; game 1: seat 1; ...). Prints a
 // line per game as it ends, then per pair the wins, draws and losses of the higher level, its score (draws
 // count half) with two 95% intervals (Wilson's, a game one trial; and the same weighing the draws, which

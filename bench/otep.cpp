@@ -1,4 +1,4 @@
-// Our Tablut bots against an outside engine (issue 22; docs/performance.md, "Bots"): cinq_otep runs an
+// Our Tablut bots against an outside engine (docs/performance.md, "Bots"): cinq_otep runs an
 // engine that speaks the OpenTafl Engine Protocol (OTEP) on its standard input and output, as OpenTafl's
 // own AI does with `--engine`, and hosts games between it and a level of ours, seats alternating (game 0:
 // our bot attacks). This file is only our side of the protocol, the host's; it builds nothing of the

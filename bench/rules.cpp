@@ -1,4 +1,4 @@
-// How fast each game's rules play random games (issue 10): the cost a bot or a server pays per action.
+// How fast each game's rules play random games: the cost a bot or a server pays per action.
 // For every game of the registry, plays random games from the start (a uniform random legal action at every
 // step, std::mt19937_64 seeded) for S seconds of CPU, and prints playouts/s, actions/s, actions per playout,
 // legal actions per position, and what one legal_actions(), apply() and clone() cost (a replay of the first

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Soak (issue 17): one `cinq serve` held at a steady turn rate for a long time, to see memory and latency over
+"""Soak: one `cinq serve` held at a steady turn rate for a long time, to see memory and latency over
 time. The load is one cinq_load run (bench/load) against that server (--url, --pid): it sets up its rooms once,
 then plays paced turns for the whole run (a finished game is followed by its rematch in a new room, as players
 do), and every WINDOW seconds reports that interval's turn rate, ack p50/p99 and the server's RSS (VmRSS).
@@ -7,11 +7,11 @@ do), and every WINDOW seconds reports that interval's turn rate, ack p50/p99 and
     bench/soak.py --cinq build/server/cinq --load build/bench/cinq_load [--minutes 30] [--window 60]
                   [--rooms 1000] [--turn-rate 4200]
 
-The default rate is half the unpaced maximum measured for issue 16 (8,487 turns/s with 1,000 rooms,
-docs/performance.md). Prints a line per interval, then the first and last intervals' RSS and p99, the RSS
-growth between them and the highest RSS; the goal is growth under 5 % and a flat p99. The first interval
-starts after a minute of warm-up (the allocator's and SQLite's caches fill during it). The server's data go to
-a fresh directory under $TMPDIR.
+The default rate is half the unpaced maximum measured (8,487 turns/s with 1,000 rooms, docs/performance.md),
+so the server is loaded but never saturated. Prints a line per interval, then the first and last intervals'
+RSS and p99, the RSS growth between them and the highest RSS; the goal is growth under 5 % and a flat p99. The
+first interval starts after a minute of warm-up (the allocator's and SQLite's caches fill during it). The
+server's data go to a fresh directory under $TMPDIR.
 """
 
 import argparse

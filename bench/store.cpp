@@ -1,6 +1,6 @@
-// Committed turns per second early and late in the same games (issues 10 and 16): the real store
-// (persistence/store.h: SQLite, WAL, synchronous=FULL) on a real file, or the PostgreSQL store of --store
-// (issue 20), fed through the real Saver (group commit, persistence/saver.h) on its own Worker thread, as the
+// Committed turns per second early and late in the same games: the real store
+// (persistence/store.h: SQLite, WAL, synchronous=FULL) on a real file, or the PostgreSQL store of --store,
+// fed through the real Saver (group commit, persistence/saver.h) on its own Worker thread, as the
 // server runs them. The server saves a room after every accepted turn and announces the turn once the save
 // has committed; a save holds only what changed (lobby::Room::take_save): the turn's record entry and the
 // game's progress, and the games row only when a queried column changed. So a commit should cost the same at

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The store's two backends side by side in one run (issue 20): SQLite and PostgreSQL, on the same disk.
+"""The store's two backends side by side in one run: SQLite and PostgreSQL, on the same disk.
 
     python3 bench/store_backends.py [--rooms 1000] [--turn-rate 5000] [--duration 60] [--warmup 20]
         [--cinq build/server/cinq] [--load build/bench/cinq_load] [--bench-store build/bench/cinq_bench_store]

@@ -1,4 +1,4 @@
-// Computer opponents (issue 11): a Monte Carlo tree search over the rules contract (rules/game.h), with a
+// Computer opponents: a Monte Carlo tree search over the rules contract (rules/game.h), with a
 // playout policy per game (bots/policy.h). Pure logic like rules/: standard library only, no I/O, no
 // sockets; the server runs it on its own threads (server/bot_runner.*), `cinq selfplay` runs it inline.
 //

@@ -323,11 +323,12 @@ void random_rest(State& state, Rng& rng, Turn& turn) {
   } while (!turn_over(state));
 }
 
-// Issue 22: a bot does not leave its turn empty when a turn it can see makes its position better by its own
-// evaluation (Policy::evaluate when the turn is over, the opponent to move, against the same after the empty
-// turn). The search may prefer the empty turn on noisy playouts; this looks for the better turn with a small
-// beam search over the turn's actions, each partial turn scored as if it ended there. Returns the best such
-// turn if it evaluates strictly better than the empty one, else nothing.
+// A bot does not leave its turn empty (a Baltek bot would otherwise pass for hundreds of turns) when a turn
+// it can see makes its position better by its own evaluation (Policy::evaluate when the turn is over, the
+// opponent to move, against the same after the empty turn). The search may prefer the empty turn on noisy
+// playouts; this looks for the better turn with a small beam search over the turn's actions, each partial
+// turn scored as if it ended there. Returns the best such turn if it evaluates strictly better than the empty
+// one, else nothing.
 constexpr std::size_t kBeam = 6;
 constexpr int kMaxTurnActions = 8;
 

@@ -6,7 +6,7 @@
 // evaluation, which scores material (a soldier the side to move can take counts as taken), the king's way
 // to the corners (its open lanes, a lane no attacker can block counting as two; the squares from which it
 // would have one, its free paths), the attackers pressing it and their walls across the corners. Longer
-// playouts were tried (20 moves, until issue 22's ladder): with them a level's extra playouts bought no
+// playouts were tried (20 moves, on bench/ladder.cpp): with them a level's extra playouts bought no
 // strength, and the defenders won almost every game whatever the levels. The tree looks at the likely moves
 // first (captures, the king's runs towards a lane, the attackers' moves against the king and its paths),
 // widening to the others as it visits more.

@@ -1,4 +1,4 @@
-// The real application for the fuzz targets (issue 17): the App with its store (a SQLite file in a fresh
+// The real application for the fuzz targets: the App with its store (a SQLite file in a fresh
 // temporary directory, under /dev/shm when there is one), its workers and bot threads, and a net::Server on
 // a free loopback port whose I/O threads run the rooms' strands and timers. Nothing connects to that port:
 // messages go straight into App::on_message from an in-process Connection, HTTP requests into App::on_http.

@@ -642,7 +642,7 @@ void Room::charge_clock(Now now) {
 void Room::restart_clock(Now now) {
   running_ = config_.clock.enabled() ? seat_to_move() : -1;
   running_since_ = now.steady_ms;
-  // A live clock starts for each side with its first move (issue 18, as Lichess does): until then the side
+  // A live clock starts for each side with its first move (as Lichess does): until then the side
   // to move has kFirstMoveMs to make it, or the game is aborted.
   first_move_since_ = -1;
   if (running_ >= 0 && record_.turn_count() < 2) {
@@ -734,7 +734,7 @@ RoomSave Room::take_save(Now) {
   if (status_ == Status::finished) {
     // The whole record and every column (the store drops the entries). The save that finishes the game
     // still names the version it follows, like any change: if a save before it failed, it must fail too
-    // rather than commit the turns that one lost (issue 17). Once finished, a save stands alone.
+    // rather than commit the turns that one lost. Once finished, a save stands alone.
     s.saved.record = record_.write();
     if (handed_.any && handed_.columns.status != Status::finished) s.base_version = handed_.version;
   } else {

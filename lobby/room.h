@@ -46,7 +46,7 @@ struct ClockSpec {
   friend bool operator==(const ClockSpec&, const ClockSpec&) = default;
 };
 
-// A seated account's rating in the room's game and pool, as read when it sat down (issue 19): shown beside
+// A seated account's rating in the room's game and pool, as read when it sat down: shown beside
 // its name in the room and the lobby.
 struct SeatRating {
   double rating = 1500;
@@ -57,7 +57,7 @@ struct Player {
   std::string id;
   std::string name;
   // The account's user name ("" for a guest, a bot, or a seat read back from the store): a rated room seats
-  // accounts only (issue 19).
+  // accounts only.
   std::string username;
   std::optional<SeatRating> rating;  // an account's, none for a guest or a bot
 };
@@ -80,7 +80,7 @@ std::optional<Failure> check_clock(const ClockSpec& clock);
 // A clock as the protocol shows it: null, {base_ms, increment_ms} or {days}.
 nlohmann::json clock_json(const ClockSpec& clock);
 
-// One message of a room's chat (issue 18). Not an event: it has no version and is not part of the record.
+// One message of a room's chat. Not an event: it has no version and is not part of the record.
 // A seated player writes in the players' channel, which everyone in the room reads; anyone else in the
 // spectators' channel, which the players read only once the game is over.
 struct ChatLine {
@@ -179,13 +179,13 @@ struct Saved {
   std::int64_t created_ms = 0;
   std::int64_t deadline_ms = 0;                  // correspondence: the wall deadline of the side to move
   std::array<std::string, 2> seat_token_hashes;  // correspondence: token_hash() of each seat's token
-  // Correspondence: each seat's token itself, kept so that the links can be shown again (issue 18); "" when
+  // Correspondence: each seat's token itself, kept so that the links can be shown again; "" when
   // not known (a room made before they were kept).
   std::array<std::string, 2> seat_tokens;
   std::array<SeatMail, 2> seat_mail;  // each seat's mail (docs/mail.md)
   // The last lines of the chat, oldest first (as the store keeps them: Room::kChatKept at most).
   std::vector<ChatLine> chat;
-  // Issue 19: a rated game (its end changes both players' ratings), and who won: a seat, 2 for a draw, -1
+  // A rated game (its end changes both players' ratings), and who won: a seat, 2 for a draw, -1
   // none (unfinished, aborted).
   bool rated = false;
   int winner = -1;
@@ -194,7 +194,7 @@ struct Saved {
   bool stored = false;
 };
 
-// A save sized to the change (Room::take_save, issue 16): what the store needs to catch up with the room
+// A save sized to the change (Room::take_save): what the store needs to catch up with the room
 // since the last save the room handed out. The server maps it to store::GameSave (persistence/store.h).
 struct RoomSave {
   // Every column and the progress as they are now. `saved.record`: the record's `#!` line while the game is
@@ -206,8 +206,8 @@ struct RoomSave {
   std::size_t from = 0;
   std::vector<std::string> entries;
   // Whether the store may hold entries from `from` on, which must go first (an open turn rewritten, a turn
-  // taken back, a room read from the store): false when the save only appends (issue 20: the usual turn
-  // then costs the store no delete).
+  // taken back, a room read from the store): false when the save only appends, so that the usual turn
+  // costs the store no delete.
   bool replaces = true;
   // The version the store holds if every save handed out before this one committed; none for a save that
   // stands alone (a new room's first, a finished game's).
@@ -223,7 +223,7 @@ struct RoomConfig {
   ClockSpec clock;
   bool is_private = false;
   std::string rematch_of;
-  bool rated = false;  // seats accounts only; never a bot (issue 19)
+  bool rated = false;  // seats accounts only; never a bot
 };
 
 class Room {
@@ -232,7 +232,7 @@ class Room {
   static constexpr std::int64_t kMaxClockMs = 24LL * 3600 * 1000;
   static constexpr std::int64_t kDayMs = 24LL * 3600 * 1000;
   // A live clock starts for each side with its first move; a side that has not made it within this time
-  // aborts the game (issue 18).
+  // aborts the game.
   static constexpr std::int64_t kFirstMoveMs = 30 * 1000;
   static constexpr const char* kNoFirstMove = "no first move";
   static constexpr std::size_t kChatKept = 100;  // chat lines a room keeps (and a state shows)
@@ -255,7 +255,7 @@ class Room {
   // The same for a seat, whoever holds it (the server checked the seat's token).
   Effect act_seat(int seat, const std::vector<std::string>& items, bool end_turn, Now now);
   // What `items` (and `end_turn`) would make of the current turn of the player's seat, for that player
-  // alone (issue 18, `try`): the room does not change, nothing is stored or announced. The answer is the
+  // alone (`try`): the room does not change, nothing is stored or announced. The answer is the
   // members of a `tried` message: `"actions":[...],"position":{...},"legal":[...]` (and
   // `"can_end_turn":true`), the legal actions those of the seat if it is still to move, else `[]`. Errors are
   // those of act().
@@ -277,7 +277,7 @@ class Room {
   Effect offer_draw(const std::string& player_id, Now now);  // accepts a standing offer of the opponent
   Effect decline_draw(const std::string& player_id, Now now);
   Effect abort(const std::string& player_id, Now now);
-  // Takeback by agreement (issue 18): the player who completed the last turn asks to take it back
+  // Takeback by agreement: the player who completed the last turn asks to take it back
   // (`takeback_offer`), or the opponent's standing request is accepted (`takeback`: the turn leaves the
   // record and the position, and its player is to move again). A request stands until the opponent answers
   // or acts. Refused (`cannot_take_back`) when the last turn is not the asker's, the opponent has begun its

@@ -1,4 +1,4 @@
-// Correspondence by mail (issue 9): a seat sends the game's whole log with its new turn appended, as
+// Correspondence by mail: a seat sends the game's whole log with its new turn appended, as
 // players have always mailed it; the room checks the log against its own record and plays the new turns.
 // Also the import of a record as a room.
 #include <nlohmann/json.hpp>

@@ -19,9 +19,9 @@ struct Seek {
   std::string options;  // canonical `key=value ...` (as Room::create writes them)
   ClockSpec clock;
   std::int64_t since_ms = 0;
-  // Issue 19: a rated seek pairs only with rated seeks; `rating` is the seeker's in this game and pool (1500
-  // with no rating yet), and `range` the opponent's rating it accepts ([min, max], none: any). Two seeks pair
-  // only when each one's rating is in the other's range.
+  // A rated seek pairs only with rated seeks (a rated game needs both players to want one); `rating` is the
+  // seeker's in this game and pool (1500 with no rating yet), and `range` the opponent's rating it accepts
+  // ([min, max], none: any). Two seeks pair only when each one's rating is in the other's range.
   bool rated = false;
   double rating = 1500;
   bool provisional = true;

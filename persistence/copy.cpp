@@ -51,16 +51,25 @@ bool copy_store(Store& from, Store& to, CopyReport& report, Error& error,
   auto tell = [&](const std::string& what) {
     if (progress) progress(what);
   };
-  if (to.count_games() != 0 || !to.player_ids().empty()) {
-    error.message = "the target store is not empty: copy into a new database or file";
-    return false;
-  }
-  if (last_read_failed()) {
+  const auto target_games = to.count_games();
+  const auto target_players = to.player_ids();
+  if (target_games.failed() || target_players.failed()) {
     error.message = "the target store cannot be read";
     return false;
   }
+  if (target_games != 0 || !target_players.empty()) {
+    error.message = "the target store is not empty: copy into a new database or file";
+    return false;
+  }
   // Players.
-  const std::vector<std::string> player_ids = from.player_ids();
+  // A list the source could not give would copy nothing and check nothing: the copy stops there.
+  auto unreadable = [&](const auto& read, const char* what) {
+    if (!read.failed()) return false;
+    error.message = std::string("reading ") + what + " from the source failed: " + read.error().message;
+    return true;
+  };
+  const auto player_ids = from.player_ids();
+  if (unreadable(player_ids, "the players")) return false;
   std::vector<PlayerRow> players;
   for (std::size_t i = 0; i < player_ids.size(); ++i) {
     auto row = from.player(player_ids[i]);
@@ -81,11 +90,13 @@ bool copy_store(Store& from, Store& to, CopyReport& report, Error& error,
   // Ratings, then games: a rated game's result finds its history row and is not applied twice.
   const auto ratings = from.all_ratings();
   const auto history = from.all_rating_history();
+  if (unreadable(ratings, "the ratings") || unreadable(history, "the rating history")) return false;
   if (!to.put_ratings(ratings, history, error)) return false;
   report.ratings = static_cast<std::int64_t>(ratings.size());
   report.rating_changes = static_cast<std::int64_t>(history.size());
   // Games, whole, with every chat line and their queued mails.
-  const std::vector<std::string> game_ids = from.game_ids();
+  const auto game_ids = from.game_ids();
+  if (unreadable(game_ids, "the games")) return false;
   std::vector<GameSave> saves;
   for (std::size_t i = 0; i < game_ids.size(); ++i) {
     auto row = from.game(game_ids[i]);

@@ -1,4 +1,4 @@
-// Moving an installation between stores (issue 20): `cinq store copy FROM TO`, SQLite to PostgreSQL and back.
+// Moving an installation between stores: `cinq store copy FROM TO`, SQLite to PostgreSQL and back.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The PostgreSQL backend of the store (store.h, issue 20), through libpq: the same tables and columns as the
+// The PostgreSQL backend of the store (store.h), through libpq: the same tables and columns as the
 // SQLite file, the same promises.
 //
 // Two connections, a writer and a reader, each under its own mutex, each with its statements prepared once
@@ -13,7 +13,7 @@
 // The database going away (stopped, restarted, the network cut): a call that finds its connection broken
 // reconnects first, at most once per call; while the database cannot be reached every write fails with an
 // error (the server refuses the turn with the code `storage` and announces nothing) and every read gives
-// nothing and sets last_read_failed(), so the server answers "try again" rather than "no such game". The
+// nothing and its error (Read::failed()), so the server answers "try again" rather than "no such game". The
 // first call after the database is back reconnects, and play goes on.
 #include <libpq-fe.h>
 
@@ -104,7 +104,7 @@ CREATE TABLE IF NOT EXISTS game_progress (
   updated_ms BIGINT NOT NULL,
   commands TEXT NOT NULL DEFAULT ''
 );
--- Version 6 (issue 21): several nodes on one database. The forwarded commands each game applied last, the
+-- Version 6: several nodes on one database. The forwarded commands each game applied last, the
 -- nodes' heartbeats (in the database's clock, which every node shares) and the rooms' leases.
 ALTER TABLE game_progress ADD COLUMN IF NOT EXISTS commands TEXT NOT NULL DEFAULT '';
 CREATE TABLE IF NOT EXISTS nodes (
@@ -325,7 +325,7 @@ constexpr Sql kUpdateProgress{
     "WITH u AS (UPDATE game_progress SET version = $2, turns = $3, seat0_clock_ms = $4, seat1_clock_ms = $5,"
     " open_turn = $6, updated_ms = $7, commands = $8 WHERE game_id = $1 AND version = $9 RETURNING 1)"
     " SELECT cinq_expect_row((SELECT count(*) FROM u), $1, $9)"};
-// Leases (issue 21). A save under a lease finds it and holds it (FOR SHARE) to its commit, so a node taking
+// Leases. A save under a lease finds it and holds it (FOR SHARE) to its commit, so a node taking
 // the room over (acquire: an UPDATE of that row) waits for the save, and a save after that fails.
 constexpr Sql kCheckLease{
     "check_lease",
@@ -734,7 +734,7 @@ void queue_mail_of(Batch& b, const GameSave& s) {
 void queue_save(Batch& b, const GameSave& s) {
   const GameRow& g = s.row;
   auto id = [&] { return Params().text(g.id); };
-  if (s.fence)  // under a lease (issue 21): a new room's is taken, any other must still be held
+  if (s.fence)  // under a lease: a new room's is taken, any other must still be held
     b.add(s.fence->acquire ? kInsertLease : kCheckLease,
           Params().text(g.id).text(s.fence->node).integer(s.fence->lease));
   auto extras = [&] {
@@ -767,8 +767,7 @@ void queue_save(Batch& b, const GameSave& s) {
   }
   if (s.write_row) b.add(kUpsertGame, game_params(g));
   extras();
-  // Stored entries from `from` on go first, unless the save only appends (issue 20: the usual turn sends no
-  // delete).
+  // Stored entries from `from` on go first, unless the save only appends: the usual turn sends no delete.
   if (s.replaces) b.add(kDeleteEntriesFrom, Params().text(g.id).integer(s.from));
   for (std::size_t i = 0; i < s.entries.size(); ++i)
     b.add(kInsertEntry, Params().text(g.id).integer(s.from + static_cast<std::int64_t>(i)).text(s.entries[i]));
@@ -1037,110 +1036,135 @@ class PostgresStore final : public Store {
     return writer_.run_transaction(batch, begun, error, doing);
   }
 
-  std::optional<PlayerRow> player(const std::string& id) override { return load_player(kSelectPlayer, id); }
+  Read<std::optional<PlayerRow>> player(const std::string& id) override {
+    return load_player(kSelectPlayer, id);
+  }
 
-  std::optional<PlayerRow> player_by_username(const std::string& username) override {
+  Read<std::optional<PlayerRow>> player_by_username(const std::string& username) override {
     if (username.empty()) return std::nullopt;
     return load_player(kSelectPlayerByUsername, username);
   }
 
-  std::optional<GameRow> game(const std::string& id) override {
+  Read<std::optional<GameRow>> game(const std::string& id) override {
     auto games = read_games(kSelectGame, Params().text(id), "reading game " + id, true, true);
+    if (games.failed()) return games.error();
     if (games.empty()) return std::nullopt;
     return std::move(games.front());
   }
 
-  std::vector<GameRow> unfinished_games() override {
+  Read<std::vector<GameRow>> unfinished_games() override {
     return read_games(kSelectUnfinished, Params(), "reading the unfinished games", true, true);
   }
 
-  std::vector<GameRow> finished_games(int limit, bool include_private) override {
+  Read<std::vector<GameRow>> finished_games(int limit, bool include_private) override {
     if (limit <= 0) return {};
     return read_games(kSelectFinished, Params().integer(limit).integer(include_private ? 1 : 0),
                       "reading the finished games");
   }
 
-  std::int64_t count_games() override {
+  Read<std::int64_t> count_games() override {
     std::int64_t n = 0;
-    read(kCountGames, Params(), "counting the games", [&](const Result& r, int i) { n = r.integer(i, 0); });
+    Error error;
+    if (!read(kCountGames, Params(), "counting the games", error,
+              [&](const Result& r, int i) { n = r.integer(i, 0); }))
+      return error;
     return n;
   }
 
-  std::vector<GameRow> games_of_player(const std::string& player_id, int limit) override {
+  Read<std::vector<GameRow>> games_of_player(const std::string& player_id, int limit) override {
     if (limit <= 0 || player_id.empty()) return {};
     return read_games(kSelectOfPlayer, Params().text(player_id).integer(limit),
                       "reading the games of " + player_id, true);
   }
 
-  std::vector<ChatRow> chat(const std::string& game_id, int limit) override {
+  Read<std::vector<ChatRow>> chat(const std::string& game_id, int limit) override {
     std::vector<ChatRow> out;
     if (limit <= 0) return out;
-    read(kSelectChat, Params().text(game_id).integer(limit), "reading the chat of " + game_id,
-         [&](const Result& r, int i) { out.push_back(read_chat(r, i)); });
+    Error error;
+    if (!read(kSelectChat, Params().text(game_id).integer(limit), "reading the chat of " + game_id, error,
+              [&](const Result& r, int i) { out.push_back(read_chat(r, i)); }))
+      return error;
     return out;
   }
 
-  std::vector<RatingRow> ratings(const std::string& player_id) override {
+  Read<std::vector<RatingRow>> ratings(const std::string& player_id) override {
     std::vector<RatingRow> out;
-    read(kSelectRatings, Params().text(player_id), "reading the ratings of " + player_id,
-         [&](const Result& r, int i) { out.push_back(read_rating(r, i)); });
+    Error error;
+    if (!read(kSelectRatings, Params().text(player_id), "reading the ratings of " + player_id, error,
+              [&](const Result& r, int i) { out.push_back(read_rating(r, i)); }))
+      return error;
     return out;
   }
 
-  std::vector<RatingChange> rating_history(const std::string& player_id, int limit) override {
+  Read<std::vector<RatingChange>> rating_history(const std::string& player_id, int limit) override {
     std::vector<RatingChange> out;
     if (limit <= 0) return out;
-    read(kSelectHistoryOfPlayer, Params().text(player_id).integer(limit),
-         "reading the rating history of " + player_id,
-         [&](const Result& r, int i) { out.push_back(read_change(r, i)); });
+    Error error;
+    if (!read(kSelectHistoryOfPlayer, Params().text(player_id).integer(limit),
+              "reading the rating history of " + player_id, error,
+              [&](const Result& r, int i) { out.push_back(read_change(r, i)); }))
+      return error;
     return out;
   }
 
-  std::vector<RatingChange> game_ratings(const std::string& game_id) override {
+  Read<std::vector<RatingChange>> game_ratings(const std::string& game_id) override {
     std::vector<RatingChange> out;
-    read(kSelectHistoryOfGame, Params().text(game_id), "reading the rating changes of " + game_id,
-         [&](const Result& r, int i) { out.push_back(read_change(r, i)); });
+    Error error;
+    if (!read(kSelectHistoryOfGame, Params().text(game_id), "reading the rating changes of " + game_id, error,
+              [&](const Result& r, int i) { out.push_back(read_change(r, i)); }))
+      return error;
     return out;
   }
 
-  std::vector<RatingRow> leaderboard(const std::string& game, const std::string& pool, double max_deviation,
-                                     int limit) override {
+  Read<std::vector<RatingRow>> leaderboard(const std::string& game, const std::string& pool,
+                                           double max_deviation, int limit) override {
     std::vector<RatingRow> out;
     if (limit <= 0) return out;
-    read(kSelectLeaderboard, Params().text(game).text(pool).real(max_deviation).integer(limit),
-         "reading the leaderboard of " + game, [&](const Result& r, int i) {
-           out.push_back(read_rating(r, i));
-           out.back().username = r.text(i, 11);
-         });
+    Error error;
+    if (!read(kSelectLeaderboard, Params().text(game).text(pool).real(max_deviation).integer(limit),
+              "reading the leaderboard of " + game, error, [&](const Result& r, int i) {
+                out.push_back(read_rating(r, i));
+                out.back().username = r.text(i, 11);
+              }))
+      return error;
     return out;
   }
 
-  std::vector<GameRow> search_games(const ArchiveQuery& q, std::int64_t* total) override {
+  Read<std::vector<GameRow>> search_games(const ArchiveQuery& q, std::int64_t* total) override {
     Params p;
     p.text(q.player_id).text(q.game).text(q.result).integer(q.rated).integer(q.from_ms).integer(q.to_ms);
     if (total) {
       *total = 0;
-      read(kCountArchive, p, "counting the archive", [&](const Result& r, int i) { *total = r.integer(i, 0); });
+      Error error;
+      if (!read(kCountArchive, p, "counting the archive", error,
+                [&](const Result& r, int i) { *total = r.integer(i, 0); }))
+        return error;
     }
     if (q.limit <= 0) return {};
     p.integer(std::max(0, q.limit)).integer(std::max(0, q.offset));
     return read_games(kSelectArchive, p, "searching the archive");
   }
 
-  std::vector<std::string> player_ids() override { return ids(kSelectPlayerIds, "listing the players"); }
-  std::vector<std::string> game_ids() override { return ids(kSelectGameIds, "listing the games"); }
+  Read<std::vector<std::string>> player_ids() override {
+    return ids(kSelectPlayerIds, "listing the players");
+  }
+  Read<std::vector<std::string>> game_ids() override { return ids(kSelectGameIds, "listing the games"); }
 
-  std::vector<RatingRow> all_ratings() override {
+  Read<std::vector<RatingRow>> all_ratings() override {
     std::vector<RatingRow> out;
-    read(kSelectAllRatings, Params(), "reading the ratings",
-         [&](const Result& r, int i) { out.push_back(read_rating(r, i)); });
+    Error error;
+    if (!read(kSelectAllRatings, Params(), "reading the ratings", error,
+              [&](const Result& r, int i) { out.push_back(read_rating(r, i)); }))
+      return error;
     return out;
   }
 
-  std::vector<RatingChange> all_rating_history() override {
+  Read<std::vector<RatingChange>> all_rating_history() override {
     std::vector<RatingChange> out;
-    read(kSelectAllHistory, Params(), "reading the rating history",
-         [&](const Result& r, int i) { out.push_back(read_change(r, i)); });
+    Error error;
+    if (!read(kSelectAllHistory, Params(), "reading the rating history", error,
+              [&](const Result& r, int i) { out.push_back(read_change(r, i)); }))
+      return error;
     return out;
   }
 
@@ -1155,7 +1179,7 @@ class PostgresStore final : public Store {
     return writer_.run_transaction(batch, false, error, doing);
   }
 
-  // --- several nodes (issue 21): on the control connection, so that a heartbeat never waits behind a save
+  // --- several nodes: on the control connection, so that a heartbeat never waits behind a save
   // or a read. Each statement is its own transaction.
   bool beat(const NodeRow& node, std::int64_t ttl_ms, Error& error) override {
     const std::string doing = "the heartbeat of " + node.id;
@@ -1167,11 +1191,13 @@ class PostgresStore final : public Store {
     return control_.run(kForgetDeadNodes, Params(), error, doing).ok();
   }
 
-  std::vector<NodeRow> live_nodes() override {
+  Read<std::vector<NodeRow>> live_nodes() override {
     std::vector<NodeRow> out;
-    control_query(kLiveNodes, Params(), "reading the live nodes", [&](const Result& r, int i) {
-      out.push_back({r.text(i, 0), r.text(i, 1), r.text(i, 2), r.integer(i, 3), r.integer(i, 4)});
-    });
+    Error error;
+    if (!control_query(kLiveNodes, Params(), "reading the live nodes", error, [&](const Result& r, int i) {
+          out.push_back({r.text(i, 0), r.text(i, 1), r.text(i, 2), r.integer(i, 3), r.integer(i, 4)});
+        }))
+      return error;
     return out;
   }
 
@@ -1207,10 +1233,12 @@ class PostgresStore final : public Store {
                         "giving up the lease of " + game_id).ok();
   }
 
-  std::vector<std::string> orphans(int limit) override {
+  Read<std::vector<std::string>> orphans(int limit) override {
     std::vector<std::string> out;
-    control_query(kOrphans, Params().integer(limit), "finding games no node holds",
-                  [&](const Result& r, int i) { out.push_back(r.text(i, 0)); });
+    Error error;
+    if (!control_query(kOrphans, Params().integer(limit), "finding games no node holds", error,
+                       [&](const Result& r, int i) { out.push_back(r.text(i, 0)); }))
+      return error;
     return out;
   }
 
@@ -1231,11 +1259,14 @@ class PostgresStore final : public Store {
     return writer_.run_transaction(batch, false, error, doing);
   }
 
-  std::vector<MailRow> claim_mails(const std::string& node, std::int64_t now_ms, std::int64_t claim_ms,
-                                   int limit) override {
+  Read<std::vector<MailRow>> claim_mails(const std::string& node, std::int64_t now_ms, std::int64_t claim_ms,
+                                         int limit) override {
     std::vector<MailRow> out;
-    control_query(kClaimMails, Params().text(node).integer(now_ms + claim_ms).integer(now_ms).integer(limit),
-                  "claiming the mails due", [&](const Result& r, int i) { out.push_back(read_mail(r, i)); });
+    Error error;
+    if (!control_query(
+            kClaimMails, Params().text(node).integer(now_ms + claim_ms).integer(now_ms).integer(limit),
+            "claiming the mails due", error, [&](const Result& r, int i) { out.push_back(read_mail(r, i)); }))
+      return error;
     std::sort(out.begin(), out.end(), [](const MailRow& a, const MailRow& b) {
       return a.due_ms != b.due_ms ? a.due_ms < b.due_ms : a.created_ms < b.created_ms;
     });
@@ -1250,47 +1281,60 @@ class PostgresStore final : public Store {
                         error, "recording mail " + id + " as " + state).ok();
   }
 
-  bool mail_received(const std::string& message_id) override {
+  Read<bool> mail_received(const std::string& message_id) override {
     bool found = false;
-    control_query(kSelectReceived, Params().text(message_id), "looking for mail " + message_id,
-                  [&](const Result&, int) { found = true; });
+    Error error;
+    if (!control_query(kSelectReceived, Params().text(message_id), "looking for mail " + message_id, error,
+                       [&](const Result&, int) { found = true; }))
+      return error;
     return found;
   }
 
-  std::vector<MailRow> mails_of_game(const std::string& game_id) override {
+  Read<std::vector<MailRow>> mails_of_game(const std::string& game_id) override {
     std::vector<MailRow> out;
-    control_query(kSelectMailsOfGame, Params().text(game_id), "reading the mails of " + game_id,
-                  [&](const Result& r, int i) { out.push_back(read_mail(r, i)); });
+    Error error;
+    if (!control_query(kSelectMailsOfGame, Params().text(game_id), "reading the mails of " + game_id, error,
+                       [&](const Result& r, int i) { out.push_back(read_mail(r, i)); }))
+      return error;
     return out;
   }
 
-  std::vector<std::pair<std::string, std::int64_t>> count_mails() override {
+  Read<std::vector<std::pair<std::string, std::int64_t>>> count_mails() override {
     std::vector<std::pair<std::string, std::int64_t>> out;
-    control_query(kCountMails, Params(), "counting the mails",
-                  [&](const Result& r, int i) { out.emplace_back(r.text(i, 0), r.integer(i, 1)); });
+    Error error;
+    if (!control_query(kCountMails, Params(), "counting the mails", error,
+                       [&](const Result& r, int i) { out.emplace_back(r.text(i, 0), r.integer(i, 1)); }))
+      return error;
     return out;
   }
 
   // --- accounts' mail (schema version 8): on the control connection, as the outbox's calls.
-  std::optional<AccountMail> account_mail(const std::string& player_id) override {
+  Read<std::optional<AccountMail>> account_mail(const std::string& player_id) override {
     std::optional<AccountMail> out;
-    control_query(kSelectAccountMail, Params().text(player_id), "reading the mail of account " + player_id,
-                  [&](const Result& r, int i) { out = read_account_mail(r, i); });
+    Error error;
+    if (!control_query(kSelectAccountMail, Params().text(player_id),
+                       "reading the mail of account " + player_id, error,
+                       [&](const Result& r, int i) { out = read_account_mail(r, i); }))
+      return error;
     return out;
   }
 
-  std::optional<AccountMail> seat_account_mail(const std::string& game_id, int seat) override {
+  Read<std::optional<AccountMail>> seat_account_mail(const std::string& game_id, int seat) override {
     std::optional<AccountMail> out;
-    control_query(kSelectSeatAccountMail, Params().text(game_id).integer(seat),
-                  "reading the account mail of " + game_id + " seat " + std::to_string(seat),
-                  [&](const Result& r, int i) { out = read_account_mail(r, i); });
+    Error error;
+    if (!control_query(kSelectSeatAccountMail, Params().text(game_id).integer(seat),
+                       "reading the account mail of " + game_id + " seat " + std::to_string(seat), error,
+                       [&](const Result& r, int i) { out = read_account_mail(r, i); }))
+      return error;
     return out;
   }
 
-  std::vector<AccountMail> digest_accounts() override {
+  Read<std::vector<AccountMail>> digest_accounts() override {
     std::vector<AccountMail> out;
-    control_query(kSelectDigestAccounts, Params(), "reading the accounts with a digest",
-                  [&](const Result& r, int i) { out.push_back(read_account_mail(r, i)); });
+    Error error;
+    if (!control_query(kSelectDigestAccounts, Params(), "reading the accounts with a digest", error,
+                       [&](const Result& r, int i) { out.push_back(read_account_mail(r, i)); }))
+      return error;
     return out;
   }
 
@@ -1315,22 +1359,17 @@ class PostgresStore final : public Store {
   }
 
  private:
-  // One read on the control connection; a failure is a read failure (last_read_failed()).
+  // One read on the control connection; false if it failed (logged, and why in `error`).
   template <typename Row>
-  void control_query(const Sql& sql, const Params& params, const std::string& doing, Row&& row) {
+  bool control_query(const Sql& sql, const Params& params, const std::string& doing, Error& error,
+                     Row&& row) {
     std::lock_guard lock(control_.mutex());
-    note_read(true);
-    Error error;
-    if (!control_.ready(error)) {
-      read_failed(doing + ": " + error.message);
-      return;
-    }
-    Result r = control_.run(sql, params, error, doing);
-    if (!r.ok()) {
-      read_failed(error.message);
-      return;
-    }
+    Error run;
+    if (!control_.ready(run)) return read_failed(error, doing + ": " + run.message);
+    Result r = control_.run(sql, params, run, doing);
+    if (!r.ok()) return read_failed(error, run.message);
     for (int i = 0; i < r.rows(); ++i) row(r, i);
+    return true;
   }
 
   static ChatRow read_chat(const Result& r, int i) {
@@ -1370,109 +1409,114 @@ class PostgresStore final : public Store {
   }
 
   // Runs one read statement on the reader's open connection, handing each row to `row`; false if it failed
-  // (logged, and last_read_failed() set). The caller holds the reader's mutex.
+  // (logged, and why in `error`). The caller holds the reader's mutex.
   template <typename Row>
-  bool read_locked(const Sql& sql, const Params& params, const std::string& doing, Row&& row) {
-    Error error;
-    Result r = reader_.run(sql, params, error, doing);
-    if (!r.ok()) return read_failed(error.message);
+  bool read_locked(const Sql& sql, const Params& params, const std::string& doing, Error& error, Row&& row) {
+    Error run;
+    Result r = reader_.run(sql, params, run, doing);
+    if (!r.ok()) return read_failed(error, run.message);
     for (int i = 0; i < r.rows(); ++i) row(r, i);
     return true;
   }
 
   template <typename Row>
-  bool read(const Sql& sql, const Params& params, const std::string& doing, Row&& row) {
+  bool read(const Sql& sql, const Params& params, const std::string& doing, Error& error, Row&& row) {
     std::lock_guard lock(reader_.mutex());
-    note_read(true);
-    Error error;
-    if (!reader_.ready(error)) return read_failed(doing + ": " + error.message);
-    return read_locked(sql, params, doing, std::forward<Row>(row));
+    Error ready;
+    if (!reader_.ready(ready)) return read_failed(error, doing + ": " + ready.message);
+    return read_locked(sql, params, doing, error, std::forward<Row>(row));
   }
 
-  // Logs a failed read (`message` names what was being read) and notes it for last_read_failed().
-  bool read_failed(const std::string& message) {
-    note_read(false);
+  // Logs a failed read (`message` names what was being read) and keeps it in `error`, which the read gives
+  // back (Read<T>); false.
+  static bool read_failed(Error& error, const std::string& message) {
     spdlog::error("store: {}", message);
+    error.message = message;
     return false;
   }
 
-  std::vector<std::string> ids(const Sql& sql, const std::string& doing) {
+  Read<std::vector<std::string>> ids(const Sql& sql, const std::string& doing) {
     std::vector<std::string> out;
-    read(sql, Params(), doing, [&](const Result& r, int i) { out.push_back(r.text(i, 0)); });
+    Error error;
+    if (!read(sql, Params(), doing, error, [&](const Result& r, int i) { out.push_back(r.text(i, 0)); }))
+      return error;
     return out;
   }
 
   // Opens a read-only transaction with one snapshot on the reader (the caller holds its mutex).
-  bool begin_snapshot(const std::string& doing) {
-    Error error;
-    if (!reader_.ready(error)) return read_failed(doing + ": " + error.message);
-    if (!reader_.exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", error, doing))
-      return read_failed(error.message);
+  bool begin_snapshot(const std::string& doing, Error& error) {
+    Error begin;
+    if (!reader_.ready(begin)) return read_failed(error, doing + ": " + begin.message);
+    if (!reader_.exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", begin, doing))
+      return read_failed(error, begin.message);
     return true;
   }
 
-  void end_snapshot(const std::string& doing) {
-    Error error;
-    if (!reader_.exec("COMMIT", error, doing)) read_failed(error.message);
+  bool end_snapshot(const std::string& doing, Error& error) {
+    Error commit;
+    return reader_.exec("COMMIT", commit, doing) || read_failed(error, commit.message);
   }
 
-  std::optional<PlayerRow> load_player(const Sql& sql, const std::string& key) {
+  Read<std::optional<PlayerRow>> load_player(const Sql& sql, const std::string& key) {
     std::optional<PlayerRow> found;
     const std::string doing = "reading player " + key;
     std::lock_guard lock(reader_.mutex());
-    note_read(true);
-    if (!begin_snapshot(doing)) return found;
-    bool ok = read_locked(sql, Params().text(key), doing, [&](const Result& r, int i) { found = read_player(r, i); });
+    Error error;
+    if (!begin_snapshot(doing, error)) return error;
+    bool ok = read_locked(sql, Params().text(key), doing, error,
+                          [&](const Result& r, int i) { found = read_player(r, i); });
     if (ok && found)
-      ok = read_locked(kSelectSessions, Params().text(found->id), doing,
+      ok = read_locked(kSelectSessions, Params().text(found->id), doing, error,
                        [&](const Result& r, int i) { found->sessions.push_back(r.text(i, 0)); });
-    end_snapshot(doing);
-    if (!ok || last_read_failed()) return std::nullopt;
+    ok = end_snapshot(doing, error) && ok;
+    if (!ok) return error;
     return found;
   }
 
   // Games: their rows, then the records of the unfinished ones laid out from their entries, in one snapshot.
-  std::vector<GameRow> read_games(const Sql& sql, const Params& params, const std::string& doing,
-                                  bool with_tokens = false, bool with_chat = false) {
+  // A read that failed part of the way gives nothing: a game without its entries is not that game.
+  Read<std::vector<GameRow>> read_games(const Sql& sql, const Params& params, const std::string& doing,
+                                        bool with_tokens = false, bool with_chat = false) {
     std::vector<GameRow> games;
     std::lock_guard lock(reader_.mutex());
-    note_read(true);
-    if (!begin_snapshot(doing)) return games;
-    bool ok = read_locked(sql, params, doing, [&](const Result& r, int i) { games.push_back(read_game(r, i)); });
+    Error error;
+    if (!begin_snapshot(doing, error)) return error;
+    bool ok = read_locked(sql, params, doing, error,
+                          [&](const Result& r, int i) { games.push_back(read_game(r, i)); });
     std::vector<std::string> entries;
     for (GameRow& g : games) {
       if (!ok) break;
       if (g.status != "finished") {
         entries.clear();
-        ok = read_locked(kSelectEntries, Params().text(g.id), doing,
+        ok = read_locked(kSelectEntries, Params().text(g.id), doing, error,
                          [&](const Result& r, int i) { entries.push_back(r.text(i, 0)); });
         g.record = layout_record(g.record, entries);
         if (ok && with_tokens)
-          ok = read_locked(kSelectSeatTokens, Params().text(g.id), doing, [&](const Result& r, int i) {
+          ok = read_locked(kSelectSeatTokens, Params().text(g.id), doing, error, [&](const Result& r, int i) {
             const auto seat = r.integer(i, 0);
             if (seat == 0 || seat == 1) g.seat_tokens[static_cast<std::size_t>(seat)] = r.text(i, 1);
           });
       }
       if (ok && with_chat)
-        ok = read_locked(kSelectChat, Params().text(g.id).integer(100), doing,
+        ok = read_locked(kSelectChat, Params().text(g.id).integer(100), doing, error,
                          [&](const Result& r, int i) { g.chat.push_back(read_chat(r, i)); });
       if (ok && with_tokens)
-        ok = read_locked(kSelectSeatMail, Params().text(g.id), doing, [&](const Result& r, int i) {
+        ok = read_locked(kSelectSeatMail, Params().text(g.id), doing, error, [&](const Result& r, int i) {
           const auto seat = r.integer(i, 0);
           if (seat == 0 || seat == 1)
             g.seat_mail[static_cast<std::size_t>(seat)] = {r.text(i, 1), r.integer(i, 2) != 0, r.integer(i, 3) != 0,
                                                            r.text(i, 4), r.text(i, 5)};
         });
     }
-    end_snapshot(doing);
-    if (!ok || last_read_failed()) return {};
+    ok = end_snapshot(doing, error) && ok;
+    if (!ok) return error;
     return games;
   }
 
   std::string uri_;
   Connection writer_;
   Connection reader_;
-  Connection control_;  // the cluster's heartbeats and leases (issue 21)
+  Connection control_;  // the cluster's heartbeats and leases
 };
 
 }  // namespace

@@ -85,7 +85,7 @@ CREATE TABLE IF NOT EXISTS game_progress (
 ) WITHOUT ROWID;
 )sql";
 
-// Version 4's tables (issue 18): a correspondence game's seat tokens, kept so that their links can be shown
+// Version 4's tables: a correspondence game's seat tokens, kept so that their links can be shown
 // again while the game is unfinished (deleted when it finishes), and each game's chat, which is not part of
 // its record.
 constexpr const char* kExtrasSchema = R"sql(
@@ -108,7 +108,7 @@ CREATE TABLE IF NOT EXISTS chat (
 ) WITHOUT ROWID;
 )sql";
 
-// Version 5 (issue 19): accounts (a user name, unique whatever its case, and a password hash on the players
+// Version 5: accounts (a user name, unique whatever its case, and a password hash on the players
 // row; their login tokens), rated games and who won them, ratings and what each rated game did to them.
 // Applied to a new file too, after the tables of the earlier versions.
 constexpr const char* kUpgradeTo5 = R"sql(
@@ -166,7 +166,7 @@ CREATE INDEX IF NOT EXISTS games_by_seat0 ON games(seat0_id);
 CREATE INDEX IF NOT EXISTS games_by_seat1 ON games(seat1_id);
 )sql";
 
-// Version 6 (issue 21): several nodes on one store. The ids of the forwarded commands each unfinished game
+// Version 6: several nodes on one store. The ids of the forwarded commands each unfinished game
 // applied last (store.h, GameRow::commands), the nodes' heartbeats and the rooms' leases (store.h, Fence).
 // A SQLite file is one machine's, but it keeps the same tables as PostgreSQL: the store behaves the same.
 constexpr const char* kAddCommands = "ALTER TABLE game_progress ADD COLUMN commands TEXT NOT NULL DEFAULT ''";
@@ -290,7 +290,7 @@ constexpr const char* kSelectOfPlayer =
     " CASE WHEN g.status = 'finished' THEN -g.updated_ms ELSE g.deadline_ms END, g.id"
     " LIMIT ?2";
 
-// The archive (issue 19): finished public games; ?1 a player ('' any), ?2 a game, ?3 a result (win and loss are
+// The archive: finished public games; ?1 a player ('' any), ?2 a game, ?3 a result (win and loss are
 // the player's), ?4 rated (1, 0, -1 either), ?5 and ?6 the time span (0: open), ?7 limit, ?8 offset.
 #define CINQ_ARCHIVE_WHERE                                                                                  \
   " WHERE g.status = 'finished' AND g.is_private = 0 AND (?1 = '' OR g.seat0_id = ?1 OR g.seat1_id = ?1)"  \
@@ -323,7 +323,7 @@ constexpr const char* kUpsertProgress =
 constexpr const char* kUpdateProgress =
     "UPDATE game_progress SET version = ?2, turns = ?3, seat0_clock_ms = ?4, seat1_clock_ms = ?5,"
     " open_turn = ?6, updated_ms = ?7, commands = ?8 WHERE game_id = ?1 AND version = ?9";
-// Leases (issue 21): a save under a lease finds it (?1 game, ?2 node, ?3 lease), or takes a new room's.
+// Leases: a save under a lease finds it (?1 game, ?2 node, ?3 lease), or takes a new room's.
 constexpr const char* kCheckLease =
     "SELECT 1 FROM room_leases WHERE game_id = ?1 AND node_id = ?2 AND lease = ?3";
 constexpr const char* kInsertLease = "INSERT INTO room_leases (game_id, node_id, lease) VALUES (?1, ?2, ?3)";
@@ -818,7 +818,7 @@ bool write_change(Connection& db, const RatingChange& c, const std::string& doin
 }
 
 // A rated game's result applied to both players' ratings, inside the transaction that stores the result
-// (issue 19, rate_game). Once only: a game whose history row is there is not applied again (a finished game's
+// (rate_game). Once only: a game whose history row is there is not applied again (a finished game's
 // row may be written more than once: a rematch offer, a chat line after the end).
 bool apply_ratings(Connection& db, const GameRow& g, const std::string& doing, Error& error) {
   if (!changes_ratings(g)) return true;
@@ -999,7 +999,7 @@ bool write_save(Connection& db, const GameSave& s, const std::string& doing, Err
     return write_one(db, kUpsertGame, doing, error, [&](sqlite3_stmt* stmt) { return bind_game(stmt, g); });
   };
   if (s.fence) {
-    // Under a lease (issue 21): a room's first save takes it, every other one must find it still ours.
+    // Under a lease: a room's first save takes it, every other one must find it still ours.
     auto bind_fence = [&](sqlite3_stmt* stmt) {
       int rc = bind_text(stmt, 1, g.id);
       if (rc == SQLITE_OK) rc = bind_text(stmt, 2, s.fence->node);
@@ -1164,9 +1164,11 @@ bool create_schema(Connection& db, const std::string& path, Error& error) {
 
 // A player read is one statement, which sees one consistent snapshot (WAL); a game read is one read
 // transaction (Impl::read_games).
-void report_read_error(const std::string& doing, const std::string& message) {
-  note_read(false);
+// Logs a failed read and keeps why in `error`, which the read gives back (Read<T>); false.
+bool read_failed(Error& error, const std::string& doing, const std::string& message) {
   spdlog::error("store: {}: {}", doing, message);
+  error.message = doing + ": " + message;
+  return false;
 }
 
 }  // namespace
@@ -1177,66 +1179,65 @@ class SqliteStore final : public Store {
   Connection writer;
   Connection reader;
 
-  // Steps a read statement to the end, handing each row to `row`; false if SQLite failed (reported). The
-  // caller holds the reader's mutex.
+  // Steps a read statement to the end, handing each row to `row`; false if SQLite failed (logged, and why in
+  // `error`). The caller holds the reader's mutex.
   template <typename Row>
-  bool step_rows(const char* sql, const std::string& doing, const std::function<int(sqlite3_stmt*)>& bind,
-                 Row&& row) {
-    Error error;
-    sqlite3_stmt* stmt = reader.statement(sql, error, doing);
-    if (stmt == nullptr) {
-      report_read_error(doing, error.message);
-      return false;
-    }
+  bool step_rows(const char* sql, const std::string& doing, Error& error,
+                 const std::function<int(sqlite3_stmt*)>& bind, Row&& row) {
+    Error prepare;
+    sqlite3_stmt* stmt = reader.statement(sql, prepare, doing);
+    if (stmt == nullptr) return read_failed(error, doing, prepare.message);
     StatementUse use(stmt);
-    if (bind && bind(stmt) != SQLITE_OK) {
-      report_read_error(doing, reader.message());
-      return false;
-    }
+    if (bind && bind(stmt) != SQLITE_OK) return read_failed(error, doing, reader.message());
     int rc;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) row(stmt);
-    if (rc != SQLITE_DONE) {
-      report_read_error(doing, reader.message());
-      return false;
-    }
+    if (rc != SQLITE_DONE) return read_failed(error, doing, reader.message());
     return true;
   }
 
+  // Ends a read transaction; false if that failed (logged, and why in `error`).
+  bool commit_read(const std::string& doing, Error& error) {
+    Error commit;
+    return reader.exec("COMMIT", commit, doing) || read_failed(error, doing, commit.message);
+  }
+
   // A player row and its login tokens, in one read transaction.
-  std::optional<PlayerRow> load_player(const char* sql, const std::string& key) {
+  Read<std::optional<PlayerRow>> load_player(const char* sql, const std::string& key) {
     std::optional<PlayerRow> found;
     std::lock_guard lock(reader.mutex());
-    note_read(true);
-    Error error;
+    Error error, begin;
     const std::string doing = "reading player " + key;
-    if (!reader.exec("BEGIN", error, doing)) {
-      report_read_error(doing, error.message);
-      return found;
+    if (!reader.exec("BEGIN", begin, doing)) {
+      read_failed(error, doing, begin.message);
+      return error;
     }
-    step_rows(sql, doing, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, key); },
-              [&](sqlite3_stmt* stmt) { found = read_player(stmt); });
-    if (found)
-      step_rows(kSelectSessions, doing, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, found->id); },
-                [&](sqlite3_stmt* stmt) { found->sessions.push_back(column_text(stmt, 0)); });
-    if (!reader.exec("COMMIT", error, doing)) report_read_error(doing, error.message);
+    bool ok = step_rows(
+        sql, doing, error, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, key); },
+        [&](sqlite3_stmt* stmt) { found = read_player(stmt); });
+    if (ok && found)
+      ok = step_rows(
+          kSelectSessions, doing, error, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, found->id); },
+          [&](sqlite3_stmt* stmt) { found->sessions.push_back(column_text(stmt, 0)); });
+    ok = commit_read(doing, error) && ok;
+    if (!ok) return error;
     return found;
   }
 
   // One statement, one snapshot.
   template <typename Row>
-  bool read_rows(const char* sql, const std::string& doing, const std::function<int(sqlite3_stmt*)>& bind,
-                 Row&& row) {
+  bool read_rows(const char* sql, const std::string& doing, Error& error,
+                 const std::function<int(sqlite3_stmt*)>& bind, Row&& row) {
     std::lock_guard lock(reader.mutex());
-    note_read(true);
-    return step_rows(sql, doing, bind, std::forward<Row>(row));
+    return step_rows(sql, doing, error, bind, std::forward<Row>(row));
   }
 
   // Games: their rows, then the records of the unfinished ones laid out from their entries, all in one read
   // transaction (one snapshot: a save committing meanwhile is seen whole or not at all).
   // The last `limit` chat lines of a game, oldest first (the caller holds the reader's mutex).
-  bool step_chat(const std::string& id, int limit, const std::string& doing, std::vector<ChatRow>& out) {
+  bool step_chat(const std::string& id, int limit, const std::string& doing, Error& error,
+                 std::vector<ChatRow>& out) {
     return step_rows(
-        kSelectChat, doing,
+        kSelectChat, doing, error,
         [&](sqlite3_stmt* stmt) {
           int rc = bind_text(stmt, 1, id);
           return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, limit) : rc;
@@ -1249,90 +1250,92 @@ class SqliteStore final : public Store {
 
   // With `with_tokens`, the seat tokens of the unfinished games too; with `with_chat`, the games' last
   // kChatRead chat lines (what a room needs).
-  std::vector<GameRow> read_games(const char* sql, const std::string& doing,
-                                  const std::function<int(sqlite3_stmt*)>& bind, bool with_tokens = false,
-                                  bool with_chat = false) {
+  Read<std::vector<GameRow>> read_games(const char* sql, const std::string& doing,
+                                        const std::function<int(sqlite3_stmt*)>& bind,
+                                        bool with_tokens = false, bool with_chat = false) {
     std::vector<GameRow> games;
     std::lock_guard lock(reader.mutex());
-    note_read(true);
-    Error error;
-    if (!reader.exec("BEGIN", error, doing)) {
-      report_read_error(doing, error.message);
-      return games;
+    Error error, begin;
+    if (!reader.exec("BEGIN", begin, doing)) {
+      read_failed(error, doing, begin.message);
+      return error;
     }
-    if (step_rows(sql, doing, bind, [&](sqlite3_stmt* stmt) { games.push_back(read_game(stmt)); })) {
-      std::vector<std::string> entries;
-      for (GameRow& g : games) {
-        if (g.status == "finished") continue;
-        entries.clear();
-        step_rows(
-            kSelectEntries, doing, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, g.id); },
-            [&](sqlite3_stmt* stmt) { entries.push_back(column_text(stmt, 0)); });
-        g.record = layout_record(g.record, entries);
-        if (!with_tokens) continue;
-        step_rows(
-            kSelectSeatTokens, doing, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, g.id); },
-            [&](sqlite3_stmt* stmt) {
-              const int seat = sqlite3_column_int(stmt, 0);
-              if (seat == 0 || seat == 1) g.seat_tokens[seat] = column_text(stmt, 1);
-            });
-      }
-      for (GameRow& g : games)
-        if (with_chat) step_chat(g.id, kChatRead, doing, g.chat);
-      for (GameRow& g : games) {
-        if (!with_tokens) break;
-        step_rows(
-            kSelectSeatMail, doing, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, g.id); },
-            [&](sqlite3_stmt* stmt) {
-              const int seat = sqlite3_column_int(stmt, 0);
-              if (seat == 0 || seat == 1)
-                g.seat_mail[seat] = {column_text(stmt, 1), sqlite3_column_int(stmt, 2) != 0,
-                                     sqlite3_column_int(stmt, 3) != 0, column_text(stmt, 4), column_text(stmt, 5)};
-            });
-      }
+    bool ok =
+        step_rows(sql, doing, error, bind, [&](sqlite3_stmt* stmt) { games.push_back(read_game(stmt)); });
+    std::vector<std::string> entries;
+    for (GameRow& g : games) {
+      if (!ok || g.status == "finished") continue;
+      entries.clear();
+      ok = step_rows(
+          kSelectEntries, doing, error, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, g.id); },
+          [&](sqlite3_stmt* stmt) { entries.push_back(column_text(stmt, 0)); });
+      g.record = layout_record(g.record, entries);
+      if (!ok || !with_tokens) continue;
+      ok = step_rows(
+          kSelectSeatTokens, doing, error, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, g.id); },
+          [&](sqlite3_stmt* stmt) {
+            const int seat = sqlite3_column_int(stmt, 0);
+            if (seat == 0 || seat == 1) g.seat_tokens[seat] = column_text(stmt, 1);
+          });
     }
-    if (!reader.exec("COMMIT", error, doing)) report_read_error(doing, error.message);
+    for (GameRow& g : games)
+      if (ok && with_chat) ok = step_chat(g.id, kChatRead, doing, error, g.chat);
+    for (GameRow& g : games) {
+      if (!ok || !with_tokens) break;
+      ok = step_rows(
+          kSelectSeatMail, doing, error, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, g.id); },
+          [&](sqlite3_stmt* stmt) {
+            const int seat = sqlite3_column_int(stmt, 0);
+            if (seat == 0 || seat == 1)
+              g.seat_mail[seat] = {column_text(stmt, 1), sqlite3_column_int(stmt, 2) != 0,
+                                   sqlite3_column_int(stmt, 3) != 0, column_text(stmt, 4),
+                                   column_text(stmt, 5)};
+          });
+    }
+    // A read that failed part of the way gives nothing: a game without its entries is not that game.
+    ok = commit_read(doing, error) && ok;
+    if (!ok) return error;
     return games;
   }
 
   const char* backend() const override { return "sqlite"; }
   bool queue_mails(const std::vector<MailRow>& mails, const std::vector<std::string>& received,
                    Error& error) override;
-  std::vector<MailRow> claim_mails(const std::string& node, std::int64_t now_ms, std::int64_t claim_ms,
-                                   int limit) override;
+  Read<std::vector<MailRow>> claim_mails(const std::string& node, std::int64_t now_ms, std::int64_t claim_ms,
+                                         int limit) override;
   bool finish_mail(const std::string& id, const std::string& state, std::int64_t at_ms, std::int64_t next_ms,
                    const std::string& error_text, Error& error) override;
-  bool mail_received(const std::string& message_id) override;
-  std::vector<MailRow> mails_of_game(const std::string& game_id) override;
-  std::vector<std::pair<std::string, std::int64_t>> count_mails() override;
-  std::optional<AccountMail> account_mail(const std::string& player_id) override;
+  Read<bool> mail_received(const std::string& message_id) override;
+  Read<std::vector<MailRow>> mails_of_game(const std::string& game_id) override;
+  Read<std::vector<std::pair<std::string, std::int64_t>>> count_mails() override;
+  Read<std::optional<AccountMail>> account_mail(const std::string& player_id) override;
   bool put_account_mail(const AccountMail& mail, const std::vector<MailRow>& mails, Error& error) override;
-  std::optional<AccountMail> seat_account_mail(const std::string& game_id, int seat) override;
-  std::vector<AccountMail> digest_accounts() override;
+  Read<std::optional<AccountMail>> seat_account_mail(const std::string& game_id, int seat) override;
+  Read<std::vector<AccountMail>> digest_accounts() override;
   bool put_player(const PlayerRow& player, Error& error) override;
   bool save(const std::vector<PlayerRow>& players, const std::vector<GameSave>& games, Error& error) override;
-  std::optional<PlayerRow> player(const std::string& id) override;
-  std::optional<GameRow> game(const std::string& id) override;
-  std::vector<GameRow> unfinished_games() override;
-  std::vector<GameRow> finished_games(int limit, bool include_private) override;
-  std::int64_t count_games() override;
-  std::vector<GameRow> games_of_player(const std::string& player_id, int limit) override;
-  std::vector<ChatRow> chat(const std::string& game_id, int limit) override;
-  std::optional<PlayerRow> player_by_username(const std::string& username) override;
-  std::vector<RatingRow> ratings(const std::string& player_id) override;
-  std::vector<RatingChange> rating_history(const std::string& player_id, int limit) override;
-  std::vector<RatingChange> game_ratings(const std::string& game_id) override;
-  std::vector<RatingRow> leaderboard(const std::string& game, const std::string& pool, double max_deviation,
-                                     int limit) override;
-  std::vector<GameRow> search_games(const ArchiveQuery& query, std::int64_t* total) override;
-  std::vector<std::string> player_ids() override;
-  std::vector<std::string> game_ids() override;
-  std::vector<RatingRow> all_ratings() override;
-  std::vector<RatingChange> all_rating_history() override;
+  Read<std::optional<PlayerRow>> player(const std::string& id) override;
+  Read<std::optional<GameRow>> game(const std::string& id) override;
+  Read<std::vector<GameRow>> unfinished_games() override;
+  Read<std::vector<GameRow>> finished_games(int limit, bool include_private) override;
+  Read<std::int64_t> count_games() override;
+  Read<std::vector<GameRow>> games_of_player(const std::string& player_id, int limit) override;
+  Read<std::vector<ChatRow>> chat(const std::string& game_id, int limit) override;
+  Read<std::optional<PlayerRow>> player_by_username(const std::string& username) override;
+  Read<std::vector<RatingRow>> ratings(const std::string& player_id) override;
+  Read<std::vector<RatingChange>> rating_history(const std::string& player_id, int limit) override;
+  Read<std::vector<RatingChange>> game_ratings(const std::string& game_id) override;
+  Read<std::vector<RatingRow>> leaderboard(const std::string& game, const std::string& pool,
+                                           double max_deviation, int limit) override;
+  Read<std::vector<GameRow>> search_games(const ArchiveQuery& query, std::int64_t* total) override;
+  Read<std::vector<std::string>> player_ids() override;
+  Read<std::vector<std::string>> game_ids() override;
+  Read<std::vector<RatingRow>> all_ratings() override;
+  Read<std::vector<RatingChange>> all_rating_history() override;
   bool put_ratings(const std::vector<RatingRow>& ratings, const std::vector<RatingChange>& history,
                    Error& error) override;
 
-  // --- several nodes (issue 21): on the writer, each one transaction.
+  // --- several nodes: on the writer, each one transaction.
   bool beat(const NodeRow& node, std::int64_t ttl_ms, Error& error) override {
     return writer.transaction(error, "the heartbeat of " + node.id, [&](Error& e) {
       return write_one(writer, kBeat, "the heartbeat of " + node.id, e, [&](sqlite3_stmt* stmt) {
@@ -1345,12 +1348,14 @@ class SqliteStore final : public Store {
              write_one(writer, kForgetDeadNodes, "forgetting dead nodes", e, [](sqlite3_stmt*) { return SQLITE_OK; });
     });
   }
-  std::vector<NodeRow> live_nodes() override {
+  Read<std::vector<NodeRow>> live_nodes() override {
     std::vector<NodeRow> out;
-    read_rows(kLiveNodes, "reading the live nodes", nullptr, [&](sqlite3_stmt* stmt) {
-      out.push_back({column_text(stmt, 0), column_text(stmt, 1), column_text(stmt, 2),
-                     sqlite3_column_int64(stmt, 3), sqlite3_column_int64(stmt, 4)});
-    });
+    Error error;
+    if (!read_rows(kLiveNodes, "reading the live nodes", error, nullptr, [&](sqlite3_stmt* stmt) {
+          out.push_back({column_text(stmt, 0), column_text(stmt, 1), column_text(stmt, 2),
+                         sqlite3_column_int64(stmt, 3), sqlite3_column_int64(stmt, 4)});
+        }))
+      return error;
     return out;
   }
   std::optional<Lease> acquire(const std::string& game_id, const std::string& node_id, Error& error) override {
@@ -1384,11 +1389,14 @@ class SqliteStore final : public Store {
       });
     });
   }
-  std::vector<std::string> orphans(int limit) override {
+  Read<std::vector<std::string>> orphans(int limit) override {
     std::vector<std::string> out;
-    read_rows(kOrphans, "finding games no node holds",
-              [&](sqlite3_stmt* stmt) { return sqlite3_bind_int(stmt, 1, limit); },
-              [&](sqlite3_stmt* stmt) { out.push_back(column_text(stmt, 0)); });
+    Error error;
+    if (!read_rows(
+            kOrphans, "finding games no node holds", error,
+            [&](sqlite3_stmt* stmt) { return sqlite3_bind_int(stmt, 1, limit); },
+            [&](sqlite3_stmt* stmt) { out.push_back(column_text(stmt, 0)); }))
+      return error;
     return out;
   }
   bool leave(const std::string& node_id, Error& error) override {
@@ -1401,9 +1409,12 @@ class SqliteStore final : public Store {
 
  private:
   // The ids of a table, in order.
-  std::vector<std::string> ids(const char* sql, const std::string& doing) {
+  Read<std::vector<std::string>> ids(const char* sql, const std::string& doing) {
     std::vector<std::string> out;
-    read_rows(sql, doing, nullptr, [&](sqlite3_stmt* stmt) { out.push_back(column_text(stmt, 0)); });
+    Error error;
+    if (!read_rows(sql, doing, error, nullptr,
+                   [&](sqlite3_stmt* stmt) { out.push_back(column_text(stmt, 0)); }))
+      return error;
     return out;
   }
 };
@@ -1453,64 +1464,74 @@ bool SqliteStore::save(const std::vector<PlayerRow>& players, const std::vector<
   });
 }
 
-std::optional<PlayerRow> SqliteStore::player(const std::string& id) { return load_player(kSelectPlayer, id); }
+Read<std::optional<PlayerRow>> SqliteStore::player(const std::string& id) {
+  return load_player(kSelectPlayer, id);
+}
 
-std::optional<PlayerRow> SqliteStore::player_by_username(const std::string& username) {
+Read<std::optional<PlayerRow>> SqliteStore::player_by_username(const std::string& username) {
   if (username.empty()) return std::nullopt;
   return load_player(kSelectPlayerByUsername, username);
 }
 
-std::vector<RatingRow> SqliteStore::ratings(const std::string& player_id) {
+Read<std::vector<RatingRow>> SqliteStore::ratings(const std::string& player_id) {
   std::vector<RatingRow> out;
-  read_rows(
-      kSelectRatings, "reading the ratings of " + player_id,
-      [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, player_id); },
-      [&](sqlite3_stmt* stmt) { out.push_back(read_rating(stmt)); });
+  Error error;
+  if (!read_rows(
+          kSelectRatings, "reading the ratings of " + player_id, error,
+          [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, player_id); },
+          [&](sqlite3_stmt* stmt) { out.push_back(read_rating(stmt)); }))
+    return error;
   return out;
 }
 
-std::vector<RatingChange> SqliteStore::rating_history(const std::string& player_id, int limit) {
+Read<std::vector<RatingChange>> SqliteStore::rating_history(const std::string& player_id, int limit) {
   std::vector<RatingChange> out;
   if (limit <= 0) return out;
-  read_rows(
-      kSelectHistoryOfPlayer, "reading the rating history of " + player_id,
-      [&](sqlite3_stmt* stmt) {
-        int rc = bind_text(stmt, 1, player_id);
-        return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, limit) : rc;
-      },
-      [&](sqlite3_stmt* stmt) { out.push_back(read_change(stmt)); });
+  Error error;
+  if (!read_rows(
+          kSelectHistoryOfPlayer, "reading the rating history of " + player_id, error,
+          [&](sqlite3_stmt* stmt) {
+            int rc = bind_text(stmt, 1, player_id);
+            return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, limit) : rc;
+          },
+          [&](sqlite3_stmt* stmt) { out.push_back(read_change(stmt)); }))
+    return error;
   return out;
 }
 
-std::vector<RatingChange> SqliteStore::game_ratings(const std::string& game_id) {
+Read<std::vector<RatingChange>> SqliteStore::game_ratings(const std::string& game_id) {
   std::vector<RatingChange> out;
-  read_rows(
-      kSelectHistoryOfGame, "reading the rating changes of " + game_id,
-      [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, game_id); },
-      [&](sqlite3_stmt* stmt) { out.push_back(read_change(stmt)); });
+  Error error;
+  if (!read_rows(
+          kSelectHistoryOfGame, "reading the rating changes of " + game_id, error,
+          [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, game_id); },
+          [&](sqlite3_stmt* stmt) { out.push_back(read_change(stmt)); }))
+    return error;
   return out;
 }
 
-std::vector<RatingRow> SqliteStore::leaderboard(const std::string& game, const std::string& pool, double max_deviation,
-                                          int limit) {
+Read<std::vector<RatingRow>> SqliteStore::leaderboard(const std::string& game, const std::string& pool,
+                                                      double max_deviation, int limit) {
   std::vector<RatingRow> out;
   if (limit <= 0) return out;
-  read_rows(
-      kSelectLeaderboard, "reading the leaderboard of " + game,
-      [&](sqlite3_stmt* stmt) {
-        int rc = bind_text(stmt, 1, game);
-        if (rc == SQLITE_OK) rc = bind_text(stmt, 2, pool);
-        if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 3, max_deviation);
-        return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 4, limit) : rc;
-      },
-      [&](sqlite3_stmt* stmt) {
-        out.push_back(read_rating(stmt));
-        out.back().username = column_text(stmt, 11);
-      });
+  Error error;
+  if (!read_rows(
+          kSelectLeaderboard, "reading the leaderboard of " + game, error,
+          [&](sqlite3_stmt* stmt) {
+            int rc = bind_text(stmt, 1, game);
+            if (rc == SQLITE_OK) rc = bind_text(stmt, 2, pool);
+            if (rc == SQLITE_OK) rc = sqlite3_bind_double(stmt, 3, max_deviation);
+            return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 4, limit) : rc;
+          },
+          [&](sqlite3_stmt* stmt) {
+            out.push_back(read_rating(stmt));
+            out.back().username = column_text(stmt, 11);
+          }))
+    return error;
   return out;
 }
 
-std::vector<GameRow> SqliteStore::search_games(const ArchiveQuery& q, std::int64_t* total) {
+Read<std::vector<GameRow>> SqliteStore::search_games(const ArchiveQuery& q, std::int64_t* total) {
   std::vector<GameRow> games;
   auto bind = [&](sqlite3_stmt* stmt) {
     int rc = bind_text(stmt, 1, q.player_id);
@@ -1524,34 +1545,38 @@ std::vector<GameRow> SqliteStore::search_games(const ArchiveQuery& q, std::int64
   };
   if (total) {
     *total = 0;
-    read_rows(kCountArchive, "counting the archive", bind,
-                     [&](sqlite3_stmt* stmt) { *total = sqlite3_column_int64(stmt, 0); });
+    Error error;
+    if (!read_rows(kCountArchive, "counting the archive", error, bind,
+                   [&](sqlite3_stmt* stmt) { *total = sqlite3_column_int64(stmt, 0); }))
+      return error;
   }
   if (q.limit <= 0) return games;
   return read_games(kSelectArchive, "searching the archive", bind);
 }
 
-std::optional<GameRow> SqliteStore::game(const std::string& id) {
+Read<std::optional<GameRow>> SqliteStore::game(const std::string& id) {
   auto games = read_games(
       kSelectGame, "reading game " + id, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, id); }, true,
       true);
+  if (games.failed()) return games.error();
   if (games.empty()) return std::nullopt;
   return std::move(games.front());
 }
 
-std::vector<GameRow> SqliteStore::unfinished_games() {
+Read<std::vector<GameRow>> SqliteStore::unfinished_games() {
   return read_games(kSelectUnfinished, "reading the unfinished games", nullptr, true, true);
 }
 
-std::vector<ChatRow> SqliteStore::chat(const std::string& game_id, int limit) {
+Read<std::vector<ChatRow>> SqliteStore::chat(const std::string& game_id, int limit) {
   std::vector<ChatRow> out;
   if (limit <= 0) return out;
   std::lock_guard lock(reader.mutex());
-  step_chat(game_id, limit, "reading the chat of " + game_id, out);
+  Error error;
+  if (!step_chat(game_id, limit, "reading the chat of " + game_id, error, out)) return error;
   return out;
 }
 
-std::vector<GameRow> SqliteStore::finished_games(int limit, bool include_private) {
+Read<std::vector<GameRow>> SqliteStore::finished_games(int limit, bool include_private) {
   std::vector<GameRow> games;
   // SQLite reads a negative LIMIT as "no limit"; here it means no rows, like 0.
   if (limit <= 0) return games;
@@ -1561,14 +1586,16 @@ std::vector<GameRow> SqliteStore::finished_games(int limit, bool include_private
   });
 }
 
-std::int64_t SqliteStore::count_games() {
+Read<std::int64_t> SqliteStore::count_games() {
   std::int64_t count = 0;
-  read_rows(kCountGames, "counting the games", nullptr,
-                   [&](sqlite3_stmt* stmt) { count = sqlite3_column_int64(stmt, 0); });
+  Error error;
+  if (!read_rows(kCountGames, "counting the games", error, nullptr,
+                 [&](sqlite3_stmt* stmt) { count = sqlite3_column_int64(stmt, 0); }))
+    return error;
   return count;
 }
 
-std::vector<GameRow> SqliteStore::games_of_player(const std::string& player_id, int limit) {
+Read<std::vector<GameRow>> SqliteStore::games_of_player(const std::string& player_id, int limit) {
   std::vector<GameRow> games;
   if (limit <= 0 || player_id.empty()) return games;
   return read_games(
@@ -1580,21 +1607,27 @@ std::vector<GameRow> SqliteStore::games_of_player(const std::string& player_id, 
       true);
 }
 
-std::vector<std::string> SqliteStore::player_ids() { return ids(kSelectPlayerIds, "listing the players"); }
+Read<std::vector<std::string>> SqliteStore::player_ids() {
+  return ids(kSelectPlayerIds, "listing the players");
+}
 
-std::vector<std::string> SqliteStore::game_ids() { return ids(kSelectGameIds, "listing the games"); }
+Read<std::vector<std::string>> SqliteStore::game_ids() { return ids(kSelectGameIds, "listing the games"); }
 
-std::vector<RatingRow> SqliteStore::all_ratings() {
+Read<std::vector<RatingRow>> SqliteStore::all_ratings() {
   std::vector<RatingRow> out;
-  read_rows(kSelectAllRatings, "reading the ratings", nullptr,
-            [&](sqlite3_stmt* stmt) { out.push_back(read_rating(stmt)); });
+  Error error;
+  if (!read_rows(kSelectAllRatings, "reading the ratings", error, nullptr,
+                 [&](sqlite3_stmt* stmt) { out.push_back(read_rating(stmt)); }))
+    return error;
   return out;
 }
 
-std::vector<RatingChange> SqliteStore::all_rating_history() {
+Read<std::vector<RatingChange>> SqliteStore::all_rating_history() {
   std::vector<RatingChange> out;
-  read_rows(kSelectAllHistory, "reading the rating history", nullptr,
-            [&](sqlite3_stmt* stmt) { out.push_back(read_change(stmt)); });
+  Error error;
+  if (!read_rows(kSelectAllHistory, "reading the rating history", error, nullptr,
+                 [&](sqlite3_stmt* stmt) { out.push_back(read_change(stmt)); }))
+    return error;
   return out;
 }
 
@@ -1629,8 +1662,8 @@ bool SqliteStore::queue_mails(const std::vector<MailRow>& mails, const std::vect
   });
 }
 
-std::vector<MailRow> SqliteStore::claim_mails(const std::string& node, std::int64_t now_ms, std::int64_t claim_ms,
-                                              int limit) {
+Read<std::vector<MailRow>> SqliteStore::claim_mails(const std::string& node, std::int64_t now_ms,
+                                                    std::int64_t claim_ms, int limit) {
   std::vector<MailRow> out;
   Error error;
   const std::string doing = "claiming the mails due";
@@ -1647,7 +1680,7 @@ std::vector<MailRow> SqliteStore::claim_mails(const std::string& node, std::int6
   });
   if (!ok) {
     spdlog::error("store: {}", error.message);
-    return {};
+    return error;
   }
   std::sort(out.begin(), out.end(), [](const MailRow& a, const MailRow& b) {
     return a.due_ms != b.due_ms ? a.due_ms < b.due_ms : a.created_ms < b.created_ms;
@@ -1669,19 +1702,25 @@ bool SqliteStore::finish_mail(const std::string& id, const std::string& state, s
   });
 }
 
-bool SqliteStore::mail_received(const std::string& message_id) {
+Read<bool> SqliteStore::mail_received(const std::string& message_id) {
   bool found = false;
-  read_rows(kSelectReceived, "looking for mail " + message_id,
-            [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, message_id); },
-            [&](sqlite3_stmt*) { found = true; });
+  Error error;
+  if (!read_rows(
+          kSelectReceived, "looking for mail " + message_id, error,
+          [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, message_id); },
+          [&](sqlite3_stmt*) { found = true; }))
+    return error;
   return found;
 }
 
-std::vector<MailRow> SqliteStore::mails_of_game(const std::string& game_id) {
+Read<std::vector<MailRow>> SqliteStore::mails_of_game(const std::string& game_id) {
   std::vector<MailRow> out;
-  read_rows(kSelectMailsOfGame, "reading the mails of " + game_id,
-            [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, game_id); },
-            [&](sqlite3_stmt* stmt) { out.push_back(read_mail(stmt)); });
+  Error error;
+  if (!read_rows(
+          kSelectMailsOfGame, "reading the mails of " + game_id, error,
+          [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, game_id); },
+          [&](sqlite3_stmt* stmt) { out.push_back(read_mail(stmt)); }))
+    return error;
   return out;
 }
 
@@ -1697,29 +1736,38 @@ AccountMail read_account_mail(sqlite3_stmt* stmt) {
 
 }  // namespace
 
-std::optional<AccountMail> SqliteStore::account_mail(const std::string& player_id) {
+Read<std::optional<AccountMail>> SqliteStore::account_mail(const std::string& player_id) {
   std::optional<AccountMail> out;
-  read_rows(kSelectAccountMail, "reading the mail of account " + player_id,
-            [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, player_id); },
-            [&](sqlite3_stmt* stmt) { out = read_account_mail(stmt); });
+  Error error;
+  if (!read_rows(
+          kSelectAccountMail, "reading the mail of account " + player_id, error,
+          [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, player_id); },
+          [&](sqlite3_stmt* stmt) { out = read_account_mail(stmt); }))
+    return error;
   return out;
 }
 
-std::optional<AccountMail> SqliteStore::seat_account_mail(const std::string& game_id, int seat) {
+Read<std::optional<AccountMail>> SqliteStore::seat_account_mail(const std::string& game_id, int seat) {
   std::optional<AccountMail> out;
-  read_rows(kSelectSeatAccountMail, "reading the account mail of " + game_id + " seat " + std::to_string(seat),
-            [&](sqlite3_stmt* stmt) {
-              int rc = bind_text(stmt, 1, game_id);
-              return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, seat) : rc;
-            },
-            [&](sqlite3_stmt* stmt) { out = read_account_mail(stmt); });
+  Error error;
+  if (!read_rows(
+          kSelectSeatAccountMail, "reading the account mail of " + game_id + " seat " + std::to_string(seat),
+          error,
+          [&](sqlite3_stmt* stmt) {
+            int rc = bind_text(stmt, 1, game_id);
+            return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, seat) : rc;
+          },
+          [&](sqlite3_stmt* stmt) { out = read_account_mail(stmt); }))
+    return error;
   return out;
 }
 
-std::vector<AccountMail> SqliteStore::digest_accounts() {
+Read<std::vector<AccountMail>> SqliteStore::digest_accounts() {
   std::vector<AccountMail> out;
-  read_rows(kSelectDigestAccounts, "reading the accounts with a digest", nullptr,
-            [&](sqlite3_stmt* stmt) { out.push_back(read_account_mail(stmt)); });
+  Error error;
+  if (!read_rows(kSelectDigestAccounts, "reading the accounts with a digest", error, nullptr,
+                 [&](sqlite3_stmt* stmt) { out.push_back(read_account_mail(stmt)); }))
+    return error;
   return out;
 }
 
@@ -1741,11 +1789,13 @@ bool SqliteStore::put_account_mail(const AccountMail& a, const std::vector<MailR
   });
 }
 
-std::vector<std::pair<std::string, std::int64_t>> SqliteStore::count_mails() {
+Read<std::vector<std::pair<std::string, std::int64_t>>> SqliteStore::count_mails() {
   std::vector<std::pair<std::string, std::int64_t>> out;
-  read_rows(kCountMails, "counting the mails", nullptr, [&](sqlite3_stmt* stmt) {
-    out.emplace_back(column_text(stmt, 0), sqlite3_column_int64(stmt, 1));
-  });
+  Error error;
+  if (!read_rows(kCountMails, "counting the mails", error, nullptr, [&](sqlite3_stmt* stmt) {
+        out.emplace_back(column_text(stmt, 0), sqlite3_column_int64(stmt, 1));
+      }))
+    return error;
   return out;
 }
 

@@ -18,12 +18,7 @@ bool is_postgres(std::string_view spec) {
   return starts_with_scheme(spec, "postgresql://") || starts_with_scheme(spec, "postgres://");
 }
 
-thread_local bool t_read_failed = false;
-
 }  // namespace
-
-bool last_read_failed() { return t_read_failed; }
-void note_read(bool ok) { t_read_failed = !ok; }
 
 std::unique_ptr<Store> Store::open(const std::string& spec, Error& error) {
   if (is_postgres(spec)) return open_postgres(spec, error);

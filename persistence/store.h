@@ -1,7 +1,7 @@
 // The store (docs/design.md, "Storage"): players and games, in one SQLite file in WAL mode (the default) or in
-// a PostgreSQL database (issue 20); both backends have the same tables and columns.
+// a PostgreSQL database; both backends have the same tables and columns.
 //
-// Storage the size of a turn (schema version 3, issue 16). A game is its `games` row (the columns a query
+// Storage the size of a turn (schema version 3). A game is its `games` row (the columns a query
 // needs) plus, while it is unfinished, its record kept as entries and a small progress row:
 //
 //   games           one row per game. `record` holds the `#!` line while the game is unfinished, the whole
@@ -57,12 +57,58 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace cinq::store {
 
 struct Error {
   std::string message;
+};
+
+// What a read of the store gives: what it found, and, when it could not read (the database unreachable, an
+// I/O error), why. A read that failed found nothing, so "there is none" and "try again" must be told apart by
+// failed(), never by an empty result: a room that could not be read is "busy: try again", not "no such room".
+//
+// A Read<T> is the T it found (an optional row, a list of rows), used as one: `store.game(id)->record`,
+// `for (auto& g : store.unfinished_games())`, `std::optional<GameRow> row = store.game(id)`; a caller that
+// must tell a failure apart asks `failed()` and `error()`. A count or a yes/no (T a number or bool) converts
+// to its value. Writes keep their form, `bool` and `Error&`: a write has no value to carry.
+template <typename T>
+class Read : public T {
+ public:
+  Read() = default;
+  // What was found.
+  template <typename U = T>
+    requires(!std::is_same_v<std::remove_cvref_t<U>, Read> && std::is_constructible_v<T, U &&>)
+  Read(U&& value) : T(std::forward<U>(value)) {}
+  // The read failed: nothing found, and why.
+  Read(Error error) : error_(std::move(error)) {}
+
+  bool failed() const { return error_.has_value(); }
+  const Error& error() const { return *error_; }  // only when failed()
+
+ private:
+  std::optional<Error> error_;
+};
+
+// A count or a yes/no: its value, or the failure.
+template <typename T>
+  requires std::is_arithmetic_v<T>
+class Read<T> {
+ public:
+  Read() = default;
+  Read(T value) : value_(value) {}
+  Read(Error error) : error_(std::move(error)) {}
+
+  operator T() const { return value_; }
+  bool failed() const { return error_.has_value(); }
+  const Error& error() const { return *error_; }
+
+ private:
+  T value_{};
+  std::optional<Error> error_;
 };
 
 struct PlayerRow {
@@ -174,7 +220,7 @@ struct GameRow {
   // Schema version 4 (table chat): the last 100 lines, oldest first, read by game() and unfinished_games();
   // a save's lines are appended (GameSave::chat).
   std::vector<ChatRow> chat;
-  // Schema version 6 (issue 21, game_progress.commands): the ids of the last commands forwarded from other
+  // Schema version 6 (game_progress.commands): the ids of the last commands forwarded from other
   // nodes that this game applied, oldest first, space-separated (at most kRememberedCommands): a command sent
   // again after its node lost the owner is recognised and not applied twice.
   std::string commands;
@@ -184,7 +230,7 @@ struct GameRow {
 };
 inline constexpr std::size_t kRememberedCommands = 32;
 
-// The right of one node to write one game (issue 21, table room_leases): a room is played by the node holding
+// The right of one node to write one game (table room_leases): a room is played by the node holding
 // its lease, and every save of it names the lease, so a node that lost it (another node took the room over)
 // can no longer store anything of it. `acquire`: this save takes the lease first (a room the node made).
 struct Fence {
@@ -239,7 +285,7 @@ struct MailCancel {
   std::vector<std::string> kinds;
 };
 
-// One save of a game, sized to what changed since the last one (issue 16). The server's rooms build these
+// One save of a game, sized to what changed since the last one. The server's rooms build these
 // (lobby::Room::take_save); the Saver (persistence/saver.h) merges those of one game queued together.
 struct GameSave {
   // Every column as it is now; its progress (clock_ms, version, turns, open_turn, updated_ms) is always
@@ -258,7 +304,7 @@ struct GameSave {
   std::optional<std::int64_t> base_version;
   // Chat lines to append (the row's own `chat` is not written).
   std::vector<ChatRow> chat;
-  // Several nodes (issue 21): the lease under which the save is made; it fails if the node holds it no more.
+  // Several nodes: the lease under which the save is made; it fails if the node holds it no more.
   std::optional<Fence> fence;
   // Mail (schema version 7), in the same transaction: the cancels first, then the mails queued, then the
   // Message-IDs of the mails whose turns this save plays (table mail_received: a mail delivered twice plays
@@ -268,7 +314,7 @@ struct GameSave {
   std::vector<std::string> received;
 };
 
-// A node of a cluster (issue 21, table nodes): alive while its heartbeat is fresh (expires_ms is in the
+// A node of a cluster (table nodes): alive while its heartbeat is fresh (expires_ms is in the
 // database's clock, which every node shares).
 struct NodeRow {
   std::string id;       // name:incarnation, unique per process
@@ -300,7 +346,7 @@ RatedGame rate_game(const GameRow& game, const std::array<RatingRow, 2>& before)
 // Whether a game's save carries a result that changes ratings (rated, finished with a winner or a draw).
 bool changes_ratings(const GameRow& game);
 
-// The store: one interface, two backends with the same behaviour (issue 20) — SQLite, one file (the embedded
+// The store: one interface, two backends with the same behaviour — SQLite, one file (the embedded
 // default, persistence/sqlite_store.cpp), and PostgreSQL (persistence/postgres_store.cpp). Every write is one
 // transaction committed before it returns; the server announces nothing before that.
 class Store {
@@ -333,51 +379,52 @@ class Store {
   bool save_games(const std::vector<GameRow>& games, Error& error);
   bool save_all(const std::vector<PlayerRow>& players, const std::vector<GameRow>& games, Error& error);
 
-  // --- reads: a game's `record` is whole (laid out from its entries while unfinished). A read that fails (the
-  // database unreachable) is logged and gives what it found: nothing.
-  virtual std::optional<PlayerRow> player(const std::string& id) = 0;
-  virtual std::optional<GameRow> game(const std::string& id) = 0;
+  // --- reads: a game's `record` is whole (laid out from its entries while unfinished). A read that fails
+  // (the database unreachable) is logged and gives nothing, with its error (Read::failed()).
+  virtual Read<std::optional<PlayerRow>> player(const std::string& id) = 0;
+  virtual Read<std::optional<GameRow>> game(const std::string& id) = 0;
   // Games whose status is not "finished", oldest first: what the server reopens on start.
-  virtual std::vector<GameRow> unfinished_games() = 0;
+  virtual Read<std::vector<GameRow>> unfinished_games() = 0;
   // Finished games, newest first, at most `limit`; public ones only unless `include_private`.
-  virtual std::vector<GameRow> finished_games(int limit, bool include_private = false) = 0;
-  virtual std::int64_t count_games() = 0;
+  virtual Read<std::vector<GameRow>> finished_games(int limit, bool include_private = false) = 0;
+  virtual Read<std::int64_t> count_games() = 0;
   // The games where `player_id` holds a seat: unfinished ones first (the nearest deadline first), then the
   // finished ones, most recently updated first; at most `limit`.
-  virtual std::vector<GameRow> games_of_player(const std::string& player_id, int limit = 50) = 0;
+  virtual Read<std::vector<GameRow>> games_of_player(const std::string& player_id, int limit = 50) = 0;
   // The last `limit` chat lines of a game, oldest first.
-  virtual std::vector<ChatRow> chat(const std::string& game_id, int limit = 1000) = 0;
+  virtual Read<std::vector<ChatRow>> chat(const std::string& game_id, int limit = 1000) = 0;
 
-  // --- accounts and ratings (schema version 5, issue 19)
+  // --- accounts and ratings (schema version 5)
   // The account of that user name, whatever its case.
-  virtual std::optional<PlayerRow> player_by_username(const std::string& username) = 0;
+  virtual Read<std::optional<PlayerRow>> player_by_username(const std::string& username) = 0;
   // A player's ratings, every game and pool.
-  virtual std::vector<RatingRow> ratings(const std::string& player_id) = 0;
+  virtual Read<std::vector<RatingRow>> ratings(const std::string& player_id) = 0;
   // The rating changes of a player (newest first, at most `limit`) or of a game (both players).
-  virtual std::vector<RatingChange> rating_history(const std::string& player_id, int limit = 500) = 0;
-  virtual std::vector<RatingChange> game_ratings(const std::string& game_id) = 0;
+  virtual Read<std::vector<RatingChange>> rating_history(const std::string& player_id, int limit = 500) = 0;
+  virtual Read<std::vector<RatingChange>> game_ratings(const std::string& game_id) = 0;
   // The best established ratings (deviation at most `max_deviation`) of a game and pool, with user names.
-  virtual std::vector<RatingRow> leaderboard(const std::string& game, const std::string& pool,
-                                             double max_deviation, int limit = 100) = 0;
+  virtual Read<std::vector<RatingRow>> leaderboard(const std::string& game, const std::string& pool,
+                                                   double max_deviation, int limit = 100) = 0;
   // Finished public games matching `query`, newest first, and how many match in all.
-  virtual std::vector<GameRow> search_games(const ArchiveQuery& query, std::int64_t* total = nullptr) = 0;
+  virtual Read<std::vector<GameRow>> search_games(const ArchiveQuery& query,
+                                                  std::int64_t* total = nullptr) = 0;
 
   // --- for `cinq store copy` (tools): every player id, and every game id, in id order.
-  virtual std::vector<std::string> player_ids() = 0;
-  virtual std::vector<std::string> game_ids() = 0;
+  virtual Read<std::vector<std::string>> player_ids() = 0;
+  virtual Read<std::vector<std::string>> game_ids() = 0;
   // Every rating row and history row (a copy carries them over as they are: they are not recomputed).
-  virtual std::vector<RatingRow> all_ratings() = 0;
-  virtual std::vector<RatingChange> all_rating_history() = 0;
+  virtual Read<std::vector<RatingRow>> all_ratings() = 0;
+  virtual Read<std::vector<RatingChange>> all_rating_history() = 0;
   // Writes rating and history rows as given, in one transaction (a copy's; the server never calls it).
   virtual bool put_ratings(const std::vector<RatingRow>& ratings, const std::vector<RatingChange>& history,
                            Error& error) = 0;
 
-  // --- several nodes (issue 21; docs/scaling.md). Each is one statement or transaction of its own, on a
+  // --- several nodes (docs/scaling.md). Each is one statement or transaction of its own, on a
   // connection of its own (a node's heartbeat never waits behind reads or saves). Times are the database's.
   // The node's heartbeat: its row, alive for `ttl_ms` from now.
   virtual bool beat(const NodeRow& node, std::int64_t ttl_ms, Error& error) = 0;
   // The nodes alive now.
-  virtual std::vector<NodeRow> live_nodes() = 0;
+  virtual Read<std::vector<NodeRow>> live_nodes() = 0;
   // Takes the lease of `game_id` for `node_id` unless a live node other than it holds it (a new lease number
   // each time); nullopt if the database could not be asked.
   virtual std::optional<Lease> acquire(const std::string& game_id, const std::string& node_id, Error& error) = 0;
@@ -386,7 +433,7 @@ class Store {
                        Error& error) = 0;
   // Unfinished games that no live node holds (never held, given up, or held by a node whose heartbeat
   // stopped), oldest first, at most `limit`.
-  virtual std::vector<std::string> orphans(int limit) = 0;
+  virtual Read<std::vector<std::string>> orphans(int limit) = 0;
   // The node stops: its leases are given up and its row goes.
   virtual bool leave(const std::string& node_id, Error& error) = 0;
 
@@ -398,38 +445,32 @@ class Store {
   // Claims the mails due now (queued, due_ms and next_ms <= now_ms, and not claimed by anyone until after
   // now_ms), oldest due first, at most `limit`, for `node` until now_ms + claim_ms: of several nodes, one
   // sends each. A claim that runs out (its node died) makes the mail claimable again.
-  virtual std::vector<MailRow> claim_mails(const std::string& node, std::int64_t now_ms, std::int64_t claim_ms,
-                                           int limit) = 0;
+  virtual Read<std::vector<MailRow>> claim_mails(const std::string& node, std::int64_t now_ms,
+                                                 std::int64_t claim_ms, int limit) = 0;
   // How a claimed mail's send went, releasing the claim and counting the attempt: "sent" (sent_ms = at_ms),
   // "queued" again after a temporary failure (not before next_ms; `error_text` kept), or "failed" for good.
   virtual bool finish_mail(const std::string& id, const std::string& state, std::int64_t at_ms,
                            std::int64_t next_ms, const std::string& error_text, Error& error) = 0;
   // Whether a mail with this Message-ID has been played or answered already.
-  virtual bool mail_received(const std::string& message_id) = 0;
+  virtual Read<bool> mail_received(const std::string& message_id) = 0;
   // Every mail of a game, by creation (for tests, and the room's failures shown to its players).
-  virtual std::vector<MailRow> mails_of_game(const std::string& game_id) = 0;
+  virtual Read<std::vector<MailRow>> mails_of_game(const std::string& game_id) = 0;
   // How many mails are in each state ("queued", "sent", "failed", "cancelled").
-  virtual std::vector<std::pair<std::string, std::int64_t>> count_mails() = 0;
+  virtual Read<std::vector<std::pair<std::string, std::int64_t>>> count_mails() = 0;
 
   // --- accounts' mail (schema version 8, AccountMail)
-  virtual std::optional<AccountMail> account_mail(const std::string& player_id) = 0;
+  virtual Read<std::optional<AccountMail>> account_mail(const std::string& player_id) = 0;
   // Writes it (insert or replace) and queues `mails` (its confirmation, its digest) in one transaction.
   virtual bool put_account_mail(const AccountMail& mail, const std::vector<MailRow>& mails, Error& error) = 0;
   // The account mail of whoever holds `seat` of `game_id`; none for a guest, and none when that seat plays
   // by mail alone (it needs every mail to play).
-  virtual std::optional<AccountMail> seat_account_mail(const std::string& game_id, int seat) = 0;
+  virtual Read<std::optional<AccountMail>> seat_account_mail(const std::string& game_id, int seat) = 0;
   // The accounts whose prefs ask for a digest (prefs holding "digest="), with a confirmed address.
-  virtual std::vector<AccountMail> digest_accounts() = 0;
+  virtual Read<std::vector<AccountMail>> digest_accounts() = 0;
 
  protected:
   Store() = default;
 };
-
-// Whether the last read on this thread failed (the database unreachable, an I/O error) rather than found
-// nothing: a caller that got nothing tells "try again" from "there is none" by it. Set by every read.
-bool last_read_failed();
-// For the backends: what a read did (ok: it ran, whatever it found).
-void note_read(bool ok);
 
 // The backends, behind Store::open.
 std::unique_ptr<Store> open_sqlite(const std::string& path, Error& error);

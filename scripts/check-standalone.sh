@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails if a file of the repository reads the steering folder that sat beside it (a `shared` folder in the
-# parent directory): Cinq stands alone (issue 16). The rules and the record format are in docs/, the sample
+# parent directory): Cinq stands alone. The rules and the record format are in docs/, the sample
 # records in tests/data/records/. Lists every offending line and exits 1; exits 0 when there is none.
 # Files checked: those git tracks or would track (untracked but not ignored); outside a git work tree (a copy
 # of the sources), every file but build trees, data/ and node_modules/.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A Cinq cluster on this machine's loopback (issue 21): a throwaway PostgreSQL and Redis, three `cinq serve`
+# A Cinq cluster on this machine's loopback: a throwaway PostgreSQL and Redis, three `cinq serve`
 # nodes sharing them, and HAProxy in front (docker/haproxy.cfg, the one the containers use). For demos, checks
 # by hand ("a game played across nodes while nodes are killed and restarted") and load through a cluster
 # (cinq_load --urls). Everything lives in one directory: data, logs, pid files.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the libFuzzer targets of fuzz/ (issue 17), each for SECONDS (default 60), one after the other, with
+# Runs the libFuzzer targets of fuzz/, each for SECONDS (default 60), one after the other, with
 # AddressSanitizer and UndefinedBehaviorSanitizer, and prints a line per target: executions, coverage
 # (libFuzzer's cov: and ft:), corpus size, crashes. Exits 1 if any target crashed; the input that did is in
 # build-asan/fuzz-artifacts/TARGET/.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The C++ test suite under AddressSanitizer and UndefinedBehaviorSanitizer (issue 17). Debian's clang, in
+# The C++ test suite under AddressSanitizer and UndefinedBehaviorSanitizer. Debian's clang, in
 # build-asan/ (shared with scripts/fuzz.sh: the libraries are built once for both), building only what the
 # suite needs: cinq, cinq_tests and cinq_ladder (its ctest). The server tests start the sanitized `cinq`, so a
 # fault in the server fails the test that caused it. jemalloc is off in this build (the sanitizer brings its own allocator).

@@ -82,7 +82,7 @@ json account_mail_json(const std::optional<store::AccountMail>& row, bool availa
 json change_account_mail(store::Store& store, const Postman& postman, const std::string& player_id,
                          const std::string& name, const AccountMailChange& change, std::int64_t now_ms) {
   auto read = store.account_mail(player_id);
-  if (store::last_read_failed())
+  if (read.failed())
     return {{"code", "storage"}, {"message", "your mail settings could not be read: try again"}};
   store::AccountMail row = read.value_or(store::AccountMail{player_id});
   if (row.unsubscribe_key.empty()) row.unsubscribe_key = random_id(24);
@@ -138,7 +138,7 @@ void account_link(HttpApi::Call& call, Services& services, Workers& workers, con
   bool queued = workers.submit(Workers::Kind::quick, [&services, player, value, then, respond = call.respond] {
     note_blocking(services.metrics);
     auto row = services.store->account_mail(player);
-    if (store::last_read_failed()) return respond(storage_response());
+    if (row.failed()) return respond(storage_response());
     if (!row) return respond(text_response(403, "This link is not valid."));
     respond(then(*row, value));
   });

@@ -1,4 +1,4 @@
-// Accounts (issue 19, docs/protocol.md "Accounts"): user names, passwords hashed with Argon2id through
+// Accounts (docs/protocol.md "Accounts"): user names, passwords hashed with Argon2id through
 // libsodium, and the limits on login attempts. The commands that use them are in commands.cpp.
 #pragma once
 

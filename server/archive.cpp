@@ -1,4 +1,4 @@
-// The archive, players and leaderboards over HTTP (issue 19, docs/protocol.md "Players and the archive"):
+// The archive, players and leaderboards over HTTP (docs/protocol.md "Players and the archive"):
 // store reads on a worker, never a network thread.
 #include <nlohmann/json.hpp>
 

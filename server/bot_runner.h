@@ -1,4 +1,4 @@
-// The computer opponents' threads (issue 11): a small pool of its own that runs bots::choose_turn, so a bot
+// The computer opponents' threads: a small pool of its own that runs bots::choose_turn, so a bot
 // that thinks for seconds never holds a network thread or a room's strand. A room posts one job per bot turn
 // with a CLONE of its state; the answer comes back through the job's `done`, which the room turns into a post
 // to its own strand (RoomActor::on_bot_turn). The pool owns nothing of the rooms: a job's cancel flag is set
@@ -72,7 +72,7 @@ class BotRunner {
     std::function<void(BotAnswer)> done;
     // Whose turn this is thought for: the person playing the bot ("" for a room of two bots). The threads
     // take the owners in turn, so one player's many bots never delay another's by more than the one turn
-    // being thought (issue 17).
+    // being thought.
     std::string owner;
   };
 

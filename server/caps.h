@@ -1,4 +1,4 @@
-// What one player or one address may hold or make (issue 17): counted here, refused by the commands with a
+// What one player or one address may hold or make: counted here, refused by the commands with a
 // clear error, each limit a `cinq serve` option (docs/operations.md, "Limits").
 //   - Claims: the rooms that count against a player: open rooms it sits in, unfinished rooms it plays
 //     against a bot. Each room states its own claims (RoomActor::update_claims), so the counts follow the

@@ -711,9 +711,10 @@ struct Commands {
     auto release = [&p, username = cmd.username] { p.identities_.release_username(username); };
     bool queued = p.workers_.submit(Workers::Kind::bulk, [&p, later = ctx, cmd, resume, release] {
       note_blocking(p.services_.metrics);
-      if (p.services_.store->player_by_username(cmd.username) || store::last_read_failed()) {
+      auto holder = p.services_.store->player_by_username(cmd.username);
+      if (holder || holder.failed()) {
         release();
-        if (store::last_read_failed()) {
+        if (holder.failed()) {
           p.reply_error(later, "storage", kBusy);
           return resume->finish();
         }
@@ -771,7 +772,7 @@ struct Commands {
     bool queued = p.workers_.submit(Workers::Kind::bulk, [&p, later = ctx, cmd, resume] {
       note_blocking(p.services_.metrics);
       auto row = p.services_.store->player_by_username(cmd.username);
-      if (!row && store::last_read_failed()) {
+      if (row.failed()) {
         p.reply_error(later, "storage", kBusy);
         return resume->finish();
       }
@@ -893,7 +894,7 @@ struct Commands {
     bool queued = p.workers_.submit(Workers::Kind::quick, [&p, later = ctx, resume] {
       note_blocking(p.services_.metrics);
       auto row = p.services_.store->account_mail(later.player->id);
-      if (store::last_read_failed())
+      if (row.failed())
         p.reply_error(later, "storage", "your mail settings could not be read: try again");
       else
         reply(later, account_mail_json(row, true));

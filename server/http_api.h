@@ -70,7 +70,7 @@ class HttpApi {
   // A room's view once settled: its state or its record.
   void show_room(Call& call, bool record_only);
 
-  // --- archive.cpp: players, ratings and finished games (issue 19)
+  // --- archive.cpp: players, ratings and finished games
   void player(Call& call);
   void player_games(Call& call);
   void leaderboard(Call& call);

@@ -38,7 +38,7 @@ std::string hex_digest(const EVP_MD* md, std::string_view data) {
 }
 
 constexpr std::size_t kSha256Hex = 64;
-constexpr std::size_t kSha1Hex = 40;  // hashes stored before issue 16
+constexpr std::size_t kSha1Hex = 40;  // hashes stored by older versions: they still verify
 
 }  // namespace
 
@@ -179,13 +179,13 @@ void Identities::load(const std::string& id, Loaded done) {
   auto job = [this, id, done] {
     note_blocking(services_.metrics);
     auto row = services_.store->player(id);  // a primary-key read on the read connection
+    // A store that could not be read is "try again", never "unknown id" (the client would drop its identity).
+    const bool unreadable = row.failed();
     if (row) {
       std::lock_guard lock(mutex_);
       // A save made meanwhile (the same player on another connection) is newer than the stored row.
       row = players_.try_emplace(id, *row).first->second;
     }
-    // A store that could not be read is "try again", never "unknown id" (the client would drop its identity).
-    const bool unreadable = !row && store::last_read_failed();
     done(std::move(row), unreadable);
   };
   if (!workers_.submit(Workers::Kind::quick, std::move(job))) done(std::nullopt, true);

@@ -44,7 +44,7 @@ class Identities {
   // Stores a changed row (a new name, a new token hash); once committed, the cache holds it and `done(true)`
   // runs; if the save fails, the cache keeps the row as it was and `done(false)` runs. On a strand, as above.
   void save(const store::PlayerRow& row, std::function<void(bool ok)> done);
-  // A user name being registered (issue 19): true if it was free here, and it is then held until release().
+  // A user name being registered: true if it was free here, and it is then held until release().
   // With the store's check before it, two registrations of one name never both reach the store (whose unique
   // index would fail the whole group commit they share with other players' turns).
   bool reserve_username(const std::string& username);
@@ -70,7 +70,8 @@ std::string token_hash(std::string_view token);
 // "" if none.
 std::string matching_token(std::string_view token, const store::PlayerRow& row);
 // Whether `token` is the one `stored` is the hash of, compared in constant time. `stored` is a SHA-256 hash
-// (64 hex characters) or, for tokens issued before issue 16, a SHA-1 hash (40); anything else never matches.
+// (64 hex characters) or, for tokens issued by older versions, a SHA-1 hash (40), so that those identities
+// keep working; anything else never matches.
 bool token_matches(std::string_view token, std::string_view stored);
 // Whether a stored hash is of the old form (SHA-1), to be replaced by token_hash() once the token is known.
 bool is_legacy_hash(std::string_view stored);

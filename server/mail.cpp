@@ -1,4 +1,4 @@
-// Correspondence over HTTP (docs/protocol.md, "Correspondence"; issue 9): a seat posts the game's log with
+// Correspondence over HTTP (docs/protocol.md, "Correspondence"): a seat posts the game's log with
 // its new turn appended and gets the canonical updated log back; a record is imported as a room. The seat
 // is proven by its secret token in the query. Reading a mailed log replays it whole, so it runs on a worker,
 // on a copy of the room (lobby::Room::play_log); the room keeps the copy's new turns if nothing happened to
@@ -140,7 +140,7 @@ void HttpApi::play_log(std::shared_ptr<RoomActor> actor, int seat, std::string t
 }
 
 void HttpApi::import_game(Call& call) {
-  // Each import is a stored room, reopened at every start: an address makes a few an hour (issue 17).
+  // Each import is a stored room, reopened at every start: an address makes a few an hour.
   std::int64_t retry_after = 0;
   if (!imports_.take(call.request.address, std::chrono::steady_clock::now(), retry_after)) {
     ++services_.metrics.refused_imports;

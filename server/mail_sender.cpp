@@ -103,7 +103,7 @@ void MailSender::queue_digests() {
     auto player = store_.player(account.player_id);
     if (!player) continue;
     auto games = store_.games_of_player(account.player_id, 200);
-    if (store::last_read_failed()) continue;  // tried again at the next check
+    if (games.failed()) continue;  // tried again at the next check
     std::vector<store::MailRow> mails;
     if (auto row = postman_.digest(account, player->username.empty() ? player->name : player->username, games, now))
       mails.push_back(std::move(*row));

@@ -45,7 +45,7 @@ struct Metrics {
   // Blocking work done on a network thread (note_blocking): a store read, a whole record's replay, an
   // import. Stays 0 when such work all runs on the workers (server/workers.h).
   std::atomic<std::int64_t> blocking_on_network{0};
-  // Limits (issue 17, services.h RoomLimits): refusals, and open rooms aborted for nobody taking them up.
+  // Limits (services.h RoomLimits): refusals, and open rooms aborted for nobody taking them up.
   std::atomic<std::int64_t> refused_open_rooms{0};
   std::atomic<std::int64_t> refused_bot_rooms{0};
   std::atomic<std::int64_t> refused_imports{0};

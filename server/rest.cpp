@@ -235,7 +235,7 @@ void HttpApi::show_room(Call& call, bool record_only) {
   });
 }
 
-// A game's chat as stored (issue 18): the players' lines, and the spectators' once the game is over (during
+// A game's chat as stored: the players' lines, and the spectators' once the game is over (during
 // it, the players do not read those). Read from the store once everything said so far is stored.
 void HttpApi::chat(Call& call) {
   const std::string id = call.params.at(0);

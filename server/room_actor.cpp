@@ -170,10 +170,11 @@ void RoomActor::apply(lobby::Effect effect, const std::shared_ptr<net::Connectio
   outbox_.push_back(Batch{std::move(effect.events), room_.version(), !effect.save, received, effect.patched,
                           effect.mover, std::move(effect.legal), 0, std::move(effect.chat)});
   if (effect.save) {
-    // Only what changed since the last save (issue 16): a turn's save is the size of a turn.
+    // Only what changed since the last save: a turn's save is the size of a turn.
     const lobby::Now now = Services::now();
     // The batch is found again by its number, never by address: a failed save before it empties the
-    // outbox (fail_storage), and a save's answer may come after that (issue 17: a use-after-free).
+    // outbox (fail_storage), and a save's answer may come after that: an address kept would then point at a
+    // batch already freed.
     const std::uint64_t number = outbox_.back().number = ++batches_;
     store::GameSave save = to_save(room_.take_save(now), now.unix_ms);
     if (services_.postman) services_.postman->on_change(room_, mail_mark_, save, now.unix_ms);
@@ -538,8 +539,8 @@ void RoomActor::schedule_bot(int seat, int level) {
   std::chrono::milliseconds delay = person ? (config ? config->answer_delay : kBotAnswerDelay)
                                            : (config ? config->pace_delay : kBotPaceDelay);
   // On a clock the delay is the bot's own time, and shortened only when that runs short (under 20 times
-  // the delay left): the answer is never sooner than promised to someone with time (issue 18: it came
-  // after 0.1 s, the level-1 think time, although 0.4 s is promised).
+  // the delay left): the answer is never sooner than promised to someone with time (a level-1 bot thinks for
+  // 0.1 s, and would otherwise answer sooner than the 0.4 s promised).
   if (clock.enabled()) delay = std::min(delay, std::chrono::milliseconds(room_.clock_left(now)[seat] / 20));
 
   auto cancel = std::make_shared<std::atomic<bool>>(false);

@@ -129,7 +129,7 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   // Closes the room here: every member is told `storage` (rejoin) and that it left, and the room leaves
   // memory, to be read again from the store wherever its lease is.
   void close_for_reload(const std::string& message);
-  // A rated game's rating changes (issue 19), read from the store once the result is stored: sent to the room
+  // A rated game's rating changes, read from the store once the result is stored: sent to the room
   // as `ratings` and added to every later state.
   void fetch_ratings();
   // --- bots (room_actor.cpp, "Computer opponents")

@@ -110,7 +110,7 @@ void RoomDirectory::load(const std::string& id, std::function<void(Lookup)> done
     };
     auto row = services_.store->game(id);
     if (!row) {
-      const bool failed = store::last_read_failed();
+      const bool failed = row.failed();
       give_back();
       return finish({nullptr, failed});  // unreachable store: try again, not "none"
     }

@@ -1,4 +1,4 @@
-// `cinq selfplay` (issue 11): bot-vs-bot games written as records, to make test corpora and compare levels.
+// `cinq selfplay`: bot-vs-bot games written as records, to make test corpora and compare levels.
 #pragma once
 
 #include "server/cli.h"

@@ -29,7 +29,7 @@ struct ServeArgs {
   net::ServerConfig config;
   std::string data_dir = "data";
   std::string store;  // --store: "" is sqlite:DATA/cinq.db
-  std::string bus;    // --bus redis://HOST:PORT: one node of several (issue 21)
+  std::string bus;    // --bus redis://HOST:PORT: one node of several
   std::string node;   // --node NAME
   server::Limits limits;
   server::BotConfig bots;
@@ -40,7 +40,7 @@ struct ServeArgs {
   int per_address_rate = static_cast<int>(limits.address_rate);
   int bot_answer_ms = static_cast<int>(bots.answer_delay.count());
   int bot_pace_ms = static_cast<int>(bots.pace_delay.count());
-  // Issue 17's limits (services.h RoomLimits, transport.h ServerConfig).
+  // What one player or address may take (services.h RoomLimits, transport.h ServerConfig).
   server::RoomLimits room_limits;
   int open_rooms = static_cast<int>(room_limits.open_rooms_per_player);
   int bot_rooms = static_cast<int>(room_limits.bot_rooms_per_player);
@@ -312,7 +312,8 @@ Command add_serve_command(CLI::App& cinq) {
   cmd->add_option("--bot-pace-ms", args->bot_pace_ms,
                   "and no sooner than this after the last turn in a computer-vs-computer room, 0 to 60000")
       ->type_name("MS")->check(range(0, 60000))->capture_default_str();
-  // Issue 17: what one player or one address may make or hold (docs/operations.md, "Limits").
+  // What one player or one address may make or hold, so that none can starve the others
+  // (docs/operations.md, "Limits").
   const auto whole = range(0, std::numeric_limits<int>::max());
   cmd->add_option("--open-rooms-per-player", args->open_rooms,
                   "open rooms one player may have waiting for an opponent; 0: no limit")

@@ -29,7 +29,7 @@ class Postman;
 class MailSender;
 struct BotConfig;
 
-// What one player or address may make (issue 17; `cinq serve` options, docs/operations.md "Limits"). 0: none.
+// What one player or address may make (`cinq serve` options, docs/operations.md "Limits"). 0: none.
 struct RoomLimits {
   std::size_t open_rooms_per_player = 10;  // open rooms a player sits in (`create`: too_many_rooms)
   std::size_t bot_rooms_per_player = 3;    // unfinished rooms a player plays against a bot

@@ -1,4 +1,4 @@
-// `cinq store copy FROM TO` (issue 20): moves an installation between store backends.
+// `cinq store copy FROM TO`: moves an installation between store backends.
 #pragma once
 
 #include "server/cli.h"

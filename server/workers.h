@@ -1,4 +1,4 @@
-// The worker pool (issue 16): threads of their own for the work a network thread must never wait for — every
+// The worker pool: threads of their own for the work a network thread must never wait for — every
 // store read (a player at `hello`, a room not in memory, `my_games`) and every whole-record replay (reopening
 // a stored room, `POST /api/replay`, an import, a mailed log). A job answers its connection itself
 // (net::Connection::send is thread-safe) or posts to a room's strand. The store's writer thread

@@ -1,4 +1,4 @@
-// What the boards share about playing a turn (issue 18):
+// What the boards share about playing a turn:
 //
 // - a turn composed, then confirmed: each action the player picks is *tried* on the server (`try`,
 //   docs/protocol.md), which answers this page alone with the position after the actions so far and what may

@@ -1,6 +1,6 @@
-// cinq_load: the load generator of issues 10 and 16 (see --help, and docs/performance.md for how it is
-// used). It runs the servers it measures as child processes, never in its own: their CPU and memory are
-// then theirs alone, read from /proc.
+// cinq_load: the load generator (see --help, and docs/performance.md for how it is used): what the server
+// sustains, against the baselines of a bare echo and relay server. It runs the servers it measures as child
+// processes, never in its own: their CPU and memory are then theirs alone, read from /proc.
 #include <signal.h>
 
 #include <cmath>

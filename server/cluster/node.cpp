@@ -275,7 +275,7 @@ void Cluster::beat() {
     last_beat_ms_ = started;
   }
   auto nodes = store_.live_nodes();
-  if (store::last_read_failed()) return;  // keep what we knew
+  if (nodes.failed()) return;  // keep what we knew
   if (!judging()) {
     spdlog::debug("cluster: after a gap in the heartbeats, nobody is judged dead yet");
     return;

@@ -1,4 +1,4 @@
-// A Redis client on the transport's own threads (issue 21: the bus between the nodes of a cluster). No Boost
+// A Redis client on the transport's own threads (the bus between the nodes of a cluster). No Boost
 // here: the rest of the server sees it through this header, as it sees the network through transport.h.
 //
 // Why not hiredis's own connection code: its asynchronous API needs an event-loop adapter (libevent, libev,

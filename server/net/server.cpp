@@ -101,7 +101,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
     beast::error_code ignored;
     const auto endpoint = socket.remote_endpoint(ignored);
     std::string address = ignored ? std::string("unknown") : endpoint.address().to_string();
-    // Admitted before anything is read (issue 17): one address cannot hold every descriptor with idle
+    // Admitted before anything is read: one address cannot hold every descriptor with idle
     // sockets, and descriptors stay in reserve for everyone else. A refusal is a short answer and a close.
     switch (state_->admit_http(address)) {
       case SharedState::Admit::ok:

@@ -43,7 +43,7 @@ class SharedState {
   bool try_reserve(const std::string& address);
   void release(const std::string& address);
 
-  // Admission of a new connection, before anything is read from it (issue 17): an HTTP connection of
+  // Admission of a new connection, before anything is read from it: an HTTP connection of
   // `address`, within its per-address cap and the descriptor budget. `shed` tells which refused it.
   enum class Admit { ok, address_full, shed };
   Admit admit_http(const std::string& address);

@@ -36,7 +36,7 @@ class Connection {
   // Unique for the life of the process.
   virtual std::uint64_t id() const = 0;
 
-  // Several nodes (issue 21, server/cluster.h). A connection may stand for a client of another node: its
+  // Several nodes (server/cluster.h). A connection may stand for a client of another node: its
   // messages were forwarded here, and what is sent to it goes back there. The transport's own connections
   // keep these defaults.
   virtual bool remote() const { return false; }
@@ -112,7 +112,7 @@ struct Stats {
   std::atomic<std::int64_t> messages_out_total{0};
   std::atomic<std::int64_t> send_queue_drops_total{0};  // connections closed because their queue was full
   std::atomic<std::int64_t> oversize_closes_total{0};   // connections closed for a frame over the hard cap
-  // Issue 17: what one address, or everyone together, may take of the server.
+  // What one address, or everyone together, may take of the server, so that none can starve the rest.
   std::atomic<std::int64_t> http_open{0};                 // HTTP connections now (not yet upgraded)
   std::atomic<std::int64_t> http_refused_total{0};        // closed at once: too many from one address
   std::atomic<std::int64_t> http_rate_limited_total{0};   // requests answered 429: too many a second
@@ -134,10 +134,10 @@ struct ServerConfig {
   double http_burst = 500;  // ... with bursts up to this many (several pages and their files at once)
   // Descriptors kept free of connections: WebSocket upgrades stop at (open files limit - fd_reserve), every
   // connection at (limit - fd_reserve / 4), so accept() never runs out, and the listener, health checks and
-  // the store always find descriptors (issue 17).
+  // the store always find descriptors.
   std::size_t fd_reserve = 128;
   std::size_t max_http_body = 1024 * 1024;  // POST bodies (records)
-  // Load balancers in front (issue 21): connections from these addresses are not capped per address, and
+  // Load balancers in front: connections from these addresses are not capped per address, and
   // their requests' client is the last address of X-Forwarded-For (which the balancer appends), so that every
   // per-address limit applies to the real client.
   std::vector<std::string> trusted_proxies;

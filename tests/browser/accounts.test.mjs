@@ -1,4 +1,4 @@
-// Accounts, players' pages and the archive (issue 19; web-client/account.js, player.js, archive.js,
+// Accounts, players' pages and the archive (web-client/account.js, player.js, archive.js,
 // leaderboard.js, rating-chart.js): a guest registers and keeps its games; the account logs in from another
 // browser (a fresh context: empty localStorage) and finds its games and rating on #/player/NAME; a wrong
 // password is refused and leaves the page a guest; the archive finds finished games by player and game, 20 a

@@ -1,4 +1,4 @@
-// The boards' turn handling (issue 18): a turn composed with `try` and sent whole on confirmation (Baltek,
+// The boards' turn handling: a turn composed with `try` and sent whole on confirmation (Baltek,
 // Bi-litaire, a Kopf oder Knopf penalty), premoves (Tablut), the last turn marked, and the two board bugs a
 // new player hit: an "end your turn" offered after a Kopf oder Knopf penalty, where none exists, and
 // Bi-litaire's two end buttons and its call for an announcement when none is possible.

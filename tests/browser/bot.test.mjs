@@ -1,4 +1,4 @@
-// Computer opponents in the browser (issue 11): from the lobby's "Play against the computer" box, a person
+// Computer opponents in the browser: from the lobby's "Play against the computer" box, a person
 // plays a first turn of each game through its board (tests/browser/games/G.mjs) and sees the bot's answer
 // arrive; a computer-vs-computer room is watched to its result from the lobby's list. The bot turn times
 // (the person's move -> the bot's event, the 400 ms answer delay included) are printed.

@@ -1,4 +1,4 @@
-// Text contrast on the boards (issue 18): for each game, a person starts a game against the computer, gets
+// Text contrast on the boards: for each game, a person starts a game against the computer, gets
 // the turn's texts on screen (a piece picked: target labels, Batik's drop controls), and every visible text
 // inside #board -- SVG <text>/<tspan> and HTML text, the turn bar included -- has 4.5:1 (WCAG AA) against
 // what it is drawn on, in the light and in the dark colour scheme (page.emulateMedia).

@@ -1,5 +1,5 @@
-// Text contrast of 4.5:1 (WCAG AA) on every page the lobby and accounts tests do not reach (issue 18, item
-// 10): each game's How to play page and the index, the import page with a replay and with a refusal, and each
+// Text contrast of 4.5:1 (WCAG AA) on every page the lobby and accounts tests do not reach:
+// each game's How to play page and the index, the import page with a replay and with a refusal, and each
 // game's room (a game under way, an earlier position looked at, the game over), in the light and the dark
 // colour scheme. The boards' own drawings are contrast-boards.test.mjs's; lowContrastText (harness.mjs)
 // checks the HTML around them, the turn bar included.

@@ -434,7 +434,7 @@ export async function twoPlayers(h, game, {clock = null, viewport} = {}) {
   return {room, alice, bob, bySeat, names};
 }
 
-// --- accounts (issue 19): the identity a page keeps, registering and logging in through the account page
+// --- accounts: the identity a page keeps, registering and logging in through the account page
 
 // The identity the page keeps in localStorage ({id, token, name, username?}), or null.
 export function identityOf(page) {

@@ -1,4 +1,4 @@
-// "How to play" (issue 18): a page per game with its rules in short and diagrams drawn by the game's own
+// "How to play": a page per game with its rules in short and diagrams drawn by the game's own
 // board module; reachable from the header, from the lobby (each game) and from every room.
 import {assert, assertEqual, createRoom, kPhone, kWait} from './harness.mjs';
 

@@ -1,4 +1,4 @@
-// Everything a turn needs on screen at once (issue 18, item 3): for each game, at 1280x800 and 390x844, a
+// Everything a turn needs on screen at once: for each game, at 1280x800 and 390x844, a
 // person starts a game against the computer, gets to where the turn's controls show, and the board and each
 // of those controls lie inside the window with the page not scrolled.
 import {assert, kDesktop, kPhone, kWait, playComputer} from './harness.mjs';

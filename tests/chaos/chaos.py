@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Chaos (issue 17, item 6): kills `cinq serve` with SIGKILL at random moments while clients play and create
+"""Chaos: kills `cinq serve` with SIGKILL at random moments while clients play and create
 identities, restarts it on the same data, and checks that every turn announced to a client and every identity
 welcomed is there: the turns in the stored record, the identity accepted by `hello`.
 

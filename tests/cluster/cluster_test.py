@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Several nodes on real processes (issue 21, docs/scaling.md): PostgreSQL, Redis, three `cinq serve` nodes
+"""Several nodes on real processes (docs/scaling.md): PostgreSQL, Redis, three `cinq serve` nodes
 and HAProxy, started here (harness.py). Every client is the protocol-checking client of the server tests
 (tests/server/cinq_support.py): a message that breaks docs/protocol.md's rules (a version out of order, legal
 actions to the wrong seat) is a failure too.

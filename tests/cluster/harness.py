@@ -1,4 +1,4 @@
-"""Throwaway clusters for the cluster tests (issue 21): a PostgreSQL (Debian's server, `initdb` in a temporary
+"""Throwaway clusters for the cluster tests: a PostgreSQL (Debian's server, `initdb` in a temporary
 directory, run as the `postgres` user when we are root: it refuses root), a Redis (`redis-server`, no
 persistence), N `cinq serve` nodes sharing both, and HAProxy in front (health checks on /api/health). Every
 process runs in the temporary directory and goes with it; nothing is skipped for want of a component

@@ -1,4 +1,4 @@
-// The cluster tests' helpers (issue 21): a throwaway Redis, and HAProxy with the configuration that ships
+// The cluster tests' helpers: a throwaway Redis, and HAProxy with the configuration that ships
 // (docker/haproxy.cfg) in front of real `cinq serve` processes and of a fake backend whose health the test
 // sets.
 #include <doctest/doctest.h>

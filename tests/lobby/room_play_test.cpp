@@ -1,4 +1,4 @@
-// What playing in a room feels like (issue 18): a turn tried before it is sent, takebacks by agreement, the
+// What playing in a room feels like: a turn tried before it is sent, takebacks by agreement, the
 // room's chat, the first move before a live clock starts, and a correspondence room's links shown again.
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-// The store's accounts and ratings (schema version 5, issue 19), on real database files: user names unique
+// The store's accounts and ratings (schema version 5), on real database files: user names unique
 // whatever their case, login tokens written with the player row, a rated game's result applied to both
 // ratings once however often its finished row is written, the leaderboard and the archive's filters.
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-// Several nodes on one store (issue 21, store.h: Fence, NodeRow, Lease): a room's lease is taken by its first
+// Several nodes on one store (store.h: Fence, NodeRow, Lease): a room's lease is taken by its first
 // save or by acquire(), held while its node's heartbeat is fresh, taken over once it is not, and every save
 // under an old lease fails and changes nothing. Run on SQLite and on PostgreSQL (ctest's store_postgresql).
 #include <doctest/doctest.h>

@@ -456,7 +456,7 @@ TEST_CASE("store: a finished game keeps its whole record in its row, its entries
   REQUIRE(!room.offer_draw("alice-id", lobby::test::at(0)).error);
   REQUIRE(!room.offer_draw("bob-id", lobby::test::at(0)).error);
   lobby::RoomSave done = store_room(*store, room);
-  // The whole record, but made from the version stored: if a save before it failed, it fails too (issue 17).
+  // The whole record, but made from the version stored: if a save before it failed, it fails too.
   CHECK(done.base_version == room.version() - 2);
   CHECK(done.entries.empty());
   CHECK(test::ask_store(path, "SELECT count(*) FROM record_entries") == "0");

@@ -1,4 +1,4 @@
-// Layout without replay (rules/notation.h, issue 16): a record kept as its `#!` line and its entries' texts,
+// Layout without replay (rules/notation.h): a record kept as its `#!` line and its entries' texts,
 // as the store keeps a game in progress, lays out to exactly what Record::write() gives; the texts handed out
 // from entry K on are those of the whole list; kept entries never change but for an open turn; a record taken
 // apart (split_record) lays out again to its canonical text. Over random games of every game and the sample

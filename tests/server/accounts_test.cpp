@@ -1,4 +1,4 @@
-// Accounts, ratings and the archive (issue 19) against a real server over real sockets: registering keeps a
+// Accounts, ratings and the archive against a real server over real sockets: registering keeps a
 // guest's games, a second login finds them, wrong passwords and too many attempts are refused, logging out
 // everywhere ends every token, and a rated game changes both ratings once, also across a SIGKILL.
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-// Computer opponents through the real server (issue 11): a `cinq serve` process on a free port, played and
+// Computer opponents through the real server: a `cinq serve` process on a free port, played and
 // watched by real WebSocket clients. The bots think on the server's bot threads; these tests see only what
 // a browser sees: events, the stored record, the REST state.
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-// Correspondence play against the real server (issue 9): games played by POSTing move logs over HTTP as
+// Correspondence play against the real server: games played by POSTing move logs over HTTP as
 // players mail them, the refusals of tampered logs, deadlines across a restart, and imports.
 #include <doctest/doctest.h>
 #include <signal.h>

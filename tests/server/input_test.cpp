@@ -1,4 +1,4 @@
-// Untrusted input that used to slip through (issue 17, item 8): clocks that are not clocks, names that hide
+// Untrusted input that used to slip through: clocks that are not clocks, names that hide
 // or reorder characters, a game id that is not UTF-8. Each gets a clear error and changes nothing.
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-// What one player or one address may make or hold (issue 17, item 3): open rooms and rooms against bots per
+// What one player or one address may make or hold: open rooms and rooms against bots per
 // player, imports per address and hour (private unless asked), open rooms nobody holds expire, bot thinking
 // shared between players, HTTP requests and connections per address, descriptors kept in reserve. Each limit
 // is a `cinq serve` option; the tests set small ones.

@@ -1,4 +1,4 @@
-// The real server on a real PostgreSQL (issue 20) when the database goes away: a throwaway cluster
+// The real server on a real PostgreSQL when the database goes away: a throwaway cluster
 // (tests/support/postgres.h) stopped and started again under a game in play, then the server killed with
 // SIGKILL and restarted. The server's other tests run on PostgreSQL too (ctest's store_postgresql).
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-// When the store cannot write (issue 17, items 1 to 3): another program holds the database's write lock past
+// When the store cannot write: another program holds the database's write lock past
 // the server's busy timeout (5 s), and the save in the way fails. Afterwards memory, store and clients agree
 // (docs/protocol.md, "When a save fails"): the failed command and every one queued behind it are dropped,
 // nobody is told of anything the store does not hold, and identities and names are stored before they are

@@ -1,4 +1,4 @@
-// A throwaway HAProxy for tests (issue 21): Debian's haproxy on a free port of 127.0.0.1, in a temporary
+// A throwaway HAProxy for tests: Debian's haproxy on a free port of 127.0.0.1, in a temporary
 // directory, in front of the given backends, with the cluster's own configuration (docker/haproxy.cfg, its
 // `server` lines replaced by these): HTTP mode, WebSocket tunnels kept for an hour, a health check of
 // GET /api/health every 500 ms (two failures take a backend out, two successes bring it back), leastconn,

@@ -1,4 +1,4 @@
-// A throwaway PostgreSQL for tests (issue 20), from Debian's postgresql package: `initdb` in a temporary
+// A throwaway PostgreSQL for tests, from Debian's postgresql package: `initdb` in a temporary
 // directory, the server on a free port of 127.0.0.1 and a Unix socket in that directory, started as an
 // unprivileged user when the tests run as root (PostgreSQL refuses root), stopped when the test process ends.
 //

@@ -1,4 +1,4 @@
-// A throwaway Redis for tests (issue 21): Debian's redis-server on a free port of 127.0.0.1, in a temporary
+// A throwaway Redis for tests: Debian's redis-server on a free port of 127.0.0.1, in a temporary
 // directory, with no persistence (--save '' --appendonly no): what the cluster's bus needs is messages in
 // flight, never data kept across a restart. Root is fine for Redis.
 #pragma once

@@ -1,5 +1,6 @@
-// Batik: the same drops always give bit-identical resting poses (issue 6, "Determinism"): a fresh world is
-// built from the stored poses for each drop, with a fixed step and fixed iteration counts.
+// Batik: the same drops always give bit-identical resting poses, so that a record replays to the same board
+// anywhere: a fresh world is built from the stored poses for each drop, with a fixed step and fixed iteration
+// counts.
 #include "rules/notation.h"
 #include "tests/rules/batik/helpers.h"
 
