@@ -68,6 +68,12 @@ running_pid() {
   [[ "$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" == *"$2"* ]] || return 1
   echo "$pid"
 }
+# Whether the process started as NAME still lives (its command line may not be its own yet: between the
+# fork and the exec it is this shell's).
+spawned_alive() {
+  local pid
+  pid=$(cat "$DIR/$1.pid" 2>/dev/null) && [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null
+}
 pg_pid() {
   local pid
   pid=$(head -n1 "$DIR/postgres/postmaster.pid" 2>/dev/null) || return 1
@@ -164,7 +170,7 @@ start_redis() {
   local i
   for ((i = 0; i < 100; i++)); do
     [ "$(redis-cli -p "$REDIS_PORT" ping 2>/dev/null)" = PONG ] && { say "redis on port $REDIS_PORT (pid $(cat "$DIR/redis.pid"))"; return; }
-    running_pid redis redis-server >/dev/null || break
+    spawned_alive redis || break
     sleep 0.1
   done
   log_tail redis; die "Redis did not start"
@@ -186,7 +192,7 @@ start_node() {
   for ((i = 0; i < 300; i++)); do
     [[ "$(tail -c +$((offset + 1)) "$DIR/$n.log")" == *"listening on http://"* ]] &&
       { say "$n on port $port (pid $(cat "$DIR/$n.pid"))"; return; }
-    running_pid "$n" " serve " >/dev/null || break
+    spawned_alive "$n" || break
     sleep 0.1
   done
   log_tail "$n"; die "$n did not start"
@@ -210,7 +216,7 @@ start_haproxy() {
   CINQ_HAPROXY_BIND=127.0.0.1:$PORT spawn haproxy "$haproxy" -db -f "$DIR/haproxy.cfg"
   for ((i = 0; i < 100; i++)); do
     [ "$(http_status "$PORT" /api/health)" = 200 ] && { say "haproxy on port $PORT (pid $(cat "$DIR/haproxy.pid"))"; return; }
-    running_pid haproxy haproxy >/dev/null || break
+    spawned_alive haproxy || break
     sleep 0.1
   done
   log_tail haproxy; die "HAProxy does not answer /api/health on port $PORT"

@@ -61,7 +61,8 @@ for path in sorted(ROOT.rglob("*")):
     rel = path.relative_to(ROOT)
     if not path.is_file() or path.suffix not in CODE and path.name != "CMakeLists.txt":
         continue
-    if set(rel.parts[:-1]) & SKIP_DIRS or rel in ALLOWED or rel.parts[0] == "tests":
+    # Build folders by any name (build-*, as scripts make them) hold generated files, not sources.
+    if set(rel.parts[:-1]) & SKIP_DIRS or rel.parts[0].startswith("build") or rel in ALLOWED or rel.parts[0] == "tests":
         continue
     text = code_only(path.read_text(errors="replace"), path.suffix)
     named = []

@@ -249,7 +249,7 @@ TEST_CASE("Room versions: each event raises the version by one, a client catches
   CHECK(room.state_json(at(0))["version"] == 10);
 }
 
-TEST_CASE("Room epochs: events and the state carry the room's epoch; events are given only in it") {
+TEST_CASE("Room epochs: events and the state carry the room's epoch, and events are given only in it") {
   Room room = open_room("tablut");
   room.set_epoch(7);
   std::vector<Message> log;
