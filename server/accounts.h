@@ -1,5 +1,5 @@
 // Accounts (docs/protocol.md "Accounts"): user names, passwords hashed with Argon2id through
-// libsodium, and the limits on login attempts. The commands that use them are in commands.cpp.
+// libsodium, and the limits on login attempts. The commands that use them are in commands/identity.cpp.
 #pragma once
 
 #include <cstdint>

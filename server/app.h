@@ -3,7 +3,7 @@
 //   - the worker pool (workers.h): store reads and whole-record replays, never on a network thread;
 //   - the room directory (rooms.h): rooms in memory, loaded from the store, the public list, new ids;
 //   - identities (identity.h): guest players and their tokens;
-//   - the WebSocket protocol (protocol.h, commands.cpp): admission, order per connection, the commands;
+//   - the WebSocket protocol (protocol.h, commands/): admission, order per connection, the commands;
 //   - the HTTP API (http_api.h): the route table of /api/* and /metrics.
 // Rooms themselves live in RoomActor, one strand each.
 #pragma once

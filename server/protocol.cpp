@@ -1,5 +1,5 @@
 // Connections, admission, and the order of each connection's messages (protocol.h). The commands themselves,
-// one table of typed commands, are in commands.cpp.
+// one table of typed commands, are in server/commands/.
 #include "server/protocol.h"
 
 #include <spdlog/spdlog.h>
@@ -29,7 +29,10 @@ bool Bucket::take(std::int64_t now_ms, double rate, double burst) {
 
 Protocol::Protocol(Services& services, RoomDirectory& rooms, Identities& identities, Workers& workers,
                    Limits limits)
-    : services_(services), rooms_(rooms), identities_(identities), workers_(workers), limits_(limits) {}
+    : services_(services),
+      rooms_(rooms),
+      limits_(limits),
+      commands_{services, rooms, identities, workers, seeks_, logins_, *this} {}
 
 Protocol::~Protocol() = default;
 
@@ -40,10 +43,9 @@ void Protocol::shutdown() {
   clients.swap(clients_);
 }
 
-std::size_t Protocol::seeks_waiting() {
-  std::lock_guard lock(seeks_mutex_);
-  return seeks_.size();
-}
+std::size_t Protocol::seeks_waiting() { return seeks_.size(); }
+
+std::string Protocol::seeks_json() { return seeks_.list_json(); }
 
 // ---------------------------------------------------------------------------------------------------------
 // Connections
@@ -71,10 +73,7 @@ void Protocol::on_close(const std::shared_ptr<net::Connection>& c) {
     lane->closed = true;
     lane->waiting.clear();
   }
-  {
-    std::lock_guard lock(seeks_mutex_);
-    seeks_.remove_connection(c->id());
-  }
+  seeks_.remove_connection(c->id());
   for (const auto& id : rooms)
     if (auto actor = rooms_.find(id)) actor->post([cid = c->id()](RoomActor& a) { a.unsubscribe(cid); });
   // Several nodes: the rooms and the lobby elsewhere forget it too.
@@ -170,11 +169,11 @@ bool Protocol::handle(const std::shared_ptr<net::Connection>& c, const std::shar
                     std::to_string(limits_.max_message));
     return false;
   }
-  Context ctx;
-  ctx.connection = c;
-  ctx.received = received;
-  ctx.lane = lane;
-  ctx.fid = std::move(fid);
+  Request rq;
+  rq.connection = c;
+  rq.received = received;
+  rq.lane = lane;
+  rq.fid = std::move(fid);
   json body = json::parse(text, nullptr, false);
   if (body.is_discarded()) {
     reply_error(c, "bad_json", "the message is not valid JSON");
@@ -185,23 +184,23 @@ bool Protocol::handle(const std::shared_ptr<net::Connection>& c, const std::shar
     return false;
   }
   if (auto ref = body.find("ref"); ref != body.end() && (ref->is_string() || ref->is_number_integer()))
-    ctx.ref = ref->dump();
+    rq.ref = ref->dump();
   auto type = body.find("type");
   if (type == body.end() || !type->is_string()) {
-    reply_error(ctx, "bad_message", "field 'type' must be a string");
+    commands_.reply_error(rq, "bad_message", "field 'type' must be a string");
     return false;
   }
-  ctx.player = player_of(c->id());
-  ctx.text = std::move(text);
+  rq.player = player_of(c->id());
+  rq.text = std::move(text);
   try {
-    run_command(*this, ctx, type->get<std::string>(), body);
+    run_command(commands_, rq, type->get<std::string>(), body);
   } catch (const std::exception& e) {
     // Never expected. The connection ends rather than its lane staying held for ever.
     spdlog::error("connection {}: a '{}' message failed: {}", c->id(), type->get<std::string>(), e.what());
     c->close(1011, "internal error");
   }
   // Still under way off this thread: the lane passes to the command, which resumes it when done.
-  return ctx.flight && ctx.flight->park();
+  return rq.flight && rq.flight->park();
 }
 
 bool Protocol::admit(const std::shared_ptr<net::Connection>& c) {
@@ -236,18 +235,17 @@ bool Protocol::admit(const std::shared_ptr<net::Connection>& c) {
   return false;
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// For the commands
-
 void Protocol::reply_error(const std::shared_ptr<net::Connection>& c, const std::string& code,
-                           const std::string& message, const std::string& ref, const std::string& room) {
+                           const std::string& message, const std::string& ref) {
   services_.metrics.count_error(code);
-  c->send(error_message(code, message, ref, room));
+  c->send(error_message(code, message, ref));
 }
 
-void Protocol::reply_error(const Context& ctx, const std::string& code, const std::string& message,
-                           const std::string& room) {
-  reply_error(ctx.connection, code, message, ctx.ref, room);
+// ---------------------------------------------------------------------------------------------------------
+// Clients: for the commands
+
+void Protocol::resume(const std::shared_ptr<net::Connection>& c, const std::shared_ptr<Lane>& lane) {
+  pump(c, lane);
 }
 
 std::optional<lobby::Player> Protocol::player_of(std::uint64_t connection) {
@@ -281,7 +279,6 @@ void Protocol::clear_player(std::uint64_t connection) {
       it->second.session.clear();
     }
   }
-  std::lock_guard lock(seeks_mutex_);
   seeks_.remove_connection(connection);
 }
 
@@ -300,10 +297,7 @@ void Protocol::log_out_others(const std::string& player_id, std::uint64_t except
   }
   const std::string message = R"({"type":"logged_out"})";
   for (const auto& c : told) {
-    {
-      std::lock_guard lock(seeks_mutex_);
-      seeks_.remove_connection(c->id());
-    }
+    seeks_.remove_connection(c->id());
     c->send(message);
   }
 }

@@ -1,7 +1,7 @@
 // The WebSocket protocol (docs/protocol.md): the connections and what each has said (its player, its rooms),
 // the admission of every message (the size cap and the token-bucket rate limits of docs/design.md, "Limits
-// and trust"), the seeks, and the dispatcher that hands each message to its command (commands.cpp: one table
-// of typed commands).
+// and trust"), the seeks, and the dispatcher that hands each message to its command (server/commands/: one
+// table of typed commands, given a CommandContext: the parts they use and the Clients operations below).
 //
 // Order per connection: messages are handled one at a time, in arrival order. A command that goes on off the
 // network thread (a store read, a room loaded from the store, `my_games`) holds the connection's later
@@ -23,9 +23,10 @@
 #include <unordered_map>
 
 #include "lobby/room.h"
-#include "lobby/seeks.h"
 #include "server/accounts.h"
+#include "server/commands/context.h"
 #include "server/net/transport.h"
+#include "server/request.h"
 
 namespace cinq::server {
 
@@ -51,14 +52,10 @@ struct Bucket {
   bool take(std::int64_t now_ms, double rate, double burst);
 };
 
-struct Lane;     // a connection's messages in order (request.h)
-struct Context;  // one message being handled (request.h)
-struct Commands;
-
-class Protocol {
+class Protocol : public Clients {
  public:
   Protocol(Services& services, RoomDirectory& rooms, Identities& identities, Workers& workers, Limits limits);
-  ~Protocol();
+  ~Protocol() override;
 
   void on_open(const std::shared_ptr<net::Connection>& c);
   void on_message(const std::shared_ptr<net::Connection>& c, std::string text);
@@ -74,20 +71,28 @@ class Protocol {
   void feed_again(std::uint64_t connection, std::string text, std::string fid);
   // The seeks of this node's book as the lobby lists them (JSON array text).
   std::string seeks_json();
-  // A connection by its id (nullptr once gone), the player it said hello as, the hash of the token it proved.
-  std::shared_ptr<net::Connection> connection_of(std::uint64_t connection);
+  // The player a connection said hello as.
   std::optional<lobby::Player> player_of(std::uint64_t connection);
-  std::string session_of(std::uint64_t connection);
-  // Makes every other connection of the player one that has not said hello, and tells each `logged_out`.
-  void log_out_others(const std::string& player_id, std::uint64_t except);
+
+  // A connection by its id (nullptr once gone), the hash of the token it proved, and logging the player's
+  // other connections out (Clients, request.h, which the commands see).
+  std::shared_ptr<net::Connection> connection_of(std::uint64_t connection) override;
+  std::string session_of(std::uint64_t connection) override;
+  void log_out_others(const std::string& player_id, std::uint64_t except) override;
 
   std::size_t seeks_waiting();
   // From now on no message is handled and no completion goes on; drops every connection record.
   void shutdown();
 
  private:
-  friend struct Commands;
-  friend class Flight;
+  // The rest of Clients: for the commands and their flights only, through that interface.
+  void set_player(std::uint64_t connection, const lobby::Player& player) override;
+  void set_session(std::uint64_t connection, const std::string& token_hash) override;
+  void clear_player(std::uint64_t connection) override;
+  bool enter_room(std::uint64_t connection, const std::string& room,
+                  const std::function<void()>& then) override;
+  void leave_room(std::uint64_t connection, const std::string& room) override;
+  void resume(const std::shared_ptr<net::Connection>& c, const std::shared_ptr<Lane>& lane) override;
 
   struct Client {
     std::weak_ptr<net::Connection> connection;
@@ -112,26 +117,11 @@ class Protocol {
   // Queues a message on the connection's lane (admitted already) and handles it if nothing is under way.
   void enqueue(const std::shared_ptr<net::Connection>& c, std::string text, std::string fid, bool check_size);
 
-  // --- for the commands (commands.cpp)
   void reply_error(const std::shared_ptr<net::Connection>& c, const std::string& code,
-                   const std::string& message, const std::string& ref = {}, const std::string& room = {});
-  void reply_error(const Context& ctx, const std::string& code, const std::string& message,
-                   const std::string& room = {});
-  void set_player(std::uint64_t connection, const lobby::Player& player);
-  // Accounts: the token hash a connection proved, and logging out: clear_player() makes the connection one
-  // that has not said hello.
-  void set_session(std::uint64_t connection, const std::string& token_hash);
-  void clear_player(std::uint64_t connection);
-  // Notes that the connection is in `room` and runs `then` (which subscribes it there), both under the lock
-  // on_close takes: a connection that is gone is never subscribed, and one that goes after `then` is
-  // unsubscribed after it. False (and `then` not run) if the connection is gone.
-  bool enter_room(std::uint64_t connection, const std::string& room, const std::function<void()>& then);
-  void leave_room(std::uint64_t connection, const std::string& room);
+                   const std::string& message, const std::string& ref = {});
 
   Services& services_;
   RoomDirectory& rooms_;
-  Identities& identities_;
-  Workers& workers_;
   Limits limits_;
 
   std::mutex clients_mutex_;
@@ -139,9 +129,9 @@ class Protocol {
   std::unordered_map<std::string, Bucket> address_buckets_;
   std::atomic<bool> stopping_{false};
 
-  std::mutex seeks_mutex_;
-  lobby::SeekBook seeks_;
+  SeekDesk seeks_;
   LoginLimiter logins_;
+  CommandContext commands_;  // what the commands are given, over the members above and this
 };
 
 }  // namespace cinq::server

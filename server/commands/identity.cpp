@@ -1,0 +1,383 @@
+// The connection's identity (ping, hello, name) and the accounts (register, login, logout, password, the
+// account's mail settings; docs/protocol.md "Accounts"). Every change of the player row is stored before it
+// is answered; hashing a password runs on a worker (bulk).
+#include "server/identity.h"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "server/account_mail.h"
+#include "server/accounts.h"
+#include "server/commands/handlers.h"
+#include "server/mail_sender.h"
+#include "server/postman.h"
+#include "server/room_bus.h"
+#include "server/services.h"
+#include "server/workers.h"
+
+namespace cinq::server::commands {
+
+using nlohmann::json;
+
+namespace {
+
+json ref_json(const std::string& ref) { return ref.empty() ? json() : json::parse(ref); }
+
+constexpr std::size_t kMaxSessions = 20;  // login tokens an account keeps (the oldest go first)
+
+void refuse_identity(CommandContext& cx, const Request& rq) {
+  cx.reply_error(rq, "bad_token", "unknown id or wrong token: say hello without them for a new identity");
+}
+
+void welcome(CommandContext& cx, const Request& rq, const store::PlayerRow& row, const std::string& token) {
+  cx.clients.set_player(rq.connection->id(), lobby::Player{row.id, row.name, row.username});
+  cx.clients.set_session(rq.connection->id(), matching_token(token, row));
+  json m = {{"type", "welcome"},
+            {"protocol", kProtocolVersion},
+            {"player", {{"id", row.id}, {"name", row.name}}},
+            {"token", token}};
+  if (!row.username.empty()) {
+    m["player"]["username"] = row.username;
+    m["username"] = row.username;
+  }
+  if (!rq.ref.empty()) m["ref"] = json::parse(rq.ref);
+  rq.connection->send(m.dump());
+}
+
+// Finishes `resume` once answered.
+void welcome_back(CommandContext& cx, const Request& rq, const Hello& h, store::PlayerRow row,
+                  Resume resume) {
+  if (matching_token(*h.token, row).empty()) {
+    refuse_identity(cx, rq);
+    return resume->finish();
+  }
+  bool changed = false;
+  if (is_legacy_hash(row.token_hash)) {  // stored as SHA-1 before: kept as SHA-256 from now on
+    row.token_hash = token_hash(*h.token);
+    changed = true;
+  }
+  if (h.name && *h.name != row.name) {
+    row.name = *h.name;
+    changed = true;
+  }
+  if (!changed) {
+    welcome(cx, rq, row, *h.token);
+    return resume->finish();
+  }
+  // The new name (or hash) is stored before the welcome tells it; if it cannot be, the welcome carries the
+  // row as stored (the token still holds).
+  std::optional<store::PlayerRow> before = cx.identities.cached(row.id);
+  cx.identities.save(row, [&cx, later = rq, resume, row, token = *h.token, before](bool ok) {
+    welcome(cx, later, ok || !before ? row : *before, token);
+    resume->finish();
+  });
+}
+
+// The connection's player row: cached, else read on a worker; `then(row)` on a worker or this thread,
+// or the connection told and `resume` finished.
+template <class Then>
+void with_row(CommandContext& cx, const Request& rq, Resume resume, Then then) {
+  if (auto row = cx.identities.cached(rq.player->id)) return then(std::move(*row));
+  cx.identities.load(rq.player->id,
+                     [&cx, later = rq, resume, then](std::optional<store::PlayerRow> row, bool busy) {
+                       if (busy || !row) {
+                         cx.reply_error(later, "storage", busy ? kBusy : "your identity could not be read");
+                         return resume->finish();
+                       }
+                       then(std::move(*row));
+                     });
+}
+
+// Counts an attempt against the limits; false (and `rate_limited` told) when over them.
+bool admit_attempt(CommandContext& cx, const Request& rq, const std::string& account) {
+  std::int64_t retry_ms = 0;
+  if (cx.logins.admit(account, rq.connection->address(), Services::now().unix_ms, retry_ms)) return true;
+  cx.reply_error(rq, "rate_limited",
+                 "too many login attempts: try again in " + std::to_string((retry_ms + 999) / 1000) + " s");
+  return false;
+}
+
+}  // namespace
+
+void on_ping(CommandContext&, Request& rq, Ping&) {
+  rq.connection->send(json{{"type", "pong"}, {"ref", ref_json(rq.ref)}}.dump());
+}
+
+void on_hello(CommandContext& cx, Request& rq, Hello& h) {
+  if (rq.player) return cx.reply_error(rq, "bad_message", "this connection already said hello");
+  if (!h.id && !h.token) {
+    // Stored before it is given: a welcomed identity survives a crash.
+    Resume resume = cx.defer(rq);
+    cx.identities.create(
+        h.name, [&cx, later = rq, resume](std::optional<store::PlayerRow> row, std::string token) {
+          if (!row)
+            cx.reply_error(later, "storage", "the server could not store a new identity: say hello again");
+          else
+            welcome(cx, later, *row, token);
+          resume->finish();
+        });
+    return;
+  }
+  if (!h.id || !h.token) return refuse_identity(cx, rq);
+  // The player from the cache, or (not seen since the start) read from the store on a worker.
+  Resume resume = cx.defer(rq);
+  if (auto row = cx.identities.cached(*h.id)) return welcome_back(cx, rq, h, std::move(*row), resume);
+  cx.identities.load(*h.id, [&cx, later = rq, h, resume](std::optional<store::PlayerRow> row, bool busy) {
+    if (busy)
+      cx.reply_error(later, "storage", kBusy);
+    else if (!row)
+      refuse_identity(cx, later);
+    if (busy || !row) return resume->finish();
+    welcome_back(cx, later, h, std::move(*row), resume);
+  });
+}
+
+void on_name(CommandContext& cx, Request& rq, Name& n) {
+  // Stored, then told: the connection's later messages wait for the commit.
+  auto rename = [&cx](const Request& rq, store::PlayerRow row, const std::string& name, Resume resume) {
+    row.name = name;
+    cx.identities.save(row, [&cx, rq, row, resume](bool ok) {
+      if (!ok) {
+        cx.reply_error(rq, "storage", "the server could not store your new name: it is unchanged");
+      } else {
+        cx.clients.set_player(rq.connection->id(), lobby::Player{row.id, row.name, row.username});
+        json m = {{"type", "welcome"},
+                  {"protocol", kProtocolVersion},
+                  {"player", {{"id", row.id}, {"name", row.name}}}};
+        if (!row.username.empty()) m["username"] = row.username;
+        if (!rq.ref.empty()) m["ref"] = json::parse(rq.ref);
+        rq.connection->send(m.dump());
+      }
+      resume->finish();
+    });
+  };
+  Resume resume = cx.defer(rq);
+  with_row(cx, rq, resume, [later = rq, name = n.name, rename, resume](store::PlayerRow row) {
+    rename(later, std::move(row), name, resume);
+  });
+}
+
+// --- accounts (docs/protocol.md "Accounts")
+
+// A guest becomes an account: same id, games and seats; its name becomes the user name.
+void on_register(CommandContext& cx, Request& rq, Register& cmd) {
+  if (!rq.player->username.empty())
+    return cx.reply_error(rq, "already_registered", "you are logged in as " + rq.player->username);
+  if (!cx.identities.reserve_username(cmd.username))
+    return cx.reply_error(rq, "username_taken", "the user name '" + cmd.username + "' is taken");
+  Resume resume = cx.defer(rq);
+  auto release = [&cx, username = cmd.username] { cx.identities.release_username(username); };
+  bool queued = cx.workers.submit(Workers::Kind::bulk, [&cx, later = rq, cmd, resume, release] {
+    note_blocking(cx.services.metrics);
+    auto holder = cx.services.store->player_by_username(cmd.username);
+    if (holder || holder.failed()) {
+      release();
+      if (holder.failed()) {
+        cx.reply_error(later, "storage", kBusy);
+        return resume->finish();
+      }
+      cx.reply_error(later, "username_taken", "the user name '" + cmd.username + "' is taken");
+      return resume->finish();
+    }
+    std::string hash = hash_password(cmd.password);
+    if (hash.empty()) {
+      release();
+      cx.reply_error(later, "storage", "the server could not hash your password: try again");
+      return resume->finish();
+    }
+    with_row(cx, later, resume, [&cx, later, cmd, resume, release, hash](store::PlayerRow row) {
+      if (!row.username.empty()) {
+        release();
+        cx.reply_error(later, "already_registered", "you are logged in as " + row.username);
+        return resume->finish();
+      }
+      row.username = cmd.username;
+      row.password_hash = hash;
+      row.name = cmd.username;
+      cx.identities.save(row, [&cx, later, row, resume, release](bool ok) {
+        release();
+        if (!ok) {
+          cx.reply_error(later, "storage", "the server could not store your account: you are still a guest");
+        } else {
+          cx.clients.set_player(later.connection->id(), lobby::Player{row.id, row.name, row.username});
+          reply(later, {{"type", "registered"}, {"username", row.username}, {"name", row.name}});
+        }
+        resume->finish();
+      });
+    });
+  });
+  if (!queued) {
+    release();
+    cx.reply_error(rq, "storage", kBusy);
+    resume->finish();
+  }
+}
+
+void on_login(CommandContext& cx, Request& rq, Credentials& cmd) {
+  if (!admit_attempt(cx, rq, cmd.username)) return;
+  Resume resume = cx.defer(rq);
+  bool queued = cx.workers.submit(Workers::Kind::bulk, [&cx, later = rq, cmd, resume] {
+    note_blocking(cx.services.metrics);
+    auto row = cx.services.store->player_by_username(cmd.username);
+    if (row.failed()) {
+      cx.reply_error(later, "storage", kBusy);
+      return resume->finish();
+    }
+    if (row)
+      if (auto cached = cx.identities.cached(row->id)) row = std::move(cached);  // the newest stored
+    // A missing account costs one verification too, against a hash made once: the answer's time does not
+    // tell which names exist.
+    static const std::string kNobody = hash_password(random_id(16));
+    const bool good = row ? password_matches(cmd.password, row->password_hash)
+                          : (password_matches(cmd.password, kNobody), false);
+    if (!good) {
+      cx.logins.failed(cmd.username, Services::now().unix_ms);
+      cx.reply_error(later, "bad_login", "unknown user name or wrong password");
+      return resume->finish();
+    }
+    cx.logins.succeeded(cmd.username);
+    std::string token = random_id(32);
+    row->sessions.push_back(token_hash(token));
+    while (row->sessions.size() > kMaxSessions) row->sessions.erase(row->sessions.begin());
+    cx.identities.save(*row, [&cx, later, row = *row, token, resume](bool ok) {
+      if (!ok)
+        cx.reply_error(later, "storage", "the server could not store your login: try again");
+      else
+        welcome(cx, later, row, token);
+      resume->finish();
+    });
+  });
+  if (!queued) {
+    cx.reply_error(rq, "storage", kBusy);
+    resume->finish();
+  }
+}
+
+// This connection's token stops working (an account's only: a guest has nothing to log back in with).
+void on_logout(CommandContext& cx, Request& rq, Logout&) {
+  if (rq.player->username.empty())
+    return cx.reply_error(rq, "no_account", "a guest cannot log out: register first, or keep this browser");
+  const std::string session = cx.clients.session_of(rq.connection->id());
+  Resume resume = cx.defer(rq);
+  with_row(cx, rq, resume, [&cx, later = rq, session, resume](store::PlayerRow row) {
+    if (session == row.token_hash)
+      row.token_hash = token_hash(random_id(32));  // nobody knows that token: the guest one is gone
+    else
+      std::erase(row.sessions, session);
+    cx.identities.save(row, [&cx, later, resume](bool ok) {
+      if (!ok) {
+        cx.reply_error(later, "storage", "the server could not log you out: try again");
+      } else {
+        cx.clients.clear_player(later.connection->id());
+        reply(later, {{"type", "logged_out"}});
+      }
+      resume->finish();
+    });
+  });
+}
+
+// Every token of the account stops working; its other connections are told and become guests-to-be.
+void on_logout_all(CommandContext& cx, Request& rq, Logout&) {
+  if (rq.player->username.empty())
+    return cx.reply_error(rq, "no_account", "a guest cannot log out: register first");
+  Resume resume = cx.defer(rq);
+  with_row(cx, rq, resume, [&cx, later = rq, resume](store::PlayerRow row) {
+    row.token_hash = token_hash(random_id(32));
+    row.sessions.clear();
+    cx.identities.save(row, [&cx, later, row, resume](bool ok) {
+      if (!ok) {
+        cx.reply_error(later, "storage", "the server could not log you out: try again");
+      } else {
+        cx.clients.log_out_others(row.id, later.connection->id());
+        if (cx.services.bus) cx.services.bus->log_out_everywhere(row.id, later.connection->id());
+        cx.clients.clear_player(later.connection->id());
+        reply(later, {{"type", "logged_out"}});
+      }
+      resume->finish();
+    });
+  });
+}
+
+void on_change_password(CommandContext& cx, Request& rq, ChangePassword& cmd) {
+  if (rq.player->username.empty())
+    return cx.reply_error(rq, "no_account", "a guest has no password: register first");
+  if (!admit_attempt(cx, rq, rq.player->username)) return;
+  Resume resume = cx.defer(rq);
+  bool queued = cx.workers.submit(Workers::Kind::bulk, [&cx, later = rq, cmd, resume] {
+    note_blocking(cx.services.metrics);
+    with_row(cx, later, resume, [&cx, later, cmd, resume](store::PlayerRow row) {
+      if (!password_matches(cmd.old_password, row.password_hash)) {
+        cx.logins.failed(row.username, Services::now().unix_ms);
+        cx.reply_error(later, "bad_login", "the current password is wrong");
+        return resume->finish();
+      }
+      row.password_hash = hash_password(cmd.new_password);
+      if (row.password_hash.empty()) {
+        cx.reply_error(later, "storage", "the server could not hash your password: it is unchanged");
+        return resume->finish();
+      }
+      cx.identities.save(row, [&cx, later, resume](bool ok) {
+        if (!ok)
+          cx.reply_error(later, "storage", "the server could not store your password: it is unchanged");
+        else
+          reply(later, {{"type", "password_changed"}});
+        resume->finish();
+      });
+    });
+  });
+  if (!queued) {
+    cx.reply_error(rq, "storage", kBusy);
+    resume->finish();
+  }
+}
+
+// --- an account's own mail (docs/mail.md, "Accounts"; server/account_mail.h), read and written on a worker
+
+void on_mail_settings(CommandContext& cx, Request& rq, MailSettings&) {
+  if (rq.player->username.empty())
+    return cx.reply_error(rq, "no_account", "mail settings are for accounts: register or log in first");
+  if (!cx.services.postman) return reply(rq, account_mail_json(std::nullopt, false));
+  Resume resume = cx.defer(rq);
+  bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, later = rq, resume] {
+    note_blocking(cx.services.metrics);
+    auto row = cx.services.store->account_mail(later.player->id);
+    if (row.failed())
+      cx.reply_error(later, "storage", "your mail settings could not be read: try again");
+    else
+      reply(later, account_mail_json(row, true));
+    resume->finish();
+  });
+  if (!queued) {
+    cx.reply_error(rq, "storage", kBusy);
+    resume->finish();
+  }
+}
+
+void on_set_mail(CommandContext& cx, Request& rq, SetMail& cmd) {
+  if (rq.player->username.empty())
+    return cx.reply_error(rq, "no_account", "mail settings are for accounts: register or log in first");
+  if (!cx.services.postman) return cx.reply_error(rq, "no_mail", "this server sends no mail");
+  Resume resume = cx.defer(rq);
+  bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, later = rq, cmd, resume] {
+    note_blocking(cx.services.metrics);
+    json answer = change_account_mail(*cx.services.store, *cx.services.postman, later.player->id,
+                                      later.player->username, cmd.change, Services::now().unix_ms);
+    if (answer.contains("code")) {
+      cx.reply_error(later, answer["code"].get<std::string>(), answer["message"].get<std::string>());
+    } else {
+      if (cmd.change.address && !cmd.change.address->empty() && cx.services.mail_sender) {
+        ++cx.services.metrics.mail_queued;
+        cx.services.mail_sender->poke();
+      }
+      reply(later, std::move(answer));
+    }
+    resume->finish();
+  });
+  if (!queued) {
+    cx.reply_error(rq, "storage", kBusy);
+    resume->finish();
+  }
+}
+
+}  // namespace cinq::server::commands

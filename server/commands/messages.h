@@ -1,0 +1,143 @@
+// The fields of every message a client sends (docs/protocol.md): one struct per message type, with one parse
+// function that checks them and says what is wrong (the `bad_message` texts and the other refusals), in
+// messages.cpp. The table (table.cpp) parses each message with its struct before its handler sees it.
+#pragma once
+
+#include <array>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "lobby/room.h"
+#include "rules/game.h"
+#include "server/account_mail.h"
+#include "server/request.h"
+
+namespace cinq::server::commands {
+
+template <class T>
+using Parsed = std::variant<T, Refusal>;
+
+// A game, its options and clock, checked as Room::create would, telling which part is wrong.
+struct GameRequest {
+  const Game* game = nullptr;
+  std::string options;  // canonical
+  lobby::ClockSpec clock;
+  static Parsed<GameRequest> parse(const nlohmann::json& body);
+};
+
+// The computer opponents a `create` asks for: `bot` (a level: the bot takes the seat the creator does not)
+// or `bots` (two levels, seats 0 and 1: nobody else sits).
+struct BotRequest {
+  std::array<std::optional<int>, 2> levels;  // `bot`: [level, nullopt]; `bots`: both
+  bool any() const { return levels[0].has_value(); }
+};
+
+// ping, logout, logout_all, mail_settings, unseek, rooms, my_games: no fields.
+struct Ping {
+  static Parsed<Ping> parse(const nlohmann::json& body);
+};
+struct Logout {
+  static Parsed<Logout> parse(const nlohmann::json& body);
+};
+struct MailSettings {
+  static Parsed<MailSettings> parse(const nlohmann::json& body);
+};
+struct Unseek {
+  static Parsed<Unseek> parse(const nlohmann::json& body);
+};
+struct Rooms {
+  static Parsed<Rooms> parse(const nlohmann::json& body);
+};
+struct MyGames {
+  static Parsed<MyGames> parse(const nlohmann::json& body);
+};
+
+// --- identity and accounts
+
+struct Hello {
+  std::optional<std::string> id, token, name;
+  static Parsed<Hello> parse(const nlohmann::json& body);
+};
+
+struct Name {
+  std::string name;
+  static Parsed<Name> parse(const nlohmann::json& body);
+};
+
+// login
+struct Credentials {
+  std::string username, password;
+  static Parsed<Credentials> parse(const nlohmann::json& body);
+};
+
+struct Register : Credentials {
+  static Parsed<Register> parse(const nlohmann::json& body);
+};
+
+struct ChangePassword {
+  std::string old_password, new_password;
+  static Parsed<ChangePassword> parse(const nlohmann::json& body);
+};
+
+struct SetMail {
+  AccountMailChange change;
+  static Parsed<SetMail> parse(const nlohmann::json& body);
+};
+
+// --- rooms (every struct with a `room` goes through the room lookup of table.cpp)
+
+struct Create {
+  GameRequest game;
+  std::optional<int> seat;
+  bool is_private = false;
+  bool rated = false;
+  BotRequest bots;
+  static Parsed<Create> parse(const nlohmann::json& body);
+};
+
+struct Join {
+  std::string room;
+  std::optional<lobby::Since> since;  // with the epoch the client counts in, when it says it
+  static Parsed<Join> parse(const nlohmann::json& body);
+};
+
+struct Sit {
+  std::string room;
+  std::optional<int> seat;
+  std::optional<std::string> seat_token;
+  static Parsed<Sit> parse(const nlohmann::json& body);
+};
+
+// act, try
+struct Act {
+  std::string room;
+  std::vector<std::string> actions;
+  bool end_turn = false;
+  static Parsed<Act> parse(const nlohmann::json& body);
+};
+
+// leave, resign, draw, decline_draw, abort, takeback, decline_takeback, rematch: the room alone.
+struct InRoom {
+  std::string room;
+  static Parsed<InRoom> parse(const nlohmann::json& body);
+};
+
+struct Chat {
+  std::string room;
+  std::string text;
+  static Parsed<Chat> parse(const nlohmann::json& body);
+};
+
+// --- the lobby
+
+struct Seek {
+  GameRequest game;
+  bool rated = false;
+  std::optional<std::array<double, 2>> range;  // the opponent's rating: [min, max]
+  static Parsed<Seek> parse(const nlohmann::json& body);
+};
+
+}  // namespace cinq::server::commands

@@ -1,0 +1,283 @@
+// Making a room (create, with or without computer opponents) and the commands on a room: join, sit, leave,
+// act, try, chat, and the room methods of one call each (resign, draw, abort, takeback, rematch...). A
+// command on a room runs on the room's strand (RoomActor::post); the table found the room first.
+#include "server/rooms.h"
+
+#include <array>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bots/bot.h"
+#include "ratings/glicko2.h"
+#include "server/bot_runner.h"
+#include "server/commands/handlers.h"
+#include "server/identity.h"
+#include "server/postman.h"
+#include "server/room_actor.h"
+#include "server/services.h"
+#include "server/workers.h"
+
+namespace cinq::server::commands {
+
+using nlohmann::json;
+
+namespace {
+
+// The rating of `rows` for a room's game and pool (1500, provisional, for none yet).
+lobby::SeatRating seat_rating(const std::vector<store::RatingRow>& rows, const lobby::Room& room) {
+  const std::string game(room.record().game().name());
+  const std::string pool = room.config().clock.kind();
+  for (const auto& r : rows)
+    if (r.game == game && r.pool == pool) return {r.rating, r.deviation > ratings::kProvisionalDeviation};
+  return {};
+}
+
+// Counts a new room against its creator's limit (RoomLimits): false, the room gone and the creator told
+// `too_many_rooms`, when the creator holds as many such rooms as allowed already.
+bool claim(CommandContext& cx, const Request& rq, const RoomPtr& actor, Claims::Kind kind) {
+  const RoomLimits& limits = cx.services.limits;
+  const std::size_t limit =
+      kind == Claims::open_room ? limits.open_rooms_per_player : limits.bot_rooms_per_player;
+  if (cx.services.claims.try_claim(actor->holder(), kind, rq.player->id, limit)) return true;
+  cx.rooms.forget(actor->id());  // never stored, never shown
+  ++(kind == Claims::open_room ? cx.services.metrics.refused_open_rooms
+                               : cx.services.metrics.refused_bot_rooms);
+  cx.reply_error(rq, "too_many_rooms",
+                 kind == Claims::open_room
+                     ? "you already have " + std::to_string(limit) +
+                           " open rooms waiting for an opponent: play, leave or wait for one of them first"
+                     : "you already have " + std::to_string(limit) +
+                           " games against the computer going: finish or resign one first");
+  return false;
+}
+
+void open_room(CommandContext& cx, const Request& rq, const Create& cmd, lobby::Room room,
+               std::shared_ptr<const json> extra, const std::vector<store::RatingRow>& rows) {
+  lobby::Player player = *rq.player;
+  if (!player.username.empty()) player.rating = seat_rating(rows, room);
+  auto actor = cx.rooms.add(std::move(room));
+  if (!claim(cx, rq, actor, Claims::open_room)) return;
+  bool here = cx.clients.enter_room(rq.connection->id(), actor->id(), [&] {
+    actor->post([c = rq.connection, player, seat = cmd.seat.value_or(random_seat()), ref = rq.ref,
+                 extra](RoomActor& a) {
+      a.set_creator(player.id);
+      a.apply(a.room().sit(player, seat, Services::now()), c, ref);
+      a.subscribe(c, player.id, std::nullopt, extra);
+    });
+  });
+  if (!here) cx.rooms.forget(actor->id());  // its creator is gone: nobody will ever sit in it
+}
+
+// A room with computer opponents (docs/protocol.md, "Lobby"): the creator's seat and the bot's, or two bots
+// and the creator watching. Both seats are taken at once: the game starts, and the bot to move is asked.
+void create_bot_room(CommandContext& cx, Request& rq, lobby::Room room,
+                     std::array<std::optional<int>, 2> levels, std::optional<int> seat) {
+  RoomPtr actor;
+  if (levels[1]) {
+    actor = cx.rooms.add_bot_room(rq.player->id, std::move(room));
+    if (!actor)
+      return cx.reply_error(rq, "too_many_rooms",
+                            "you already have " + std::to_string(RoomDirectory::kMaxWatchedBotRooms) +
+                                " computer-vs-computer games going: wait for one to end");
+  } else {
+    actor = cx.rooms.add(std::move(room));
+    if (!claim(cx, rq, actor, Claims::bot_room)) return;
+  }
+  std::array<std::optional<lobby::Player>, 2> sitters;
+  if (levels[1]) {
+    sitters = {bot_player(*levels[0], 0), bot_player(*levels[1], 1)};
+  } else {
+    int mine = seat.value_or(random_seat());
+    sitters[mine] = *rq.player;
+    sitters[1 - mine] = bot_player(*levels[0]);
+  }
+  auto sit = [c = rq.connection, sitters, ref = rq.ref](RoomActor& a) {
+    for (int s = 0; s < 2; ++s) a.apply(a.room().sit(*sitters[s], s, Services::now()), c, ref);
+  };
+  bool here = cx.clients.enter_room(rq.connection->id(), actor->id(), [&] {
+    actor->post([sit, c = rq.connection, pid = rq.player->id](RoomActor& a) {
+      sit(a);
+      a.subscribe(c, pid, std::nullopt);
+    });
+  });
+  if (!here) cx.rooms.forget(actor->id());  // its creator is gone before it began
+}
+
+// On the room's strand.
+void sit_down(RoomActor& a, const std::shared_ptr<net::Connection>& c, const lobby::Player& player,
+              std::optional<int> seat, const std::optional<std::string>& seat_token, const std::string& ref) {
+  lobby::Room& room = a.room();
+  lobby::Now now = Services::now();
+  lobby::Effect effect;
+  if (room.config().rated && player.username.empty()) {
+    effect.error = lobby::Failure{"account_required", "this game is rated: log in to an account to play it"};
+  } else if (seat_token) {
+    // The token is checked here, in constant time; the room then sees the stored hash, or a wrong one.
+    const std::string& stored = room.seat_token_hash(*seat);
+    effect =
+        room.claim_seat(player, *seat, token_matches(*seat_token, stored) ? stored : std::string("-"), now);
+  } else {
+    effect = room.sit(player, seat, now);
+  }
+  bool ok = !effect.error;
+  // Taking a correspondence seat from the lobby (without its link) gives the seat a new token, told to the
+  // one who sat only: an earlier link to that seat stops working.
+  std::string link_message;
+  if (ok && !seat_token && room.config().clock.correspondence()) {
+    int s = room.seat_of(player.id);
+    std::string token = random_id(32);
+    room.set_seat_token_hash(s, token_hash(token));
+    room.set_seat_token(s, token);
+    link_message =
+        json{
+            {"type", "seat_link"}, {"room", room.id()}, {"seat", s}, {"link", seat_link(room.id(), s, token)}}
+            .dump();
+  }
+  a.apply(std::move(effect), c, ref);
+  if (!ok) return;
+  if (!link_message.empty()) a.when_settled([c, link_message] { c->send(link_message); });
+  if (a.is_subscribed(c->id())) {
+    a.refresh_presence();  // a spectator who sat down is now a player online
+    // The `seated` event carries no legal actions: a player who took a seat whose turn it is (a
+    // correspondence seat taken with its link) gets the state as that seat sees it.
+    a.when_settled([self = a.shared_from_this(), c, pid = player.id] {
+      const int s = self->room().seat_of(pid);
+      if (s >= 0 && s == self->room().seat_to_move()) c->send(self->room().state_message(Services::now(), s));
+    });
+  } else
+    a.subscribe(c, player.id, std::nullopt);  // sitting is joining
+}
+
+void sit_with(CommandContext& cx, const Request& rq, const Sit& cmd, const RoomPtr& actor,
+              std::vector<store::RatingRow> rows) {
+  cx.clients.enter_room(rq.connection->id(), actor->id(), [&] {
+    actor->post([c = rq.connection, player = *rq.player, seat = cmd.seat, seat_token = cmd.seat_token,
+                 ref = rq.ref, rows = std::move(rows)](RoomActor& a) mutable {
+      if (!player.username.empty()) player.rating = seat_rating(rows, a.room());
+      sit_down(a, c, player, seat, seat_token, ref);
+    });
+  });
+}
+
+}  // namespace
+
+void on_create(CommandContext& cx, Request& rq, Create& cmd) {
+  if (cmd.rated && rq.player->username.empty())
+    return cx.reply_error(rq, "account_required", "a rated game is for accounts: register or log in first");
+  lobby::RoomConfig config{
+      cx.rooms.new_room_id(), cmd.game.game, cmd.game.options, cmd.game.clock, cmd.is_private, {}, cmd.rated};
+  auto room = lobby::Room::create(config, Services::now());
+  if (!room) return cx.reply_error(rq, "bad_options", room.error().message);
+  if (cmd.bots.any()) return create_bot_room(cx, rq, std::move(*room), cmd.bots.levels, cmd.seat);
+  // A correspondence room's seat links go to its creator only, in the creator's state: never broadcast.
+  std::shared_ptr<const json> extra;
+  if (cmd.game.clock.correspondence()) {
+    auto links = issue_seat_tokens(*room);
+    extra = std::make_shared<const json>(json{{"links", {links[0], links[1]}}});
+  }
+  if (rq.player->username.empty()) return open_room(cx, rq, cmd, std::move(*room), extra, {});
+  // An account shows its rating in its seat: read first, on a worker.
+  Resume resume = cx.defer(rq);
+  auto shared = std::make_shared<lobby::Room>(std::move(*room));
+  bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, later = rq, cmd, shared, extra, resume] {
+    note_blocking(cx.services.metrics);
+    auto rows = cx.services.store->ratings(later.player->id);
+    open_room(cx, later, cmd, std::move(*shared), extra, std::move(rows));
+    resume->finish();
+  });
+  if (!queued) {
+    cx.reply_error(rq, "storage", kBusy);
+    resume->finish();
+  }
+}
+
+void on_join(CommandContext& cx, Request& rq, Join& cmd, const RoomPtr& actor) {
+  cx.clients.enter_room(rq.connection->id(), actor->id(), [&] {
+    actor->post([c = rq.connection, pid = rq.player->id, since = cmd.since](RoomActor& a) {
+      a.subscribe(c, pid, since);
+    });
+  });
+}
+
+void on_sit(CommandContext& cx, Request& rq, Sit& cmd, const RoomPtr& actor) {
+  if (rq.player->username.empty()) return sit_with(cx, rq, cmd, actor, {});
+  // An account shows its rating in the seat: read first (on a worker), picked for the room's game there.
+  Resume resume = cx.defer(rq);
+  bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, later = rq, cmd, actor, resume] {
+    note_blocking(cx.services.metrics);
+    auto rows = cx.services.store->ratings(later.player->id);
+    sit_with(cx, later, cmd, actor, std::move(rows));
+    resume->finish();
+  });
+  if (!queued) {
+    cx.reply_error(rq, "storage", kBusy);
+    resume->finish();
+  }
+}
+
+void on_leave(CommandContext& cx, Request& rq, InRoom& cmd, const RoomPtr& actor) {
+  cx.clients.leave_room(rq.connection->id(), cmd.room);
+  actor->post([c = rq.connection, pid = rq.player->id, ref = rq.ref](RoomActor& a) {
+    a.apply(a.room().leave(pid, Services::now()), c, ref);
+    a.unsubscribe(c->id());
+    c->send(json{{"type", "left"}, {"room", a.id()}}.dump());
+  });
+}
+
+void on_act(CommandContext& cx, Request& rq, Act& cmd, const RoomPtr& actor) {
+  actor->post([&metrics = cx.services.metrics, c = rq.connection, pid = rq.player->id,
+               items = std::move(cmd.actions), end_turn = cmd.end_turn, ref = rq.ref,
+               received = rq.received](RoomActor& a) {
+    auto effect = a.room().act(pid, items, end_turn, Services::now());
+    bool accepted = !effect.error;
+    ++(accepted ? metrics.turns_accepted : metrics.turns_rejected);
+    a.apply(std::move(effect), c, ref, accepted ? std::optional(received) : std::nullopt);
+  });
+}
+
+// The position some actions of the turn would make, to the sender only: nothing changes.
+void on_try(CommandContext& cx, Request& rq, Act& cmd, const RoomPtr& actor) {
+  actor->post([&metrics = cx.services.metrics, c = rq.connection, pid = rq.player->id,
+               items = std::move(cmd.actions), end_turn = cmd.end_turn, ref = rq.ref](RoomActor& a) {
+    auto tried = a.room().try_turn(pid, items, end_turn, Services::now());
+    if (tried.error) {
+      metrics.count_error(tried.error->code);
+      return c->send(error_message(tried.error->code, tried.error->message, ref, a.id()));
+    }
+    std::string m = R"({"type":"tried","room":)" + json(a.id()).dump();
+    if (!ref.empty()) m += R"(,"ref":)" + ref;
+    c->send(m + "," + tried.members + "}");
+  });
+}
+
+// A line of the room's chat: from someone in the room (joined or seated), stored, then sent.
+void on_chat(CommandContext&, Request& rq, Chat& cmd, const RoomPtr& actor) {
+  actor->post([c = rq.connection, player = *rq.player, text = std::move(cmd.text),
+               ref = rq.ref](RoomActor& a) {
+    if (!a.is_subscribed(c->id()) && a.room().seat_of(player.id) < 0)
+      return c->send(error_message("bad_message", "join the room before writing in its chat", ref, a.id()));
+    a.apply(a.room().chat(player, text, Services::now()), c, ref);
+  });
+}
+
+// resign, draw, decline_draw, abort, rematch: one room method each.
+template <lobby::Effect (lobby::Room::*Method)(const std::string&, lobby::Now)>
+void on_room_command(CommandContext&, Request& rq, InRoom&, const RoomPtr& actor) {
+  actor->post([c = rq.connection, pid = rq.player->id, ref = rq.ref](RoomActor& a) {
+    a.apply((a.room().*Method)(pid, Services::now()), c, ref);
+  });
+}
+
+template void on_room_command<&lobby::Room::resign>(CommandContext&, Request&, InRoom&, const RoomPtr&);
+template void on_room_command<&lobby::Room::offer_draw>(CommandContext&, Request&, InRoom&, const RoomPtr&);
+template void on_room_command<&lobby::Room::decline_draw>(CommandContext&, Request&, InRoom&, const RoomPtr&);
+template void on_room_command<&lobby::Room::abort>(CommandContext&, Request&, InRoom&, const RoomPtr&);
+template void on_room_command<&lobby::Room::take_back>(CommandContext&, Request&, InRoom&, const RoomPtr&);
+template void on_room_command<&lobby::Room::decline_takeback>(CommandContext&, Request&, InRoom&,
+                                                              const RoomPtr&);
+template void on_room_command<&lobby::Room::ask_rematch>(CommandContext&, Request&, InRoom&, const RoomPtr&);
+
+}  // namespace cinq::server::commands
