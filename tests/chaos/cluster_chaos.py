@@ -43,8 +43,6 @@ import sys
 import tempfile
 import time
 import traceback
-import urllib.error
-import urllib.request
 
 import websockets
 
@@ -53,7 +51,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "cluster"))
 sys.path.insert(0, os.path.join(HERE, "..", "server"))
 
 from cinq_support import expand_legal, merge_patch  # noqa: E402
-from harness import Cluster, wait_until  # noqa: E402
+from harness import Cluster, http_get, wait_until  # noqa: E402
 
 FAULTS = ["kill_owner", "pause_owner_short", "pause_owner_long", "redis_kill", "redis_pause", "pg_stop",
           "pg_pause", "haproxy_restart", "rolling_restart"]
@@ -93,16 +91,6 @@ def record_turns(text):
 
 def turn_text(turn):
     return f"{turn[0]}/{'/'.join(turn[1])}/"
-
-
-def http_get(port, path, timeout=5):
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=timeout) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode()
-    except OSError:
-        return 0, ""
 
 
 class Room:
