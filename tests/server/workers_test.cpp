@@ -66,7 +66,7 @@ TEST_CASE(
     carol.until_event("finished");
     carol.send({{"type", "leave"}, {"room", done}});
     carol.until_type("left");
-    carol.send({{"type", "create"}, {"game", "baltek"}, {"seat", 1}});
+    carol.send({{"type", "create"}, {"game", "kopf-oder-knopf"}, {"seat", 1}});
     carol.until_type("state");
   }
 
