@@ -38,6 +38,15 @@ nlohmann::json game_entry(const Game& game) {
     hints += (hints.empty() ? "" : "  ") + option_hint(spec);
     options.push_back(std::move(o));
   }
+  // Each member only where the game words it: the client has its own sentence for the rest.
+  nlohmann::json results = nlohmann::json::object();
+  for (const ResultWords& r : words.results) {
+    nlohmann::json wording = nlohmann::json::object();
+    if (!r.win.empty()) wording["win"] = std::string(r.win);
+    if (!r.win_bare.empty()) wording["win_bare"] = std::string(r.win_bare);
+    if (!r.draw.empty()) wording["draw"] = std::string(r.draw);
+    results[std::string(r.reason)] = std::move(wording);
+  }
   return {{"name", std::string(game.name())},
           {"record_name", std::string(game.record_name())},
           {"title", std::string(words.title)},
@@ -46,7 +55,8 @@ nlohmann::json game_entry(const Game& game) {
           {"plural", words.plural},
           {"numbered_players", words.numbered_players},
           {"options", std::move(options)},
-          {"options_hint", hints}};
+          {"options_hint", hints},
+          {"results", std::move(results)}};
 }
 
 const std::string& game_table_text() {

@@ -168,6 +168,17 @@ struct Item {
 
 class Game;
 
+// How a game words a result its board ends with, where the client's own sentence for that reason does not
+// fit (docs/protocol.md, "The games"). Each is a sentence with places: {head} the winner and verb ("Ada (Red)
+// wins"), {mine} and {theirs} the winner's and the loser's figures of the result's detail ("10-7"), {each}
+// a drawn result's figure. Empty: the client's own sentence.
+struct ResultWords {
+  std::string_view reason;    // "score"
+  std::string_view win;       // a win with figures: "{head} — {mine} against {theirs} marbles left"
+  std::string_view win_bare;  // a win without figures: "{head} — fewer marbles left"
+  std::string_view draw;      // a draw with figures: "Draw — {each} marbles left in each round"
+};
+
 // A game in words, in English: its title, what it is in one line, its sides (docs/rules/GAME.md). The one
 // place they are written: the server's game table hands them to the client (docs/protocol.md, "The games"),
 // and mails use them.
@@ -179,6 +190,8 @@ struct GameWords {
   // True where a result names a player (1 or 2) rather than a side, the players swapping sides between
   // rounds (Bi-litaire: winner_token).
   bool numbered_players = false;
+  // Its results in words, where they differ from every game's (above): the units of its scores.
+  std::span<const ResultWords> results = {};
 };
 
 class State {

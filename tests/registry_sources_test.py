@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """The games are listed once, in rules/games.inc; bots read the games through their public views.
 
-1. No source file of the product lists the games: a file outside tests/ and the places a game owns (its
-   rules folder, its policy, its board module, its help page) that names four or more of the games as code
-   (outside comments) is a list of them, and fails. A game is named by
-   its folder id (`tablut`, `kopf`), its name (`kopf-oder-knopf`) or its record name (`KOPF-ODER-KNOPF`).
+1. No source file lists the games, the tests' included: a file outside the places a game owns (its rules
+   folder, its policy, its board module, its help page; in tests/, its test folder tests/rules/ID/, its test
+   data, and a test file named for it: tests/browser/games/NAME.mjs, tests/server/games/NAME.py,
+   tests/lobby/ID_room_test.cpp, tests/browser/NAME.test.mjs) that names four or more of the games as code
+   (outside comments) is a list of them, and fails: tests loop over games() or the game table, and what
+   they need of each game is in its own places. A game is named by its folder id (`tablut`, `kopf`), its
+   name (`kopf-oder-knopf`) or its record name (`KOPF-ODER-KNOPF`).
 2. No file of bots/ includes a game's header other than its public view (rules/ID/view.h), and none casts
    down to a game's state class.
 
@@ -42,6 +45,8 @@ def owned(rel, gid):
         (parts[0] == "rules" and len(parts) > 2 and parts[1] == gid)
         or (parts[0] == "bots" and rel.name.startswith(gid + "_"))
         or (parts[:2] in (("web-client", "boards"), ("web-client", "help")) and rel.stem in spellings)
+        or (parts[0] == "tests" and len(parts) > 2 and parts[1] == "rules" and parts[2] == gid)
+        or (parts[0] == "tests" and (rel.name.split(".")[0] in spellings or rel.name.startswith(gid + "_")))
     )
 
 
@@ -62,7 +67,7 @@ for path in sorted(ROOT.rglob("*")):
     if not path.is_file() or path.suffix not in CODE and path.name != "CMakeLists.txt":
         continue
     # Build folders by any name (build-*, as scripts make them) hold generated files, not sources.
-    if set(rel.parts[:-1]) & SKIP_DIRS or rel.parts[0].startswith("build") or rel in ALLOWED or rel.parts[0] == "tests":
+    if set(rel.parts[:-1]) & SKIP_DIRS or rel.parts[0].startswith("build") or rel in ALLOWED:
         continue
     text = code_only(path.read_text(errors="replace"), path.suffix)
     named = []

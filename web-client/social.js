@@ -5,7 +5,7 @@
 
 import {install_attention, turn_alert, turn_alert_over} from './attention.js';
 import {RoomChat} from './chat.js';
-import {is_capture, sound} from './sound.js';
+import {is_capture, pieces_counter, sound} from './sound.js';
 import {el} from './ui.js';
 
 // A live clock under this, for the player's own side, ticks once per turn.
@@ -139,6 +139,7 @@ export function mount_social(app, room_id, container, room) {
   return {
     on_state(state) {
       seen = state.position || null;
+      pieces_counter(state.game);  // loads the count the capture sound asks, before the first play
       note_clocks(seen);
       ++chat_fetch;
       if (Array.isArray(state.chat)) {
@@ -155,7 +156,7 @@ export function mount_social(app, room_id, container, room) {
       note_clocks(seen);
       if (event.kind !== 'play' || !before || !seen) return;
       const opponent = (state.sides || [])[1 - event.seat];
-      queue(is_capture(before.view, seen.view, opponent) ? 'capture' : 'move');
+      queue(is_capture(before.view, seen.view, opponent, pieces_counter(state.game)) ? 'capture' : 'move');
     },
     render() {
       const state = room.state();

@@ -192,31 +192,26 @@ class Sound {
 
 export const sound = new Sound();
 
-// How many pieces `letter`'s side has in a game's view, as far as the view says; null when the game has no
-// pieces of a side to lose (Baltek's footballers stay on the field, Bi-litaire's marbles belong to no side).
-// Tablut counts its pieces (`counts`, the king among the defenders); Kopf oder Knopf draws its board as rows
-// of side letters; Batik lists each side's `lost` pieces (fallen off the rim), so fewer lost means more left.
-export function side_pieces(view, letter) {
-  if (!view || typeof view !== 'object' || !letter) return null;
-  if (view.counts && typeof view.counts[letter] === 'number') return view.counts[letter];
-  if (Array.isArray(view.sides)) {
-    const side = view.sides.find((s) => s && s.side === letter);
-    if (side && Array.isArray(side.lost)) return -side.lost.length;
+// Each game's count of a side's pieces, its board module's `pieces_left(view, side)` (a number, fewer when a
+// piece was taken; null where the game has no pieces of a side to lose), by game once its module is loaded:
+// pieces_counter(game) starts loading it and answers null until then (the room's board has it loaded already).
+const kCounters = new Map();
+export function pieces_counter(game) {
+  if (!game) return null;
+  if (!kCounters.has(game)) {
+    kCounters.set(game, null);
+    import(`./boards/${game}.js`).then(
+        (module) => kCounters.set(game, typeof module.pieces_left === 'function' ? module.pieces_left : null),
+        () => {});
   }
-  if (Array.isArray(view.board) && view.board.every((row) => typeof row === 'string')) {
-    let count = 0;
-    for (const row of view.board) {
-      for (const cell of row) count += cell === letter ? 1 : 0;
-    }
-    return count;
-  }
-  return null;
+  return kCounters.get(game);
 }
 
-// Whether a play took pieces of the mover's opponent: `before` and `after` are the views around it and
-// `opponent` the opponent's side letter.
-export function is_capture(before, after, opponent) {
-  const was = side_pieces(before, opponent);
-  const now = side_pieces(after, opponent);
-  return was !== null && now !== null && now < was;
+// Whether a play took pieces of the mover's opponent: `before` and `after` are the views around it,
+// `opponent` the opponent's side letter and `pieces_left` the game's count (pieces_counter).
+export function is_capture(before, after, opponent, pieces_left) {
+  if (typeof pieces_left !== 'function' || !before || !after || !opponent) return false;
+  const was = pieces_left(before, opponent);
+  const now = pieces_left(after, opponent);
+  return typeof was === 'number' && typeof now === 'number' && now < was;
 }

@@ -8,7 +8,8 @@
 // one list of the games, in the server's order, set once before the first page (app.js) with set_games.
 // Each: {name, title, about, sides: [{letter, name}], plural (the side names are groups: "the Attackers
 // win"), numbered_players (a result names player 1 or 2, who swap sides between rounds), options: [{key,
-// default, hint, ...}], options_hint}.
+// default, hint, ...}], options_hint, results: {REASON: {win, win_bare, draw}}: the game's own sentences for a
+// result, where its wording differs from the one below (its scores' units)}.
 export const kGames = [];
 
 export function set_games(games) { kGames.splice(0, kGames.length, ...(games || [])); }
@@ -125,7 +126,8 @@ export function result_sentence(game, result, names = []) {
     if (plural) verb = 'win';
   }
   const head = `${subject} ${verb}`;
-  const against = (mine, theirs) => `${mine} against ${theirs}`;
+  const own = game_wording(game, reason)[figures ? 'win' : 'win_bare'];
+  if (own) return fill(own, {head, mine: figures && figures[winner], theirs: figures && figures[loser]});
   switch (reason) {
     case 'resign':
       return `${head} — ${who(loser)} resigned`;
@@ -138,22 +140,8 @@ export function result_sentence(game, result, names = []) {
     case 'capture':
       return `${head} — the king was captured`;
     case 'blocked':
-      if (game === 'kopf-oder-knopf') {
-        return figures ? `${head} — both sides were blocked; ${
-                             against(figures[winner], figures[loser])} buttons removed` :
-                         `${head} — both sides were blocked`;
-      }
       return `${head} — ${who(loser)} had no legal move`;
     case 'score':
-      if (game === 'baltek') return figures ? `${head} ${figures[winner]}–${figures[loser]}` : `${head} on goals`;
-      if (game === 'kopf-oder-knopf') {
-        return figures ? `${head} — ${against(figures[winner], figures[loser])} buttons removed` :
-                         `${head} — the target of buttons removed was reached`;
-      }
-      if (game === 'bi-litaire') {
-        return figures ? `${head} — ${against(figures[winner], figures[loser])} marbles left` :
-                         `${head} — fewer marbles left`;
-      }
       return `${head} on points`;
     case 'overflow':
       return `${head} — a piece ${who(loser)} dropped stuck out above the rim`;
@@ -164,7 +152,20 @@ export function result_sentence(game, result, names = []) {
   }
 }
 
+// The game's own sentences for a result of `reason` ({win, win_bare, draw}; the game table's `results`).
+function game_wording(game, reason) {
+  const entry = game_entry(game);
+  return (entry && entry.results && entry.results[reason]) || {};
+}
+
+// A sentence of the game table's with its places filled: {head}, {mine}, {theirs}, {each}.
+function fill(sentence, values) {
+  return sentence.replace(/\{(\w+)\}/g, (place, key) => (values[key] ?? place));
+}
+
 function draw_sentence(game, reason, figures, detail) {
+  const own = game_wording(game, reason).draw;
+  if (own && figures) return fill(own, {each: figures[0]});
   switch (reason) {
     case 'agreement':
       return 'Draw by agreement';
@@ -174,10 +175,8 @@ function draw_sentence(game, reason, figures, detail) {
       return figures ? `Draw — the turn limit was reached at ${figures[0]}–${figures[1]}` :
                        'Draw — the turn limit was reached';
     case 'blocked':
-      return figures ? `Draw — both sides were blocked with ${figures[0]} buttons removed each` :
-                       'Draw — both sides were blocked';
+      return 'Draw — both sides were blocked';
     case 'score':
-      if (game === 'bi-litaire' && figures) return `Draw — ${figures[0]} marbles left in each round`;
       return detail ? `Draw — ${detail}` : 'Draw';
     default:
       return reason ? `Draw (${reason})` : 'Draw';

@@ -44,9 +44,11 @@ class BaltekGame final : public Game {
   std::string_view record_name() const override { return "BALTEK"; }
   std::array<char, 2> side_letters() const override { return {'B', 'R'}; }
   const GameWords& words() const override {
+    // A score is goals, written as a match's: "Ada (Blue) wins 2–1".
+    static constexpr ResultWords kResults[] = {{"score", "{head} {mine}–{theirs}", "{head} on goals", ""}};
     static const GameWords kWords = {"Baltek",
         "Football on a board: two teams of six footballers run, pass and shoot, three actions a turn.",
-        {"Blue", "Red"}, false, false};
+        {"Blue", "Red"}, false, false, kResults};
     return kWords;
   }
   std::span<const OptionSpec> option_specs() const override { return kOptions; }

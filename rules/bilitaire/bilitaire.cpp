@@ -95,10 +95,14 @@ class BiGame final : public Game {
   std::string_view record_name() const override { return "BI-LITAIRE"; }
   std::array<char, 2> side_letters() const override { return {'M', 'T'}; }
   const GameWords& words() const override {
+    // A score is the marbles left at the end of each player's round as the marble player.
+    static constexpr ResultWords kResults[] = {{"score", "{head} — {mine} against {theirs} marbles left",
+                                                "{head} — fewer marbles left",
+                                                "Draw — {each} marbles left in each round"}};
     static const GameWords kWords = {"Bi-litaire",
         "Solitaire for two: one player jumps marbles, the other moves the trays; two rounds with the roles "
         "swapped, and fewer marbles left wins.",
-        {"Marble player", "Tray player"}, false, true};
+        {"Marble player", "Tray player"}, false, true, kResults};
     return kWords;
   }
   std::string winner_token(int w) const override { return w == 0 ? "1" : "2"; }

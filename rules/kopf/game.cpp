@@ -51,9 +51,15 @@ class KopfGame final : public Game {
   std::string_view record_name() const override { return "KOPF-ODER-KNOPF"; }
   std::array<char, 2> side_letters() const override { return {'R', 'B'}; }
   const GameWords& words() const override {
+    // A score counts the buttons each side removed; a game where both sides are blocked ends by it too.
+    static constexpr ResultWords kResults[] = {
+        {"score", "{head} — {mine} against {theirs} buttons removed",
+         "{head} — the target of buttons removed was reached", ""},
+        {"blocked", "{head} — both sides were blocked; {mine} against {theirs} buttons removed",
+         "{head} — both sides were blocked", "Draw — both sides were blocked with {each} buttons removed each"}};
     static const GameWords kWords = {"Kopf oder Knopf",
         "Buttons on holes: pairs of your buttons strike along their line; the first to remove 10 wins.",
-        {"Red", "Blue"}, false, false};
+        {"Red", "Blue"}, false, false, kResults};
     return kWords;
   }
   std::span<const OptionSpec> option_specs() const override { return kOptions; }

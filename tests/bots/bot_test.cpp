@@ -15,6 +15,7 @@
 #include "rules/registry.h"
 #include "tests/bots/helpers.h"
 #include "tests/support.h"
+#include "tests/support/game_profile.h"
 #include "tests/support/process.h"
 
 using namespace cinq;
@@ -231,22 +232,13 @@ TEST_CASE("bots: only Tablut's level 5 defenders value a draw below half") {
 }
 
 TEST_CASE("bots: a small search beats random play clearly in every game") {
-  struct Match {
-    std::string_view game;
-    std::string_view options;
-    int games;
-    std::uint64_t playouts;
-  };
-  // Batik's drops are physics simulations: fewer games there. Baltek plays to its goals (its bounded
-  // options' turn limit makes draws of games a bot would win).
-  for (const Match m :
-       {Match{"tablut", "", 6, 150}, Match{"kopf-oder-knopf", "target=8", 6, 100},
-        Match{"bi-litaire", "", 4, 50}, Match{"baltek", "", 6, 300}, Match{"batik", "", 2, 40}}) {
-    SUBCASE(m.game.data()) {
-      const Game* g = find_game(m.game);
-      REQUIRE(g != nullptr);
-      const double points = score_against_random(*g, m.options, m.games, m.playouts);
-      CHECK_MESSAGE(points >= 0.8 * m.games, m.game << ": " << points << " / " << m.games);
+  // Each game's options, number of games and playouts are its test profile's (a game whose playouts are slow
+  // plays fewer).
+  for (const Game* g : games()) {
+    SUBCASE(std::string(g->name()).c_str()) {
+      const test::GameProfile& m = test::profile(*g);
+      const double points = score_against_random(*g, m.bot_options, m.bot_games, m.bot_playouts);
+      CHECK_MESSAGE(points >= 0.8 * m.bot_games, g->name() << ": " << points << " / " << m.bot_games);
     }
   }
 }

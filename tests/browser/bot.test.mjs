@@ -2,21 +2,9 @@
 // plays a first turn of each game through its board (tests/browser/games/G.mjs) and sees the bot's answer
 // arrive; a computer-vs-computer room is watched to its result from the lobby's list. The bot turn times
 // (the person's move -> the bot's event, the 400 ms answer delay included) are printed.
-import {existsSync} from 'node:fs';
-import path from 'node:path';
-import {fileURLToPath, pathToFileURL} from 'node:url';
+import {assert, gameModule, gameNames, kWait, mySeat, startServer, waitStatus, waitWelcomed} from './harness.mjs';
 
-import {assert, kWait, mySeat, startServer, waitStatus, waitWelcomed} from './harness.mjs';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const kGames = ['tablut', 'kopf-oder-knopf', 'bi-litaire', 'baltek', 'batik'];
 const kLevel = 2;  // the lobby's default level
-
-async function loadGame(name) {
-  const file = path.join(here, 'games', `${name}.mjs`);
-  assert(existsSync(file), `tests/browser/games/${name}.mjs is missing (the ${name} board's helper)`);
-  return import(pathToFileURL(file).href);
-}
 
 const toMove = (page) => page.locator('#room').getAttribute('data-to-move');
 
@@ -31,7 +19,7 @@ async function waitTurn(page, seat) {
 }
 
 async function playTheComputer(h, name) {
-  const game = await loadGame(name);
+  const game = await gameModule(name);
   const {page} = await h.newPlayer('Ada');
   await waitWelcomed(page);
   await page.locator('#bot-game').selectOption(name);
@@ -147,7 +135,7 @@ const kWatchComputers = 'a computer-vs-computer Tablut room at level 0 is watche
 export const timeouts = {[kWatchComputers]: 180000};
 
 export const tests = Object.fromEntries([
-  ...kGames.map(
+  ...gameNames().map(
       (name) =>
           [`${name}: a person plays the computer from the lobby and the bot's answer arrives`,
            (h) => playTheComputer(h, name)]),

@@ -9,39 +9,11 @@
 // with a halo (paint-order: stroke first, a stroke of 2 px or more) stands on its halo. A text passes when
 // 80% of the pixels behind its box give 4.5:1 (a grid line crossing the box does not fail it, a text half on
 // the wrong ground does). Disabled controls' texts are exempt, as WCAG exempts inactive components.
-import {assert, kDesktop, kWait, playComputer} from './harness.mjs';
+import {assert, gameModule, gameNames, kDesktop, kWait, playComputer} from './harness.mjs';
 
 const kMinimum = 4.5;
 const kSchemes = ['light', 'dark'];
 
-
-// What puts each board's turn texts on screen (as layout.test.mjs gets to the turn's controls).
-const kSetups = {
-  tablut: async (page) => {
-    await page.locator('#board [data-piece][data-movable="true"]').first().click();
-    await page.locator('#board [data-square][data-legal="true"]').first().waitFor();
-  },
-  batik: async (page) => {
-    await page.locator('#board [data-piece="TL"][data-legal="true"]').click();
-    await page.locator('#board [data-ghost][visibility="visible"]').waitFor();
-    await page.locator('#board [data-control="drop"]').waitFor();
-  },
-  baltek: async (page) => {
-    const board = page.locator('#board svg.board-baltek');
-    await board.locator('[data-piece="ball"].selectable').waitFor();
-    await board.locator('[data-piece="ball"]').click();
-    await board.locator('.target-label').first().waitFor();
-  },
-  'kopf-oder-knopf': async (page) => {
-    await page.locator('#board [data-movable="true"]').first().click();
-    await page.locator('#board [data-legal="true"]').first().waitFor();
-    await page.locator('#board .kok-score').waitFor();
-  },
-  'bi-litaire': async (page) => {
-    await page.locator('#board [data-square="d4"][data-legal="true"]').click();
-    await page.locator('#board [data-control="confirm"]').waitFor();
-  },
-};
 
 // The visible texts of #board: [{label, rect (page px, relative to #board's box), color [r,g,b,a], halo}].
 function collectTexts() {
@@ -171,7 +143,7 @@ async function boardContrast(page, scheme) {
 
 async function checkContrast(h, game) {
   const page = await playComputer(h, game, kDesktop);
-  await kSetups[game](page);
+  await (await gameModule(game)).showTurnTexts(page);
   const failed = [];
   let measured = 0;
   for (const scheme of kSchemes) {
@@ -189,7 +161,8 @@ async function checkContrast(h, game) {
   assert(failed.length === 0, `${game}: text below ${kMinimum}:1:\n  ${failed.join('\n  ')}`);
 }
 
-export const tests = Object.fromEntries(Object.keys(kSetups).map(
+// Each game of the server's table; what puts its texts on screen is its test module's (games/NAME.mjs).
+export const tests = Object.fromEntries(gameNames().map(
     (game) =>
         [`${game}: every text on the board has 4.5:1 contrast, light and dark`,
          (h) => checkContrast(h, game)]));

@@ -3,9 +3,10 @@
 // game's room (a game under way, an earlier position looked at, the game over), in the light and the dark
 // colour scheme. The boards' own drawings are contrast-boards.test.mjs's; lowContrastText (harness.mjs)
 // checks the HTML around them, the turn bar included.
-import {assertEqual, kDesktop, kWait, lowContrastText, readRecord, waitStatus, waitWelcomed} from './harness.mjs';
+import {
+  assertEqual, gameNames, kDesktop, kWait, lowContrastText, readRecord, waitStatus, waitWelcomed,
+} from './harness.mjs';
 
-const kGames = ['tablut', 'baltek', 'batik', 'kopf-oder-knopf', 'bi-litaire'];
 const kSchemes = ['light', 'dark'];
 
 async function pageIn(h, scheme) {
@@ -31,7 +32,7 @@ export const tests = {
       await page.goto(`${h.url}/#/help`);
       await page.locator('.help-games li').first().waitFor();
       await check(page, `${scheme} help index`, failures);
-      for (const game of kGames) {
+      for (const game of gameNames()) {
         await page.goto(`${h.url}/#/help/${game}`);
         await page.locator(`.help-game[data-game="${game}"] h1`).waitFor();
         await page.waitForFunction(
@@ -57,7 +58,7 @@ export const tests = {
         const failures = [];
         for (const scheme of kSchemes) {
           const page = await pageIn(h, scheme);
-          for (const game of kGames) {
+          for (const game of gameNames()) {
             // A game against the computer (level 0), the person on the second seat: the computer opens.
             await page.goto(`${h.url}/#/`);
             await page.locator('#bot-game').selectOption(game);

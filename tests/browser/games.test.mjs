@@ -1,26 +1,13 @@
 // Every game's board through the whole stack: a room is created, a second player sits, the player to move
 // plays a first turn with the board's own clicks (tests/browser/games/G.mjs, written with each board), the
 // opponent sees it. Screenshots of each board at a desktop and a phone width are left as artifacts.
-import {existsSync} from 'node:fs';
-import path from 'node:path';
-import {fileURLToPath, pathToFileURL} from 'node:url';
-
-import {assert, createRoom, kDesktop, kPhone, kWait, mySeat, sitFromLobby, version, waitStatus, waitVersion,} from './harness.mjs';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const kGames = ['baltek', 'batik', 'tablut', 'kopf-oder-knopf', 'bi-litaire'];
-const kTitles = {
-  baltek: 'Baltek',
-  batik: 'Batik',
-  tablut: 'Tablut',
-  'kopf-oder-knopf': 'Kopf oder Knopf',
-  'bi-litaire': 'Bi-litaire',
-};
+import {
+  assert, createRoom, gameModule, gameTable, kDesktop, kPhone, kWait, mySeat, sitFromLobby, version, waitStatus,
+  waitVersion,
+} from './harness.mjs';
 
 async function loadGame(name) {
-  const file = path.join(here, 'games', `${name}.mjs`);
-  assert(existsSync(file), `tests/browser/games/${name}.mjs is missing (the ${name} board's helper)`);
-  const module = await import(pathToFileURL(file).href);
+  const module = await gameModule(name);
   assert(typeof module.playFirstTurn === 'function', `games/${name}.mjs exports no playFirstTurn(page)`);
   return module;
 }
@@ -75,12 +62,8 @@ async function firstTurn(h, name) {
   await mover.setViewportSize(kDesktop);
 }
 
-export const tests = Object.fromEntries(
-    kGames.map(
-        (name) =>
-            [`a ${
-                 kTitles
-                     [name]} room fills, the player to move plays a first turn through the board, and the opponent sees it`,
-             (h) => firstTurn(h, name),
-]),
-);
+// A test for every game of the server's table.
+export const tests = Object.fromEntries(gameTable().map(({name, title}) => [
+  `a ${title} room fills, the player to move plays a first turn through the board, and the opponent sees it`,
+  (h) => firstTurn(h, name),
+]));

@@ -2,12 +2,12 @@
 // chromium driven by playwright-core (no browser download), and the few helpers every test needs.
 // Waits are always on conditions (a version reached, an element shown), never fixed sleeps, so the tests
 // hold on a loaded 2-core machine.
-import {spawn} from 'node:child_process';
-import {mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {execFileSync, spawn} from 'node:child_process';
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import net from 'node:net';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {fileURLToPath} from 'node:url';
+import {fileURLToPath, pathToFileURL} from 'node:url';
 import {chromium} from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -30,6 +30,27 @@ export const kPhone = {
 export function binaryPath() {
   const positional = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
   return process.env.CINQ_BINARY || positional || '/work/main/build/server/cinq';
+}
+
+// The games as the server describes them (`cinq games --json` prints the table GET /api/games/table serves),
+// in the registry's order: what the tests loop over, so that they keep no list of the games. Read once.
+let gameTableRead = null;
+export function gameTable() {
+  if (!gameTableRead) {
+    gameTableRead = JSON.parse(execFileSync(binaryPath(), ['games', '--json'], {encoding: 'utf8'})).games;
+  }
+  return gameTableRead;
+}
+
+// The games' names (`tablut`, `kopf-oder-knopf`), in the registry's order.
+export function gameNames() { return gameTable().map((game) => game.name); }
+
+// A game's test module, tests/browser/games/NAME.mjs, written with its board: what the tests need of that game
+// (its first turn by clicks, how its turn's controls show, samples), found by the game's name.
+export async function gameModule(name) {
+  const file = path.join(here, 'games', `${name}.mjs`);
+  assert(existsSync(file), `tests/browser/games/${name}.mjs is missing (the ${name} board's test module)`);
+  return import(pathToFileURL(file).href);
 }
 
 // The sample records shipped with the repository (tests/data/records).

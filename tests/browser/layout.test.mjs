@@ -1,47 +1,7 @@
 // Everything a turn needs on screen at once: for each game, at 1280x800 and 390x844, a
 // person starts a game against the computer, gets to where the turn's controls show, and the board and each
 // of those controls lie inside the window with the page not scrolled.
-import {assert, kDesktop, kPhone, kWait, playComputer} from './harness.mjs';
-
-
-// What each game's turn needs on screen, once the page is where its controls show.
-const kSetups = {
-  tablut: async (page) => {
-    const piece = page.locator('#board [data-piece][data-movable="true"]').first();
-    await piece.click();
-    await page.locator('#board [data-square][data-legal="true"]').first().waitFor();
-    return ['#board svg.board', '#board .turn-bar', '#board [data-square][data-legal="true"] >> nth=0'];
-  },
-  batik: async (page) => {
-    await page.locator('#board [data-piece="TL"][data-legal="true"]').click();
-    await page.locator('#board [data-ghost][visibility="visible"]').waitFor();
-    return [
-      '#board svg.board', '#board [data-ghost]', '#board [data-control="drop"]',
-      '#board [data-control="rotate-left"]', '#board [data-control="flip"]'
-    ];
-  },
-  baltek: async (page) => {
-    const board = page.locator('#board svg.board-baltek');
-    await board.locator('[data-piece="ball"].selectable').waitFor();
-    await board.locator('[data-piece="ball"]').click();
-    await board.locator('[data-square][data-legal="true"][data-action^="@"]').first().click();
-    await page.locator('#board [data-control="undo"]').waitFor();
-    return ['#board svg.board', '#board [data-control="undo"]', '#board [data-control="confirm"]'];
-  },
-  'kopf-oder-knopf': async (page) => {
-    await page.locator('#board [data-movable="true"]').first().click();
-    await page.locator('#board [data-legal="true"]').first().waitFor();
-    return ['#board svg.board', '#board .turn-bar .turn-bar-prompt', '#board .kok-score'];
-  },
-  'bi-litaire': async (page) => {
-    await page.locator('#board [data-square="d4"][data-legal="true"]').click();
-    await page.locator('#board [data-control="confirm"]').waitFor();
-    return [
-      '#board svg.board', '#board .turn-bar .turn-bar-prompt', '#board [data-control="confirm"]',
-      '#board [data-control="undo"]'
-    ];
-  },
-};
+import {assert, gameModule, gameNames, kDesktop, kPhone, kWait, playComputer} from './harness.mjs';
 
 // The boxes of `selectors` as the page lays them out, with the window's size and scroll.
 function boxes(page, selectors) {
@@ -74,7 +34,7 @@ function outside(layout) {
 
 async function checkInView(h, game, size, viewport) {
   const page = await playComputer(h, game, viewport);
-  const selectors = await kSetups[game](page);
+  const selectors = await (await gameModule(game)).showTurnControls(page);
   await page.evaluate(() => window.scrollTo(0, 0));
   // The board fits itself to the window after layout: wait for it (a condition, not a sleep).
   const inView = await page
@@ -101,7 +61,8 @@ async function checkInView(h, game, size, viewport) {
   }
 }
 
-export const tests = Object.fromEntries(Object.keys(kSetups).flatMap(
+// Each game of the server's table; what its turn needs on screen is its test module's (games/NAME.mjs).
+export const tests = Object.fromEntries(gameNames().flatMap(
     (game) => [
         [
           `${game}: at 1280x800 the board and the turn's controls are on screen together`,

@@ -1,4 +1,4 @@
-// The lobby and the words of issue 18: an h1 and a line per game, the free seat named by its side, sides in
+// The lobby and its words: an h1 and a line per game, the free seat named by its side, sides in
 // words in the room, results written out (and "My games" saying who won), a seek taken with one click, the
 // room list first on a phone, correspondence seat links kept, and text contrast of at least 4.5:1 in both
 // colour schemes.

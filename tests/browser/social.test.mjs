@@ -1,4 +1,4 @@
-// Sounds, the hidden tab's alert and the chat (issue 18 items 5 and 6; web-client/sound.js, attention.js,
+// Sounds, the hidden tab's alert and the chat (web-client/sound.js, attention.js,
 // chat.js, social.js).
 //
 // Sounds are not listened to: the module records each sound it plays (window.cinqSound.played, oldest

@@ -4,7 +4,9 @@
 #include <random>
 
 #include "lobby/json_value.h"
+#include "rules/registry.h"
 #include "tests/lobby/helpers.h"
+#include "tests/support/game_profile.h"
 
 namespace cinq::lobby::test {
 namespace {
@@ -75,13 +77,13 @@ void follow(std::string_view game, std::string_view options, unsigned seed, int 
 }  // namespace
 
 TEST_CASE("Patches: applied in order, they give a fresh state's position, in every game") {
-  for (unsigned seed = 1; seed <= 3; ++seed) {
-    follow("tablut", "", seed, 400);
-    follow("kopf-oder-knopf", "", seed, 400);
-    follow("baltek", "", seed, 400);
-    follow("bi-litaire", "", seed, 400);
+  for (const Game* game : games()) {
+    CAPTURE(game->name());
+    // A game whose actions are slow goes less far (its test profile).
+    const cinq::test::GameProfile& profile = cinq::test::profile(*game);
+    for (int seed = 1; seed <= profile.patch_seeds; ++seed)
+      follow(game->name(), "", static_cast<unsigned>(seed), profile.patch_actions);
   }
-  follow("batik", "", 1, 12);  // Box2D drops are slow: a few are enough to cover the view's fall frames
 }
 
 TEST_CASE("Patches: with a live clock, every patch carries the clocks") {

@@ -392,35 +392,6 @@ TEST_CASE("Room saving: a Kopf oder Knopf room saved between the penalty and the
   CHECK(back.record().write() == room.record().write());
 }
 
-TEST_CASE("Room saving: a Bi-litaire tray turn left open, second on its line, comes back open") {
-  Room room = live_room("bi-litaire");
-  play(room, "x d4");
-  play(room, "B1 >1");  // the tray player may still announce, or end the turn
-  REQUIRE(room.record().state().mid_turn());
-  const Saved saved = room.saved(at(0));
-  CHECK(saved.open_turn);
-  CHECK(saved.record.ends_with("1   M/x d4/   T/B1 >1/\n"));
-  Room back = restored(saved, at(0));
-  CHECK(back.record().state().mid_turn());
-  CHECK(back.seat_to_move() == 1);
-  CHECK(back.record().state().fingerprint() == room.record().state().fingerprint());
-  play(back, {}, true, at(0));
-  play(room, {}, true, at(0));
-  CHECK(back.record().write() == room.record().write());
-  CHECK(back.saved(at(0)).record == room.saved(at(0)).record);  // the turn is over: no mark any more
-  CHECK_FALSE(back.saved(at(0)).open_turn);
-  // The older form of a saved open turn (a store of schema version 2): a last line `# turn in progress`.
-  Room undo = live_room("bi-litaire");
-  play(undo, "x d4");
-  play(undo, "B1 >1");
-  Saved older = undo.saved(at(0));
-  older.record += "# turn in progress\n";
-  older.open_turn = false;
-  Room older_back = restored(older, at(0));
-  CHECK(older_back.record().state().mid_turn());
-  CHECK(older_back.record().state().fingerprint() == undo.record().state().fingerprint());
-}
-
 TEST_CASE("Room saving: a stored room that cannot be read is refused with a message") {
   Room room = live_room("tablut");
   Saved bad_game = room.saved(at(0));

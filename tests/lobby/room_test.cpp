@@ -1,4 +1,4 @@
-// A room as its players see it: creating it, taking seats, and playing turns of every shape the five games
+// A room as its players see it: creating it, taking seats, and playing turns of every shape the games
 // have, checked by the rules and applied whole or not at all.
 #include <algorithm>
 #include <cmath>
@@ -398,47 +398,6 @@ Blue to move
 )");
 }
 
-TEST_CASE("Room act: in Bi-litaire's second round the seats keep their players while the roles swap") {
-  std::mt19937 rng(11);
-  Room room = live_room("bi-litaire", "", live_clock(600, 0));
-  // Round 1: player 1 (seat 0, Alice) is the marble player and removes the first marble.
-  CHECK(room.seat_to_move() == 0);
-  CHECK(room.record().state().round() == 1);
-  CHECK(code(room.act("bob-id", {"x d4"}, false, at(0))) == "not_your_turn");
-  play(room, "x d4");
-  CHECK(room.seat_to_move() == 1);  // Bob, the tray player
-  while (room.record().state().round() == 1) {
-    REQUIRE(room.status() == Status::live);
-    play_random_action(room, rng);
-    const State& st = room.record().state();
-    if (st.round() == 1) CHECK(room.seat_to_move() == st.to_move());  // in round 1, seat = side
-  }
-  // Round 2: player 2 (seat 1, Bob) is the marble player, and the first to move; his clock runs.
-  const State& st = room.record().state();
-  CHECK(st.to_move() == 0);
-  CHECK(room.seat_to_move() == 1);
-  CHECK(mover(room) == "bob-id");
-  CHECK(room.state_json(at(0))["position"]["clocks"]["running"] == 1);
-  CHECK(code(room.act("alice-id", {"x d4"}, false, at(0))) == "not_your_turn");
-  json ev = parse(play(room, "x d4").events[0]);
-  CHECK(ev["seat"] == 1);
-  CHECK(room.state_json(at(0))["position"]["round"] == 2);
-  CHECK(room.seat_to_move() == 0);  // Alice, the tray player now
-  CHECK(room.record().write().ends_with("\n#- 2\n1   M/x d4/\n"));
-  // Play the round out: the result names the players by number, and the winner is a seat.
-  while (room.status() == Status::live) {
-    const State& now = room.record().state();
-    CHECK(room.seat_to_move() == 1 - now.to_move());
-    play_random_action(room, rng);
-  }
-  auto result = room.record().result();
-  REQUIRE(result);
-  json finished = room.state_json(at(0))["position"]["result"];
-  CHECK(finished["reason"] == "score");
-  CHECK(finished["text"] == room.record().result_text());
-  CHECK(finished["winner"] == (result->kind == Outcome::Kind::win ? json(result->winner) : json(nullptr)));
-}
-
 TEST_CASE("Room act: a Tablut game played to its end announces the result, and the saved record keeps it") {
   std::mt19937 rng(2026);
   Room room = live_room("tablut");
@@ -472,72 +431,6 @@ TEST_CASE("Room act: a Tablut game played to its end announces the result, and t
   CHECK(back->state().fingerprint() == room.record().state().fingerprint());
   CHECK(code(room.act("alice-id", {"d1 d2"}, false, at(0))) == "game_over");
   CHECK(code(room.act("bob-id", {"e3 c3"}, false, at(0))) == "game_over");
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Legal lists
-
-// A number as the room writes the last word of a Batik drop: at most three decimals, no trailing zeros.
-std::string short_number(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f", x);
-  std::string s = buf;
-  while (s.back() == '0') s.pop_back();
-  if (s.back() == '.') s.pop_back();
-  return s;
-}
-
-// The legal texts a client gets by expanding the position's `legal` list.
-std::multiset<std::string> expand(const json& legal) {
-  std::multiset<std::string> out;
-  for (const json& entry : legal) {
-    if (entry.is_string()) {
-      out.insert(entry.get<std::string>());
-      continue;
-    }
-    if (entry.is_array()) {
-      for (const json& text : ungroup_legal(json::array({entry}))) out.insert(text.get<std::string>());
-      continue;
-    }
-    double from = entry["from"], to = entry["to"], step = entry["step"];
-    REQUIRE(step > 0);
-    int n = static_cast<int>(std::lround((to - from) / step));
-    for (int i = 0; i <= n; ++i)
-      out.insert(entry["prefix"].get<std::string>() + " " + short_number(from + i * step));
-  }
-  return out;
-}
-
-std::multiset<std::string> legal_texts(const State& st) {
-  std::multiset<std::string> out;
-  for (Action a : st.legal_actions())
-    if (!a.is_end_turn()) out.insert(st.action_text(a));
-  return out;
-}
-
-TEST_CASE("Room legal lists: Batik's drops are folded into ranges that expand to exactly the legal texts") {
-  std::mt19937 rng(5);
-  Room room = live_room("batik");
-  for (int drop = 0; drop < 4 && room.status() == Status::live; ++drop) {
-    CAPTURE(drop);
-    json legal = room.state_json(at(0), room.seat_to_move())["legal"];
-    std::size_t ranges =
-        std::count_if(legal.begin(), legal.end(), [](const json& x) { return x.is_object(); });
-    CHECK(ranges > 0);
-    CHECK(legal.size() < room.record().state().legal_actions().size() / 10);  // what the folding is for
-    for (const json& x : legal)
-      if (x.is_object()) CHECK(x["prefix"].get<std::string>().find(' ') != std::string::npos);
-    CHECK(expand(legal) == legal_texts(room.record().state()));
-    play_random_action(room, rng);
-  }
-  // A short list has no ranges: Tablut's 72 moves are grouped by the square they leave.
-  Room tablut = live_room("tablut");
-  json plain = tablut.state_json(at(0), 0)["legal"];
-  CHECK(std::none_of(plain.begin(), plain.end(), [](const json& x) { return x.is_object(); }));
-  CHECK(expand(plain) == legal_texts(tablut.record().state()));
-  CHECK(plain.size() < 72 / 3);
-  for (const json& x : plain)
-    if (x.is_array()) CHECK((x.size() == 2 && x[0].get<std::string>().size() == 2));
 }
 
 }  // namespace

@@ -12,6 +12,8 @@
 
 #include "bots/bot.h"
 #include "rules/notation.h"
+#include "rules/registry.h"
+#include "tests/support/game_profile.h"
 #include "tests/server/peer.h"
 #include "tests/support/process.h"
 
@@ -125,19 +127,16 @@ TEST_CASE(
   TempDir data;
   ServerProcess server(data.path(), CINQ_WEB_DIR, {"--bot-pace-ms", "0"});
   Peer viewer(server.port(), "Viewer");
-  struct Match {
-    const char* game;
-    const char* options;
-    int level0, level1;
-  };
-  // Level 1 where its turns are quick; Batik at level 0 (its search simulates physics), and Baltek with a
-  // turn limit (random play may go on for thousands of turns).
-  const Match matches[] = {{"tablut", "", 1, 0},
-                           {"kopf-oder-knopf", "", 0, 1},
-                           {"bi-litaire", "", 1, 1},
-                           {"baltek", "turns=60", 1, 0},
-                           {"batik", "", 0, 0}};
-  for (const Match& match : matches) {
+  // Each game's options and levels are its test profile's: level 1 where its turns are quick, level 0 where
+  // its search is slow, a turn limit where random play may go on for thousands of turns.
+  for (const Game* game : games()) {
+    const test::GameProfile& profile = test::profile(*game);
+    const struct {
+      std::string game;
+      std::string options;
+      int level0, level1;
+    } match = {std::string(game->name()), std::string(profile.cvc_options), profile.cvc_levels[0],
+               profile.cvc_levels[1]};
     CAPTURE(match.game);
     auto start = Clock::now();
     viewer.send({{"type", "create"},
@@ -170,7 +169,7 @@ TEST_CASE(
     auto record = Record::read(http_request(server.port(), "GET", "/api/games/" + room + "/record").body);
     REQUIRE(record.ok());
     CHECK(record->finished());
-    std::printf("%s: bots %d vs %d, %s after %d turns, %.1f s\n", match.game, match.level0, match.level1,
+    std::printf("%s: bots %d vs %d, %s after %d turns, %.1f s\n", match.game.c_str(), match.level0, match.level1,
                 result["text"].get<std::string>().c_str(), record->turn_count(),
                 ms_between(start, Clock::now()) / 1000);
   }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A client that keeps positions only by applying patches (docs/protocol.md, protocol version 2, "Positions,
-patches and legal actions"), checked against fresh states after every event, in all five games.
+patches and legal actions"), checked against fresh states after every event, in every game of the server's table.
 
 Usage: patch_client_test.py CINQ_BINARY WEB_DIR
 
@@ -15,32 +15,37 @@ more patches). A game still going after MAX_STEPS actions is resigned, so the ru
 """
 
 import asyncio
+import importlib.util
 import json
 import os
+import pathlib
 import random
 import sys
 import time
 
-from cinq_support import (Client, check, short, is_type, is_event, get, comparable, first_difference,
+from cinq_support import (Client, check, short, is_type, is_event, get, get_json, comparable, first_difference,
                           expand_legal, ungrouped, stripped, no_problems, run_main, set_address_rate)
 
-# game, options, actions before resigning. Baltek and Kopf oder Knopf have options for shorter games; Batik
-# plays a single game instead of a match (at most 18 drops).
-GAMES = [
-    ("tablut", "", 120),
-    ("baltek", "goals=2 turns=60", 220),
-    ("batik", "match=off", 40),
-    ("batik", "", 30),  # a match: games after the first start from a new set
-    ("kopf-oder-knopf", "target=8", 160),
-    ("bi-litaire", "", 400),
-]
+
+def game_module(name):
+    """A game's own part of this test, tests/server/games/NAME.py: RUNS, its (options, actions before
+    resigning) to play, and optionally choose(rng, seat, choices, position, end), a player's choice (None: a
+    random one)."""
+    path = pathlib.Path(__file__).parent / "games" / f"{name}.py"
+    check(path.exists(), f"tests/server/games/{name}.py is missing (the {name} part of this test)")
+    spec = importlib.util.spec_from_file_location(f"patch_client_{name.replace('-', '_')}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
 DRAW_OFFER_AT = 5  # the step at which the waiting seat offers a draw and the mover declines it
 END = object()  # "end the turn", among the mover's choices when can_end_turn
 
 
 class Match:
-    def __init__(self, port, url, game, options, max_steps, rng):
+    def __init__(self, port, url, game, options, max_steps, rng, module):
         self.port, self.url, self.game, self.options, self.max_steps = port, url, game, options, max_steps
+        self.module = module
         self.rng = rng
         self.players = []  # by seat
         self.checkers = []  # by seat: a second connection of the same player, for fresh `join`s
@@ -174,20 +179,10 @@ class Match:
         await self.check_all("declining the draw")
 
     def choose(self, seat, choices):
-        """A random choice; in Baltek, seat 0 shoots when it can, and often kicks furthest forward or runs to
-        the ball, so goals happen (a goal resets the field: a patch of its own kind)."""
-        if self.game == "baltek" and seat == 0:
-            shots = [c for c in choices if c is not END and c.startswith("@") and c.endswith("#")]
-            if shots:
-                return self.rng.choice(shots)
-            kicks = [c for c in choices if c is not END and c.startswith("@")]
-            if kicks and self.rng.random() < 0.8:
-                return max(kicks, key=lambda c: c.split()[-1][0])  # towards l3, the goal seat 0 attacks
-            ball = self.position()["view"].get("ball")
-            to_ball = [c for c in choices if c is not END and not c.startswith("@") and c.split()[-1] == ball]
-            if to_ball and self.rng.random() < 0.8:
-                return self.rng.choice(to_ball)
-        return self.rng.choice(choices)
+        """The game's own choice where its module has one (Baltek's, so that goals happen), else a random one."""
+        own = getattr(self.module, "choose", None)
+        chosen = own(self.rng, seat, choices, self.position(), END) if own else None
+        return self.rng.choice(choices) if chosen is None else chosen
 
     async def play(self):
         while self.position()["status"] == "live":
@@ -227,9 +222,12 @@ async def run(port):
     seed = int(os.environ.get("CINQ_TEST_SEED", "1"))
     print(f"seed {seed} (CINQ_TEST_SEED)")
     rng = random.Random(seed)
-    for game, options, max_steps in GAMES:
+    table = await get_json(port, "/api/games/table")
+    runs = [(g["name"], options, max_steps, module) for g in table["games"]
+            for module in [game_module(g["name"])] for options, max_steps in module.RUNS]
+    for game, options, max_steps, module in runs:
         started = time.monotonic()
-        match = Match(port, url, game, options, max_steps, rng)
+        match = Match(port, url, game, options, max_steps, rng, module)
         await match.setup()
         result, last_round = await match.play()
         sizes = match.legal_sizes

@@ -74,7 +74,7 @@ TEST_CASE(
     alice.drain();  // the presence events of the sitting down
     bob.drain();
 
-    // The reproduction of issue 17: one turn, six offers declined, a resignation, all while the store is
+    // A locked store, as a player met it: one turn, six offers declined, a resignation, all while the store is
     // locked; the turn's save fails after the busy timeout, the rest were queued behind it.
     WriteLock lock(db);
     alice.send({{"type", "act"}, {"room", room}, {"actions", {first_turn}}});

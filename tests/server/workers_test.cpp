@@ -66,7 +66,7 @@ TEST_CASE(
     carol.until_event("finished");
     carol.send({{"type", "leave"}, {"room", done}});
     carol.until_type("left");
-    carol.send({{"type", "create"}, {"game", "baltek"}, {"seat", 1}});
+    carol.send({{"type", "create"}, {"game", "kopf-oder-knopf"}, {"seat", 1}});
     carol.until_type("state");
   }
 
@@ -209,7 +209,7 @@ TEST_CASE(
   CHECK(metric(server.port(), "cinq_blocking_on_network_total") == 0);
 }
 
-TEST_CASE("workers: a token stored as SHA-1 before issue 16 still proves its identity, and is kept as SHA-256") {
+TEST_CASE("workers: a token stored as SHA-1 (the old way) still proves its identity, and is kept as SHA-256") {
   TempDir data;
   const std::string token = "Legacy0token0with032characters0X";
   {

@@ -81,6 +81,10 @@ function all_squares() {
   return out;
 }
 
+// The room's capture sound (sound.js) asks how many pieces a side has left: none to lose here (the
+// footballers stay on the field), so null.
+export function pieces_left() { return null; }
+
 export function mount(root, ctx) {
   board_stylesheet('baltek');
   const narrow = window.matchMedia('(max-width: 600px)');

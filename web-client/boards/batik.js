@@ -105,6 +105,13 @@ function indexLegal(legal) {
   return { texts, ranges, pieces };
 }
 
+// How many pieces `side` has left, for the room's capture sound (sound.js): each side's `lost` pieces (fallen
+// off the rim) counted down, so that fewer lost is more left; null when the view does not list them.
+export function pieces_left(view, side) {
+  const entry = view && Array.isArray(view.sides) ? view.sides.find((s) => s && s.side === side) : null;
+  return entry && Array.isArray(entry.lost) ? -entry.lost.length : null;
+}
+
 export function mount(root, ctx) {
   board_stylesheet('batik');
 

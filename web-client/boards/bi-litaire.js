@@ -53,6 +53,10 @@ function readPush(action) {
   return m ? {slot: m[1], mark: m[2], distance: Number(m[3])} : null;
 }
 
+// The room's capture sound (sound.js) asks how many pieces a side has left: null, the marbles belong to no
+// side (a jump takes a marble off for the marble player's own score).
+export function pieces_left() { return null; }
+
 export function mount(root, ctx) {
   const cssReady = board_stylesheet('bi-litaire');  // boards drawn before it loads are drawn again then (text widths change)
   const bar = new TurnBar('turn-bar-bi-litaire');

@@ -117,6 +117,17 @@ function marks_from_turn(turn, sides) {
   return out;
 }
 
+// How many buttons `side` ('R' or 'B') has on the board in `view` (its rows of side letters), for the room's
+// capture sound (sound.js); null when the view has no board.
+export function pieces_left(view, side) {
+  if (!view || !Array.isArray(view.board) || !view.board.every((row) => typeof row === 'string')) return null;
+  let count = 0;
+  for (const row of view.board) {
+    for (const cell of row) count += cell === side ? 1 : 0;
+  }
+  return count;
+}
+
 export function mount(root, ctx) {
   board_stylesheet('kopf-oder-knopf');
   const bar = new TurnBar('turn-bar-kok');

@@ -56,6 +56,13 @@ function diff_move(before, after) {
   return {from: from[0], to, captures};
 }
 
+// How many pieces `side` ('A' or 'D') has in `view` (its `counts`, the king among the defenders), for the
+// room's capture sound (sound.js); null when the view does not say.
+export function pieces_left(view, side) {
+  const count = view && view.counts && view.counts[side];
+  return typeof count === 'number' ? count : null;
+}
+
 export function mount(root, ctx) {
   board_stylesheet('tablut');
   const uid = `tablut-${++instance_count}`;

@@ -1,6 +1,9 @@
+// What the tests need of this game, found by its name (harness.mjs, gameModule): its first turn by clicks
+// (below), its turn's controls, its board's own tests, capture samples, its words and its sheet's texts.
 // Bi-litaire's hook for the browser tests: one whole turn played by clicks on the board, as a person would.
 // Each action is tried first (the board shows it); the bar's Confirm sends the turn.
-import {turnMark, waitTurnPast} from '../harness.mjs';
+import {assert, assertEqual, turnMark, twoPlayers, waitTurnPast} from '../harness.mjs';
+import {bar, confirmButton, endButtons, importAndWatch, plays, shownText, waitPlays} from '../boards-kit.mjs';
 export const game = 'bi-litaire';
 export const options = '';  // Bi-litaire has no options
 
@@ -59,3 +62,103 @@ export async function playFirstTurn(page) {
   }
   throw new Error(`bi-litaire: no turn to play in phase ${phase}`);
 }
+
+// The capture sound's samples (unit/social.test.mjs): the marbles belong to no side, nothing is captured.
+export const captures = [{before: {rows: ['oo+']}, after: {rows: ['+o+']}, opponent: 'T', capture: false}];
+
+// How a turn's controls show on this board, for layout.test.mjs: `page` shows a game against the computer,
+// the person to move; does what brings the controls up and returns the selectors of what must be on screen.
+export async function showTurnControls(page) {
+  await page.locator('#board [data-square="d4"][data-legal="true"]').click();
+  await page.locator('#board [data-control="confirm"]').waitFor();
+  return [
+    '#board svg.board', '#board .turn-bar .turn-bar-prompt', '#board [data-control="confirm"]',
+    '#board [data-control="undo"]'
+  ];
+}
+
+// What puts the turn's texts on screen, for contrast-boards.test.mjs (as showTurnControls, returning nothing).
+export async function showTurnTexts(page) {
+  await page.locator('#board [data-square="d4"][data-legal="true"]').click();
+  await page.locator('#board [data-control="confirm"]').waitFor();
+}
+
+// How the board marks the last turn and what it took when the page knows only the record (as after a reload),
+// for boards.test.mjs: imports a record as a room nobody sits in and waits for the marks.
+export async function showLastTurn(h) {
+  // Bi-litaire: the round's first removal, then a jump: the jumped marble is crossed out.
+  const bilitaire = await importAndWatch(h, '#! BI-LITAIRE\n1   M/x d4/   T/B4 <1/\n2   M/d2 d4/\n');
+  await bilitaire.locator('#board [data-removed="d3"]').waitFor();
+}
+
+// This board's own turn handling, run by boards.test.mjs.
+export const boardTests = {
+  'bi-litaire: with no chain of two possible, one end button and no call for an announcement': async (h) => {
+    const {bySeat} = await twoPlayers(h, 'bi-litaire');
+    const [marbles, trays] = bySeat;
+    // Round 1 opens with the marble player's removal: composed, then confirmed.
+    await marbles.locator('#board [data-square="d4"][data-legal="true"]').click();
+    await confirmButton(marbles).waitFor();
+    assertEqual(await endButtons(marbles), 1, 'one button sends the removal');
+    const mark = await turnMark(marbles);
+    const before = await plays(trays);
+    const beforeMarbles = await plays(marbles);
+    await confirmButton(marbles).click();
+    await waitTurnPast(marbles, mark);
+    await waitPlays(trays, before + 1);
+    await marbles.locator('#board [data-removed="d4"]').waitFor();
+
+    // The tray player pushes a tray: after the first removal no chain of two jumps exists.
+    const board = '#board svg.board-bi-litaire';
+    await trays.click(`${board} .bl-tray[data-legal="true"]`);
+    await trays.locator(`${board} .bl-slot[data-legal="true"]`).first().click();
+    await trays.waitForSelector(`${board}[data-phase="tray_done"]`);
+    await trays.waitForFunction(
+        () => !/Trying/.test(document.querySelector('#board .turn-bar')?.innerText || ''));
+    await h.screenshot(trays, 'boards-bi-litaire-tray-done');
+    assertEqual(await endButtons(trays), 1, 'exactly one button ends the turn');
+    assertEqual(await trays.locator('#board [data-action^="!"]').count(), 0, 'no announcement is offered');
+    const text = await shownText(trays);
+    assert(!/announce/i.test(text.replace(/no announcement/i, '')), `no call for an announcement: ${text}`);
+    assertEqual(await plays(marbles), beforeMarbles + 1, 'the marble player has heard nothing of the push yet');
+    const trayMark = await turnMark(trays);
+    await confirmButton(trays).click();
+    await waitTurnPast(trays, trayMark);
+    await waitPlays(marbles, beforeMarbles + 2);
+  },
+};
+
+// The board sheet's texts (web-client/boards/bi-litaire.css) and what each is drawn on, for unit/contrast.test.mjs
+// (which says how they are written).
+export const boardTexts = [
+  ...['.bl-coord', '.bl-coord-slot', '.bl-panel-title', '.bl-panel-text', '.bl-panel-prompt'].map(
+      (name) => ({text: `.board-bi-litaire ${name}`, on: ['.board-bi-litaire .bl-frame']})),
+  {
+    text: '.board-bi-litaire .bl-target-label',
+    on: [
+      {over: '.board-bi-litaire .bl-target rect', on: '.board-bi-litaire .bl-frame'},
+      {
+        over: '.board-bi-litaire .bl-target:hover rect, .board-bi-litaire .bl-target:focus rect',
+        on: '.board-bi-litaire .bl-frame'
+      },
+    ],
+  },
+  {
+    text: '.board-bi-litaire .bl-remove text, .board-bi-litaire .bl-button text',
+    on: [
+      '.board-bi-litaire .bl-remove rect',
+      '.board-bi-litaire .bl-button rect',
+      '.board-bi-litaire .bl-button:hover rect, .board-bi-litaire .bl-button:focus-visible rect',
+      '.board-bi-litaire .bl-button[data-action="end"] rect',
+    ],
+  },
+];
+
+// The game in words, for unit/words.test.mjs (web-client/words.js with the server's game table): its sides
+// with their letters as docs/rules writes them, and results written out: [result, sentence, names by seat
+// (Ada and Ben when left out)].
+export const sideLabels = ['Marble player (M)', 'Tray player (T)'];
+export const resultSentences = [
+  [{winner: 1, reason: 'score', detail: '21-17'}, 'Ben (Player 2) wins — 17 against 21 marbles left'],
+  [{winner: null, reason: 'score', detail: '18-18'}, 'Draw — 18 marbles left in each round'],
+];

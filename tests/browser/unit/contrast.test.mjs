@@ -6,13 +6,16 @@
 // rule with its grounds. The browser tests lobby.test.mjs and contrast-boards.test.mjs measure the rendered
 // pages as well.
 import assert from 'node:assert/strict';
+import {execFileSync} from 'node:child_process';
 import {readFileSync} from 'node:fs';
 import {test} from 'node:test';
 
 const kMinimum = 4.5;
 const read = (name) => readFileSync(new URL(`../../../web-client/${name}`, import.meta.url), 'utf8');
 const kSheets = ['style.css', 'help.css'];
-const kBoardSheets = ['baltek.css', 'batik.css', 'bi-litaire.css', 'kopf-oder-knopf.css', 'tablut.css'];
+// The games as the server describes them (`cinq games --json`): a board sheet each, boards/NAME.css.
+const kGames = JSON.parse(execFileSync(process.env.CINQ_BINARY, ['games', '--json'], {encoding: 'utf8'})).games;
+const kBoardSheets = kGames.map(({name}) => `${name}.css`);
 
 function strip_comments(css) { return css.replace(/\/\*[\s\S]*?\*\//g, ''); }
 
@@ -196,103 +199,15 @@ function declared(rules, selector, props, scheme) {
 const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3]));
 const kGroundProps = ['fill', 'background', 'background-color'];
 
-// The board's texts and what each is drawn on (the board's script places them): `text` is the rule giving
+// Each board's texts and what each is drawn on (the board's script places them), by sheet: each game's test
+// module's `boardTexts` (tests/browser/games/NAME.mjs), an array of entries. `text` is the rule giving
 // the text's colour (`fill`, or `color` for HTML), `on` its grounds: 'page' (the shell's --bg: the SVG is
 // transparent there), a selector whose fill or background is the ground, a colour or var(), {rule, prop}
 // for another property, or {over, on}: a translucent layer over a ground. `halo`: the text is drawn with its
 // stroke first (paint-order: stroke), the stroke being what the glyphs stand on. `inherits`: the colour when
 // the rule sets none.
-const kBoardTexts = {
-  'baltek.css': [
-    ...['.coord', '.team-B', '.team-R', '.bonus', '.score', '.status', '.bk-hint'].map(
-        (name) => ({text: `.board-baltek ${name}`, on: ['page']})),
-    {
-      text: '.board-baltek .footballer .strength',
-      on: ['.board-baltek .footballer.side-B .body', '.board-baltek .footballer.side-R .body'],
-    },
-    {
-      text: '.board-baltek .target-label',
-      halo: true,
-      on: [
-        '.board-baltek .turf',
-        '.board-baltek .turf.alt',
-        {over: '.board-baltek .target-area', on: '.board-baltek .turf'},
-        {over: '.board-baltek .target-shot .target-area', on: '.board-baltek .turf.alt'},
-      ],
-    },
-    {
-      text: '.board-baltek .goal-flash',
-      on: [
-        {rule: '.board-baltek .goal-flash.side-B', prop: 'stroke'},
-        {rule: '.board-baltek .goal-flash.side-R', prop: 'stroke'},
-      ],
-    },
-  ],
-  'batik.css': [
-    {text: '.batik-header', on: ['page']},
-    {text: '.batik-coord', on: ['page']},
-    {text: '.batik-rim-label', on: ['.batik-headroom']},
-    {
-      text: '.batik-overlay',
-      halo: true,
-      on: ['.batik-headroom', 'var(--batik-glass-top)', 'var(--batik-glass-bottom)']
-    },
-    {text: '.batik-tray-title', on: ['.batik-tray-box', '.batik-tray-box.batik-to-move']},
-    {
-      text: '.batik-cell-label',
-      on: [
-        '.batik-tray-box',
-        '.batik-tray-box.batik-to-move',
-        '.batik-tray-cell[data-legal="true"] .batik-cell-bg',
-        '.batik-tray-cell[data-legal="true"]:hover .batik-cell-bg',
-        '.batik-tray-cell.batik-selected .batik-cell-bg',
-        '.batik-tray-cell[data-premove="true"] .batik-cell-bg',
-      ],
-    },
-    {
-      text: '.batik-controls button',
-      prop: 'color',
-      inherits: 'var(--text)',  // the shell's button colour, when the sheet sets none
-      on: [
-        '.batik-controls button', '.batik-controls button:hover:not(:disabled)',
-        '.batik-controls button[aria-pressed="true"]'
-      ],
-    },
-    {
-      text: '.batik-controls .batik-drop',
-      prop: 'color',
-      on: ['.batik-controls .batik-drop:hover:not(:disabled)']
-    },
-  ],
-  'bi-litaire.css': [
-    ...['.bl-coord', '.bl-coord-slot', '.bl-panel-title', '.bl-panel-text', '.bl-panel-prompt'].map(
-        (name) => ({text: `.board-bi-litaire ${name}`, on: ['.board-bi-litaire .bl-frame']})),
-    {
-      text: '.board-bi-litaire .bl-target-label',
-      on: [
-        {over: '.board-bi-litaire .bl-target rect', on: '.board-bi-litaire .bl-frame'},
-        {
-          over: '.board-bi-litaire .bl-target:hover rect, .board-bi-litaire .bl-target:focus rect',
-          on: '.board-bi-litaire .bl-frame'
-        },
-      ],
-    },
-    {
-      text: '.board-bi-litaire .bl-remove text, .board-bi-litaire .bl-button text',
-      on: [
-        '.board-bi-litaire .bl-remove rect',
-        '.board-bi-litaire .bl-button rect',
-        '.board-bi-litaire .bl-button:hover rect, .board-bi-litaire .bl-button:focus-visible rect',
-        '.board-bi-litaire .bl-button[data-action="end"] rect',
-      ],
-    },
-  ],
-  'kopf-oder-knopf.css': [{
-    text: '.board-kopf-oder-knopf .kok-coord',
-    on: ['.board-kopf-oder-knopf .kok-frame', '.board-kopf-oder-knopf .kok-edge'],
-  }],
-  'tablut.css': [{text: '.board-tablut .coord', on: ['.board-tablut .frame']}],
-};
+const kBoardTexts = Object.fromEntries(await Promise.all(kGames.map(
+    async ({name}) => [`${name}.css`, (await import(`../games/${name}.mjs`)).boardTexts])));
 
 // A ground of kBoardTexts as [r, g, b] in `scheme`, or throws when the sheet does not give it.
 function ground(spec, rules, vars, scheme) {

@@ -1,40 +1,31 @@
 // web-client/sound.js on its own (node --test; run.sh runs it before the browser tests): which plays count as
-// captures in each game's view, and that the module plays nothing and records nothing while muted.
+// captures in each game's view (its board's pieces_left; samples in tests/browser/games/GAME.mjs), and that
+// the module plays nothing and records nothing while muted.
 import assert from 'node:assert/strict';
+import {execFileSync} from 'node:child_process';
 import {readFileSync} from 'node:fs';
 import {test} from 'node:test';
 
 // web-client/ has no package.json saying its .js files are modules: import the source as one.
 const source = readFileSync(new URL('../../../web-client/sound.js', import.meta.url), 'utf8');
-const {is_capture, side_pieces, sound} =
-    await import(`data:text/javascript;charset=utf-8,${encodeURIComponent(source)}`);
+const {is_capture, sound} = await import(`data:text/javascript;charset=utf-8,${encodeURIComponent(source)}`);
+// The games as the server describes them: `cinq games --json` prints the table GET /api/games/table serves.
+const kGames = JSON.parse(execFileSync(process.env.CINQ_BINARY, ['games', '--json'], {encoding: 'utf8'})).games;
 
-test('Tablut: a capture lowers the opponent\'s count', () => {
-  const before = {counts: {A: 16, D: 9}};
-  assert.equal(is_capture(before, {counts: {A: 15, D: 9}}, 'A'), true);
-  assert.equal(is_capture(before, {counts: {A: 16, D: 9}}, 'A'), false);
-  // The mover's own pieces are not the opponent's.
-  assert.equal(is_capture(before, {counts: {A: 16, D: 8}}, 'A'), false);
-});
-
-test('Kopf oder Knopf: the board rows lose a piece of the opponent\'s letter', () => {
-  const before = {board: ['RR..', '..BB', '....']};
-  assert.equal(side_pieces(before, 'B'), 2);
-  assert.equal(is_capture(before, {board: ['RR..', '...B', '..R.']}, 'B'), true);
-  assert.equal(is_capture(before, {board: ['RR..', '..BB', '..R.']}, 'B'), false);
-});
-
-test('Batik: a piece of the opponent falls off (its side\'s `lost` grows)', () => {
-  const before = {sides: [{side: 'L', lost: []}, {side: 'D', lost: ['d3']}]};
-  const after = {sides: [{side: 'L', lost: []}, {side: 'D', lost: ['d3', 'd5']}]};
-  assert.equal(is_capture(before, after, 'D'), true);
-  assert.equal(is_capture(before, after, 'L'), false);
-});
-
-test('games without pieces of a side (Baltek, Bi-litaire) have no captures', () => {
-  assert.equal(side_pieces({footballers: [], ball: 'f3'}, 'B'), null);
-  assert.equal(is_capture({rows: ['oo+']}, {rows: ['+o+']}, 'T'), false);
-  assert.equal(is_capture(null, {counts: {A: 1}}, 'A'), false);
+test('a play is a capture where the game\'s board counts fewer of the opponent\'s pieces after it', async () => {
+  for (const {name} of kGames) {
+    const board = await import(new URL(`../../../web-client/boards/${name}.js`, import.meta.url));
+    assert.equal(typeof board.pieces_left, 'function', `boards/${name}.js exports pieces_left(view, side)`);
+    const {captures} = await import(`../games/${name}.mjs`);
+    assert.ok(Array.isArray(captures) && captures.length, `games/${name}.mjs has capture samples`);
+    for (const {before, after, opponent, capture} of captures) {
+      assert.equal(is_capture(before, after, opponent, board.pieces_left), capture,
+                   `${name}: ${JSON.stringify(before)} to ${JSON.stringify(after)}`);
+    }
+    assert.equal(is_capture(null, captures[0].after, captures[0].opponent, board.pieces_left), false, name);
+  }
+  // Without a count (the board module not loaded yet) no play is a capture.
+  assert.equal(is_capture({counts: {A: 2}}, {counts: {A: 1}}, 'A', null), false);
 });
 
 test('muted: nothing is played or recorded, and the choice is stored', () => {

@@ -13,16 +13,12 @@ const words = await import(`data:text/javascript;charset=utf-8,${encodeURICompon
 words.set_games(JSON.parse(execFileSync(process.env.CINQ_BINARY, ['games', '--json'], {encoding: 'utf8'})).games);
 const {outcome_for, parse_result_text, result_sentence, seat_label, seat_side, side_label, side_name} = words;
 
+// Each game's own words to check are in its test module (tests/browser/games/NAME.mjs).
+const kModules = await Promise.all(words.kGames.map(async ({name}) => [name, await import(`../games/${name}.mjs`)]));
+
 test('every game names its two sides in words, as docs/rules does, the letter beside them', () => {
-  const expected = {
-    tablut: ['Attackers (A)', 'Defenders (D)'],
-    baltek: ['Blue (B)', 'Red (R)'],
-    batik: ['Light (C)', 'Dark (F)'],
-    'kopf-oder-knopf': ['Red (R)', 'Blue (B)'],
-    'bi-litaire': ['Marble player (M)', 'Tray player (T)'],
-  };
-  for (const [game, labels] of Object.entries(expected)) {
-    assert.deepEqual(words.game_letters(game).map((letter) => side_label(game, letter)), labels, game);
+  for (const [game, {sideLabels}] of kModules) {
+    assert.deepEqual(words.game_letters(game).map((letter) => side_label(game, letter)), sideLabels, game);
     assert.ok(words.game_about(game).length > 20, `${game} has a line saying what it is`);
   }
   assert.equal(side_name('tablut', 'A'), 'Attackers');
@@ -49,37 +45,13 @@ test('a seat keeps its side; in Bi-litaire the roles follow the round', () => {
 });
 
 test('results are written out: who won, with their side, and why', () => {
-  const names = ['Ada', 'Ben'];
-  const cases = [
-    ['tablut', {winner: 1, reason: 'resign', detail: ''}, 'Ben (Defenders) wins — Ada resigned'],
-    ['tablut', {winner: 1, reason: 'escape', detail: ''}, 'Ben (Defenders) wins — the king escaped to a corner'],
-    ['tablut', {winner: 0, reason: 'capture', detail: ''}, 'Ada (Attackers) wins — the king was captured'],
-    ['tablut', {winner: 0, reason: 'time', detail: ''}, 'Ada (Attackers) wins on time'],
-    ['tablut', {winner: 0, reason: 'blocked', detail: ''}, 'Ada (Attackers) wins — Ben had no legal move'],
-    ['tablut', {winner: null, reason: 'agreement', detail: ''}, 'Draw by agreement'],
-    ['tablut', {winner: null, reason: 'repetition', detail: ''},
-     'Draw by repetition — the same position for the third time'],
-    ['tablut', {winner: null, reason: 'aborted', detail: ''}, 'Aborted'],
-    ['tablut', {winner: null, reason: 'aborted', detail: 'no first move'}, 'Aborted — no first move'],
-    ['baltek', {winner: 1, reason: 'score', detail: '1-2'}, 'Ben (Red) wins 2–1'],
-    ['baltek', {winner: null, reason: 'limit', detail: '1-1'}, 'Draw — the turn limit was reached at 1–1'],
-    ['batik', {winner: 0, reason: 'overflow', detail: ''},
-     'Ada (Light) wins — a piece Ben dropped stuck out above the rim'],
-    ['batik', {winner: 1, reason: 'exhausted', detail: ''}, 'Ben (Dark) wins — Ada had no piece left to drop'],
-    ['kopf-oder-knopf', {winner: 1, reason: 'score', detail: '7-10'},
-     'Ben (Blue) wins — 10 against 7 buttons removed'],
-    ['kopf-oder-knopf', {winner: null, reason: 'blocked', detail: '6-6'},
-     'Draw — both sides were blocked with 6 buttons removed each'],
-    ['bi-litaire', {winner: 1, reason: 'score', detail: '21-17'},
-     'Ben (Player 2) wins — 17 against 21 marbles left'],
-    ['bi-litaire', {winner: null, reason: 'score', detail: '18-18'}, 'Draw — 18 marbles left in each round'],
-  ];
-  for (const [game, result, text] of cases) assert.equal(result_sentence(game, result, names), text);
-  // Without names the sides speak: "The Defenders (D) win", "Blue (B) wins".
-  assert.equal(result_sentence('tablut', {winner: 1, reason: 'resign'}, []),
-               'The Defenders (D) win — the Attackers resigned');
-  assert.equal(result_sentence('baltek', {winner: 0, reason: 'time'}, [null, null]), 'Blue (B) wins on time');
-  assert.equal(result_sentence('tablut', null, names), '');
+  for (const [game, {resultSentences}] of kModules) {
+    assert.ok(resultSentences.length > 0, `games/${game}.mjs has result sentences`);
+    for (const [result, text, names = ['Ada', 'Ben']] of resultSentences) {
+      assert.equal(result_sentence(game, result, names), text, game);
+    }
+  }
+  assert.equal(result_sentence('tablut', null, ['Ada', 'Ben']), '');
 });
 
 test('a list\'s result text reads back into a result, and says whether I won', () => {
@@ -87,7 +59,11 @@ test('a list\'s result text reads back into a result, and says whether I won', (
                    {winner: 1, reason: 'resign', detail: '', text: 'D resign'});
   assert.deepEqual(parse_result_text('bi-litaire', '2 score 21-17'),
                    {winner: 1, reason: 'score', detail: '21-17', text: '2 score 21-17'});
-  assert.equal(parse_result_text('kopf-oder-knopf', 'R score 10-7').winner, 0);
+  // Every game's side letters (or player numbers) name the winner.
+  for (const {name, sides, numbered_players} of words.kGames) {
+    assert.equal(parse_result_text(name, `${numbered_players ? '1' : sides[0].letter} score 10-7`).winner, 0, name);
+    assert.equal(parse_result_text(name, `${numbered_players ? '2' : sides[1].letter} resign`).winner, 1, name);
+  }
   assert.equal(parse_result_text('tablut', 'draw agreement').winner, null);
   assert.equal(parse_result_text('tablut', 'aborted').reason, 'aborted');
   assert.equal(parse_result_text('tablut', 'Q resign'), null);
