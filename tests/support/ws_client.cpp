@@ -22,6 +22,9 @@ namespace {
 constexpr auto kConnectTimeout = std::chrono::seconds(5);
 constexpr auto kSendTimeout = std::chrono::seconds(10);
 constexpr auto kCloseTimeout = std::chrono::seconds(2);
+// An HTTP exchange: some requests do real work on the server (a mail handed to Postfix, a store write), and
+// a loaded machine (the suite runs beside builds and browsers) has taken more than 10 s for one.
+constexpr auto kHttpTimeout = std::chrono::seconds(30);
 
 tcp::endpoint local(std::uint16_t port) { return {asio::ip::make_address("127.0.0.1"), port}; }
 
@@ -187,7 +190,7 @@ HttpReply http_request(std::uint16_t port, const std::string& method, const std:
   parser.skip(request.method() == http::verb::head);  // a HEAD response has a length but no body
   beast::flat_buffer buffer;
   bool done = false;
-  stream.expires_after(kSendTimeout);
+  stream.expires_after(kHttpTimeout);
   http::async_write(stream, request, [&](beast::error_code write_ec, std::size_t) {
     if (write_ec) {
       ec = write_ec;
