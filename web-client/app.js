@@ -5,6 +5,7 @@
 import {error_words, install_account, render_account} from './account.js';
 import {render_archive} from './archive.js';
 import {render_help} from './help.js';
+import {kLanguages, language, remember_language, start_language, t} from './i18n.js';
 import {render_import} from './import.js';
 import {render_leaderboard} from './leaderboard.js';
 import {render_lobby} from './lobby.js';
@@ -13,6 +14,9 @@ import {render_player} from './player.js';
 import {render_room} from './room.js';
 import {install_social} from './social.js';
 import {el, load_games, notify} from './ui.js';
+
+// Every text is looked up in the reader's language: its catalog is loaded before anything is drawn.
+await start_language();
 
 const conn = new Connection(socket_url());
 
@@ -100,7 +104,7 @@ function show_identity() {
   if (username) {
     const name = conn.identity.name && conn.identity.name !== username ? ` (${conn.identity.name})` : '';
     who.replaceChildren(
-        el('a', {id: 'whoami-user', href: `#/player/${encodeURIComponent(username)}`, title: 'Your ratings and games'},
+        el('a', {id: 'whoami-user', href: `#/player/${encodeURIComponent(username)}`, title: t('header.your_page')},
            username),
         name);
   } else {
@@ -148,7 +152,22 @@ install_social(app);  // social: the header's sound switch and notification butt
 install_account(app);  // accounts: Log in / Register, or the account's page
 
 // The pages need the game table (the games, their titles, sides and options) before the first one shows.
-load_games().catch((error) => notify(`Could not load the games: ${error.message}`)).then(() => {
+// The header's language switch: the choice is kept, and the page drawn again in it.
+function install_language_switch() {
+  const select = el('select', {id: 'language', class: 'language-switch', 'aria-label': t('language.label'),
+                               title: t('language.switch_title')},
+                    ...kLanguages.map(({code, name}) => el('option', {value: code, lang: code}, name)));
+  select.value = language();
+  select.addEventListener('change', () => {
+    remember_language(select.value);
+    location.reload();
+  });
+  document.querySelector('.site-header').append(select);
+  document.querySelector('.whoami-wrap').title = t('header.your_name');
+}
+install_language_switch();
+
+load_games().catch((error) => notify(t('games.load_failed', {error: error.message}))).then(() => {
   window.addEventListener('hashchange', route);
   route();
 });

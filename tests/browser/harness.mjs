@@ -219,9 +219,9 @@ export class Harness {
   }
 
   // A new person: a fresh browser context on the lobby, named `name` through the lobby's name form.
-  // `base` is where the page goes (the server, or a relay to it).
-  async newPlayer(name, {viewport = kDesktop, base = this.url} = {}) {
-    const context = await this.browser.newContext({viewport});
+  // `base` is where the page goes (the server, or a relay to it); `locale`, the browser's language.
+  async newPlayer(name, {viewport = kDesktop, base = this.url, locale = 'en-US'} = {}) {
+    const context = await this.browser.newContext({viewport, locale});
     context.setDefaultTimeout(kWait);
     this.contexts.push(context);
     const page = await context.newPage();
