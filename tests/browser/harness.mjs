@@ -590,3 +590,51 @@ export function lowContrastText(page) {
     return failures;
   });
 }
+
+// The tap targets under `scope` smaller than `min` CSS px either way: ['tag#id.class "text" WxH'...]. A
+// target is a visible button, link, input, select, textarea, summary or [role=button]; a check box or radio
+// counts with its label (a tap on either works). Exempt: a link inside a sentence (its line's height is the
+// text's: WCAG's inline exception), and whatever matches `except` (a board's grid squares, which share the
+// board's width equally: nine of them cannot be 44 px each on a 390 px screen).
+export function smallTapTargets(page, {scope = 'body', min = 44, except = null} = {}) {
+  return page.evaluate(({scope, min, except}) => {
+    const root = document.querySelector(scope);
+    if (!root) return [`no ${scope}`];
+    const failures = [];
+    const visible = (node) => {
+      if (node.closest('[hidden], .copy-fallback')) return false;
+      const rects = node.getClientRects();
+      if (!rects.length) return false;
+      const style = getComputedStyle(node);
+      return style.visibility === 'visible' && style.display !== 'none';
+    };
+    const inline_link = (node) => {
+      if (node.tagName.toLowerCase() !== 'a' || node.getAttribute('role') === 'button') return false;
+      if (getComputedStyle(node).display !== 'inline') return false;
+      const parent = node.parentElement;
+      return Boolean(parent && [...parent.childNodes].some(
+          (c) => c !== node && c.nodeType === 3 && /[A-Za-z]{2,}/.test(c.textContent)));
+    };
+    const selector = 'button, a[href], input:not([type=hidden]), select, textarea, summary, [role=button]';
+    for (const node of root.querySelectorAll(selector)) {
+      if (except && node.matches(except)) continue;
+      if (!visible(node) || inline_link(node)) continue;
+      let {width, height} = node.getBoundingClientRect();
+      if (node.matches('input[type=checkbox], input[type=radio]')) {
+        for (const label of node.labels || []) {
+          const box = label.getBoundingClientRect();
+          width = Math.max(width, box.width);
+          height = Math.max(height, box.height);
+        }
+      }
+      if (width + 0.5 < min || height + 0.5 < min) {
+        const name = `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${
+            node.getAttribute('class') ? `.${node.getAttribute('class').trim().split(/\s+/).join('.')}` : ''}${
+            node.dataset && node.dataset.piece ? `[data-piece=${node.dataset.piece}]` : ''}`;
+        failures.push(`${name} "${(node.textContent || node.value || '').trim().slice(0, 24)}" ${
+            Math.round(width)}x${Math.round(height)}`);
+      }
+    }
+    return failures;
+  }, {scope, min, except});
+}
