@@ -319,6 +319,13 @@ export function mount(root, ctx) {
   });
 
   svg.addEventListener('keydown', (e) => {
+    // Enter or Space on a tray piece picks it (Enter on the piece already picked drops it, as on the well).
+    const cell = e.target.closest && e.target.closest('.batik-tray-cell[role="button"]');
+    if (cell && (e.key === ' ' || (e.key === 'Enter' && !(sel && sel.id === cell.dataset.piece)))) {
+      e.preventDefault();
+      select(cell.dataset.piece);
+      return;
+    }
     const step = e.shiftKey ? 8 : 1;
     const keys = {
       ArrowLeft: () => slide(-step), ArrowRight: () => slide(step),
@@ -364,6 +371,8 @@ export function mount(root, ctx) {
 
   function drawTray(seat, view) {
     const g = trays[seat];
+    // A redraw replaces the cells: the focused one is focused again afterwards (a keyboard pick).
+    const focused = g.contains(document.activeElement) ? document.activeElement.dataset.piece : null;
     g.replaceChildren();
     const side = view.sides[seat];
     const box = layout.tray(seat);
@@ -395,9 +404,13 @@ export function mount(root, ctx) {
         'data-state': state,
       }, g);
       if (canPick) {
-        // data-legal on my turn (a drop exists for it); data-premove while the opponent is to move.
+        // data-legal on my turn (a drop exists for it); data-premove while the opponent is to move. A
+        // button the keyboard reaches too: Tab from the well goes through the pieces, Enter or Space picks.
         cell.setAttribute(myTurn() ? 'data-legal' : 'data-premove', 'true');
         cell.setAttribute('role', 'button');
+        cell.setAttribute('tabindex', '0');
+        cell.setAttribute('aria-label', `${sideName(seat)} ${id}`);
+        cell.setAttribute('aria-pressed', String(Boolean(sel && sel.id === id)));
       }
       el('rect', { class: 'batik-cell-bg', x: cx, y: cy, width: cellSize.w, height: cellSize.h, rx: 0.12 }, cell);
       const pts = OUTLINE.get(id);
@@ -415,6 +428,10 @@ export function mount(root, ctx) {
       }, cell).textContent = id;
       el('title', {}, cell).textContent = `${sideName(seat)} ${id}: ${state}`;
     });
+    if (focused) {
+      const again = g.querySelector(`[data-piece="${focused}"][tabindex="0"]`);
+      if (again) again.focus({preventScroll: true});
+    }
   }
 
   function drawHeader(view) {
