@@ -219,11 +219,18 @@ export class Harness {
   }
 
   // A new person: a fresh browser context on the lobby, named `name` through the lobby's name form.
-  // `base` is where the page goes (the server, or a relay to it).
-  async newPlayer(name, {viewport = kDesktop, base = this.url} = {}) {
+  // `base` is where the page goes (the server, or a relay to it). `moreOptions`: the lobby's full forms
+  // ("More options") start open, as for a person who opened them once (the lobby remembers it), so that the
+  // tests reach the forms directly; false leaves the lobby as a newcomer sees it.
+  async newPlayer(name, {viewport = kDesktop, base = this.url, moreOptions = true} = {}) {
     const context = await this.browser.newContext({viewport});
     context.setDefaultTimeout(kWait);
     this.contexts.push(context);
+    if (moreOptions) {
+      await context.addInitScript(() => {
+        if (localStorage.getItem('cinq.lobbyMore') === null) localStorage.setItem('cinq.lobbyMore', 'open');
+      });
+    }
     const page = await context.newPage();
     const label = name || `page${this.contexts.length}`;
     page.on('pageerror', (error) => this.pageErrors.push(`${label}: ${error.message}`));
@@ -303,7 +310,7 @@ export async function createRoom(page, {game, options = '', clock = null, privat
   await page.goto(page.url().replace(/#.*$/, '') + '#/');
   await waitWelcomed(page);
   await page.locator('#create-game').selectOption(game);
-  await page.locator('#create-options').fill(options);
+  await setOptions(page, 'create', options);
   const clockChoice = kClockChoice[clock] ?? clock;
   await page.locator('#create-clock').selectOption(clockChoice).catch(async () => {
     // A select whose values differ from their labels: choose by label.
@@ -316,6 +323,26 @@ export async function createRoom(page, {game, options = '', clock = null, privat
   const room = await page.locator('#room').getAttribute('data-room');
   if (!room) throw new Error('the room page has no data-room');
   return room;
+}
+
+// Sets the option menus of a lobby form (`prefix`: create, seek, bot) from a `key=value ...` text; the
+// others stay at their defaults.
+export async function setOptions(page, prefix, options) {
+  await page.locator(`#${prefix}-options`).waitFor({state: 'attached'});
+  for (const pair of String(options || '').trim().split(/\s+/).filter(Boolean)) {
+    const [key, value] = pair.split('=');
+    const control = page.locator(`#${prefix}-opt-${key}`);
+    await control.waitFor();
+    const none = page.locator(`#${prefix}-opt-${key}-none`);
+    if (await control.evaluate((node) => node.tagName === 'SELECT')) {
+      await control.selectOption(value);
+    } else if (await none.count() && !/^\d+$/.test(value)) {
+      await none.check();
+    } else {
+      if (await none.count()) await none.uncheck();
+      await control.fill(value);
+    }
+  }
 }
 
 // Opens a room by its invitation link (#/room/ID).

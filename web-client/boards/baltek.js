@@ -81,6 +81,21 @@ function all_squares() {
   return out;
 }
 
+
+// The game's options in words, for the forms that choose them (options.js): a label, one line on what the
+// option does (docs/rules/baltek.md), and the word for "not set".
+export const optionWords = {
+  goals: {
+    label: 'Goals to win',
+    about: 'The first team to score this many goals wins (2 is about 30 minutes of play).',
+  },
+  turns: {
+    label: 'Turn limit',
+    about: 'After this many turns, both sides counted, a game without a winner is drawn.',
+    choices: {off: 'No limit'},
+  },
+};
+
 // The room's capture sound (sound.js) asks how many pieces a side has left: none to lose here (the
 // footballers stay on the field), so null.
 export function pieces_left() { return null; }

@@ -105,6 +105,17 @@ function indexLegal(legal) {
   return { texts, ranges, pieces };
 }
 
+
+// The game's options in words, for the forms that choose them (options.js): a label, one line on what the
+// option does (docs/rules/batik.md), and each choice's name.
+export const optionWords = {
+  match: {
+    label: 'Match',
+    about: 'A match plays game after game, each loser losing the piece that overflowed, until a player has no piece left; off plays one game.',
+    choices: {on: 'Match of several games', off: 'A single game'},
+  },
+};
+
 // How many pieces `side` has left, for the room's capture sound (sound.js): each side's `lost` pieces (fallen
 // off the rim) counted down, so that fewer lost is more left; null when the view does not list them.
 export function pieces_left(view, side) {
@@ -462,6 +473,7 @@ export function mount(root, ctx) {
   function renderComposer() {
     const active = composing() && sel && pickable(sel.id);
     controls.classList.toggle('batik-active', Boolean(composing()));
+    controls.hidden = !composing();
     for (const b of controls.querySelectorAll('button')) b.disabled = !active;
     button('drop').textContent = premoving() ? 'Premove' : 'Drop';
     drawBar();

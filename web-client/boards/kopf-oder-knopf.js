@@ -117,6 +117,16 @@ function marks_from_turn(turn, sides) {
   return out;
 }
 
+
+// The game's options in words, for the forms that choose them (options.js): a label and one line on what the
+// option does (docs/rules/kopf-oder-knopf.md).
+export const optionWords = {
+  target: {
+    label: 'Buttons to win',
+    about: 'The first player to remove this many of the opponent\'s buttons wins (8 is the quick game).',
+  },
+};
+
 // How many buttons `side` ('R' or 'B') has on the board in `view` (its rows of side letters), for the room's
 // capture sound (sound.js); null when the view has no board.
 export function pieces_left(view, side) {

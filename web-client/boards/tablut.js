@@ -56,6 +56,27 @@ function diff_move(before, after) {
   return {from: from[0], to, captures};
 }
 
+
+// The game's options in words, for the forms that choose them (options.js): a label, one line on what the
+// option does (docs/rules/tablut.md), and each choice's name.
+export const optionWords = {
+  first: {
+    label: 'Who moves first',
+    about: 'The side that makes the first move.',
+    choices: {attackers: 'Attackers', defenders: 'Defenders'},
+  },
+  king: {
+    label: 'King',
+    about: 'An armed king helps his soldiers capture; an unarmed one never takes part in a capture.',
+    choices: {armed: 'Armed', unarmed: 'Unarmed'},
+  },
+  throne: {
+    label: 'Throne',
+    about: 'A special throne is the king\'s alone and hostile in captures; a plain one is an ordinary square once he has left it.',
+    choices: {special: 'Special', plain: 'Plain'},
+  },
+};
+
 // How many pieces `side` ('A' or 'D') has in `view` (its `counts`, the king among the defenders), for the
 // room's capture sound (sound.js); null when the view does not say.
 export function pieces_left(view, side) {
