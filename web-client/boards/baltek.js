@@ -100,6 +100,29 @@ export const optionWords = {
 // footballers stay on the field), so null.
 export function pieces_left() { return null; }
 
+
+// The notation's symbols (docs/notation.md) for the move list's legend, and one action in words for its
+// "in words" view.
+export const notationLegend = [
+  ['g3 f3', 'a run from g3 to f3 (1 point)'],
+  ['*', 'a sprint: the run spends the bonus and goes up to two squares'],
+  ['@', 'a kick: the ball goes to the square named'],
+  ['#', 'a shot at the opponent\'s goal'],
+  ['+', 'a duel: 1 point more for each +, against a stronger opponent on the kicker\'s square'],
+  ['!', 'a lob: 1 point more for each !, over a stronger opponent on the square passed over'],
+];
+export function actionWords(text) {
+  let m = /^([a-l][1-5])(\*?)\s+([a-l][1-5])$/.exec(text);
+  if (m) return `${m[2] ? 'sprints' : 'runs'} ${m[1]} → ${m[3]}`;
+  m = /^@([+!]*)\s+(#|[a-l][1-5])$/.exec(text);
+  if (!m) return text;
+  const duels = (m[1].match(/\+/g) || []).length;
+  const lobs = (m[1].match(/!/g) || []).length;
+  const extra = [duels ? 'duel' : '', lobs ? 'lob' : ''].filter(Boolean).join(', ');
+  const what = m[2] === '#' ? 'shoots at the goal' : `kicks to ${m[2]}`;
+  return `${what}${extra ? ` (${extra}, ${1 + duels + lobs} points)` : ''}`;
+}
+
 export function mount(root, ctx) {
   board_stylesheet('baltek');
   const narrow = window.matchMedia('(max-width: 600px)');

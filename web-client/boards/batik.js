@@ -42,11 +42,13 @@ const WIDE = {
   titleSize: 0.4,
   narrow: false,
 };
+// On a phone the tray's cells are what a finger picks: square and big enough to be 44 CSS px once the board
+// is fitted to the screen's height.
 const NARROW = {
-  viewW: X0 + WIDTH + WALL + 0.45,
-  viewH: BELOW_WELL + 4.7,
-  tray: (seat) => ({ x: 0.15 + seat * 4.7, y: BELOW_WELL + 0.1, w: 4.55, h: 4.5 }),
-  cell: { w: 1.38, h: 1.18, gapX: 0.05, gapY: 0.05, scale: 0.26 },
+  viewW: X0 + WIDTH + WALL + 0.6,
+  viewH: BELOW_WELL + 5.95,
+  tray: (seat) => ({ x: 0.1 + seat * 4.85, y: BELOW_WELL + 0.1, w: 4.8, h: 5.75 }),
+  cell: { w: 1.56, h: 1.56, gapX: 0.04, gapY: 0.04, scale: 0.3 },
   titleSize: 0.34,
   narrow: true,
 };
@@ -121,6 +123,25 @@ export const optionWords = {
 export function pieces_left(view, side) {
   const entry = view && Array.isArray(view.sides) ? view.sides.find((s) => s && s.side === side) : null;
   return entry && Array.isArray(entry.lost) ? -entry.lost.length : null;
+}
+
+
+// The notation's symbols (docs/notation.md) for the move list's legend, and one action in words for its
+// "in words" view.
+const kPieceNames = {
+  SQ: 'square', TZ: 'cut triangle', NR: 'notched rectangle', TL: 'large triangle', TM: 'medium triangle',
+  TS: 'small triangle', PL: 'long parallelogram', PM: 'medium parallelogram', PS: 'small parallelogram',
+};
+export const notationLegend = [
+  ['TL', 'the piece: SQ square, TZ cut triangle, NR notched rectangle, TL TM TS triangles, PL PM PS parallelograms'],
+  ['~', 'the piece is flipped over'],
+  ['45', 'the angle it is turned, in degrees'],
+  ['3.25', 'where its left side is, from the well\'s left wall'],
+];
+export function actionWords(text) {
+  const m = /^([A-Z]{2})(~?)\s+(\d+)\s+([\d.]+)$/.exec(text);
+  if (!m) return text;
+  return `drops the ${kPieceNames[m[1]] || m[1]}${m[2] ? ' flipped' : ''}${m[3] !== '0' ? `, turned ${m[3]}°` : ''} at ${m[4]}`;
 }
 
 export function mount(root, ctx) {

@@ -138,6 +138,25 @@ export function pieces_left(view, side) {
   return count;
 }
 
+
+// The notation's symbols (docs/notation.md) for the move list's legend, and one action in words for its
+// "in words" view.
+export const notationLegend = [
+  ['-', 'a penalty: the opponent\'s button on that hole is removed'],
+  ['x', 'the strike: the buttons taken at the start of the turn'],
+  ['c3 c5', 'a move from c3 to c5'],
+  ['pass', 'no move was possible'],
+];
+export function actionWords(text) {
+  let m = /^-\s+(\S+)$/.exec(text);
+  if (m) return `penalty: removes ${m[1]}`;
+  m = /^x\s+(.+)$/.exec(text);
+  if (m) return `strikes ${m[1].trim().split(/\s+/).join(', ')}`;
+  if (text.trim() === 'pass') return 'passes';
+  m = /^(\S+)\s+(\S+)$/.exec(text);
+  return m ? `${m[1]} → ${m[2]}` : text;
+}
+
 export function mount(root, ctx) {
   board_stylesheet('kopf-oder-knopf');
   const bar = new TurnBar('turn-bar-kok');
@@ -365,8 +384,14 @@ export function mount(root, ctx) {
         let clickable = false;
         if (targets.has(sq)) {
           g.setAttribute('data-legal', 'true');
-          el('circle',
-             {cx, cy, r: who === '.' ? 7 : 18, class: who === '.' ? 'kok-target' : 'kok-target-ring'}, g);
+          // An empty square's target is a bright ring with a dot, bigger than a button's holes and in
+          // another colour, so that on a phone it is not taken for one.
+          if (who === '.') {
+            el('circle', {cx, cy, r: 13, class: 'kok-target', 'data-target': sq}, g);
+            el('circle', {cx, cy, r: 4, class: 'kok-target-dot'}, g);
+          } else {
+            el('circle', {cx, cy, r: 18, class: 'kok-target-ring', 'data-target': sq}, g);
+          }
           label += ', move here';
           clickable = true;
         } else if (!selected && legal.penalties.has(sq)) {

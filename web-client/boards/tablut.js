@@ -84,6 +84,20 @@ export function pieces_left(view, side) {
   return typeof count === 'number' ? count : null;
 }
 
+
+// The notation's symbols (docs/notation.md) for the move list's legend, and one action in words for its
+// "in words" view.
+export const notationLegend = [
+  ['e2 a2', 'a move from e2 to a2'],
+  ['x', 'captures: the squares of the pieces the move took (the king\'s included)'],
+];
+export function actionWords(text) {
+  const m = /^([a-i][1-9])\s+([a-i][1-9])(?:\s+x\s+(.+))?$/.exec(text);
+  if (!m) return text;
+  const taken = m[3] ? m[3].trim().split(/\s+/) : [];
+  return `${m[1]} → ${m[2]}${taken.length ? `, takes ${taken.join(', ')}` : ''}`;
+}
+
 export function mount(root, ctx) {
   board_stylesheet('tablut');
   const uid = `tablut-${++instance_count}`;
