@@ -226,11 +226,7 @@ export class Harness {
     const context = await this.browser.newContext({viewport});
     context.setDefaultTimeout(kWait);
     this.contexts.push(context);
-    if (moreOptions) {
-      await context.addInitScript(() => {
-        if (localStorage.getItem('cinq.lobbyMore') === null) localStorage.setItem('cinq.lobbyMore', 'open');
-      });
-    }
+    if (moreOptions) await keepLobbyFormsOpen(context);
     const page = await context.newPage();
     const label = name || `page${this.contexts.length}`;
     page.on('pageerror', (error) => this.pageErrors.push(`${label}: ${error.message}`));
@@ -262,6 +258,14 @@ export class Harness {
     if (this.server) await this.server.stop();
     this.server = null;
   }
+}
+
+// The lobby's full forms ("More options") open in every page of `context`, as for a person who opened them
+// once (the lobby remembers it): the tests reach the forms directly.
+export async function keepLobbyFormsOpen(context) {
+  await context.addInitScript(() => {
+    if (localStorage.getItem('cinq.lobbyMore') === null) localStorage.setItem('cinq.lobbyMore', 'open');
+  });
 }
 
 // Resolves once the page's connection got its welcome (the identity with its token is stored).

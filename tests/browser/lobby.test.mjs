@@ -2,7 +2,7 @@
 // words in the room, results written out (and "My games" saying who won), a seek taken with one click, the
 // room list first on a phone, correspondence seat links kept, and text contrast of at least 4.5:1 in both
 // colour schemes.
-import {assert, assertEqual, createRoom, gameTable, kDesktop, kPhone, kWait, lowContrastText, mySeat, openRoom, setOptions, sitFromLobby, smallTapTargets, waitStatus, waitWelcomed} from './harness.mjs';
+import {assert, assertEqual, createRoom, gameTable, kDesktop, keepLobbyFormsOpen, kPhone, kWait, lowContrastText, mySeat, openRoom, setOptions, sitFromLobby, smallTapTargets, waitStatus, waitWelcomed} from './harness.mjs';
 
 const kTablutSides = ['Attackers (A)', 'Defenders (D)'];
 
@@ -132,6 +132,7 @@ export const tests = {
     const {room} = await tablutPair(h);
     for (const scheme of ['light', 'dark']) {
       const context = await h.browser.newContext({viewport: kDesktop, colorScheme: scheme});
+      await keepLobbyFormsOpen(context);  // the forms are checked too
       h.contexts.push(context);
       const page = await context.newPage();
       await page.goto(`${h.url}/#/`);

@@ -81,7 +81,6 @@ function all_squares() {
   return out;
 }
 
-
 // The game's options in words, for the forms that choose them (options.js): a label, one line on what the
 // option does (docs/rules/baltek.md), and the word for "not set".
 export const optionWords = {
@@ -99,7 +98,6 @@ export const optionWords = {
 // The room's capture sound (sound.js) asks how many pieces a side has left: none to lose here (the
 // footballers stay on the field), so null.
 export function pieces_left() { return null; }
-
 
 // The notation's symbols (docs/notation.md) for the move list's legend, and one action in words for its
 // "in words" view.

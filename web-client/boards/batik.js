@@ -107,7 +107,6 @@ function indexLegal(legal) {
   return { texts, ranges, pieces };
 }
 
-
 // The game's options in words, for the forms that choose them (options.js): a label, one line on what the
 // option does (docs/rules/batik.md), and each choice's name.
 export const optionWords = {
@@ -124,7 +123,6 @@ export function pieces_left(view, side) {
   const entry = view && Array.isArray(view.sides) ? view.sides.find((s) => s && s.side === side) : null;
   return entry && Array.isArray(entry.lost) ? -entry.lost.length : null;
 }
-
 
 // The notation's symbols (docs/notation.md) for the move list's legend, and one action in words for its
 // "in words" view.

@@ -53,14 +53,12 @@ function readPush(action) {
   return m ? {slot: m[1], mark: m[2], distance: Number(m[3])} : null;
 }
 
-
 // The game has no options (options.js shows none).
 export const optionWords = {};
 
 // The room's capture sound (sound.js) asks how many pieces a side has left: null, the marbles belong to no
 // side (a jump takes a marble off for the marble player's own score).
 export function pieces_left() { return null; }
-
 
 // The notation's symbols (docs/notation.md) for the move list's legend, and one action in words for its
 // "in words" view.

@@ -117,7 +117,6 @@ function marks_from_turn(turn, sides) {
   return out;
 }
 
-
 // The game's options in words, for the forms that choose them (options.js): a label and one line on what the
 // option does (docs/rules/kopf-oder-knopf.md).
 export const optionWords = {
@@ -137,7 +136,6 @@ export function pieces_left(view, side) {
   }
   return count;
 }
-
 
 // The notation's symbols (docs/notation.md) for the move list's legend, and one action in words for its
 // "in words" view.

@@ -56,7 +56,6 @@ function diff_move(before, after) {
   return {from: from[0], to, captures};
 }
 
-
 // The game's options in words, for the forms that choose them (options.js): a label, one line on what the
 // option does (docs/rules/tablut.md), and each choice's name.
 export const optionWords = {
@@ -83,7 +82,6 @@ export function pieces_left(view, side) {
   const count = view && view.counts && view.counts[side];
   return typeof count === 'number' ? count : null;
 }
-
 
 // The notation's symbols (docs/notation.md) for the move list's legend, and one action in words for its
 // "in words" view.
