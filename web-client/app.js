@@ -112,6 +112,47 @@ function show_identity() {
   }
 }
 
+// The header's menu (a phone's): a button that opens the list of every header link, the account's
+// included (Log in, Register or Account, which a phone's header row has no room for beside the name). A
+// link followed, or a tap elsewhere, closes it.
+function install_menu() {
+  const header = document.querySelector('.site-header');
+  const button = document.getElementById('menu-button');
+  const nav = document.getElementById('site-nav');
+  if (!header || !button || !nav) return;
+  const account = el('span', {class: 'nav-account'});
+  nav.append(account);
+  const set_open = (open) => {
+    header.classList.toggle('menu-open', open);
+    button.setAttribute('aria-expanded', String(open));
+  };
+  button.addEventListener('click', (e) => {
+    e.stopPropagation();
+    set_open(!header.classList.contains('menu-open'));
+  });
+  nav.addEventListener('click', (e) => {
+    if (e.target.closest('a')) set_open(false);
+  });
+  document.addEventListener('click', (e) => {
+    if (!header.contains(e.target)) set_open(false);
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && header.classList.contains('menu-open')) {
+      set_open(false);
+      button.focus();
+    }
+  });
+  const draw = () => {
+    account.replaceChildren(...(conn.username ?
+        [el('a', {href: '#/account'}, 'Account')] :
+        [el('a', {href: '#/account'}, 'Log in'), el('a', {href: '#/account/register'}, 'Register')]));
+  };
+  for (const type of ['welcome', 'registered', 'logged_out']) conn.on(type, draw);
+  draw();
+  window.addEventListener('hashchange', () => set_open(false));
+}
+install_menu();
+
 // Errors nobody else handles: shown briefly. Rooms handle their own (they know which room is on screen).
 conn.on('error', (message) => {
   if (message.ref !== undefined && app.quiet_refs.has(message.ref)) return;

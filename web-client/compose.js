@@ -105,8 +105,9 @@ export class TurnBar {
               },
             },
                b.label)));
-    this.node.classList.toggle(
-        'turn-bar-empty', !prompt && !steps && !buttons.length && !this.tools_.childElementCount);
+    // A tool the board hides (Batik's composer while nothing is composed) says nothing either.
+    const tools = [...this.tools_.children].some((node) => !node.hidden);
+    this.node.classList.toggle('turn-bar-empty', !prompt && !steps && !buttons.length && !tools);
   }
 }
 

@@ -1,6 +1,8 @@
 // The import page (#/import): paste or upload a record, have the server check it (POST /api/replay), then
 // step through it on the game's board with the move list. A bad record shows the server's "line N: reason",
-// and nothing of an earlier replay stays on screen beside it.
+// and nothing of an earlier replay stays on screen beside it. A chosen file only fills the box: "Show the
+// replay" asks the server, once. The replay comes above the form, its title beside the board as in a room,
+// so that the board gets the screen's height (the boards fit themselves to the height under their top).
 
 import {mount_board} from './board-host.js';
 import {MoveList} from './movelist.js';
@@ -63,8 +65,8 @@ export function render_import(root) {
   const summary = el('div', {class: 'import-summary'});
   const board_root = el('div', {id: 'board', class: 'board-host'});
   const viewer =
-      el('section', {class: 'import-viewer', hidden: true, 'aria-label': 'Replay'}, summary,
-         el('div', {class: 'room-layout'}, el('div', {class: 'room-board'}, board_root),
+      el('section', {class: 'import-viewer', hidden: true, 'aria-label': 'Replay'},
+         el('div', {class: 'room-layout'}, summary, el('div', {class: 'room-board'}, board_root),
             el('div', {class: 'room-panel replay-panel'})));
   const panel = viewer.querySelector('.replay-panel');
 
@@ -72,7 +74,8 @@ export function render_import(root) {
     const chosen = file.files && file.files[0];
     if (!chosen) return;
     text.value = await chosen.text();
-    form.requestSubmit();
+    error.hidden = true;
+    submit.focus();
   });
 
   form.addEventListener('submit', async (e) => {
@@ -124,6 +127,7 @@ export function render_import(root) {
                             ].filter(Boolean).join(' · ')),
                             el('p', {class: 'import-result'}, outcome_text(data)));
     viewer.hidden = false;
+    viewer.scrollIntoView({block: 'start'});
     const ctx = {game: data.game, options: data.options, sides, seatNames: players, act: () => {}};
     const mounted = await mount_board(board_root, ctx);
     if (destroyed || sequence !== generation) {
@@ -142,16 +146,19 @@ export function render_import(root) {
       },
     });
     controls.set_turns(replay_turns(steps));
-    panel.replaceChildren(controls.node, el('pre', {id: 'moves', class: 'moves'}, data.record || ''));
+    // A line a block: a long one wraps under its own start, indented, rather than being cut.
+    const lines = String(data.record || '').replace(/\n$/, '').split('\n');
+    panel.replaceChildren(controls.node,
+                          el('pre', {id: 'moves', class: 'moves', tabindex: '0', 'aria-label': 'Game record'},
+                             lines.map((line) => el('span', {class: 'moves-line'}, line || ' '))));
     controls.go(0, true);
   }
 
   root.append(
-      el('div', {class: 'import'},
+      el('div', {class: 'import'}, viewer,
          el('section', {class: 'card'}, el('h1', {}, 'Import a record'),
-            el('p', {class: 'muted'}, 'Paste a game record or open a .txt file to replay it move by move.'),
-            form),
-         viewer));
+            el('p', {class: 'muted'}, 'Paste a game record or open a .txt file, then show its replay move by move.'),
+            form)));
   document.title = 'Cinq — import';
 
   return () => {

@@ -1,7 +1,10 @@
-// The lobby (#/): what the games are, the list of public rooms and my games (refreshed every 3 s), then my
-// name, quick pairing, playing the computer and a new room. The lists come first: on a phone they are what a
-// visitor looks for, above the forms.
+// The lobby (#/): one-click starts first (a game against the computer, or quick pairing, per game), then
+// what the games are, the list of public rooms and my games (refreshed every 3 s), then my name and the full
+// forms a click away ("More options": quick pairing, playing the computer, a new room, each with the game's
+// options as menus). The one-click tiles are above the fold on a desktop and on a phone.
 
+import {error_words} from './account.js';
+import {OptionsMenu} from './options.js';
 import {seat_links_block} from './room-view.js';
 import {clock_label, el, game_about, game_title, help_link, kClocks, kGames, notify, parse_clock_choice, player_label} from './ui.js';
 import {outcome_for, parse_result_text, result_sentence, seat_label} from './words.js';
@@ -14,6 +17,40 @@ const kCorrespondenceDays = [1, 2, 3, 5, 7, 14];
 // The computer's levels (bots/bot.h): 0 plays at random, each level above searches longer.
 const kBotLevels = [0, 1, 2, 3, 4, 5];
 const level_label = (level) => (level === 0 ? '0 (random)' : String(level));
+
+// The computer's level a one-click game starts at: the last one chosen (kept in this browser), else 2, the
+// form's own default: an opponent that plays with a purpose without crushing a beginner.
+const kLevelKey = 'cinq.botLevel';
+const kDefaultLevel = 2;
+export function chosen_level() {
+  try {
+    const level = Number(localStorage.getItem(kLevelKey));
+    return localStorage.getItem(kLevelKey) !== null && kBotLevels.includes(level) ? level : kDefaultLevel;
+  } catch {
+    return kDefaultLevel;
+  }
+}
+function remember_level(level) {
+  try {
+    localStorage.setItem(kLevelKey, String(level));
+  } catch {
+    // A browser that keeps nothing: the default next time.
+  }
+}
+
+// Quick pairing's clock from a one-click tile: ten minutes and five seconds a move, time enough to learn a
+// game few people know, short enough to finish at one sitting.
+export const kQuickClock = '10+5';
+
+// Whether "More options" (the full forms) was left open: a person who uses them keeps them at hand.
+const kMoreKey = 'cinq.lobbyMore';
+function more_open() {
+  try {
+    return localStorage.getItem(kMoreKey) === 'open';
+  } catch {
+    return false;
+  }
+}
 
 export function render_lobby(root, app) {
   const {conn} = app;
@@ -31,6 +68,32 @@ export function render_lobby(root, app) {
   }
   const subscriptions = [];
   let pending_create = null;  // ref of the create we are waiting on
+  // A refused create or seek is said beside what sent it (not in a notice that may cover the forms):
+  // ref -> the error line of that form or tile block.
+  const error_lines = new Map();
+  const error_line = (id) => el('p', {id, class: 'form-error', role: 'alert', hidden: true});
+  const create_error = error_line('create-error');
+  const bot_error = error_line('bot-error');
+  const cvc_error = error_line('cvc-error');
+  const seek_error = error_line('seek-error');
+  const quick_error = error_line('quick-error');
+  const watch_error = (ref, line) => {
+    if (ref === null) {
+      notify('Not connected: try again in a moment.');
+      return;
+    }
+    for (const node of [create_error, bot_error, cvc_error, seek_error, quick_error]) node.hidden = true;
+    app.quiet_refs.add(ref);
+    error_lines.set(ref, line);
+  };
+  const send_create = (message, line) => {
+    pending_create = conn.send(message);
+    watch_error(pending_create, line);
+  };
+  const send_seek = (seek, line) => {
+    app.seek_sent = seek;
+    watch_error(conn.send(seek), line);
+  };
 
   const game_select = (id) =>
       el('select', {id, name: id}, kGames.map((g) => el('option', {value: g.name}, g.title)));
@@ -57,14 +120,7 @@ export function render_lobby(root, app) {
 
   // --- create
   const create_game = game_select('create-game');
-  const create_options = el('input', {
-    id: 'create-options',
-    type: 'text',
-    autocomplete: 'off',
-    spellcheck: false,
-    'aria-describedby': 'create-options-hint'
-  });
-  const options_hint = el('small', {id: 'create-options-hint', class: 'hint'});
+  const create_options = new OptionsMenu('create', create_game);
   const create_clock = clock_select('create-clock');
   create_clock.append(...kCorrespondenceDays.map(
       (n) => el('option', {value: `${n}d`}, `${n} day${n > 1 ? 's' : ''} per move (correspondence)`)));
@@ -76,7 +132,7 @@ export function render_lobby(root, app) {
   const create_rated_hint = rated_hint('create-rated-hint');
   const create_form =
       el('form', {class: 'card-form', id: 'create-form'}, field('create-game', 'Game', create_game),
-         field('create-options', 'Options', create_options, options_hint),
+         create_options.node,
          field('create-clock', 'Clock', create_clock), field('create-seat', 'Play as', create_seat),
          el('div', {class: 'check'}, create_private,
             el('label',
@@ -87,28 +143,19 @@ export function render_lobby(root, app) {
             el('label', {for: 'create-rated'}, 'Rated (the result changes both players\' ratings)')),
          create_rated_hint,
          el('button', {id: 'create-submit', type: 'submit', class: 'primary'}, 'Create room'));
-  const update_hint = () => {
-    const game = kGames.find((g) => g.name === create_game.value);
-    options_hint.textContent =
-        game && game.options_hint ? `key=value … e.g. ${game.options_hint}` : 'This game has no options.';
-    create_options.placeholder = game && game.options_hint ? 'defaults' : 'none';
-  };
-  create_game.addEventListener('change', update_hint);
-  update_hint();
   create_form.addEventListener('submit', (e) => {
     e.preventDefault();
     const message = {
       type: 'create',
       game: create_game.value,
-      options: create_options.value.trim(),
+      options: create_options.text(),
       clock: /^\d+d$/.test(create_clock.value) ? {days: parseInt(create_clock.value, 10)} :
                                                  parse_clock_choice(create_clock.value),
       private: create_private.checked,
     };
     if (create_rated.checked && !create_rated.disabled) message.rated = true;
     if (create_seat.value !== '') message.seat = Number(create_seat.value);
-    pending_create = conn.send(message);
-    if (pending_create === null) notify('Not connected: try again in a moment.');
+    send_create(message, create_error);
   });
 
   // --- computer opponents: a bot takes the other seat at once (levels 0 = random play .. 5)
@@ -117,25 +164,27 @@ export function render_lobby(root, app) {
       kBotLevels.map(
           (l) => el('option', {value: String(l), ...(l === chosen ? {selected: ''} : {})}, level_label(l))));
   const bot_game = game_select('bot-game');
-  const bot_level = level_select('bot-level', 2);
+  const bot_level = level_select('bot-level', chosen_level());
+  bot_level.addEventListener('change', () => remember_level(Number(bot_level.value)));
+  const bot_options = new OptionsMenu('bot', bot_game);
   const bot_seat = seat_select('bot-seat', bot_game);
   const bot_clock = clock_select('bot-clock');
   const bot_form =
       el('form', {class: 'card-form', id: 'bot-form'}, field('bot-game', 'Game', bot_game),
          field('bot-level', 'Level', bot_level), field('bot-seat', 'Play as', bot_seat),
-         field('bot-clock', 'Clock', bot_clock),
-         el('button', {id: 'bot-submit', type: 'submit', class: 'primary'}, 'Play'));
+         field('bot-clock', 'Clock', bot_clock), bot_options.node,
+         el('button', {id: 'bot-submit', type: 'submit', class: 'primary'}, 'Play'), bot_error);
   bot_form.addEventListener('submit', (e) => {
     e.preventDefault();
     const message = {
       type: 'create',
       game: bot_game.value,
+      options: bot_options.text(),
       bot: Number(bot_level.value),
       clock: parse_clock_choice(bot_clock.value)
     };
     if (bot_seat.value !== '') message.seat = Number(bot_seat.value);
-    pending_create = conn.send(message);
-    if (pending_create === null) notify('Not connected: try again in a moment.');
+    send_create(message, bot_error);
   });
   // Computer vs computer: two bots, nobody seated; the creator watches (and anyone may, from the list).
   const cvc_game = game_select('cvc-game');
@@ -144,7 +193,7 @@ export function render_lobby(root, app) {
   const cvc_form =
       el('form', {class: 'card-form', id: 'cvc-form'}, field('cvc-game', 'Game', cvc_game),
          field('cvc-level0', cvc_labels[0], cvc_levels[0]), field('cvc-level1', cvc_labels[1], cvc_levels[1]),
-         el('button', {id: 'cvc-submit', type: 'submit'}, 'Watch computer vs computer'));
+         el('button', {id: 'cvc-submit', type: 'submit'}, 'Watch computer vs computer'), cvc_error);
   // Each bot's level beside the side it plays, in words.
   const name_cvc_sides = () => {
     for (const seat of [0, 1]) cvc_labels[seat].textContent = `${seat_choice(cvc_game.value, seat)}: level`;
@@ -153,14 +202,14 @@ export function render_lobby(root, app) {
   name_cvc_sides();
   cvc_form.addEventListener('submit', (e) => {
     e.preventDefault();
-    pending_create = conn.send(
-        {type: 'create', game: cvc_game.value, bots: cvc_levels.map((s) => Number(s.value)), clock: null});
-    if (pending_create === null) notify('Not connected: try again in a moment.');
+    send_create({type: 'create', game: cvc_game.value, bots: cvc_levels.map((s) => Number(s.value)), clock: null},
+                cvc_error);
   });
 
   // --- quick pairing
   const seek_game = game_select('seek-game');
   const seek_clock = clock_select('seek-clock');
+  const seek_options = new OptionsMenu('seek', seek_game);
   const seek_rated = el('input', {id: 'seek-rated', type: 'checkbox', 'aria-describedby': 'seek-rated-hint'});
   const seek_rated_hint = rated_hint('seek-rated-hint');
   // An optional range of the opponent's rating, for a rated seek: either end may stay open.
@@ -179,13 +228,13 @@ export function render_lobby(root, app) {
   const seek_list = el('ul', {class: 'seek-list'});
   const seek_form =
       el('form', {class: 'card-form', id: 'seek-form'}, field('seek-game', 'Game', seek_game),
-         field('seek-clock', 'Clock', seek_clock),
+         field('seek-clock', 'Clock', seek_clock), seek_options.node,
          el('div', {class: 'check'}, seek_rated, el('label', {for: 'seek-rated'}, 'Rated')), seek_rated_hint,
          seek_range,
          el('div', {class: 'buttons'},
             el('button', {id: 'seek-submit', type: 'submit', class: 'primary'}, 'Find an opponent'),
             seek_cancel),
-         seek_status);
+         seek_status, seek_error);
   // The seeks waiting, listed with the rooms: a click on one plays it.
   const seeks_block = el('div', {class: 'lobby-seeks', id: 'seeks', hidden: true},
                          el('h3', {}, 'Looking for an opponent'), seek_list);
@@ -197,8 +246,9 @@ export function render_lobby(root, app) {
   };
   seek_form.addEventListener('submit', (e) => {
     e.preventDefault();
-    const seek =
-        {type: 'seek', game: seek_game.value, options: '', clock: parse_clock_choice(seek_clock.value)};
+    const seek = {
+      type: 'seek', game: seek_game.value, options: seek_options.text(), clock: parse_clock_choice(seek_clock.value)
+    };
     if (seek_rated.checked && !seek_rated.disabled) {
       seek.rated = true;
       const range = rating_range(seek_min.value, seek_max.value);
@@ -208,8 +258,7 @@ export function render_lobby(root, app) {
       }
       if (range) seek.rating_range = range;
     }
-    app.seek_sent = seek;
-    if (conn.send(seek) === null) notify('Not connected: try again in a moment.');
+    send_seek(seek, seek_error);
   });
   seek_cancel.addEventListener('click', () => conn.send({type: 'unseek'}));
   subscriptions.push(conn.on('seeking', show_seek), conn.on('unseeked', show_seek));
@@ -264,6 +313,12 @@ export function render_lobby(root, app) {
   }));
   subscriptions.push(conn.on('error', (error) => {
     if (error.ref === pending_create) pending_create = null;
+    const line = error_lines.get(error.ref);
+    if (!line) return;
+    error_lines.delete(error.ref);
+    app.quiet_refs.delete(error.ref);
+    line.textContent = error_words(error);
+    line.hidden = false;
   }));
   subscriptions.push(conn.on('welcome', (message) => {
     if (document.activeElement !== name_input && conn.identity) name_input.value = conn.identity.name || '';
@@ -296,13 +351,64 @@ export function render_lobby(root, app) {
               el('a', {href: `#/leaderboard/${g.name}`, class: 'leaderboard-link', 'data-leaderboard': g.name},
                  'Leaderboard'))));
 
-  // Two columns at desktop width (the lists, then the forms); one on a phone, in the same order.
+  // --- one-click starts: per game, a game against the computer at the remembered level, or quick pairing
+  // with the game's default options and kQuickClock. The computer's level is chosen once above the tiles.
+  const quick_level = level_select('quick-level', chosen_level());
+  quick_level.addEventListener('change', () => {
+    remember_level(Number(quick_level.value));
+    bot_level.value = quick_level.value;
+  });
+  bot_level.addEventListener('change', () => { quick_level.value = bot_level.value; });
+  const quick_rows = kGames.map((g) => el(
+      'li', {class: 'quick-row', 'data-game': g.name}, el('span', {class: 'quick-game'}, g.title),
+      el('button', {
+        type: 'button', class: 'quick-bot primary', 'data-quick': 'bot', 'data-game': g.name,
+        'aria-label': `Play ${g.title} against the computer`,
+        onclick: () => send_create({type: 'create', game: g.name, options: '', bot: Number(quick_level.value), clock: null},
+                                   quick_error),
+      }, 'vs computer'),
+      el('button', {
+        type: 'button', class: 'quick-seek', 'data-quick': 'seek', 'data-game': g.name,
+        'aria-label': `Find an opponent for ${g.title} (${kQuickClock})`,
+        onclick: () => send_seek({type: 'seek', game: g.name, options: '', clock: parse_clock_choice(kQuickClock)},
+                                 quick_error),
+      }, `Find opponent`)));
+  const quick_start = el(
+      'section', {class: 'card lobby-quick', id: 'quick-start', 'aria-labelledby': 'quick-title'},
+      el('div', {class: 'quick-head'}, el('h2', {id: 'quick-title'}, 'Play now'),
+         el('div', {class: 'quick-level'}, el('label', {for: 'quick-level'}, 'Computer\'s level'), quick_level)),
+      el('p', {class: 'quick-note muted'}, `One click: a game against the computer, or quick pairing with a stranger (${
+          kQuickClock}, standard rules).`),
+      el('ul', {class: 'quick-list'}, quick_rows), quick_error,
+      el('p', {id: 'quick-seek-status', class: 'muted', 'aria-live': 'polite'}));
+  const quick_status = quick_start.querySelector('#quick-seek-status');
+  const show_quick_seek = () => {
+    quick_status.textContent = seek_status.textContent;
+    quick_status.hidden = !seek_status.textContent;
+    quick_status.append(...(app.seek ? [' ', el('button', {type: 'button', id: 'quick-seek-cancel', onclick: () => conn.send({type: 'unseek'})}, 'Cancel')] : []));
+  };
+  subscriptions.push(conn.on('seeking', show_quick_seek), conn.on('unseeked', show_quick_seek));
+  show_quick_seek();
+
+  // The full forms, a click away; left open, they stay open next time.
+  const more = el('details', {class: 'lobby-more', id: 'more-options', ...(more_open() ? {open: true} : {})},
+                  el('summary', {id: 'more-options-summary'}, 'More options: the clock, the side, the game\'s options, a room of your own'));
+  more.addEventListener('toggle', () => {
+    try {
+      localStorage.setItem(kMoreKey, more.open ? 'open' : 'closed');
+    } catch {
+      // Nothing kept: closed next time.
+    }
+  });
+
+  // The tiles first; then two columns at desktop width (the lists, then the forms); one on a phone.
   root.append(el(
       'div', {class: 'lobby'},
       el('header', {class: 'lobby-head'}, el('h1', {id: 'lobby-title'}, 'Cinq: five board games to play online'),
          el('p', {class: 'lobby-intro'},
             'Play a friend with a link, a stranger by quick pairing, or the computer. New to a game? Each ' +
                 'has a short “How to play”.')),
+      quick_start,
       el('section', {class: 'card lobby-games', 'aria-labelledby': 'games-title'},
          el('h2', {id: 'games-title'}, 'The games'), games_list,
          el('p', {class: 'lobby-archive'}, 'Finished games: ',
@@ -315,13 +421,20 @@ export function render_lobby(root, app) {
          el('section', {class: 'card lobby-my-games', 'aria-labelledby': 'my-games-title'},
             el('h2', {id: 'my-games-title'}, 'My games'), my_games_empty, my_games_list)),
       el('div', {class: 'lobby-forms'}, el('section', {class: 'card lobby-name'}, name_form),
-         el('section', {class: 'card lobby-seek', 'aria-labelledby': 'seek-title'},
-            el('h2', {id: 'seek-title'}, 'Quick pairing'), seek_form),
-         el('section', {class: 'card lobby-bot', 'aria-labelledby': 'bot-title'},
-            el('h2', {id: 'bot-title'}, 'Play against the computer'), bot_form,
-            el('h3', {id: 'cvc-title'}, 'Computer vs computer'), cvc_form),
-         el('section', {class: 'card lobby-create', 'aria-labelledby': 'create-title'},
-            el('h2', {id: 'create-title'}, 'New room'), create_form))));
+         el('div', {class: 'card lobby-more-card'}, more),
+         el('div', {class: 'lobby-more-forms'},
+            el('section', {class: 'card lobby-seek', 'aria-labelledby': 'seek-title'},
+               el('h2', {id: 'seek-title'}, 'Quick pairing'), seek_form),
+            el('section', {class: 'card lobby-bot', 'aria-labelledby': 'bot-title'},
+               el('h2', {id: 'bot-title'}, 'Play against the computer'), bot_form,
+               el('h3', {id: 'cvc-title'}, 'Computer vs computer'), cvc_form),
+            el('section', {class: 'card lobby-create', 'aria-labelledby': 'create-title'},
+               el('h2', {id: 'create-title'}, 'New room'), create_form)))));
+  // The forms show while "More options" is open.
+  const more_forms = root.querySelector('.lobby-more-forms');
+  const follow_more = () => { more_forms.hidden = !more.open; };
+  more.addEventListener('toggle', follow_more);
+  follow_more();
 
   const refresh = () => {
     conn.send({type: 'rooms'});

@@ -4,8 +4,27 @@
 // the record (at a join, after each fetch) and the live `play`/`takeback` events between fetches; the
 // import page feeds it a whole record. Which position stands for which turn is the caller's business: the
 // list only says "show index k", k turns played (0: the start; the last index: the game as it stands).
+// The turns show in notation or in words (a switch kept in the browser), with a legend of the notation's
+// symbols; both come from the game's board module (`actionWords(text)`, `notationLegend`).
 
-import {el} from './ui.js';
+import {el, side_name} from './ui.js';
+
+// Whether the turns are written in words, as last chosen in this browser.
+const kWordsKey = 'cinq.movesInWords';
+function words_chosen() {
+  try {
+    return localStorage.getItem(kWordsKey) === 'true';
+  } catch {
+    return false;
+  }
+}
+
+// A turn in words with the game's `actionWords`: 'Blue: kicks to h3; runs f5 → f4'.
+export function turn_in_words(game, turn, action_words) {
+  const side = side_name(game, turn.side) || turn.side;
+  const actions = (turn.items || []).map((item) => (action_words ? action_words(item) : item));
+  return `${side}: ${actions.length ? actions.join('; ') : 'ends the turn'}`;
+}
 
 // A record's turns in order: [{index, number, section, side, items, text}]. `index` counts from 1 over the
 // whole record (the position after turn `index` is step `index` of a replay), `number` is the record's
@@ -101,13 +120,33 @@ export class MoveList {
     this.caption_ = el('div', {id: 'replay-caption', class: 'replay-caption muted'});
     this.list_ = el('ol', {id: 'movelist-lines', class: 'movelist-lines', 'aria-label': 'Turns'});
     this.empty_ = el('p', {class: 'movelist-empty muted'}, 'No move yet.');
+    // Notation or words, and what the notation's symbols mean.
+    this.in_words_ = words_chosen();
+    this.words_ = null;  // the board module's {actionWords, notationLegend} for this game, once loaded
+    this.words_game_ = null;
+    this.toggle_ = el('button', {
+      id: 'movelist-words', type: 'button', class: 'movelist-toggle', 'aria-pressed': String(this.in_words_),
+      onclick: () => {
+        this.in_words_ = !this.in_words_;
+        this.toggle_.setAttribute('aria-pressed', String(this.in_words_));
+        try {
+          localStorage.setItem(kWordsKey, String(this.in_words_));
+        } catch {
+          // Nothing kept.
+        }
+        this.draw_();
+      },
+    }, 'In words');
+    this.legend_list_ = el('dl', {class: 'movelist-legend-list'});
+    this.legend_ = el('details', {id: 'movelist-legend', class: 'movelist-legend', hidden: true},
+                      el('summary', {}, 'What the symbols mean'), this.legend_list_);
     this.node =
         el('section', {id: 'movelist', class: 'movelist', 'aria-label': 'Moves'},
            el('div', {class: 'replay movelist-nav', role: 'group', 'aria-label': 'Go through the game'},
               el('div', {class: 'replay-buttons'}, this.buttons_.start, this.buttons_.prev, this.step_label_,
                  this.buttons_.next, this.buttons_.end),
               this.caption_),
-           this.empty_, this.list_);
+           el('div', {class: 'movelist-tools'}, this.toggle_, this.legend_), this.empty_, this.list_);
     this.on_key_ = (e) => {
       if (!this.node.isConnected || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
       // Keys typed into a field, or meant for the board (its own keyboard play), are not ours.
@@ -127,10 +166,33 @@ export class MoveList {
     };
     document.addEventListener('keydown', this.on_key_);
     this.draw_();
+    this.load_words_();
+  }
+
+  // The game's words and legend, from its board module (nothing changes when it cannot be loaded).
+  async load_words_() {
+    const game = this.game_;
+    if (!game || game === this.words_game_) return;
+    this.words_game_ = game;
+    let module = {};
+    try {
+      module = await import(`./boards/${game}.js`);
+    } catch {
+      module = {};
+    }
+    if (game !== this.game_) return;
+    this.words_ = {actionWords: module.actionWords || null, notationLegend: module.notationLegend || []};
+    this.legend_list_.replaceChildren(...this.words_.notationLegend.map(
+        ([symbol, meaning]) => el('div', {class: 'legend-entry'}, el('dt', {}, el('code', {}, symbol)), el('dd', {}, meaning))));
+    this.legend_.hidden = !this.words_.notationLegend.length;
+    this.draw_();
   }
 
   get turns() { return this.turns_; }
-  set game(game) { this.game_ = game || ''; }
+  set game(game) {
+    this.game_ = game || '';
+    this.load_words_();
+  }
   // Whether the last index is a game under way (its end button then says "back to the game"), or the end
   // of a finished one: after the game the list is its replay.
   set live(live) {
@@ -227,6 +289,7 @@ export class MoveList {
     const shown = index === 0 ? null : this.turns_[index - 1];
     this.caption_.textContent = this.viewing_ !== null || !this.live_ ? turn_label(shown) : '';
     this.node.dataset.viewing = this.viewing_ === null ? '' : String(this.viewing_);
+    this.node.dataset.words = String(this.in_words_);
     this.empty_.hidden = count > 0;
 
     const sections = new Set(this.turns_.map((t) => t.section));
@@ -269,7 +332,7 @@ export class MoveList {
             title: last ? 'The last move' : `Show the position after ${turn.number}. ${turn.side}`,
             onclick: () => this.go(turn.index),
           },
-             turn.text);
+             this.in_words_ ? turn_in_words(this.game_, turn, this.words_ && this.words_.actionWords) : turn.text);
       line.node.append(cell);
     }
     this.list_.replaceChildren(...items);

@@ -54,6 +54,9 @@ export function path_of(points) {
 // [{value, y}], series: [{pool, points: [{x, y, rating, deviation, at_ms, game_id}], path}]}, series in the
 // order of `pools`, then any other pool by name; times from left to right, ratings from bottom to top. A
 // single moment (one game) stands in the middle: the time axis then spans a day either side.
+// A series whose first entry says its `change` starts from the rating before that game (1500 for a new
+// player): `start` {x, y, rating}, a little before the first game, where its line begins, so that one game
+// draws a line from where the player stood rather than a lone dot.
 export function chart_model(history, {size = kChartSize, pools = ['live', 'correspondence']} = {}) {
   const entries = (history || []).filter(
       (h) => h && Number.isFinite(h.rating) && Number.isFinite(h.at_ms));
@@ -62,11 +65,23 @@ export function chart_model(history, {size = kChartSize, pools = ['live', 'corre
   const plot = {left: margin.left, top: margin.top, right: width - margin.right, bottom: height - margin.bottom};
   let t0 = Math.min(...entries.map((h) => h.at_ms));
   let t1 = Math.max(...entries.map((h) => h.at_ms));
-  if (t1 === t0) {
+  // The ratings before each pool's first game, a tenth of the span (a day for one moment) before it.
+  const gap = t1 > t0 ? (t1 - t0) / 10 : kDayMs;
+  const starts = new Map();
+  for (const h of [...entries].sort((a, b) => a.at_ms - b.at_ms)) {
+    const pool = h.pool || '';
+    if (starts.has(pool)) continue;
+    starts.set(pool, Number.isFinite(h.change) ? {rating: h.rating - h.change, at_ms: h.at_ms - gap} : null);
+  }
+  const begun = [...starts.values()].filter(Boolean);
+  if (begun.length) {
+    t0 = Math.min(t0, ...begun.map((s) => s.at_ms));
+  } else if (t1 === t0) {
     t0 -= kDayMs;
     t1 += kDayMs;
   }
-  const axis = rating_axis(Math.min(...entries.map((h) => h.rating)), Math.max(...entries.map((h) => h.rating)));
+  const ratings = [...entries.map((h) => h.rating), ...begun.map((s) => s.rating)];
+  const axis = rating_axis(Math.min(...ratings), Math.max(...ratings));
   const x = (t) => plot.left + ((t - t0) / (t1 - t0)) * (plot.right - plot.left);
   const y = (r) => plot.top + ((axis.max - r) / (axis.max - axis.min)) * (plot.bottom - plot.top);
   const names = [...new Set(entries.map((h) => h.pool || ''))].sort((a, b) => {
@@ -84,7 +99,9 @@ export function chart_model(history, {size = kChartSize, pools = ['live', 'corre
                          at_ms: h.at_ms,
                          game_id: h.game_id
                        }));
-    return {pool, points, path: path_of(points)};
+    const first = starts.get(pool);
+    const start = first ? {x: x(first.at_ms), y: y(first.rating), rating: first.rating, at_ms: first.at_ms} : null;
+    return {pool, points, start, path: path_of(start ? [start, ...points] : points)};
   });
   return {
     width,
@@ -139,7 +156,14 @@ export function render_chart(model, {title = 'Rating history', label = (p) => p,
                   date(model.time.max)));
   for (const series of model.series) {
     const group = svg('g', {class: `chart-series chart-pool-${series.pool}`, 'data-pool': series.pool});
-    if (series.points.length > 1) group.append(svg('path', {class: 'chart-line', d: series.path}));
+    if (series.points.length + (series.start ? 1 : 0) > 1) {
+      group.append(svg('path', {class: 'chart-line', d: series.path}));
+    }
+    if (series.start) {
+      const dot = svg('circle', {class: 'chart-start', cx: round1(series.start.x), cy: round1(series.start.y), r: 3.5});
+      dot.append(svg('title', {}, `${label(series.pool)}: started at ${Math.round(series.start.rating)}`));
+      group.append(dot);
+    }
     for (const point of series.points) {
       const dot = svg('circle', {class: 'chart-point', cx: round1(point.x), cy: round1(point.y), r: 4.5});
       const text = point_title ? point_title(point, series.pool) : `${label(series.pool)}: ${Math.round(point.rating)}`;

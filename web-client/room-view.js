@@ -45,8 +45,13 @@ export class PlayersPanel {
         row.name.textContent = info ? info.name : 'Free seat';
       }
       row.name.classList.toggle('free', !info);
-      row.rating.replaceChildren(...[rating_badge(info && info.rating)].filter(Boolean));
-      const change = rating_change_text((ratings_by_seat(state.ratings) || [])[seat]);
+      // Once a rated game is over the badge shows the rating it left (the `ratings` entry's `after`).
+      const entry = (ratings_by_seat(state.ratings) || [])[seat];
+      const rating = entry && typeof entry.after === 'number' ?
+          {rating: entry.after, deviation: entry.deviation, provisional: Boolean(entry.provisional)} :
+          info && info.rating;
+      row.rating.replaceChildren(...[rating_badge(rating)].filter(Boolean));
+      const change = rating_change_text(entry);
       row.change.hidden = !change;
       row.change.textContent = change ? `Rating ${change}` : '';
       // A computer opponent (player id `bot:L`): always there, so no presence to watch.

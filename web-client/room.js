@@ -86,6 +86,11 @@ export function render_room(root, app, room_id) {
   const leave = button('leave', 'Leave seat', () => command('leave'));
   const rematch = button('rematch', 'Rematch', () => command('rematch'), 'primary');
   const rematch_link = el('a', {id: 'rematch-link', class: 'button-link', hidden: true}, 'Go to the rematch');
+  // After a game: someone else for the same game and options (a seek: the lobby shows it waiting), or,
+  // against the computer, the same level again at once.
+  const new_opponent = button('new-opponent', 'New opponent', () => seek_again());
+  const play_again = button('play-computer-again', 'Play the computer again', () => computer_again(), 'primary');
+  let pending_again = null;  // the ref of the create "Play the computer again" sent
   const invite_link = el('a', {id: 'invite-link', href: room_url(room_id)}, room_url(room_id));
   const invite = el(
       'div', {id: 'invite', class: 'invite'}, el('span', {class: 'label'}, 'Invitation link'), invite_link,
@@ -121,7 +126,7 @@ export function render_room(root, app, room_id) {
             // The log after the buttons, so that an answer to an offer stays near the board on a phone.
             el('div', {class: 'room-panel'}, players.node, first_move_line, turn_info, result, rating_change,
                el('div', {class: 'room-actions'}, sit, end_turn, accept_takeback, decline_takeback, draw,
-                  decline_draw, takeback, resign, abort, leave, rematch, rematch_link),
+                  decline_draw, takeback, resign, abort, leave, rematch, rematch_link, play_again, new_opponent),
                room_log, movelist.node),
             el('div', {class: 'room-extra'}, invite,
                el('div', {class: 'record'},
@@ -172,6 +177,32 @@ export function render_room(root, app, room_id) {
     const message = {type: 'act', room: room_id, actions};
     if (end) message.end_turn = true;
     if (conn.send(message) === null) notify('Not connected: the move was not sent.');
+  }
+  // A seek for the same game and options (and clock, when a live one), then the lobby, which shows it.
+  function seek_again() {
+    if (!state) return;
+    const live_clock = state.clock && !state.clock.days ? state.clock : null;
+    const seek = {type: 'seek', game: state.game, options: state.options || '', clock: live_clock};
+    if (state.rated && conn.username) seek.rated = true;
+    app.seek_sent = seek;
+    if (conn.send(seek) === null) {
+      notify('Not connected: try again in a moment.');
+      return;
+    }
+    app.navigate('#/');
+  }
+  // The same game against the computer at the same level, on the same side; the new room opens at once.
+  function computer_again() {
+    if (!state) return;
+    const bot = (state.seats || []).find((s) => s && /^bot:\d+$/.test(s.id || ''));
+    if (!bot) return;
+    const message = {
+      type: 'create', game: state.game, options: state.options || '', bot: Number(bot.id.slice(4)),
+      clock: state.clock && !state.clock.days ? state.clock : null,
+    };
+    if (my_seat() !== null) message.seat = my_seat();
+    pending_again = conn.send(message);
+    if (pending_again === null) notify('Not connected: try again in a moment.');
   }
   function take_seat() {
     if (!state) return;
@@ -588,6 +619,7 @@ export function render_room(root, app, room_id) {
         last ? last.seat ?? seat_of_side(state.game, state.sides, last.side, last.section) : null;
     const by_mail = Boolean(state.clock && state.clock.days);
     const vs_bot = (state.seats || []).some((s) => s && /^bot:/.test(s.id || ''));
+    invite.hidden = vs_bot;  // nobody to invite to a game against the computer
     const may_ask = live && me !== null && !by_mail && !vs_bot && last_seat === me &&
         position.to_move === other && !position.mid_turn;
     show(takeback, may_ask || (live && me !== null && takeback_by === me));
@@ -611,6 +643,8 @@ export function render_room(root, app, room_id) {
     rematch.textContent = asked[me] ? 'Rematch offered' : asked[other] ? 'Accept rematch' : 'Rematch';
     rematch.disabled = Boolean(asked[me]);
     rematch_link.hidden = !state.rematch;
+    show(new_opponent, finished && me !== null);
+    show(play_again, finished && me !== null && vs_bot);
     if (state.rematch) rematch_link.href = `#/room/${state.rematch}`;
 
     tick_first_move();
@@ -647,6 +681,10 @@ export function render_room(root, app, room_id) {
   const mine = (message) => message.room === room_id;
   subscriptions.push(conn.on('state', (message) => {
     if (mine(message)) apply_state(message);
+    if (pending_again !== null && !mine(message)) {  // the new room's state answers the create
+      pending_again = null;
+      app.navigate(`#/room/${message.room}`);
+    }
   }));
   subscriptions.push(conn.on('events', (message) => {
     if (!mine(message) || !state) return;

@@ -161,6 +161,8 @@ export function mount_social(app, room_id, container, room) {
     render() {
       const state = room.state();
       chat.update(state, room.my_seat());
+      // A game against the computer has no one to talk to: no chat, nor its Mute opponent.
+      chat.node.hidden = (state.seats || []).some((seat) => seat && /^bot:/.test(seat.id || ''));
       if (!finished && (state.position || {}).status === 'finished') {
         finished = true;
         if (room.my_seat() !== null) fetch_chat(false);

@@ -129,6 +129,13 @@ export const tests = {
       assert(/ada_1 \d+ → \d+\??\s\(\+\d+\)/.test(text), `Ada's rating went up: ${text}`);
       assert(/ben_2 \d+ → \d+\??\s\(\u2212\d+\)/.test(text), `Ben's went down: ${text}`);
       assert(await page.locator('.player-rating-change').first().isVisible(), 'the players\' rows say it too');
+      // The badges beside the names show the new ratings, not the 1500? they started from.
+      const ada_after = /ada_1 \d+ → (\d+\??)/.exec(text)[1];
+      const ben_after = /ben_2 \d+ → (\d+\??)/.exec(text)[1];
+      for (const [name, after] of [['ada_1', ada_after], ['ben_2', ben_after]]) {
+        const badge = page.locator('#players .player', {hasText: name}).locator('.rating-badge');
+        assertEqual(await badge.innerText(), after, `${name}'s badge after the game`);
+      }
     }
 
     // A second browser: nothing in its localStorage; logging in gives it the account's id.
@@ -153,6 +160,10 @@ export const tests = {
     // The chart: a point for the rated game.
     const figure = carol.page.locator('.rating-figure[data-game="tablut"]');
     assertEqual(await figure.locator('svg.rating-chart .chart-point').count(), 1, 'one point on the chart');
+    // The line starts from the 1500 the player began with.
+    assertEqual(await figure.locator('svg.rating-chart .chart-start title').textContent(), 'Live: started at 1500',
+                'the line starts at the starting rating');
+    assertEqual(await figure.locator('svg.rating-chart .chart-line').count(), 1, 'a line, not a lone dot');
     // Both games, the guest's one included, each opening its room.
     for (const id of [room, guest_room]) {
       const entry = carol.page.locator(`#player-games [data-id="${id}"]`);

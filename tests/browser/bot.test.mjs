@@ -34,6 +34,10 @@ async function playTheComputer(h, name) {
   assert(
       (await bot.locator('.player-name').innerText()) === `Computer (level ${kLevel})`, 'the bot is named');
   assert(await bot.locator('.bot-badge').isVisible(), 'the bot seat has its badge');
+  // Nobody to talk to nor to invite: no players' chat, no Mute opponent, no invitation link.
+  await page.locator('#invite').waitFor({state: 'hidden'});
+  assert(!(await page.locator('.chat').isVisible()), 'no chat against the computer');
+  assert(!(await page.getByText('Mute opponent').isVisible()), 'no Mute opponent against the computer');
   if ((await toMove(page)) !== '0') await waitTurn(page, 0);  // a game the second side opens
 
   await page.waitForSelector(`#board svg.board.board-${name}`);

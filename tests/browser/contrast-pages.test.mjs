@@ -4,13 +4,14 @@
 // colour scheme. The boards' own drawings are contrast-boards.test.mjs's; lowContrastText (harness.mjs)
 // checks the HTML around them, the turn bar included.
 import {
-  assertEqual, gameNames, kDesktop, kWait, lowContrastText, readRecord, waitStatus, waitWelcomed,
+  assertEqual, gameNames, kDesktop, keepLobbyFormsOpen, kWait, lowContrastText, readRecord, waitStatus, waitWelcomed,
 } from './harness.mjs';
 
 const kSchemes = ['light', 'dark'];
 
 async function pageIn(h, scheme) {
   const context = await h.browser.newContext({viewport: kDesktop, colorScheme: scheme});
+  await keepLobbyFormsOpen(context);  // the forms are reached and checked too
   h.contexts.push(context);
   const page = await context.newPage();
   page.on('pageerror', (error) => h.pageErrors.push(`${scheme}: ${error.message}`));

@@ -220,10 +220,14 @@ export class Harness {
 
   // A new person: a fresh browser context on the lobby, named `name` through the lobby's name form.
   // `base` is where the page goes (the server, or a relay to it); `locale`, the browser's language.
-  async newPlayer(name, {viewport = kDesktop, base = this.url, locale = 'en-US'} = {}) {
+  // `moreOptions`: the lobby's full forms ("More options") start open, as for a person who opened them once
+  // (the lobby remembers it), so that the tests reach the forms directly; false leaves the lobby as a
+  // newcomer sees it.
+  async newPlayer(name, {viewport = kDesktop, base = this.url, locale = 'en-US', moreOptions = true} = {}) {
     const context = await this.browser.newContext({viewport, locale});
     context.setDefaultTimeout(kWait);
     this.contexts.push(context);
+    if (moreOptions) await keepLobbyFormsOpen(context);
     const page = await context.newPage();
     const label = name || `page${this.contexts.length}`;
     page.on('pageerror', (error) => this.pageErrors.push(`${label}: ${error.message}`));
@@ -255,6 +259,14 @@ export class Harness {
     if (this.server) await this.server.stop();
     this.server = null;
   }
+}
+
+// The lobby's full forms ("More options") open in every page of `context`, as for a person who opened them
+// once (the lobby remembers it): the tests reach the forms directly.
+export async function keepLobbyFormsOpen(context) {
+  await context.addInitScript(() => {
+    if (localStorage.getItem('cinq.lobbyMore') === null) localStorage.setItem('cinq.lobbyMore', 'open');
+  });
 }
 
 // Resolves once the page's connection got its welcome (the identity with its token is stored).
@@ -303,7 +315,7 @@ export async function createRoom(page, {game, options = '', clock = null, privat
   await page.goto(page.url().replace(/#.*$/, '') + '#/');
   await waitWelcomed(page);
   await page.locator('#create-game').selectOption(game);
-  await page.locator('#create-options').fill(options);
+  await setOptions(page, 'create', options);
   const clockChoice = kClockChoice[clock] ?? clock;
   await page.locator('#create-clock').selectOption(clockChoice).catch(async () => {
     // A select whose values differ from their labels: choose by label.
@@ -316,6 +328,26 @@ export async function createRoom(page, {game, options = '', clock = null, privat
   const room = await page.locator('#room').getAttribute('data-room');
   if (!room) throw new Error('the room page has no data-room');
   return room;
+}
+
+// Sets the option menus of a lobby form (`prefix`: create, seek, bot) from a `key=value ...` text; the
+// others stay at their defaults.
+export async function setOptions(page, prefix, options) {
+  await page.locator(`#${prefix}-options`).waitFor({state: 'attached'});
+  for (const pair of String(options || '').trim().split(/\s+/).filter(Boolean)) {
+    const [key, value] = pair.split('=');
+    const control = page.locator(`#${prefix}-opt-${key}`);
+    await control.waitFor();
+    const none = page.locator(`#${prefix}-opt-${key}-none`);
+    if (await control.evaluate((node) => node.tagName === 'SELECT')) {
+      await control.selectOption(value);
+    } else if (await none.count() && !/^\d+$/.test(value)) {
+      await none.check();
+    } else {
+      if (await none.count()) await none.uncheck();
+      await control.fill(value);
+    }
+  }
 }
 
 // Opens a room by its invitation link (#/room/ID).
@@ -589,4 +621,52 @@ export function lowContrastText(page) {
     }
     return failures;
   });
+}
+
+// The tap targets under `scope` smaller than `min` CSS px either way: ['tag#id.class "text" WxH'...]. A
+// target is a visible button, link, input, select, textarea, summary or [role=button]; a check box or radio
+// counts with its label (a tap on either works). Exempt: a link inside a sentence (its line's height is the
+// text's: WCAG's inline exception), and whatever matches `except` (a board's grid squares, which share the
+// board's width equally: nine of them cannot be 44 px each on a 390 px screen).
+export function smallTapTargets(page, {scope = 'body', min = 44, except = null} = {}) {
+  return page.evaluate(({scope, min, except}) => {
+    const root = document.querySelector(scope);
+    if (!root) return [`no ${scope}`];
+    const failures = [];
+    const visible = (node) => {
+      if (node.closest('[hidden], .copy-fallback')) return false;
+      const rects = node.getClientRects();
+      if (!rects.length) return false;
+      const style = getComputedStyle(node);
+      return style.visibility === 'visible' && style.display !== 'none';
+    };
+    const inline_link = (node) => {
+      if (node.tagName.toLowerCase() !== 'a' || node.getAttribute('role') === 'button') return false;
+      if (getComputedStyle(node).display !== 'inline') return false;
+      const parent = node.parentElement;
+      return Boolean(parent && [...parent.childNodes].some(
+          (c) => c !== node && c.nodeType === 3 && /[A-Za-z]{2,}/.test(c.textContent)));
+    };
+    const selector = 'button, a[href], input:not([type=hidden]), select, textarea, summary, [role=button]';
+    for (const node of root.querySelectorAll(selector)) {
+      if (except && node.matches(except)) continue;
+      if (!visible(node) || inline_link(node)) continue;
+      let {width, height} = node.getBoundingClientRect();
+      if (node.matches('input[type=checkbox], input[type=radio]')) {
+        for (const label of node.labels || []) {
+          const box = label.getBoundingClientRect();
+          width = Math.max(width, box.width);
+          height = Math.max(height, box.height);
+        }
+      }
+      if (width + 0.5 < min || height + 0.5 < min) {
+        const name = `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${
+            node.getAttribute('class') ? `.${node.getAttribute('class').trim().split(/\s+/).join('.')}` : ''}${
+            node.dataset && node.dataset.piece ? `[data-piece=${node.dataset.piece}]` : ''}`;
+        failures.push(`${name} "${(node.textContent || node.value || '').trim().slice(0, 24)}" ${
+            Math.round(width)}x${Math.round(height)}`);
+      }
+    }
+    return failures;
+  }, {scope, min, except});
 }

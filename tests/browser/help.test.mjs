@@ -29,6 +29,10 @@ export const tests = {
       await page.goto(`${h.url}/#/help/${game}`);
       const figures = await diagrams(page);
       assert(figures.length >= 2, `${game}: at least two diagrams (${figures.length})`);
+      // No empty box above a diagram: a turn bar with nothing to say is not shown.
+      const empty = await page.locator('.help-figure .turn-bar').evaluateAll((bars) => bars.filter(
+          (bar) => bar.getClientRects().length && !bar.innerText.trim()).length);
+      assertEqual(empty, 0, `${game}: empty boxes above the diagrams`);
       for (const figure of figures) {
         assert(figure.nodes > 10, `${game}: the diagram of step ${figure.step} is drawn (${figure.nodes} shapes)`);
         assertEqual(figure.legal, 0, `${game}: a diagram offers nothing to play`);

@@ -1,8 +1,10 @@
 // The import page: a record pasted in is checked by the server and replayed step by step.
-import {assert, kWait, readRecord} from './harness.mjs';
+import path from 'node:path';
 
-async function openImport(h) {
-  const {page} = await h.newPlayer('');
+import {assert, assertEqual, kDesktop, kPhone, kRepo, kWait, lowContrastText, readRecord, smallTapTargets} from './harness.mjs';
+
+async function openImport(h, viewport = kDesktop) {
+  const {page} = await h.newPlayer('', {viewport});
   await page.goto(`${h.url}/#/import`);
   await page.locator('#import-text').waitFor({state: 'visible'});
   return page;
@@ -56,5 +58,57 @@ export const tests = {
     await page.waitForFunction(
         () => /^\s*42\s*\/\s*42\s*$/.test(document.querySelector('#replay-step')?.innerText || ''));
     await h.screenshot(page, 'import-replay-end');
+  },
+
+  // A file only fills the box; "Show the replay" asks the server once. The board then takes the screen's
+  // height as a room's does (not the boards' 240 px floor), and the record shows its lines whole.
+  'the import page loads a chosen file into the box, replays it once, on a board as big as a room\'s': async (h) => {
+    for (const [viewport, name, least] of [[kDesktop, 'desktop', 600], [kPhone, 'phone', 260]]) {
+      const page = await openImport(h, viewport);
+      const asked = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/api/replay')) asked.push(request.url());
+      });
+      const file = path.join(kRepo, 'tests', 'data', 'records', 'baltek', 'sample-won-2-1.txt');
+      await page.locator('#import-file').setInputFiles(file);
+      await page.waitForFunction(() => /#! BALTEK/.test(document.querySelector('#import-text')?.value || ''));
+      assertEqual(asked.length, 0, `${name}: choosing a file sends nothing`);
+      await page.locator('#import-submit').click();
+      await page.waitForSelector('#board svg.board.board-baltek', {timeout: kWait});
+      await page.waitForFunction(() => document.querySelector('#replay-step'));
+      assertEqual(asked.length, 1, `${name}: one request for one click`);
+      // As big as the space allows, as in a room: the host's whole width, or the screen's height under the
+      // board's top (a phone's tall Baltek pitch).
+      const fills = () => page.locator('#board svg.board').evaluate((svg) => {
+        const box = svg.getBoundingClientRect();
+        const host = svg.parentElement.getBoundingClientRect();
+        const top = box.top + scrollY;
+        return {ok: box.width >= host.width * 0.95 || box.height >= innerHeight - top - 24,
+                width: Math.round(box.width), host: Math.round(host.width), height: Math.round(box.height),
+                top: Math.round(top)};
+      });
+      await page.waitForFunction(() => {
+        const svg = document.querySelector('#board svg.board');
+        const box = svg.getBoundingClientRect();
+        return box.width >= svg.parentElement.getBoundingClientRect().width * 0.95 ||
+            box.height >= innerHeight - box.top - scrollY - 24;
+      }, null, {timeout: 5000}).catch(() => {});
+      const fit = await fills();
+      assert(fit.ok && fit.width >= least, `${name}: the board uses the space: ${JSON.stringify(fit)}`);
+      const cut = await page.locator('#moves').evaluate((pre) => {
+        const wide = [...pre.querySelectorAll('.moves-line')].filter((line) => line.scrollWidth > line.clientWidth + 1);
+        return {box: pre.scrollWidth > pre.clientWidth + 1, lines: wide.map((line) => line.textContent)};
+      });
+      assert(!cut.box && cut.lines.length === 0, `${name}: the record's lines are whole: ${JSON.stringify(cut)}`);
+      assertEqual(await page.locator('#moves .moves-line').first().innerText(), '#! BALTEK goals=2', `${name}: the record`);
+      const low = await lowContrastText(page);
+      assert(low.length === 0, `${name}: low contrast: ${low.join(', ')}`);
+      if (viewport === kPhone) {
+        const small = await smallTapTargets(page, {scope: '#app', except: '#board svg [data-square], #board svg [data-square] *'});
+        assert(small.length === 0, `phone: tap targets under 44 px: ${small.join(', ')}`);
+      }
+      await h.screenshot(page, `import-baltek-${name}`);
+      assertEqual(asked.length, 1, `${name}: still one request`);
+    }
   },
 };

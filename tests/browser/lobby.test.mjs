@@ -2,7 +2,7 @@
 // words in the room, results written out (and "My games" saying who won), a seek taken with one click, the
 // room list first on a phone, correspondence seat links kept, and text contrast of at least 4.5:1 in both
 // colour schemes.
-import {assert, assertEqual, createRoom, kDesktop, kPhone, kWait, lowContrastText, mySeat, openRoom, sitFromLobby, waitStatus, waitWelcomed} from './harness.mjs';
+import {assert, assertEqual, createRoom, gameTable, kDesktop, keepLobbyFormsOpen, kPhone, kWait, lowContrastText, mySeat, openRoom, setOptions, sitFromLobby, smallTapTargets, waitStatus, waitWelcomed} from './harness.mjs';
 
 const kTablutSides = ['Attackers (A)', 'Defenders (D)'];
 
@@ -117,11 +117,12 @@ export const tests = {
         await page.locator('.lobby-rooms').waitFor();
         const top = (selector) => page.locator(selector).evaluate((node) => node.getBoundingClientRect().top);
         const rooms = await top('.lobby-rooms');
+        // The one-click tiles first, then the lists, then the forms.
+        assert(await top('#quick-start') < rooms, 'the one-click tiles come before the rooms');
         for (const form of ['#name-form', '#seek-form', '#bot-form', '#create-form', '.lobby-games']) {
           const other = await top(form);
           assert(rooms < other, `the rooms (${rooms}) come before ${form} (${other})`);
         }
-        assert(rooms < kPhone.height / 2, `the room list starts in the first half of the screen (${rooms})`);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         assert(overflow <= 1, `no sideways scrolling (${overflow} px)`);
       },
@@ -131,6 +132,7 @@ export const tests = {
     const {room} = await tablutPair(h);
     for (const scheme of ['light', 'dark']) {
       const context = await h.browser.newContext({viewport: kDesktop, colorScheme: scheme});
+      await keepLobbyFormsOpen(context);  // the forms are checked too
       h.contexts.push(context);
       const page = await context.newPage();
       await page.goto(`${h.url}/#/`);
@@ -170,5 +172,119 @@ export const tests = {
     const text = await entry.innerText();
     assert(/Send this link to your opponent/.test(text), `My games says what to do: ${text}`);
     assert((await entry.locator('.copy-seat-link').count()) >= 1, 'My games: a copy button');
+  },
+
+  // One click per game: against the computer at the level last chosen (kept in the browser), or quick
+  // pairing; the tiles above the fold on a desktop and a phone, the full forms a click away.
+  'lobby: one-click tiles start a game against the computer or pair two strangers, above the fold': async (h) => {
+    const games = gameTable();
+    for (const viewport of [kDesktop, kPhone]) {
+      const {page} = await h.newPlayer('Ada', {viewport, moreOptions: false});
+      await page.locator('#quick-start').waitFor();
+      assertEqual(await page.locator('#quick-start .quick-row').count(), games.length, 'a tile per game');
+      const low = await page.evaluate(() => Math.max(...[...document.querySelectorAll('#quick-start button')].map(
+          (b) => b.getBoundingClientRect().bottom)));
+      assert(low <= viewport.height, `${viewport.width} px: every tile's buttons above the fold (${Math.round(low)})`);
+      assert(!(await page.locator('#create-form').isVisible()), 'the full forms are folded away');
+      assert(!(await page.locator('#bot-form').isVisible()), 'the computer\'s form too');
+      await page.locator('#more-options-summary').click();
+      await page.locator('#create-form').waitFor();
+      await page.locator('#more-options-summary').click();
+      await page.locator('#create-form').waitFor({state: 'hidden'});
+      const lowText = await lowContrastText(page);
+      assertEqual(lowText.length, 0, `contrast: ${lowText.join('; ')}`);
+      await h.screenshot(page, `lobby-quick-${viewport.width}`);
+    }
+    // The computer: level 3 chosen once, then a tile starts a game at once against bot level 3.
+    const {page} = await h.newPlayer('Ben', {moreOptions: false});
+    await page.locator('#quick-level').selectOption('3');
+    const game = games[games.length - 1].name;
+    await page.locator(`#quick-start [data-quick="bot"][data-game="${game}"]`).click();
+    await page.waitForURL(/#\/room\/[A-Za-z0-9_-]+$/, {timeout: kWait});
+    await waitStatus(page, 'live');
+    const bot = await page.evaluate(() => window.cinqApp.room.state.seats.map((s) => s && s.id).find((id) => /^bot:/.test(id || '')));
+    assertEqual(bot, 'bot:3', 'the level chosen');
+    await page.goto(`${h.url}/#/`);
+    assertEqual(await page.locator('#quick-level').inputValue(), '3', 'the level is remembered');
+    // Quick pairing: two strangers click the same tile and meet in one room.
+    const carol = await h.newPlayer('Carol', {moreOptions: false});
+    const first = games[0].name;
+    await page.locator(`#quick-start [data-quick="seek"][data-game="${first}"]`).click();
+    await page.locator('#quick-seek-status').filter({hasText: 'Looking for an opponent'}).waitFor();
+    await carol.page.locator(`#quick-start [data-quick="seek"][data-game="${first}"]`).click();
+    await page.waitForURL(/#\/room\/[A-Za-z0-9_-]+$/, {timeout: kWait});
+    await carol.page.waitForURL(/#\/room\/[A-Za-z0-9_-]+$/, {timeout: kWait});
+    assertEqual(page.url().split('#')[1], carol.page.url().split('#')[1], 'the two are paired in one room');
+  },
+
+  // A refusal of a create (the limit of games against the computer) is said in the form that sent it, not
+  // in a notice over the forms' buttons.
+  'lobby: a refused game against the computer is said beside the form, covering nothing': async (h) => {
+    const {page} = await h.newPlayer('Ada');
+    const game = gameTable()[0].name;
+    for (let i = 0; i < 3; i++) {
+      await page.goto(`${h.url}/#/`);
+      await page.locator(`#quick-start [data-quick="bot"][data-game="${game}"]`).click();
+      await page.waitForURL(/#\/room\/[A-Za-z0-9_-]+$/, {timeout: kWait});
+      await waitStatus(page, 'live');
+    }
+    await page.goto(`${h.url}/#/`);
+    await page.locator('#bot-submit').click();
+    await page.locator('#bot-error').waitFor({state: 'visible'});
+    assert((await page.locator('#bot-error').innerText()).trim().length > 0, 'the refusal is said');
+    assertEqual(await page.locator('#notice .notice-item').count(), 0, 'no notice over the page');
+    const cvc = page.locator('#cvc-submit');
+    await cvc.scrollIntoViewIfNeeded();
+    const hit = await cvc.evaluate((button) => {
+      const box = button.getBoundingClientRect();
+      return document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2) === button;
+    });
+    assert(hit, 'the "Watch computer vs computer" button is not covered');
+  },
+
+  // Options are menus built from the game table and the board modules' words: the default chosen and said,
+  // a line on each option, and the room made with the options chosen, written as the server writes them.
+  'lobby: a game\'s options are menus with their defaults and words, and make the room\'s options': async (h) => {
+    const {page} = await h.newPlayer('Ada');
+    for (const game of gameTable()) {
+      await page.goto(`${h.url}/#/`);
+      await page.locator('#create-game').selectOption(game.name);
+      const specs = game.options || [];
+      if (!specs.length) {
+        await page.locator('#create-options .options-none').waitFor();
+        continue;
+      }
+      const pairs = [];
+      for (const spec of specs) {
+        const control = page.locator(`#create-opt-${spec.key}`);
+        await control.waitFor();
+        const about = await page.locator(`#create-opt-${spec.key}-about`).innerText();
+        assert(/\w+ \w+/.test(about.replace(/Default:.*$/, '')), `${game.name} ${spec.key}: a line on what it does: ${about}`);
+        assert(/Default: /.test(about), `${game.name} ${spec.key}: the default is said: ${about}`);
+        assert(!(await page.locator(`#create-opt-${spec.key}-about`).innerText()).includes('='), 'no key=value text');
+        if (Array.isArray(spec.choices)) {
+          assertEqual(await control.inputValue(), spec.default, `${game.name} ${spec.key}: the default chosen`);
+          const other = spec.choices.find((c) => c !== spec.default);
+          pairs.push(`${spec.key}=${other}`);
+        } else if (spec.none !== undefined && String(spec.default) === String(spec.none)) {
+          assert(await page.locator(`#create-opt-${spec.key}-none`).isChecked(), `${game.name} ${spec.key}: unset by default`);
+          pairs.push(`${spec.key}=${spec.min + 3}`);
+        } else {
+          assertEqual(await control.inputValue(), String(spec.default), `${game.name} ${spec.key}: the default shown`);
+          pairs.push(`${spec.key}=${Number(spec.default) === spec.min ? spec.min + 1 : spec.min}`);
+        }
+      }
+      const wanted = pairs.join(' ');
+      await setOptions(page, 'create', wanted);
+      await page.locator('#create-submit').click();
+      await page.waitForURL(/#\/room\/[A-Za-z0-9_-]+$/, {timeout: kWait});
+      await page.waitForSelector('#room[data-room]');
+      await page.waitForFunction(() => window.cinqApp.room?.state);
+      assertEqual(await page.evaluate(() => window.cinqApp.room.state.options), wanted, `${game.name}: the room's options`);
+      await page.locator('#leave').click().catch(() => {});
+    }
+    await page.goto(`${h.url}/#/`);
+    await page.locator('#create-game').selectOption(gameTable()[0].name);
+    await h.screenshot(page, 'lobby-options-menus');
   },
 };

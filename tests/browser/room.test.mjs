@@ -81,6 +81,21 @@ export const tests = {
       await waitStatus(page, 'finished');
       await waitLog(page, /aborted/, 'the abort');
     }
+    // The game is over: no empty turn bar's place is kept above the board (at a phone's size too).
+    for (const viewport of [kDesktop, kPhone]) {
+      await bySeat[0].setViewportSize(viewport);
+      await bySeat[0].waitForFunction(() => {
+        const host = document.querySelector('#board');
+        const svg = host && host.querySelector('svg.board');
+        return svg && svg.getBoundingClientRect().top - host.getBoundingClientRect().top <= 8;
+      }, null, {timeout: 5000}).catch(() => {});
+      const gap = await bySeat[0].evaluate(() => {
+        const host = document.querySelector('#board');
+        return Math.round(host.querySelector('svg.board').getBoundingClientRect().top - host.getBoundingClientRect().top);
+      });
+      assert(gap <= 8, `${viewport.width} px: a ${gap} px gap above the finished game's board`);
+      await h.screenshot(bySeat[0], `room-aborted-${viewport.width}`);
+    }
   },
 
   'a takeback asked by one page is accepted by the other and announced': async (h) => {

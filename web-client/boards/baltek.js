@@ -81,9 +81,45 @@ function all_squares() {
   return out;
 }
 
+// The game's options in words, for the forms that choose them (options.js): a label, one line on what the
+// option does (docs/rules/baltek.md), and the word for "not set".
+export const optionWords = {
+  goals: {
+    label: 'Goals to win',
+    about: 'The first team to score this many goals wins (2 is about 30 minutes of play).',
+  },
+  turns: {
+    label: 'Turn limit',
+    about: 'After this many turns, both sides counted, a game without a winner is drawn.',
+    choices: {off: 'No limit'},
+  },
+};
+
 // The room's capture sound (sound.js) asks how many pieces a side has left: none to lose here (the
 // footballers stay on the field), so null.
 export function pieces_left() { return null; }
+
+// The notation's symbols (docs/notation.md) for the move list's legend, and one action in words for its
+// "in words" view.
+export const notationLegend = [
+  ['g3 f3', 'a run from g3 to f3 (1 point)'],
+  ['*', 'a sprint: the run spends the bonus and goes up to two squares'],
+  ['@', 'a kick: the ball goes to the square named'],
+  ['#', 'a shot at the opponent\'s goal'],
+  ['+', 'a duel: 1 point more for each +, against a stronger opponent on the kicker\'s square'],
+  ['!', 'a lob: 1 point more for each !, over a stronger opponent on the square passed over'],
+];
+export function actionWords(text) {
+  let m = /^([a-l][1-5])(\*?)\s+([a-l][1-5])$/.exec(text);
+  if (m) return `${m[2] ? 'sprints' : 'runs'} ${m[1]} → ${m[3]}`;
+  m = /^@([+!]*)\s+(#|[a-l][1-5])$/.exec(text);
+  if (!m) return text;
+  const duels = (m[1].match(/\+/g) || []).length;
+  const lobs = (m[1].match(/!/g) || []).length;
+  const extra = [duels ? 'duel' : '', lobs ? 'lob' : ''].filter(Boolean).join(', ');
+  const what = m[2] === '#' ? 'shoots at the goal' : `kicks to ${m[2]}`;
+  return `${what}${extra ? ` (${extra}, ${1 + duels + lobs} points)` : ''}`;
+}
 
 export function mount(root, ctx) {
   board_stylesheet('baltek');
@@ -133,7 +169,9 @@ export function mount(root, ctx) {
     draw_field();
     s.append(el.header, el.field, el.marks, el.targets, el.pieces, el.labels, el.cells);
     el.ball =
-        svg('g', {class: 'ball', 'data-piece': 'ball'}, svg('circle', {r: kCell * 0.15, class: 'ball-body'}),
+        svg('g', {class: 'ball', 'data-piece': 'ball'},
+            // A wider, invisible disc around the ball: what a finger taps to pick it.
+            svg('circle', {r: kCell * 0.22, class: 'ball-hit'}), svg('circle', {r: kCell * 0.15, class: 'ball-body'}),
             svg('path', {class: 'ball-patch', d: ball_patch(kCell * 0.15)}));
     s.append(el.ball);
     s.addEventListener('click', on_click);
@@ -253,11 +291,14 @@ export function mount(root, ctx) {
         el.pieces.append(node);
       }
       const {x, y} = center(f.square);
+      // Two footballers on one square (one of each team: never two teammates) stand side by side in its
+      // upper half, each smaller, so that both numbers read and neither hides the other or the ball below.
       const shared = by_square.get(f.square).length > 1;
-      const dx = shared ? (f.side === 'B' ? -1 : 1) * kCell * 0.2 : 0;
-      const k = shared ? 0.75 : 1;
-      node.style.transform = `translate(${x + dx}px, ${y - (shared ? kCell * 0.06 : 0)}px) scale(${k})`;
+      const dx = shared ? (f.side === 'B' ? -1 : 1) * kCell * 0.21 : 0;
+      const k = shared ? 0.62 : 1;
+      node.style.transform = `translate(${x + dx}px, ${y - (shared ? kCell * 0.12 : 0)}px) scale(${k})`;
       node.setAttribute('data-at', f.square);
+      node.setAttribute('data-shared', String(shared));
       node.classList.toggle('ran', f.side === my_turn_side && f.ran);
       node.classList.toggle('kicked', f.side === my_turn_side && f.kicked);
       node.classList.toggle(
@@ -300,26 +341,31 @@ export function mount(root, ctx) {
     g.append(svg('title', {}, `Blue ${view.score[0]}, Red ${view.score[1]}; first to ${view.goal_target}`));
     // The turn line: who moves, the points left as pips, the bonus, and a hint of what a click does.
     const y2 = layout.portrait ? 94 : 58;
-    const mover = view.to_move;
+    // While a turn is composed the tried position may already be the opponent's (the points are spent):
+    // the side to move changes on the board only once the turn is sent.
+    const base = state.base_view;
+    const composing = composer.composing && base && base.to_move !== view.to_move;
+    const mover = composing ? base.to_move : view.to_move;
+    const points = composing ? 0 : view.points;
     const status = state.position?.status;
     const line = svg('g', {class: `turn-line side-${mover}`});
     const live = !status || status === 'live';
     line.append(svg(
-        'text', {x: kMargin, y: y2, class: 'status'},
+        'text', {x: kMargin, y: y2, class: 'status', 'data-mover': mover},
         live || state.info?.replay ? `${kSideName[mover]} to move` : `First to ${view.goal_target} goals`));
     if (live) {
       const startx = kMargin + 124;
-      for (let i = 0; i < Math.max(3, view.points); ++i) {
+      for (let i = 0; i < Math.max(3, points); ++i) {
         line.append(svg(
-            'circle', {cx: startx + i * 18, cy: y2 - 6, r: 6, class: i < view.points ? 'pip full' : 'pip'}));
+            'circle', {cx: startx + i * 18, cy: y2 - 6, r: 6, class: i < points ? 'pip full' : 'pip'}));
       }
       const bonus_left = view.bonus[mover === 'B' ? 0 : 1];
       line.append(
           svg('text', {x: startx + 3 * 18 - 2, y: y2, class: 'status'},
-              `${view.points} pt${view.points === 1 ? '' : 's'}${bonus_left ? ' + bonus ★' : ''}`));
+              `${points} pt${points === 1 ? '' : 's'}${bonus_left ? ' + bonus ★' : ''}`));
       line.append(
           svg('title', {},
-              `${view.points} action points left this turn; bonus ${bonus_left ? 'available' : 'spent'}`));
+              `${points} action points left this turn; bonus ${bonus_left ? 'available' : 'spent'}`));
     }
     g.append(line);
   }
@@ -344,15 +390,30 @@ export function mount(root, ctx) {
     const points = `${view.points} point${view.points === 1 ? '' : 's'} left`;
     if (state.selected?.kind === 'run') return `${points}. Run: 1 point · ★ sprint: 1 + bonus.`;
     if (state.selected?.kind === 'kick') return `${points}. Kick: the number is its cost.`;
-    return composer.composing ? `${points}: play on, or confirm the turn.` :
-                                `Your turn: ${points}. Pick a footballer or the ball.`;
+    // The ball sits on its holder's square: say that it is picked by itself (a tap on it, or Ball).
+    const ball = legal_now().kicks.size > 0 ? ' Tap the ball (or "Ball") to kick it.' : '';
+    return composer.composing ? `${points}: play on, or confirm the turn.${ball}` :
+                                `Your turn: ${points}. Pick a footballer to run.${ball}`;
+  }
+
+  // Picks the ball to kick it (the bar's "Ball" button, the same as a tap on the ball).
+  function select_ball() {
+    const view = state.position?.view;
+    if (!view || !state.info?.canAct || legal_now().kicks.size === 0) return;
+    state.selected = {kind: 'kick', square: view.ball};
+    render();
   }
 
   function draw_bar() {
+    const kickable = Boolean(state.info?.canAct && !composer.complete && !composer.sent && legal_now().kicks.size > 0);
+    const ball_button = kickable ?
+        [{label: 'Ball', control: 'select-ball', title: 'Pick the ball to kick it', onclick: select_ball,
+          disabled: state.selected?.kind === 'kick'}] :
+        [];
     bar.set({
       prompt: hint_text(),
       steps: composer.composing ? composer.played.join(' · ') : '',
-      buttons: composer.buttons(),
+      buttons: [...ball_button, ...composer.buttons()],
       state: composer.sent   ? 'sent' :
           composer.complete  ? 'complete' :
           state.info?.canAct ? 'active' :
@@ -414,7 +475,11 @@ export function mount(root, ctx) {
     el.ball.classList.toggle('selectable', moves.kicks.size > 0);
     el.ball.classList.toggle('chosen', state.selected?.kind === 'kick');
     el.ball.setAttribute('tabindex', moves.kicks.size > 0 ? '0' : '-1');
-    el.ball.setAttribute('role', 'button');
+    // A button only while it can be kicked (the bar's "Ball" is the same, at a finger's size).
+    if (moves.kicks.size > 0)
+      el.ball.setAttribute('role', 'button');
+    else
+      el.ball.removeAttribute('role');
     el.ball.setAttribute('aria-label', `ball on ${view.ball}`);
   }
 

@@ -42,11 +42,13 @@ const WIDE = {
   titleSize: 0.4,
   narrow: false,
 };
+// On a phone the tray's cells are what a finger picks: square and big enough to be 44 CSS px once the board
+// is fitted to the screen's height.
 const NARROW = {
-  viewW: X0 + WIDTH + WALL + 0.45,
-  viewH: BELOW_WELL + 4.7,
-  tray: (seat) => ({ x: 0.15 + seat * 4.7, y: BELOW_WELL + 0.1, w: 4.55, h: 4.5 }),
-  cell: { w: 1.38, h: 1.18, gapX: 0.05, gapY: 0.05, scale: 0.26 },
+  viewW: X0 + WIDTH + WALL + 0.6,
+  viewH: BELOW_WELL + 5.95,
+  tray: (seat) => ({ x: 0.1 + seat * 4.85, y: BELOW_WELL + 0.1, w: 4.8, h: 5.75 }),
+  cell: { w: 1.56, h: 1.56, gapX: 0.04, gapY: 0.04, scale: 0.3 },
   titleSize: 0.34,
   narrow: true,
 };
@@ -105,11 +107,39 @@ function indexLegal(legal) {
   return { texts, ranges, pieces };
 }
 
+// The game's options in words, for the forms that choose them (options.js): a label, one line on what the
+// option does (docs/rules/batik.md), and each choice's name.
+export const optionWords = {
+  match: {
+    label: 'Match',
+    about: 'A match plays game after game, each loser losing the piece that overflowed, until a player has no piece left; off plays one game.',
+    choices: {on: 'Match of several games', off: 'A single game'},
+  },
+};
+
 // How many pieces `side` has left, for the room's capture sound (sound.js): each side's `lost` pieces (fallen
 // off the rim) counted down, so that fewer lost is more left; null when the view does not list them.
 export function pieces_left(view, side) {
   const entry = view && Array.isArray(view.sides) ? view.sides.find((s) => s && s.side === side) : null;
   return entry && Array.isArray(entry.lost) ? -entry.lost.length : null;
+}
+
+// The notation's symbols (docs/notation.md) for the move list's legend, and one action in words for its
+// "in words" view.
+const kPieceNames = {
+  SQ: 'square', TZ: 'cut triangle', NR: 'notched rectangle', TL: 'large triangle', TM: 'medium triangle',
+  TS: 'small triangle', PL: 'long parallelogram', PM: 'medium parallelogram', PS: 'small parallelogram',
+};
+export const notationLegend = [
+  ['TL', 'the piece: SQ square, TZ cut triangle, NR notched rectangle, TL TM TS triangles, PL PM PS parallelograms'],
+  ['~', 'the piece is flipped over'],
+  ['45', 'the angle it is turned, in degrees'],
+  ['3.25', 'where its left side is, from the well\'s left wall'],
+];
+export function actionWords(text) {
+  const m = /^([A-Z]{2})(~?)\s+(\d+)\s+([\d.]+)$/.exec(text);
+  if (!m) return text;
+  return `drops the ${kPieceNames[m[1]] || m[1]}${m[2] ? ' flipped' : ''}${m[3] !== '0' ? `, turned ${m[3]}°` : ''} at ${m[4]}`;
 }
 
 export function mount(root, ctx) {
@@ -319,6 +349,13 @@ export function mount(root, ctx) {
   });
 
   svg.addEventListener('keydown', (e) => {
+    // Enter or Space on a tray piece picks it (Enter on the piece already picked drops it, as on the well).
+    const cell = e.target.closest && e.target.closest('.batik-tray-cell[role="button"]');
+    if (cell && (e.key === ' ' || (e.key === 'Enter' && !(sel && sel.id === cell.dataset.piece)))) {
+      e.preventDefault();
+      select(cell.dataset.piece);
+      return;
+    }
     const step = e.shiftKey ? 8 : 1;
     const keys = {
       ArrowLeft: () => slide(-step), ArrowRight: () => slide(step),
@@ -364,6 +401,8 @@ export function mount(root, ctx) {
 
   function drawTray(seat, view) {
     const g = trays[seat];
+    // A redraw replaces the cells: the focused one is focused again afterwards (a keyboard pick).
+    const focused = g.contains(document.activeElement) ? document.activeElement.dataset.piece : null;
     g.replaceChildren();
     const side = view.sides[seat];
     const box = layout.tray(seat);
@@ -395,9 +434,13 @@ export function mount(root, ctx) {
         'data-state': state,
       }, g);
       if (canPick) {
-        // data-legal on my turn (a drop exists for it); data-premove while the opponent is to move.
+        // data-legal on my turn (a drop exists for it); data-premove while the opponent is to move. A
+        // button the keyboard reaches too: Tab from the well goes through the pieces, Enter or Space picks.
         cell.setAttribute(myTurn() ? 'data-legal' : 'data-premove', 'true');
         cell.setAttribute('role', 'button');
+        cell.setAttribute('tabindex', '0');
+        cell.setAttribute('aria-label', `${sideName(seat)} ${id}`);
+        cell.setAttribute('aria-pressed', String(Boolean(sel && sel.id === id)));
       }
       el('rect', { class: 'batik-cell-bg', x: cx, y: cy, width: cellSize.w, height: cellSize.h, rx: 0.12 }, cell);
       const pts = OUTLINE.get(id);
@@ -415,6 +458,10 @@ export function mount(root, ctx) {
       }, cell).textContent = id;
       el('title', {}, cell).textContent = `${sideName(seat)} ${id}: ${state}`;
     });
+    if (focused) {
+      const again = g.querySelector(`[data-piece="${focused}"][tabindex="0"]`);
+      if (again) again.focus({preventScroll: true});
+    }
   }
 
   function drawHeader(view) {
@@ -445,6 +492,7 @@ export function mount(root, ctx) {
   function renderComposer() {
     const active = composing() && sel && pickable(sel.id);
     controls.classList.toggle('batik-active', Boolean(composing()));
+    controls.hidden = !composing();
     for (const b of controls.querySelectorAll('button')) b.disabled = !active;
     button('drop').textContent = premoving() ? 'Premove' : 'Drop';
     drawBar();

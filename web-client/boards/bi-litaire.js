@@ -53,9 +53,37 @@ function readPush(action) {
   return m ? {slot: m[1], mark: m[2], distance: Number(m[3])} : null;
 }
 
+// The game has no options (options.js shows none).
+export const optionWords = {};
+
 // The room's capture sound (sound.js) asks how many pieces a side has left: null, the marbles belong to no
 // side (a jump takes a marble off for the marble player's own score).
 export function pieces_left() { return null; }
+
+// The notation's symbols (docs/notation.md) for the move list's legend, and one action in words for its
+// "in words" view.
+export const notationLegend = [
+  ['x d4', 'the round\'s first move: the marble on d4 is removed'],
+  ['d2 d4', 'a jump from d2 to d4; more squares are a chain of jumps'],
+  ['B1 >2', 'the tray on B1 is pushed: > right, < left, ^ up, v down, by that many slots'],
+  ['x B1', 'the tray on B1 is removed'],
+  ['!3', 'an announcement: a marble can now make 3 jumps in a row'],
+];
+export function actionWords(text) {
+  let m = /^x\s+([A-Z]\d+)$/.exec(text);
+  if (m) return `removes the tray ${m[1]}`;
+  m = /^x\s+([a-z]\d+)$/.exec(text);
+  if (m) return `removes the marble on ${m[1]}`;
+  m = /^!(\d+)$/.exec(text);
+  if (m) return `announces ${m[1]} jumps`;
+  m = /^([A-Z]\d+)\s+([<>^v])(\d+)$/.exec(text);
+  if (m) {
+    const way = {'>': 'right', '<': 'left', '^': 'up', 'v': 'down'}[m[2]];
+    return `pushes the tray ${m[1]} ${m[3]} ${way}`;
+  }
+  const squares = text.trim().split(/\s+/);
+  return squares.length >= 2 && squares.every((s) => /^[a-z]\d+$/.test(s)) ? `jumps ${squares.join(' → ')}` : text;
+}
 
 export function mount(root, ctx) {
   const cssReady = board_stylesheet('bi-litaire');  // boards drawn before it loads are drawn again then (text widths change)

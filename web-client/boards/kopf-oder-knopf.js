@@ -117,6 +117,15 @@ function marks_from_turn(turn, sides) {
   return out;
 }
 
+// The game's options in words, for the forms that choose them (options.js): a label and one line on what the
+// option does (docs/rules/kopf-oder-knopf.md).
+export const optionWords = {
+  target: {
+    label: 'Buttons to win',
+    about: 'The first player to remove this many of the opponent\'s buttons wins (8 is the quick game).',
+  },
+};
+
 // How many buttons `side` ('R' or 'B') has on the board in `view` (its rows of side letters), for the room's
 // capture sound (sound.js); null when the view has no board.
 export function pieces_left(view, side) {
@@ -126,6 +135,24 @@ export function pieces_left(view, side) {
     for (const cell of row) count += cell === side ? 1 : 0;
   }
   return count;
+}
+
+// The notation's symbols (docs/notation.md) for the move list's legend, and one action in words for its
+// "in words" view.
+export const notationLegend = [
+  ['-', 'a penalty: the opponent\'s button on that hole is removed'],
+  ['x', 'the strike: the buttons taken at the start of the turn'],
+  ['c3 c5', 'a move from c3 to c5'],
+  ['pass', 'no move was possible'],
+];
+export function actionWords(text) {
+  let m = /^-\s+(\S+)$/.exec(text);
+  if (m) return `penalty: removes ${m[1]}`;
+  m = /^x\s+(.+)$/.exec(text);
+  if (m) return `strikes ${m[1].trim().split(/\s+/).join(', ')}`;
+  if (text.trim() === 'pass') return 'passes';
+  m = /^(\S+)\s+(\S+)$/.exec(text);
+  return m ? `${m[1]} → ${m[2]}` : text;
 }
 
 export function mount(root, ctx) {
@@ -355,8 +382,14 @@ export function mount(root, ctx) {
         let clickable = false;
         if (targets.has(sq)) {
           g.setAttribute('data-legal', 'true');
-          el('circle',
-             {cx, cy, r: who === '.' ? 7 : 18, class: who === '.' ? 'kok-target' : 'kok-target-ring'}, g);
+          // An empty square's target is a bright ring with a dot, bigger than a button's holes and in
+          // another colour, so that on a phone it is not taken for one.
+          if (who === '.') {
+            el('circle', {cx, cy, r: 13, class: 'kok-target', 'data-target': sq}, g);
+            el('circle', {cx, cy, r: 4, class: 'kok-target-dot'}, g);
+          } else {
+            el('circle', {cx, cy, r: 18, class: 'kok-target-ring', 'data-target': sq}, g);
+          }
           label += ', move here';
           clickable = true;
         } else if (!selected && legal.penalties.has(sq)) {

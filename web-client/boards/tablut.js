@@ -56,11 +56,44 @@ function diff_move(before, after) {
   return {from: from[0], to, captures};
 }
 
+// The game's options in words, for the forms that choose them (options.js): a label, one line on what the
+// option does (docs/rules/tablut.md), and each choice's name.
+export const optionWords = {
+  first: {
+    label: 'Who moves first',
+    about: 'The side that makes the first move.',
+    choices: {attackers: 'Attackers', defenders: 'Defenders'},
+  },
+  king: {
+    label: 'King',
+    about: 'An armed king helps his soldiers capture; an unarmed one never takes part in a capture.',
+    choices: {armed: 'Armed', unarmed: 'Unarmed'},
+  },
+  throne: {
+    label: 'Throne',
+    about: 'A special throne is the king\'s alone and hostile in captures; a plain one is an ordinary square once he has left it.',
+    choices: {special: 'Special', plain: 'Plain'},
+  },
+};
+
 // How many pieces `side` ('A' or 'D') has in `view` (its `counts`, the king among the defenders), for the
 // room's capture sound (sound.js); null when the view does not say.
 export function pieces_left(view, side) {
   const count = view && view.counts && view.counts[side];
   return typeof count === 'number' ? count : null;
+}
+
+// The notation's symbols (docs/notation.md) for the move list's legend, and one action in words for its
+// "in words" view.
+export const notationLegend = [
+  ['e2 a2', 'a move from e2 to a2'],
+  ['x', 'captures: the squares of the pieces the move took (the king\'s included)'],
+];
+export function actionWords(text) {
+  const m = /^([a-i][1-9])\s+([a-i][1-9])(?:\s+x\s+(.+))?$/.exec(text);
+  if (!m) return text;
+  const taken = m[3] ? m[3].trim().split(/\s+/) : [];
+  return `${m[1]} → ${m[2]}${taken.length ? `, takes ${taken.join(', ')}` : ''}`;
 }
 
 export function mount(root, ctx) {

@@ -5,7 +5,7 @@
 // highlighted square), then the bar's Confirm for the whole turn (the point left over is given up).
 // Each action is tried on the server first (the bar lists it); against a server without `try` each one is
 // played at once instead, and the same clicks work.
-import {assert, assertEqual, kWait, lowContrastText, turnMark, twoPlayers, version, waitTurnPast} from '../harness.mjs';
+import {assert, assertEqual, kPhone, kWait, lowContrastText, readRecord, turnMark, twoPlayers, version, waitTurnPast} from '../harness.mjs';
 import {bar, confirmButton, importAndWatch, plays, upTo, waitComposed, waitPlays} from '../boards-kit.mjs';
 export const game = 'baltek';
 export const options = '';
@@ -131,6 +131,65 @@ export const boardTests = {
     // Red sees Blue's last turn marked: the kick's arrow.
     await red.locator('#board svg.board-baltek [data-arrow]').first().waitFor();
     await h.screenshot(red, 'boards-baltek-last-turn');
+  },
+
+  // The ball shares its holder's square: the bar says it is picked by itself and offers "Ball"; a composed
+  // turn that spends every point leaves "Blue to move" on the board until it is sent.
+  'baltek: the ball is picked from the bar, and the side to move changes only once the turn is sent': async (h) => {
+    const {bySeat} = await twoPlayers(h, 'baltek');
+    const [blue] = bySeat;
+    const board = blue.locator('#board svg.board-baltek');
+    const mover = () => board.locator('.turn-line .status').first().evaluate((t) => t.textContent);
+    await board.locator('[data-piece="ball"].selectable').waitFor();
+    const prompt = await bar(blue).locator('.turn-bar-prompt').innerText();
+    assert(/ball/i.test(prompt), `the bar says how to reach the ball: ${JSON.stringify(prompt)}`);
+    await bar(blue).locator('[data-control="select-ball"]').click();
+    await board.locator('[data-square][data-legal="true"][data-action^="@"]').first().click();
+    await waitComposed(blue, 1);
+    // Two runs spend the last two points: the tried position is Red's, the board still says Blue's.
+    for (const count of [2, 3]) {
+      await board.locator('[data-square][data-selectable="true"]').first().click();
+      await board.locator('[data-square][data-legal="true"]:not([data-action*="*"])').first().click();
+      await waitComposed(blue, count);
+    }
+    await confirmButton(blue).waitFor({state: 'visible'});
+    assertEqual(await mover(), 'Blue to move', 'the board says Blue while the turn is composed');
+    const mark = await turnMark(blue);
+    await confirmButton(blue).click();
+    await waitTurnPast(blue, mark);
+    await blue.waitForFunction(() => /Red to move/.test(
+        document.querySelector('#board svg.board-baltek .turn-line .status')?.textContent || ''));
+  },
+
+  // A Blue and a Red footballer on one square (after Red's first turn of the sample, on f3): both drawn
+  // whole, side by side, at a phone's size too.
+  'baltek: two footballers on one square are both readable': async (h) => {
+    for (const viewport of [undefined, kPhone]) {
+      const {page} = await h.newPlayer('', viewport ? {viewport} : {});
+      await page.goto(`${h.url}/#/import`);
+      await page.locator('#import-text').fill(readRecord('baltek/sample-won-2-1.txt'));
+      await page.locator('#import-submit').click();
+      await page.locator('#replay-step').waitFor();
+      if (await page.locator('#replay-start').isEnabled()) await page.locator('#replay-start').click();
+      for (const step of [1, 2]) {
+        await page.locator('#replay-next').click();
+        await page.waitForFunction((n) => new RegExp(`^\\s*${n}\\s*/`).test(document.querySelector('#replay-step')?.innerText || ''), step);
+      }
+      const shared = page.locator('#board svg.board-baltek .footballer[data-at="f3"]');
+      await page.waitForFunction(() => document.querySelectorAll('#board .footballer[data-at="f3"][data-shared="true"]').length === 2);
+      // Wait for the glide to end, then measure.
+      await page.waitForTimeout(500);
+      const boxes = await shared.evaluateAll((nodes) => nodes.map((n) => {
+        const b = n.querySelector('.body').getBoundingClientRect();
+        return {x: b.x, y: b.y, w: b.width, h: b.height};
+      }));
+      const [a, b] = boxes;
+      const overlapX = Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x));
+      const overlapY = Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
+      assert(overlapX * overlapY < 0.05 * a.w * a.h, `the two footballers on f3 overlap: ${JSON.stringify(boxes)}`);
+      assert(a.w >= 12 && b.w >= 12, `both are big enough to read: ${JSON.stringify(boxes)}`);
+      await h.screenshot(page, `baltek-shared-square-${viewport ? 'phone' : 'desktop'}`);
+    }
   },
 
   'baltek: ending a turn without playing takes a second click': async (h) => {

@@ -2,7 +2,7 @@
 // (below), its turn's controls, its board's own tests, capture samples, its words and its sheet's texts.
 // Browser test hook for the Batik board (web-client/boards/batik.js): one drop composed as a person would,
 // by picking a piece from the tray, turning it, flipping it, sliding it along the rim and dropping it.
-import {kWait, turnMark, twoPlayers, waitTurnPast} from '../harness.mjs';
+import {assert, assertEqual, kWait, turnMark, twoPlayers, waitTurnPast} from '../harness.mjs';
 import {bar, importAndWatch} from '../boards-kit.mjs';
 export const game = 'batik';
 export const options = '';
@@ -73,6 +73,40 @@ export async function showLastTurn(h) {
 
 // This board's own turn handling, run by boards.test.mjs.
 export const boardTests = {
+  // The keyboard alone: Tab from the well reaches the tray's pieces (not the room's buttons first), Enter
+  // picks one, the arrows turn and slide it, Enter drops it.
+  'batik: the tray\'s pieces are picked and dropped with the keyboard alone': async (h) => {
+    const {bySeat} = await twoPlayers(h, 'batik');
+    const [light] = bySeat;
+    const board = light.locator('#board svg.board-batik');
+    await board.locator('[data-piece="TL"][data-legal="true"]').waitFor();
+    await board.focus();
+    const focused = () => light.evaluate(() => {
+      const node = document.activeElement;
+      return {piece: node?.dataset?.piece || null, id: node?.id || '', text: (node?.textContent || '').trim().slice(0, 20)};
+    });
+    await light.keyboard.press('Tab');
+    const first = await focused();
+    assert(first.piece, `Tab from the well reaches a tray piece: ${JSON.stringify(first)}`);
+    let now = first;
+    for (let i = 0; i < 9 && now.piece !== 'TL'; i++) {
+      await light.keyboard.press('Tab');
+      now = await focused();
+    }
+    assertEqual(now.piece, 'TL', 'Tab goes through the tray to TL');
+    await light.keyboard.press('Enter');
+    await board.locator('[data-piece="TL"].batik-selected').waitFor();
+    assertEqual((await focused()).piece, 'TL', 'the piece picked keeps the focus');
+    await light.keyboard.press('ArrowUp');
+    await light.keyboard.press('ArrowLeft');
+    const text = await light.locator('#board .batik-controls [data-control="drop"]').getAttribute('data-drop');
+    assert(/^TL 15 /.test(text), `the arrows turned the piece: ${text}`);
+    const mark = await turnMark(light);
+    await light.keyboard.press('Enter');
+    await board.locator('[data-well-piece^="C/TL"]').waitFor();
+    await waitTurnPast(light, mark);
+  },
+
   'batik: a drop composed during the opponent\'s turn is dropped when the turn comes': async (h) => {
     const {bySeat} = await twoPlayers(h, 'batik');
     const [light, dark] = bySeat;

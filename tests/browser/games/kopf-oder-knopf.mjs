@@ -1,7 +1,7 @@
 // What the tests need of this game, found by its name (harness.mjs, gameModule): its first turn by clicks
 // (below), its turn's controls, its board's own tests, capture samples, its words and its sheet's texts.
 // Kopf oder Knopf in the browser tests: plays one whole turn through the board, as a person would.
-import {assert, assertEqual, kWait, readRecord, turnMark, twoPlayers, version, waitTurnPast, waitVersion} from '../harness.mjs';
+import {assert, assertEqual, kPhone, kWait, playComputer, readRecord, turnMark, twoPlayers, version, waitTurnPast, waitVersion} from '../harness.mjs';
 import {bar, confirmButton, importAndSit, importAndWatch, plays, shownText, upTo, waitPlays} from '../boards-kit.mjs';
 export const game = 'kopf-oder-knopf';
 export const options = '';
@@ -59,6 +59,32 @@ export async function showLastTurn(h) {
 
 // This board's own turn handling, run by boards.test.mjs.
 export const boardTests = {
+  // On a phone a move's targets must not look like the buttons' holes: bigger, and in another colour.
+  'kopf-oder-knopf: on a phone the move targets are rings unlike the buttons\' holes': async (h) => {
+    const page = await playComputer(h, 'kopf-oder-knopf', kPhone);
+    const board = page.locator('#board');
+    const piece = board.locator('[data-movable="true"]').first();
+    await piece.waitFor();
+    await piece.click();
+    await board.locator('[data-target]').first().waitFor();
+    const seen = await page.evaluate(() => {
+      const hole = document.querySelector('#board .kok-hole');
+      const holeBox = hole.getBoundingClientRect();
+      return {
+        hole: {size: holeBox.width, fill: getComputedStyle(hole).fill},
+        targets: [...document.querySelectorAll('#board [data-target]')].map((t) => ({
+          size: t.getBoundingClientRect().width, stroke: getComputedStyle(t).stroke, fill: getComputedStyle(t).fill,
+        })),
+      };
+    });
+    assert(seen.targets.length > 0, 'targets are drawn');
+    for (const target of seen.targets) {
+      assert(target.size >= Math.max(16, seen.hole.size * 2), `a target (${target.size} px) is well bigger than a hole (${seen.hole.size} px)`);
+      assert(target.stroke !== seen.hole.fill && target.fill !== seen.hole.fill, `a target's colours differ from a hole's: ${JSON.stringify(target)} vs ${seen.hole.fill}`);
+    }
+    await h.screenshot(page, 'kopf-oder-knopf-targets-phone');
+  },
+
   'kopf-oder-knopf: after a penalty the page offers no end of turn (none exists), and the turn goes whole':
       async (h) => {
         // Turn 4: Red may take Blue's g9 as a penalty (the sample game does).

@@ -91,3 +91,15 @@ test('the default size, and paths with one decimal', () => {
   assert.equal(model.width, kChartSize.width);
   assert.equal(model.height, kChartSize.height);
 });
+
+test('a line starts at the rating before the first game (1500 for a new player), a little before it', () => {
+  const model = chart_model([{pool: 'live', at_ms: 5 * kDay, rating: 1662, change: 162}], {size});
+  const [series] = model.series;
+  assert.equal(series.points.length, 1);
+  assert.equal(series.start.rating, 1500);
+  assert.ok(series.start.x < series.points[0].x, 'the start is left of the game');
+  assert.ok(model.axis.min <= 1500 && model.axis.max >= 1662, `${model.axis.min}..${model.axis.max}`);
+  assert.match(series.path, /^M\S+ \S+ L\S+ \S+$/, 'a line from the start to the game');
+  // Without `change` nothing is invented.
+  assert.equal(chart_model([{pool: 'live', at_ms: kDay, rating: 1600}], {size}).series[0].start, null);
+});
