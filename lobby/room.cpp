@@ -544,12 +544,19 @@ std::string seat_link(const std::string& room, int seat, const std::string& toke
   return "/#/room/" + room + "?seat=" + std::to_string(seat) + "&token=" + token;
 }
 
-std::vector<std::string> Room::seat_links(int viewer) const {
-  std::vector<std::string> out;
+json seat_links_json(const std::array<std::string, 2>& links) {
+  if (links[0].empty() && links[1].empty()) return nullptr;
+  json out = json::array();
+  for (const std::string& link : links) out.push_back(link.empty() ? json(nullptr) : json(link));
+  return out;
+}
+
+std::array<std::string, 2> Room::seat_links(int viewer) const {
+  std::array<std::string, 2> out;
   if (!config_.clock.correspondence()) return out;
   for (int s = 0; s < 2; ++s)
     if (!seat_tokens_[s].empty() && (s == viewer || (viewer >= 0 && seats_[s].id.empty())))
-      out.push_back(seat_link(id_, s, seat_tokens_[s]));
+      out[s] = seat_link(id_, s, seat_tokens_[s]);
   return out;
 }
 
@@ -607,6 +614,22 @@ Effect Room::set_online(int seat, bool online, Now) {
   online_[seat] = online;
   Effect e;
   e.events.push_back(event({{"kind", "presence"}, {"seat", seat}, {"online", online}}));
+  return e;
+}
+
+Effect Room::rename_seat(const std::string& player_id, const std::string& name, const std::string& username,
+                         Now) {
+  const int s = seat_of(player_id);
+  if (s < 0 || name.empty()) return {};
+  Player& p = seats_[s];
+  if (p.name == name && (username.empty() || p.username == username)) return {};
+  p.name = name;
+  if (!username.empty()) p.username = username;
+  Effect e;
+  e.save = status_ != Status::finished;  // a finished row is read with its players' names as they are now
+  json body = {{"kind", "renamed"}, {"seat", s}, {"name", name}};
+  if (!p.username.empty()) body["username"] = p.username;
+  e.events.push_back(event(std::move(body)));
   return e;
 }
 

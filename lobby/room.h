@@ -94,6 +94,14 @@ struct ChatLine {
 
 // A correspondence seat's private link, as the client opens it: `/#/room/ID?seat=S&token=T`.
 std::string seat_link(const std::string& room, int seat, const std::string& token);
+// Seat links as the protocol lists them (`links`): always two entries, by seat, null for a link not given,
+// so that the index is the seat, as the link's own `seat=` says; null when neither is given.
+nlohmann::json seat_links_json(const std::array<std::string, 2>& links);
+
+// A record cut after its first `turns` turns, to be played on from there (an import's `turns`): the lines
+// after that turn go, its result with them. Errors: fewer turns than that, a record that stops at '...',
+// a game over at that turn (the board ended it: nothing to play on).
+Result<Record> record_until(const Record& record, std::int64_t turns);
 
 // A chat line as a `chat` message and a state's `chat` list give it (without `type` and `room`).
 nlohmann::json chat_json(const ChatLine& line);
@@ -226,6 +234,16 @@ struct RoomConfig {
   bool rated = false;  // seats accounts only; never a bot
 };
 
+// How a seat link may take a seat another player id holds (Room::claim_seat). A seat held by an account is
+// its owner's: only that account takes it (from any browser, by logging in). A seat held by a guest moves to
+// the link's holder (the guest moving to another browser) once asked to (`take`).
+struct SeatClaim {
+  bool take = false;
+  // The holder's account name when the server knows it is an account ("" a guest, or not known): a seat
+  // taken as a guest who registered since holds no user name in the room.
+  std::string holder_account;
+};
+
 class Room {
  public:
   static constexpr std::size_t kEventLog = 256;  // events kept for reconnecting clients
@@ -236,6 +254,9 @@ class Room {
   static constexpr std::int64_t kFirstMoveMs = 30 * 1000;
   static constexpr const char* kNoFirstMove = "no first move";
   static constexpr std::size_t kChatKept = 100;  // chat lines a room keeps (and a state shows)
+  // The notes a state shows (`notes`): the room's last events of this many that a page words beside the
+  // moves (a draw offered, declined, a takeback, a seat moved, the end), so that a reload shows them again.
+  static constexpr std::size_t kNotesKept = 8;
   static constexpr std::size_t kChatMaxChars = 300;
   static constexpr std::size_t kChatBurst = 5;
   static constexpr std::int64_t kChatWindowMs = 10 * 1000;
@@ -265,9 +286,15 @@ class Room {
   };
   Tried try_turn(const std::string& player_id, const std::vector<std::string>& items, bool end_turn,
                  Now now) const;
+  using SeatClaim = lobby::SeatClaim;
   // Takes `seat` with its seat token (given as token_hash()): a free seat, or one held by another player id
-  // (a correspondence player moving to another browser). Errors: bad_token, already_seated, game_over.
-  Effect claim_seat(const Player& player, int seat, const std::string& token_hash, Now now);
+  // (SeatClaim). Errors: bad_token, already_seated, game_over, seat_owned (an account holds it), seat_held (a
+  // guest holds it and `take` was not given). A seat that moves says so in its `seated` event (`replaces`:
+  // the id and name that held it), so that the browser that held it can tell its player.
+  Effect claim_seat(const Player& player, int seat, const std::string& token_hash, Now now,
+                    const SeatClaim& how = {});
+  // The account holding `seat`, as the room knows it (the user name it sat down with), or "".
+  const std::string& seat_account(int seat) const { return seats_[seat].username; }
   // A correspondence move by mail (room_mail.cpp): `text` is the game's whole log with the new turn(s) of
   // `seat` appended. Every stored turn must be in it, unchanged; the new turns are played whole, as `seat`
   // only. All or nothing. The error's `line` is the log's line; codes: bad_record, other_game, differs,
@@ -301,9 +328,10 @@ class Room {
   void set_seat_token_hash(int seat, std::string hash) { seat_token_hashes_[seat] = std::move(hash); }
   // The token itself, kept to show the seat's link again to whom may see it (seat_links).
   void set_seat_token(int seat, std::string token) { seat_tokens_[seat] = std::move(token); }
-  // A correspondence room's links that `viewer` (a seat, -1 for none) may see: its own seat's, and that of
-  // a seat nobody holds yet (to send to the opponent). Each `/#/room/ID?seat=S&token=T`; empty when none.
-  std::vector<std::string> seat_links(int viewer) const;
+  // A correspondence room's links that `viewer` (a seat, -1 for none) may see, by seat: its own seat's, and
+  // that of a seat nobody holds yet (to send to the opponent). Each `/#/room/ID?seat=S&token=T`; "" for a
+  // seat whose link is not shown.
+  std::array<std::string, 2> seat_links(int viewer) const;
   const std::string& seat_token_hash(int seat) const { return seat_token_hashes_[seat]; }
   const std::string& seat_token(int seat) const { return seat_tokens_[seat]; }
   // Each seat's mail (docs/mail.md); a change is saved with the row at the next save.
@@ -311,10 +339,16 @@ class Room {
   void set_seat_mail(int seat, SeatMail mail) { seat_mail_[seat] = std::move(mail); }
   // A finished or unfinished game from a record (the import): no one seated; unfinished ones play on with a
   // correspondence clock of `days`, finished ones only show. Errors: an incomplete record.
+  // `seats`: who sits down at once (a computer opponent of a game played on from a record); the others
+  // are free. `days` 0 with an unfinished record: no clock (a game against the computer).
   static Result<Room> from_record(const std::string& id, const Record& record, std::int64_t days,
-                                  bool is_private, Now now);
+                                  bool is_private, Now now, const std::array<Player, 2>& seats = {});
   Effect tick(Now now);  // flag fall: call at deadline() (and any time: it does nothing early)
   Effect set_online(int seat, bool online, Now now);
+  // The player `player_id` is called `name` now (a rename, or a guest registered as `username`): its seat
+  // shows it (event `renamed`), and the row's seat names follow at the next save; the record keeps the names
+  // the game was played under. Nothing when the player holds no seat here or nothing changed.
+  Effect rename_seat(const std::string& player_id, const std::string& name, const std::string& username, Now now);
   // An open room nobody took up in time (the server's --open-room-expiry): aborted, so it leaves the lists
   // and its seated player, if any, sees why; `not_open` if the room is not open.
   Effect expire(Now now);
@@ -423,6 +457,10 @@ class Room {
   std::array<std::string, 2> seat_tokens_;
   std::array<SeatMail, 2> seat_mail_;
   std::deque<ChatLine> chat_;               // the last kChatKept lines
+  // The last kNotesKept note events (note_kind), each its body with `at_ms` as JSON text: kept in memory
+  // only (a room read again from the store starts without them).
+  std::deque<std::string> notes_;
+  void note(const nlohmann::json& body, Now now);
   std::vector<ChatLine> chat_unsaved_;      // lines not yet handed to the store (take_save)
   std::map<std::string, std::deque<std::int64_t>> chat_times_;  // by player: when its last lines came
   // What the room last handed to the store (take_save): whether it did (or was restored from the store),

@@ -234,8 +234,30 @@ Message Room::event(json body) {
   return m;
 }
 
+namespace {
+
+// The events a room keeps as notes (Room::kNotesKept): what a page words beside the moves.
+bool note_kind(const std::string& kind) {
+  return kind == "draw_offer" || kind == "draw_declined" || kind == "takeback_offer" ||
+         kind == "takeback_declined" || kind == "takeback" || kind == "finished" || kind == "seated";
+}
+
+}  // namespace
+
+void Room::note(const json& body, Now now) {
+  const std::string kind = body.value("kind", "");
+  if (!note_kind(kind)) return;
+  if (kind == "seated" && !body.contains("replaces")) return;  // only a seat that moved is news later
+  json n = {{"kind", kind}, {"version", version_}, {"at_ms", now.unix_ms}};
+  for (const char* key : {"seat", "result", "replaces", "player"})
+    if (auto it = body.find(key); it != body.end()) n[key] = *it;
+  notes_.push_back(n.dump());
+  while (notes_.size() > kNotesKept) notes_.pop_front();
+}
+
 Message Room::event(json body, Effect& e, Now now) {
   ++version_;
+  note(body, now);
   body["type"] = "event";
   body["room"] = id_;
   body["version"] = version_;
@@ -427,7 +449,12 @@ std::string Room::state_message(Now now, int viewer, const json& extra) const {
   for (const ChatLine& line : chat_)
     if (may_read(line, viewer)) chat.push_back(chat_json(line));
   state["chat"] = std::move(chat);
-  if (auto links = seat_links(viewer); !links.empty()) state["links"] = links;
+  if (json links = seat_links_json(seat_links(viewer)); !links.is_null()) state["links"] = std::move(links);
+  if (!notes_.empty()) {
+    json notes = json::array();
+    for (const std::string& n : notes_) notes.push_back(json::parse(n));
+    state["notes"] = std::move(notes);
+  }
   if (extra.is_object())
     for (const auto& [k, v] : extra.items()) state[k] = v;
   std::string text = state.dump();

@@ -1,12 +1,15 @@
 // Correspondence by mail: a seat sends the game's whole log with its new turn appended, as
 // players have always mailed it; the room checks the log against its own record and plays the new turns.
 // Also the import of a record as a room.
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "lobby/room.h"
 #include "rules/registry.h"
 
 namespace cinq::lobby {
+
+using nlohmann::json;
 
 namespace {
 
@@ -43,7 +46,8 @@ Effect refuse(std::string code, int line, std::string message) {
 }  // namespace
 
 // A seat link used over the WebSocket: the seat goes to whoever presents its token.
-Effect Room::claim_seat(const Player& player, int seat, const std::string& token_hash, Now now) {
+Effect Room::claim_seat(const Player& player, int seat, const std::string& token_hash, Now now,
+                        const SeatClaim& how) {
   if (seat != 0 && seat != 1) return fail("bad_message", "seat must be 0 or 1");
   if (seat_token_hashes_[seat].empty() || token_hash != seat_token_hashes_[seat])
     return fail("bad_token", "this is not seat " + std::to_string(seat) + "'s token");
@@ -52,17 +56,60 @@ Effect Room::claim_seat(const Player& player, int seat, const std::string& token
   if (seats_[seat].id == player.id) return {};
   if (seat_of(player.id) >= 0) return fail("already_seated", "you already hold the other seat");
   if (status_ == Status::open && seats_[seat].id.empty()) return sit(player, seat, now);
+  const Player before = seats_[seat];
+  if (!before.id.empty()) {
+    const std::string side = "seat " + std::to_string(seat) + " (" +
+                             std::string(record_.game().words().sides[static_cast<std::size_t>(seat)]) + ")";
+    const std::string& account = !before.username.empty() ? before.username : how.holder_account;
+    if (!account.empty())
+      return fail("seat_owned", side + " belongs to the account " + account + ": log in as " + account +
+                                    " to play it; anyone else watches the game");
+    if (!how.take)
+      return fail("seat_held", side + " is held by " + before.name +
+                                   " in another browser: send the link again with 'take' to move the seat here");
+  }
   // The seat moves to the link's holder (another browser); the record keeps the name the game began with.
   seats_[seat] = player;
   Effect e;
   e.save = true;
-  e.events.push_back(
-      event({{"kind", "seated"}, {"seat", seat}, {"player", {{"id", player.id}, {"name", player.name}}}}));
+  json seated = {{"kind", "seated"}, {"seat", seat}, {"player", {{"id", player.id}, {"name", player.name}}}};
+  if (!player.username.empty()) seated["player"]["username"] = player.username;
+  if (!before.id.empty()) seated["replaces"] = {{"id", before.id}, {"name", before.name}};
+  e.events.push_back(event(seated));
+  note(seated, now);
   return e;
 }
 
+Result<Record> record_until(const Record& record, std::int64_t turns) {
+  if (record.incomplete()) return make_error("the record stops at '...': its turns are not all written");
+  if (turns < 0 || turns > record.turn_count())
+    return make_error("turns: the record has " + std::to_string(record.turn_count()) + " turns, not " +
+                      std::to_string(turns));
+  // A kept entry is one line of the record; a turns entry holds one turn. The entries up to the turn named
+  // stay (a finished round's result and the next round's start, before it, with them); what follows goes.
+  std::vector<std::string> texts = record.entry_texts(0);
+  std::size_t keep = 0, seen = 0;
+  const std::vector<Entry>& entries = record.entries();
+  if (turns > 0) {
+    for (; keep < entries.size() && seen < static_cast<std::size_t>(turns); ++keep)
+      seen += entries[keep].kind == Entry::Kind::turns;
+  } else {  // before the first turn: the lines before it (players, a timestamp) stay
+    while (keep < entries.size() && entries[keep].kind != Entry::Kind::turns &&
+           entries[keep].kind != Entry::Kind::result)
+      ++keep;
+  }
+  texts.resize(std::min(keep, texts.size()));
+  while (!texts.empty() && texts.back().starts_with("#=")) texts.pop_back();  // the result goes with the rest
+  auto cut = Record::read(layout_record(record.header_line(), texts));
+  if (!cut) return make_error("the record cut after turn " + std::to_string(turns) + ": " + cut.error().message);
+  if (cut->finished())
+    return make_error("turns: the game is over after turn " + std::to_string(turns) + " (" + cut->result_text() +
+                      "): play on from an earlier turn");
+  return cut;
+}
+
 Result<Room> Room::from_record(const std::string& id, const Record& record, std::int64_t days,
-                               bool is_private, Now now) {
+                               bool is_private, Now now, const std::array<Player, 2>& seats) {
   if (record.incomplete()) return make_error("the record stops at '...': its turns are not all written");
   const bool finished = record.finished();
   Saved s;
@@ -74,7 +121,9 @@ Result<Room> Room::from_record(const std::string& id, const Record& record, std:
   s.status = finished ? Status::finished : Status::live;
   s.result = record.result_text();
   s.record = record.write();
-  // The names stay in the record; the seats are free (an empty id), to be claimed with their links.
+  // The names stay in the record; the seats are free (an empty id), to be claimed with their links, but
+  // for those given (a computer opponent).
+  if (!finished) s.seats = seats;
   s.turns = record.turn_count();
   s.created_ms = now.unix_ms;
   if (!finished) {
@@ -89,6 +138,17 @@ Effect Room::play_log(int seat, std::string_view text, Now now) {
     Effect e = tick(now);
     e.error = Failure{"game_over", "the time for this turn ran out (" + record_.result_text() + ")"};
     return e;
+  }
+  // A log with neither a #! line nor a turn (an empty mail, a body of prose) would read as an empty game of
+  // the one game whose header is optional, and be called another game: say what it lacks instead.
+  if (auto lines = parse_lines(text)) {
+    const bool any = std::any_of(lines->begin(), lines->end(), [](const Entry& e) {
+      return e.kind == Entry::Kind::header || e.kind == Entry::Kind::turns;
+    });
+    if (!any)
+      return refuse("bad_record", 0,
+                    "no moves were sent: send the game's log with your turn under it (a line like " +
+                        std::string(1, record_.game().side_letter(record_.state().to_move())) + "/...)");
   }
   auto sent_record = Record::read(text);
   if (!sent_record) {

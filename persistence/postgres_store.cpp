@@ -250,12 +250,16 @@ END $$;
   "rematch_of, created_ms, updated_ms, clock_days, deadline_ms, seat0_token_hash, seat1_token_hash, rated, winner"
 #define CINQ_READ_COLUMNS                                                                                  \
   "g.id, g.game, g.options, g.clock_base_ms, g.clock_increment_ms, g.is_private, g.kind, g.status, "       \
-  "g.result, g.record, g.seat0_id, g.seat1_id, g.seat0_name, g.seat1_name, "                               \
+  "g.result, g.record, g.seat0_id, g.seat1_id, coalesce(n0.name, g.seat0_name), coalesce(n1.name, g.seat1_name), "                               \
   "coalesce(p.seat0_clock_ms, g.seat0_clock_ms), coalesce(p.seat1_clock_ms, g.seat1_clock_ms), "           \
   "coalesce(p.version, g.version), coalesce(p.turns, g.turns), g.rematch_of, g.created_ms, "               \
   "coalesce(p.updated_ms, g.updated_ms), g.clock_days, g.deadline_ms, g.seat0_token_hash, "                \
   "g.seat1_token_hash, coalesce(p.open_turn, 0), g.rated, g.winner, coalesce(p.commands, '')"
-#define CINQ_FROM_GAMES " FROM games g LEFT JOIN game_progress p ON p.game_id = g.id"
+// A seat's name as its player is called now (a guest renamed or registered since), where the player has a
+// row; the record keeps the names it was played under.
+#define CINQ_FROM_GAMES                                                                                  \
+  " FROM games g LEFT JOIN game_progress p ON p.game_id = g.id LEFT JOIN players n0 ON n0.id = g.seat0_id" \
+  " LEFT JOIN players n1 ON n1.id = g.seat1_id"
 
 // Every statement, by name; prepared on a connection the first time it is used there.
 struct Sql {

@@ -341,10 +341,7 @@ class Replayer {
         // continues a line that stopped after the first side's turn (how a mailed log grows).
         const bool continues = half_line_ && e.turns.size() == 1 && !e.ellipsis &&
                                (e.number == 0 || e.number == next_line_ - 1);
-        if (half_line_ && !continues)
-          return make_error("line " + std::to_string(next_line_ - 1) +
-                            " stopped after the first side's turn: only the last turn line may (a line that "
-                            "completes it holds the second side's turn alone)");
+        if (half_line_ && !continues) return make_error(half_line_error(g, s, e));
         if (!continues && e.number != 0 && e.number != next_line_)
           return make_error("expected turn line " + std::to_string(next_line_) + ", found " +
                             std::to_string(e.number));
@@ -370,6 +367,7 @@ class Replayer {
           r_.entries_.push_back(std::move(dots));
         }
         half_line_ = e.turns.size() == 1 && !s.outcome().over() && s.round() == section;
+        if (half_line_) half_side_ = e.turns.front().side;
         break;
       }
       case K::ellipsis:
@@ -384,6 +382,34 @@ class Replayer {
         return read_result(e.result);
     }
     return std::nullopt;
+  }
+
+  // A side in words, as a player knows it: "the Attackers' (A)", "Red's (R)".
+  static std::string sides_of(const Game& g, char letter) {
+    const int side = letter == g.side_letter(1) ? 1 : 0;
+    const std::string name(g.words().sides[static_cast<std::size_t>(side)]);
+    return (g.words().plural ? "the " : "") + name + (name.ends_with('s') ? "'" : "'s");
+  }
+
+  // Why a turn line cannot follow a line that stopped after its first turn, said as what the player wrote
+  // and what to write instead: the usual slips in a mailed log are a new line for the side that just moved,
+  // and the second side's turn under the next number.
+  std::string half_line_error(const Game& g, const State& s, const Entry& e) const {
+    const std::string stopped = std::to_string(next_line_ - 1);
+    const std::string here = e.number != 0 ? "turn line " + std::to_string(e.number) : "this turn line";
+    const char next = g.side_letter(s.to_move());
+    const std::string first = sides_of(g, half_side_), second = sides_of(g, next);
+    const std::string fix = "write " + second + " turn after " + first + " on turn line " + stopped +
+                            ", or alone on a line with no number (or numbered " + stopped + ")";
+    if (!e.turns.empty() && e.turns.front().side == half_side_)
+      return here + " gives " + first + " turn again: each line holds one turn of each side, " + first +
+             " then " + second + ", and turn line " + stopped + " still waits for " + second + " turn: " + fix;
+    if (!e.turns.empty() && e.turns.front().side == next && e.turns.size() == 1)
+      return here + " holds " + second + " turn, which completes turn line " + stopped + ": " + fix;
+    if (e.number == 0 || e.number == next_line_ - 1)
+      return "a line completing turn line " + stopped + " holds " + second + " turn alone: " + fix;
+    return here + " cannot follow turn line " + stopped + ", which still waits for " + second +
+           " turn alone: " + fix;
   }
 
   std::optional<Error> read_result(const ResultText& rt) {
@@ -458,6 +484,7 @@ class Replayer {
   bool saw_round_ = false;
   bool half_line_ = false;
   int next_line_ = 1;
+  char half_side_ = 0;  // the side of the one turn on a line that stopped after it (half_line_)
 };
 
 Result<Record> Record::read(std::string_view text) { return Replayer::read(text); }

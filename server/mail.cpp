@@ -3,12 +3,16 @@
 // is proven by its secret token in the query. Reading a mailed log replays it whole, so it runs on a worker,
 // on a copy of the room (lobby::Room::play_log); the room keeps the copy's new turns if nothing happened to
 // it meanwhile, and the answer leaves only once they are stored.
+#include <algorithm>
+#include <array>
 #include <cstdlib>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "rules/notation.h"
 #include "server/http_answers.h"
 #include "server/http_api.h"
+#include "server/bot_runner.h"
 #include "server/room_bus.h"
 #include "server/identity.h"
 #include "server/room_actor.h"
@@ -161,7 +165,26 @@ void HttpApi::import_game(Call& call) {
   }
   if (days < 1)
     return call.respond(error_response(400, "bad_clock", "days: 1, 2, 3, 5, 7 or 14 days per turn"));
-  auto job = [this, is_private, days, body = std::move(call.request.body), respond = call.respond] {
+  // Playing on from a position: `turns` cuts the record after that many turns; `bot` (a level) and `seat`
+  // (the person's) make it a game against the computer, with no clock, the person's seat taken by its link.
+  auto number = [&](const char* key, int low, int high) -> std::optional<int> {
+    if (!call.query.count(key)) return std::nullopt;
+    const std::string& v = call.query[key];
+    if (v.empty() || v.size() > 6 || !std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return -1;
+    const int n = std::atoi(v.c_str());
+    return n < low || n > high ? -1 : n;
+  };
+  const std::optional<int> turns = number("turns", 0, 999999), bot = number("bot", 0, 5),
+                           seat = number("seat", 0, 1);
+  if (turns && *turns < 0) return call.respond(error_response(400, "bad_message", "turns: a number of turns (0 or more)"));
+  if (bot && *bot < 0) return call.respond(error_response(400, "bad_message", "bot: a level from 0 to 5"));
+  if (seat && *seat < 0) return call.respond(error_response(400, "bad_message", "seat: 0 or 1"));
+  if (seat && !bot) return call.respond(error_response(400, "bad_message", "seat: the person's seat goes with bot"));
+  if (bot && call.query.count("days"))
+    return call.respond(error_response(400, "bad_message", "bot: a game against the computer has no days per turn"));
+  auto job = [this, is_private, days, turns, bot, seat, body = std::move(call.request.body),
+              respond = call.respond] {
     note_blocking(services_.metrics);
     if (blank(body)) return respond(blank_record_response());
     auto record = Record::read(body);
@@ -169,13 +192,32 @@ void HttpApi::import_game(Call& call) {
     if (record->incomplete())
       return respond(
           error_response(422, "bad_record", "the record stops at '...': its turns are not all written"));
+    if (turns) {
+      auto cut = lobby::record_until(*record, *turns);
+      if (!cut) return respond(error_response(422, "bad_record", cut.error().message));
+      record = std::move(cut);
+    }
+    std::array<lobby::Player, 2> seats;
+    const int person = seat.value_or(0);
+    if (bot) {
+      if (record->finished())
+        return respond(error_response(422, "bad_record", "bot: the game is over: give turns to play on from"));
+      seats[1 - person] = bot_player(*bot);
+    }
     lobby::Now now = Services::now();
     note_blocking(services_.metrics);
-    auto room = lobby::Room::from_record(rooms_.new_room_id_checked(), *record, days, is_private, now);
+    auto room = lobby::Room::from_record(rooms_.new_room_id_checked(), *record, bot ? 0 : days, is_private, now,
+                                         seats);
     if (!room) return respond(error_response(400, "bad_clock", room.error().message));
     json links = json::array();
-    if (room->status() != lobby::Status::finished)
-      for (const auto& link : issue_seat_tokens(*room)) links.push_back(link);
+    if (room->status() != lobby::Status::finished) {
+      const auto issued = issue_seat_tokens(*room);
+      for (int s = 0; s < 2; ++s) links.push_back(bot && s != person ? json(nullptr) : json(issued[s]));
+      if (bot) {  // the bot's seat has no link
+        room->set_seat_token_hash(1 - person, {});
+        room->set_seat_token(1 - person, {});
+      }
+    }
     json answer = {{"room", room->id()}, {"links", links}, {"status", lobby::status_name(room->status())}};
     auto actor = rooms_.add(std::move(*room));
     actor->post([answer, respond](RoomActor& a) {

@@ -192,6 +192,26 @@ void HttpApi::store_answer(store::MailRow row, std::string received, std::functi
   if (!workers_.submit(Workers::Kind::quick, job)) done(false);
 }
 
+namespace {
+
+// The answer to a mail that holds no move: what it lacked and what to send, with a turn of this game
+// written as a record writes it (the first legal action of the side to move) as the example.
+std::string no_moves(const lobby::Room& room) {
+  std::string example;
+  const Record& record = room.record();
+  if (!record.finished() && !record.incomplete())
+    for (Action a : record.state().legal_actions())
+      if (!a.is_end_turn()) {
+        example = std::string(1, record.game().side_letter(record.state().to_move())) + "/" +
+                  record.state().action_text(a) + "/";
+        break;
+      }
+  return "your mail had no moves: reply with the log and your turn under it, on a line of its own" +
+         (example.empty() ? std::string() : " (like " + example + ")");
+}
+
+}  // namespace
+
 void HttpApi::play_mail(std::shared_ptr<RoomActor> actor, std::shared_ptr<const MailIn> in, Respond respond) {
   actor->post([this, actor, in, respond](RoomActor& a) {
     a.when_settled([this, &a, actor, in, respond] {
@@ -218,7 +238,7 @@ void HttpApi::play_mail(std::shared_ptr<RoomActor> actor, std::shared_ptr<const 
                      : outcome(503, "storage", "451 4.3.0 the server could not store its answer: try again later"));
         });
       };
-      if (in->lines.empty()) return answer_refused("no turn found in your mail (write it on a line of its own, like D/e3 a3/)");
+      if (in->lines.empty()) return answer_refused(no_moves(room));
       if (room.status() == lobby::Status::finished) return answer_refused("the game is over: " + result_words(room));
       // A reply from the invited (or given) address confirms it; a seat nobody holds is taken by the mail.
       lobby::SeatMail m = room.seat_mail(seat);

@@ -258,7 +258,8 @@ TEST_CASE("cli: cinq play takes a mailed turn as the line a player appends, numb
   const std::string before = cinq::test::read_text(path);
   auto wrong_number = run_cinq("play " + path + " '7   D/e4 f4/'");
   CHECK(wrong_number.exit_code == 1);
-  CHECK(wrong_number.out.rfind("7   D/e4 f4/: line 4 stopped after the first side's turn", 0) == 0);
+  CHECK(wrong_number.out.rfind("7   D/e4 f4/: turn line 7 holds the Defenders' turn, which completes turn line 4",
+                               0) == 0);
   auto illegal = run_cinq("play " + path + " '4   D/e4 e9/'");
   CHECK(illegal.exit_code == 1);
   auto two = run_cinq("play " + path + " '4   D/e4 f4/   A/d6 c6/'");

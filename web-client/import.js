@@ -6,6 +6,7 @@
 
 import {mount_board} from './board-host.js';
 import {MoveList} from './movelist.js';
+import {play_on_panel} from './play-on.js';  // play on from the position shown
 import {fetch_replay, replay_position, replay_turns} from './replay.js';
 import {el, game_title} from './ui.js';
 import {parse_result_text, result_sentence, seat_label} from './words.js';
@@ -37,7 +38,7 @@ function outcome_text(data) {
   return result ? `${result_sentence(data.game, result, data.players || [])}.` : `Result: ${data.result || 'finished'}.`;
 }
 
-export function render_import(root) {
+export function render_import(root, app = null) {
   let board = null;
   let controls = null;  // the move list of the replay shown
   let destroyed = false;
@@ -136,11 +137,17 @@ export function render_import(root) {
     }
     board = mounted;
     const steps = data.steps;
+    let shown = steps.length - 1;  // the turns the position shown follows
+    const record_text = text.value;
+    const play_on = data.incomplete ? null :
+        play_on_panel({record: () => record_text, turns: () => shown, game: data.game, app});
     controls = new MoveList({
       game: data.game,
       live: false,
       on_view: (index) => {
         const at = index === null ? steps.length - 1 : index;
+        shown = at;
+        if (play_on) play_on.update();
         const info = {mySeat: null, canAct: false, event: null, replay: true};
         board.update(replay_position(steps, at, sides), info);
       },
@@ -148,7 +155,7 @@ export function render_import(root) {
     controls.set_turns(replay_turns(steps));
     // A line a block: a long one wraps under its own start, indented, rather than being cut.
     const lines = String(data.record || '').replace(/\n$/, '').split('\n');
-    panel.replaceChildren(controls.node,
+    panel.replaceChildren(controls.node, ...(play_on ? [play_on.node] : []),
                           el('pre', {id: 'moves', class: 'moves', tabindex: '0', 'aria-label': 'Game record'},
                              lines.map((line) => el('span', {class: 'moves-line'}, line || ' '))));
     controls.go(0, true);

@@ -5,7 +5,7 @@
 
 import {error_words} from './account.js';
 import {OptionsMenu} from './options.js';
-import {seat_links_block} from './room-view.js';
+import {seat_links_block, time_left_text} from './room-view.js';
 import {clock_label, el, game_about, game_title, help_link, kClocks, kGames, notify, parse_clock_choice, player_label} from './ui.js';
 import {outcome_for, parse_result_text, result_sentence, seat_label} from './words.js';
 
@@ -442,10 +442,12 @@ export function render_lobby(root, app) {
   };
   subscriptions.push(conn.on_ready(refresh));
   const timer = setInterval(refresh, kRefreshMs);
+  const deadline_timer = setInterval(() => tick_deadlines(root), 1000);
   document.title = 'Cinq — lobby';
 
   return () => {
     clearInterval(timer);
+    clearInterval(deadline_timer);
     for (const unsubscribe of subscriptions) unsubscribe();
   };
 }
@@ -588,13 +590,27 @@ function render_seeks(list, seeks, app) {
   }));
 }
 
+// Who must move by when, as time left: 'you: 2 days 4 h left', 'them: 5 h 3 min left'.
+function deadline_text({deadline_ms, my_turn}) {
+  return `${my_turn ? 'you' : 'they'}: ${time_left_text(deadline_ms - Date.now())} to move`;
+}
+
+// Counts the deadlines of "My games" down between two refreshes of the list.
+function tick_deadlines(root) {
+  for (const span of root.querySelectorAll('.room-deadline[data-deadline-ms]')) {
+    const text = deadline_text({deadline_ms: Number(span.dataset.deadlineMs), my_turn: span.dataset.mine === 'true'});
+    if (span.textContent !== text) span.textContent = text;
+  }
+}
+
 function my_game_row(summary, app) {
   const seats = summary.seats || [null, null];
   const me = summary.my_seat;
   const opponent = seats[1 - me];
   const finished = summary.status === 'finished';
   const clock = clock_label(summary.clock);
-  const when = summary.deadline_ms ? `move by ${new Date(summary.deadline_ms).toLocaleString()}` : '';
+  // A correspondence game: the time left to move, counted down (deadline_text below), the date in its title.
+  const when = summary.deadline_ms ? deadline_text(summary) : '';
   const my_side = seat_label({game: summary.game}, me);
   let outcome = null;
   let state = summary.my_turn ? 'your turn' : summary.status === 'open' ? 'waiting' : 'their turn';
@@ -605,7 +621,7 @@ function my_game_row(summary, app) {
     outcome = result ? outcome_for(result, me) : '';
   }
   const opponent_label = seat_label({game: summary.game}, 1 - me);
-  const links = summary.links ? seat_links_block({game: summary.game}, summary.links, me) : null;
+  const links = summary.links ? seat_links_block({game: summary.game, seats}, summary.links, me) : null;
   return el(
       'li', {
         class: 'room-row my-game',
@@ -617,7 +633,14 @@ function my_game_row(summary, app) {
          el('span', {class: 'room-players'}, 'vs ', player_label(opponent),
             `${opponent_label ? ` — ${opponent_label}` : ''}`, my_side ? ` · you play ${my_side}` : '')),
       el('div', {class: 'room-meta'}, el('span', {class: 'room-clock'}, clock),
-         summary.rated ? el('span', {class: 'room-rated'}, 'rated') : null, when ? el('span', {class: 'room-deadline'}, when) : null,
+         summary.rated ? el('span', {class: 'room-rated'}, 'rated') : null,
+         when ? el('span', {
+           class: 'room-deadline',
+           role: 'timer',
+           'data-deadline-ms': String(summary.deadline_ms),
+           'data-mine': String(Boolean(summary.my_turn)),
+           title: `Move by ${new Date(summary.deadline_ms).toLocaleString()}`
+         }, when) : null,
          outcome ? el('strong', {class: `my-outcome outcome-${outcome.toLowerCase().replace(/\s+/g, '-')}`}, outcome) : null,
          el('span', {class: `room-status status-${summary.status}`}, state)),
       el('div', {class: 'room-row-actions'},

@@ -19,12 +19,14 @@ export class PlayersPanel {
         marker: el('span', {class: 'to-move-marker'}, 'to move'),
         won: el('span', {class: 'won-marker', hidden: true}, 'winner'),
         clock: el('span', {class: 'clock', role: 'timer', 'aria-live': 'off'}),
+        // A correspondence game: the time the seat to move has left, counted down on its card.
+        deadline: el('span', {class: 'deadline-left', role: 'timer', 'aria-live': 'off', hidden: true}),
       };
       row.node =
           el('div', {class: 'player', 'data-seat': String(seat)}, row.dot,
              el('div', {class: 'player-who'}, el('div', {class: 'player-line'}, row.name, row.rating), row.bot,
                 row.side, row.change),
-             row.marker, row.won, row.clock);
+             row.marker, row.won, row.clock, row.deadline);
       return row;
     });
     this.node = el('div', {id: 'players', class: 'players'}, this.rows_.map((r) => r.node));
@@ -75,11 +77,16 @@ export class PlayersPanel {
     this.clocks_ = position.clocks || null;
     this.clocks_at_ = performance.now();
     this.live_ = live;
+    // The deadline is wall time (Unix ms): counted against this computer's clock.
+    this.deadline_ = live && typeof position.deadline_ms === 'number' ? position.deadline_ms : null;
+    this.deadline_seat_ = live ? position.to_move : null;
+    this.deadline_text_ = null;
     this.tick();
   }
 
   // The running clock counts down locally between events; the server's figures replace it at each event.
   tick() {
+    this.tick_deadline_();
     for (const [seat, row] of this.rows_.entries()) {
       if (!this.clocks_) {
         row.clock.hidden = true;
@@ -94,6 +101,36 @@ export class PlayersPanel {
       row.clock.classList.toggle('low', ms < 20000);
     }
   }
+
+  // The correspondence countdown on the card of the seat to move: redrawn when its text changes (each
+  // minute, each second in the last hour).
+  tick_deadline_() {
+    const deadline = this.deadline_ ?? null;
+    const text = deadline === null ? '' : time_left_text(deadline - Date.now());
+    if (text === this.deadline_text_) return;
+    this.deadline_text_ = text;
+    for (const [seat, row] of this.rows_.entries()) {
+      const shown = Boolean(text) && seat === this.deadline_seat_;
+      row.deadline.hidden = !shown;
+      row.deadline.textContent = shown ? text : '';
+      row.deadline.title = shown ? `Move by ${new Date(deadline).toLocaleString()}` : '';
+      row.deadline.classList.toggle('low', shown && deadline - Date.now() < 3600 * 1000);
+    }
+  }
+}
+
+// The time left to move in words: '2 days 4 h left', '3 h 12 min left', '12 min 05 s left' (seconds in the
+// last hour), 'time is up'.
+export function time_left_text(ms) {
+  if (!(ms > 0)) return 'time is up';
+  const s = Math.floor(ms / 1000);
+  const days = Math.floor(s / 86400);
+  const hours = Math.floor((s % 86400) / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  const seconds = s % 60;
+  if (days > 0) return `${days} ${days === 1 ? 'day' : 'days'}${hours ? ` ${hours} h` : ''} left`;
+  if (hours > 0) return `${hours} h ${minutes} min left`;
+  return `${minutes} min ${String(seconds).padStart(2, '0')} s left`;
 }
 
 // The line under the board: whose turn, or why nothing happens.
@@ -127,21 +164,39 @@ export function result_text(state) {
   return result_sentence(state.game, result, names);
 }
 
+// The seat a link opens, as the link itself says it (`?seat=S&token=T`), else null.
+export function link_seat(link) {
+  const query = /\?(.*)$/.exec(typeof link === 'string' ? link : '');
+  const seat = query ? new URLSearchParams(query[1]).get('seat') : null;
+  return seat === '0' || seat === '1' ? Number(seat) : null;
+}
+
 // A correspondence room's private seat links (the state's `links`, or the one `seat_link` gave), each with
-// its side and a copy button. `links` is [link0, link1] (a seat's entry empty when not given) or
-// [{seat, link}...]; the server writes them from the site's root (`/#/room/ID?seat=S&token=T`).
+// its side and a copy button. `links` is [link0, link1] by seat (null where not given) or [{seat, link}...];
+// the server writes them from the site's root (`/#/room/ID?seat=S&token=T`). The seat is the one the link
+// names: a server that listed a seated player's own link alone ([link1]) must not make it seat 0's.
 export function seat_link_items(state, links, my_seat) {
   const items = [];
+  const seats = (state && state.seats) || [];
   for (const [index, entry] of (links || []).entries()) {
-    const seat = entry && typeof entry === 'object' ? entry.seat : index;
     const link = entry && typeof entry === 'object' ? entry.link : entry;
-    if (!link || (seat !== 0 && seat !== 1)) continue;
+    if (!link) continue;
+    const named = link_seat(link);
+    const seat = named !== null ? named : entry && typeof entry === 'object' ? entry.seat : index;
+    if (seat !== 0 && seat !== 1) continue;
     const url = new URL(link, location.href).href;
     const side = seat_label(state, seat);
+    const holder = seats[seat];
+    // Whose link it is: mine, the opponent's to send (a free seat), or a seat someone else holds.
+    const who = seat === my_seat ? `Your own link · ${side}` :
+        holder && my_seat !== null && my_seat !== undefined ? `${holder.name}'s link · ${side}` :
+                                                              `Opponent's link · ${side}`;
+    // The link on one line, shortened in the middle by CSS (its end, the token, stays visible); the whole
+    // link is the href, the title and what Copy copies.
     items.push(el(
         'li', {class: 'seat-link', 'data-seat': String(seat), 'data-mine': String(seat === my_seat)},
-        el('span', {class: 'seat-link-who'}, seat === my_seat ? `Your own link · ${side}` : `Opponent's link · ${side}`),
-        el('a', {href: url, class: 'seat-link-url'}, url),
+        el('span', {class: 'seat-link-who'}, who),
+        el('a', {href: url, class: 'seat-link-url', title: url}, url),
         el('button', {type: 'button', class: 'copy-seat-link', onclick: () => copy_text(url, 'Link')},
            'Copy link')));
   }
@@ -153,7 +208,8 @@ export function seat_link_items(state, links, my_seat) {
 export function seat_links_block(state, links, my_seat) {
   const items = seat_link_items(state, links, my_seat);
   if (!items.length) return null;
-  const to_send = items.some((item) => item.dataset.mine !== 'true');
+  const seats = (state && state.seats) || [];
+  const to_send = items.some((item) => item.dataset.mine !== 'true' && !seats[Number(item.dataset.seat)]);
   return el(
       'div', {class: 'seat-links-block'},
       el('p', {class: 'seat-links-say'},

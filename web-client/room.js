@@ -12,6 +12,7 @@ import {mount_social} from './social.js';  // social: chat, sounds, the hidden t
 import {MoveList, record_turns, seat_of_side, turn_label} from './movelist.js';
 import {replay_position, ReplayCache} from './replay.js';
 import * as ui from './ui.js';
+import {play_on_panel} from './play-on.js';  // a finished game played on from its replay
 import {PlayersPanel, ratings_text, record_filename, result_text, seat_links_block, turn_text} from './room-view.js';
 import {clock_label, copy_text, download_text, el, expand_legal, game_title, help_link, notify, room_url, show} from './ui.js';
 
@@ -51,6 +52,10 @@ export function render_room(root, app, room_id) {
   const seat_links = el('div', {class: 'seat-links', hidden: true});
   // mail: the seat's mail settings and seat address, beside the seat links (a server with mail only).
   const mail = new MailPanel(room_id);
+  // What became of a seat link opened here, or of my seat: held by an account (log in to play it), held by
+  // a guest in another browser (take it here?), or taken from this browser by another one.
+  const seat_notice = el('div', {id: 'seat-notice', class: 'seat-notice', role: 'status', hidden: true});
+  let claim = null;  // {seat, token}: the seat link opened here, while its seat is asked about
   const spectators = el('span', {id: 'spectators', class: 'spectators', title: 'Spectators'}, '0');
   const board_root = el('div', {id: 'board', class: 'board-host'});
   const players = new PlayersPanel();
@@ -121,7 +126,7 @@ export function render_room(root, app, room_id) {
          el('div', {class: 'room-layout'},
             // The seat links and the mail panel (correspondence) under the title, the head's whole width.
             el('div', {class: 'room-head'}, el('div', {class: 'room-head-main'}, title, subtitle),
-               el('span', {class: 'spectators-wrap'}, spectators, ' watching'), seat_links, mail.node),
+               el('span', {class: 'spectators-wrap'}, spectators, ' watching'), seat_notice, seat_links, mail.node),
             el('div', {class: 'room-board'}, history_banner, board_root),
             // The log after the buttons, so that an answer to an offer stays near the board on a phone.
             el('div', {class: 'room-panel'}, players.node, first_move_line, turn_info, result, rating_change,
@@ -132,6 +137,10 @@ export function render_room(root, app, room_id) {
                el('div', {class: 'record'},
                   el('div', {class: 'record-head'}, el('h2', {}, 'Record'), copy_record, download_record),
                   moves))));
+  // A finished game's replay: play on from the position shown (made once the game is over).
+  let play_on = null;
+  const play_on_slot = el('div', {class: 'play-on-slot', hidden: true});
+  movelist.node.after(play_on_slot);
   const missing =
       el('div', {class: 'card missing', hidden: true}, el('h1', {}, 'No such room'),
          el('p', {}, 'The link may be wrong, or the room is gone. '),
@@ -231,11 +240,21 @@ export function render_room(root, app, room_id) {
     movelist.game = state.game;
     movelist.set_turns(record_turns(state.record));
     note_clocks();
-    // A standing offer is news to a page that opens the room (the log keeps no history across reloads).
+    // The room's last notes (draw offers, takebacks, seats moved, the end), as the server keeps them: a
+    // reloaded page shows them again, at the time they happened. A server without them: a standing offer is
+    // news to a page that opens the room.
     const position = state.position || {};
     const standing = (seat) => seat === 0 || seat === 1;
-    if (standing(position.draw_offer)) announce(`${who(position.draw_offer)} offered a draw.`);
-    if (standing(position.takeback_offer)) announce(takeback_asked_text(position.takeback_offer));
+    if (Array.isArray(state.notes)) {
+      room_log.replaceChildren();
+      for (const note of state.notes) {
+        const text = note_text(note);
+        if (text) announce(text, note.at_ms);
+      }
+    } else {
+      if (standing(position.draw_offer)) announce(`${who(position.draw_offer)} offered a draw.`);
+      if (standing(position.takeback_offer)) announce(takeback_asked_text(position.takeback_offer));
+    }
     social.on_state(state);
     ensure_board();
     if (state.links) (app.seat_links || (app.seat_links = {}))[room_id] = state.links;
@@ -246,8 +265,10 @@ export function render_room(root, app, room_id) {
         // mail: the token acts for the seat over HTTP (a `seated` event brings no links).
         const opened = {seat: pending.seat, token: pending.seat_token};
         (app.seat_tokens || (app.seat_tokens = {}))[room_id] = opened;
-        if (my_seat() !== pending.seat)
+        if (my_seat() !== pending.seat) {
+          claim = {seat: pending.seat, token: pending.seat_token};
           conn.send({type: 'sit', room: room_id, seat: pending.seat, seat_token: pending.seat_token});
+        }
       } else if (my_seat() === null) {
         take_seat();
       }
@@ -278,9 +299,16 @@ export function render_room(root, app, room_id) {
         // An account's seat: its user name (a link to its page) and rating, when the event says them.
         if (ev.player.username) seats[ev.seat].username = ev.player.username;
         if (ev.player.rating) seats[ev.seat].rating = ev.player.rating;
+        if (ev.player.id === conn.player_id) claim = null;  // the link's seat is mine now
         break;
       case 'left':
         seats[ev.seat] = null;
+        break;
+      case 'renamed':  // the seat's player is called something else now (the record keeps the old name)
+        if (seats[ev.seat]) {
+          seats[ev.seat].name = ev.name;
+          if (ev.username) seats[ev.seat].username = ev.username;
+        }
         break;
       case 'presence':
         if (seats[ev.seat]) seats[ev.seat].online = ev.online;
@@ -342,9 +370,45 @@ export function render_room(root, app, room_id) {
     return `${who(seat)} asked to take back ${their(seat)} last move.`;
   }
 
+  // A note of the state (the server's last note events) in words, or '' for one the log does not show.
+  function note_text(note) {
+    switch (note.kind) {
+      case 'draw_offer':
+        return `${who(note.seat)} offered a draw.`;
+      case 'draw_declined':
+        return `${who(note.seat)} declined the draw.`;
+      case 'takeback_offer':
+        return takeback_asked_text(note.seat);
+      case 'takeback_declined':
+        return `${who(note.seat)} declined to take back the move.`;
+      case 'takeback':
+        return `${who(note.seat)} took back ${their(note.seat)} last move.`;
+      case 'seated':
+        return note.replaces ? seat_moved_text(note) : '';
+      case 'finished':
+        return finish_text(note.result || (state.position || {}).result, {});
+      default:
+        return '';
+    }
+  }
+  // A seat taken with its link from the browser that held it.
+  function seat_moved_text(ev) {
+    const side = ui.seat_label ? ui.seat_label(state, ev.seat) : `seat ${ev.seat + 1}`;
+    if (ev.replaces && ev.replaces.id === conn.player_id)
+      return `Your seat (${side}) was taken with its link in another browser: you are watching here now.`;
+    return `The ${side} seat moved to another browser (${ev.player ? ev.player.name : 'a player'}).`;
+  }
+
   function announce_event(ev, before) {
     const after = state.position || {};
     switch (ev.kind) {
+      case 'seated':
+        if (ev.replaces) {
+          announce(seat_moved_text(ev));
+          if (ev.replaces.id === conn.player_id) show_notice(seat_moved_text(ev));
+          else if (ev.player && ev.player.id === conn.player_id) hide_notice();
+        }
+        break;
       case 'draw_offer':
         announce(`${who(ev.seat)} offered a draw.`);
         break;
@@ -398,10 +462,10 @@ export function render_room(root, app, room_id) {
     }
   }
 
-  function announce(text) {
+  function announce(text, at_ms = null) {
     const last = room_log.lastElementChild;
     if (last && last.dataset.text === text) return;  // a resync tells a standing offer again
-    const time = new Date().toLocaleTimeString([], {hour: '2-digit', minute: '2-digit'});
+    const time = new Date(at_ms ?? Date.now()).toLocaleTimeString([], {hour: '2-digit', minute: '2-digit'});
     room_log.append(
         el('li', {class: 'room-log-line', 'data-text': text},
            el('span', {class: 'room-log-time muted'}, time), ' ', text));
@@ -548,6 +612,7 @@ export function render_room(root, app, room_id) {
   // Says over the board that it shows an earlier position, and how to come back.
   function render_history() {
     const finished = state && state.position && state.position.status === 'finished';
+    if (play_on) play_on.update();
     history_banner.hidden = viewed === null;
     board_root.classList.toggle('board-old', viewed !== null);
     container.dataset.viewing = viewed === null ? '' : String(viewed.index);
@@ -649,8 +714,26 @@ export function render_room(root, app, room_id) {
 
     tick_first_move();
     movelist.live = !finished;
+    render_play_on(finished);
     render_history();
     update_board();
+  }
+
+  // After the game: "Play on from here", from the position the replay shows (the last one unless an
+  // earlier one is looked at).
+  function render_play_on(finished) {
+    play_on_slot.hidden = !finished;
+    if (!finished) return;
+    if (!play_on) {
+      play_on = play_on_panel({
+        record: () => (state && state.record) || moves.textContent,
+        turns: () => (viewed !== null ? viewed.index : movelist.count),
+        game: state.game,
+        app,
+      });
+      play_on_slot.replaceChildren(play_on.node);
+    }
+    play_on.update();
   }
 
   // A room the server no longer holds live may still be stored (a finished game): show it read-only.
@@ -675,6 +758,50 @@ export function render_room(root, app, room_id) {
     if (token) return token;
     const opened = app.seat_tokens && app.seat_tokens[room_id];
     return opened && opened.seat === seat ? opened.token : null;
+  }
+
+  // --- the seat notice
+  function show_notice(text, ...controls) {
+    seat_notice.replaceChildren(el('p', {class: 'seat-notice-text'}, text),
+                                ...(controls.length ? [el('div', {class: 'seat-notice-actions'}, controls)] : []));
+    seat_notice.hidden = false;
+  }
+  function hide_notice() {
+    seat_notice.hidden = true;
+    seat_notice.replaceChildren();
+  }
+  // A seat link opened here whose seat someone else holds: an account's is its owner's alone (log in to
+  // play it; meanwhile this page watches); a guest's moves here only if this player says so.
+  function claim_refused(error) {
+    const {seat, token} = claim;
+    const side = ui.seat_label ? ui.seat_label(state || {}, seat) : `seat ${seat + 1}`;
+    const holder = ((state && state.seats) || [])[seat];
+    if (error.code === 'seat_owned') {
+      const account = (holder && holder.username) || (/the account (\S+):/.exec(error.message || '') || [])[1] ||
+          (holder && holder.name) || 'its owner';
+      claim = null;
+      show_notice(`This link is for the ${side} seat, which belongs to the account ${account}. ` +
+                      `If that is you, log in as ${account} to play it here; meanwhile you are watching the game.`,
+                  el('a', {href: '#/account', class: 'button-link', id: 'seat-notice-login'}, 'Log in'));
+      return;
+    }
+    const name = holder ? holder.name : 'another player';
+    show_notice(`The ${side} seat is held by ${name} in another browser. Take it here? ` +
+                    'That browser then only watches.',
+                el('button', {
+                  type: 'button', id: 'seat-notice-take', class: 'primary', onclick: () => {
+                    hide_notice();
+                    claim = null;
+                    if (conn.send({type: 'sit', room: room_id, seat, seat_token: token, take: true}) === null)
+                      notify('Not connected: try again in a moment.');
+                  }
+                }, 'Take it here'),
+                el('button', {
+                  type: 'button', id: 'seat-notice-watch', onclick: () => {
+                    hide_notice();
+                    claim = null;
+                  }
+                }, 'Just watch'));
   }
 
   // --- subscriptions
@@ -707,6 +834,7 @@ export function render_room(root, app, room_id) {
     }
     if (about_join) resyncing = false;
     if (error.code === 'storage') join();
+    if ((error.code === 'seat_owned' || error.code === 'seat_held') && claim) return claim_refused(error);
     notify(error.message || error.code);
   }));
   subscriptions.push(conn.on('welcome', () => render()));

@@ -12,7 +12,9 @@
 #include "server/commands/handlers.h"
 #include "server/mail_sender.h"
 #include "server/postman.h"
+#include "server/room_actor.h"
 #include "server/room_bus.h"
+#include "server/rooms.h"
 #include "server/services.h"
 #include "server/workers.h"
 
@@ -21,6 +23,17 @@ namespace cinq::server::commands {
 using nlohmann::json;
 
 namespace {
+
+// A player called something else now (renamed, registered): the seats it holds in the rooms in memory show
+// the new name (each on its room's strand); stored rooms are read with their players' current names.
+void rename_in_rooms(CommandContext& cx, const store::PlayerRow& row) {
+  for (const auto& actor : cx.rooms.all())
+    actor->post([id = row.id, name = row.name, username = row.username](RoomActor& a) {
+      if (a.room().seat_of(id) < 0) return;
+      a.apply(a.room().rename_seat(id, name, username, Services::now()), nullptr, {});
+    });
+}
+
 
 json ref_json(const std::string& ref) { return ref.empty() ? json() : json::parse(ref); }
 
@@ -57,9 +70,10 @@ void welcome_back(CommandContext& cx, const Request& rq, const Hello& h, store::
     row.token_hash = token_hash(*h.token);
     changed = true;
   }
+  bool renamed = false;
   if (h.name && *h.name != row.name) {
     row.name = *h.name;
-    changed = true;
+    changed = renamed = true;
   }
   if (!changed) {
     welcome(cx, rq, row, *h.token);
@@ -68,8 +82,9 @@ void welcome_back(CommandContext& cx, const Request& rq, const Hello& h, store::
   // The new name (or hash) is stored before the welcome tells it; if it cannot be, the welcome carries the
   // row as stored (the token still holds).
   std::optional<store::PlayerRow> before = cx.identities.cached(row.id);
-  cx.identities.save(row, [&cx, later = rq, resume, row, token = *h.token, before](bool ok) {
+  cx.identities.save(row, [&cx, later = rq, resume, row, token = *h.token, before, renamed](bool ok) {
     welcome(cx, later, ok || !before ? row : *before, token);
+    if (ok && renamed) rename_in_rooms(cx, row);
     resume->finish();
   });
 }
@@ -148,6 +163,7 @@ void on_name(CommandContext& cx, Request& rq, Name& n) {
         if (!row.username.empty()) m["username"] = row.username;
         if (!rq.ref.empty()) m["ref"] = json::parse(rq.ref);
         rq.connection->send(m.dump());
+        rename_in_rooms(cx, row);
       }
       resume->finish();
     });
@@ -202,6 +218,7 @@ void on_register(CommandContext& cx, Request& rq, Register& cmd) {
         } else {
           cx.clients.set_player(later.connection->id(), lobby::Player{row.id, row.name, row.username});
           reply(later, {{"type", "registered"}, {"username", row.username}, {"name", row.name}});
+          rename_in_rooms(cx, row);
         }
         resume->finish();
       });

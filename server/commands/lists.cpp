@@ -39,11 +39,11 @@ std::string my_games(CommandContext& cx, const std::string& pid) {
     summary["my_seat"] = seat;
     // A correspondence game's links the player may see again: its own seat's, and a free seat's (to send).
     if (row.clock_days > 0 && row.status != "finished") {
-      json links = json::array();
+      std::array<std::string, 2> links;
       for (int s = 0; s < 2; ++s)
         if (!row.seat_tokens[s].empty() && (s == seat || row.seat_ids[s].empty()))
-          links.push_back(seat_link(row.id, s, row.seat_tokens[s]));
-      if (!links.empty()) summary["links"] = std::move(links);
+          links[s] = seat_link(row.id, s, row.seat_tokens[s]);
+      if (json by_seat = lobby::seat_links_json(links); !by_seat.is_null()) summary["links"] = std::move(by_seat);
     }
     summary["my_turn"] = summary.value("to_move", json()) == json(seat);
     games.push_back(std::move(summary));

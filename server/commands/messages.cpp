@@ -279,6 +279,8 @@ Parsed<Sit> Sit::parse(const json& body) {
   s.seat_token = string_field(body, "seat_token", why, false);
   if (!why.empty()) return bad_message(why);
   if (s.seat_token && !s.seat) return bad_message("a seat_token needs its 'seat' (0 or 1)");
+  if (auto r = bool_field(body, "take", s.take)) return *r;
+  if (s.take && !s.seat_token) return bad_message("'take' goes with a seat_token (a seat's private link)");
   return s;
 }
 

@@ -108,6 +108,9 @@ struct Sit {
   std::string room;
   std::optional<int> seat;
   std::optional<std::string> seat_token;
+  // With a seat token: move the seat here even though another browser (a guest) holds it. Without it, such
+  // a claim is answered `seat_held`, so that the player is asked first.
+  bool take = false;
   static Parsed<Sit> parse(const nlohmann::json& body);
 };
 

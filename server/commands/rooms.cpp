@@ -106,9 +106,11 @@ void create_bot_room(CommandContext& cx, Request& rq, lobby::Room room,
   if (!here) cx.rooms.forget(actor->id());  // its creator is gone before it began
 }
 
-// On the room's strand.
+// On the room's strand. `how`: whether to move a seat another browser holds here, and whether its holder
+// is an account (the server looked it up: sit_with).
 void sit_down(RoomActor& a, const std::shared_ptr<net::Connection>& c, const lobby::Player& player,
-              std::optional<int> seat, const std::optional<std::string>& seat_token, const std::string& ref) {
+              std::optional<int> seat, const std::optional<std::string>& seat_token, const std::string& ref,
+              const lobby::Room::SeatClaim& how = {}) {
   lobby::Room& room = a.room();
   lobby::Now now = Services::now();
   lobby::Effect effect;
@@ -117,8 +119,8 @@ void sit_down(RoomActor& a, const std::shared_ptr<net::Connection>& c, const lob
   } else if (seat_token) {
     // The token is checked here, in constant time; the room then sees the stored hash, or a wrong one.
     const std::string& stored = room.seat_token_hash(*seat);
-    effect =
-        room.claim_seat(player, *seat, token_matches(*seat_token, stored) ? stored : std::string("-"), now);
+    effect = room.claim_seat(player, *seat, token_matches(*seat_token, stored) ? stored : std::string("-"),
+                             now, how);
   } else {
     effect = room.sit(player, seat, now);
   }
@@ -141,23 +143,61 @@ void sit_down(RoomActor& a, const std::shared_ptr<net::Connection>& c, const lob
   if (!link_message.empty()) a.when_settled([c, link_message] { c->send(link_message); });
   if (a.is_subscribed(c->id())) {
     a.refresh_presence();  // a spectator who sat down is now a player online
-    // The `seated` event carries no legal actions: a player who took a seat whose turn it is (a
-    // correspondence seat taken with its link) gets the state as that seat sees it.
-    a.when_settled([self = a.shared_from_this(), c, pid = player.id] {
+    // The `seated` event carries no legal actions and no links: a player who took a seat whose turn it is,
+    // or a seat with its link (whose state shows that link and the free seat's), gets the state as that
+    // seat sees it.
+    a.when_settled([self = a.shared_from_this(), c, pid = player.id, by_link = seat_token.has_value()] {
       const int s = self->room().seat_of(pid);
-      if (s >= 0 && s == self->room().seat_to_move()) c->send(self->room().state_message(Services::now(), s));
+      if (s >= 0 && (by_link || s == self->room().seat_to_move()))
+        c->send(self->room().state_message(Services::now(), s));
     });
   } else
     a.subscribe(c, player.id, std::nullopt);  // sitting is joining
 }
 
+// The player id holding the seat a link names, when the room cannot tell whether it is an account's: a
+// guest who registered since it sat down holds no user name in the room, nor does a seat read back from
+// the store. Then its row says (Identities::load: the cache, else the store on a worker). "" when there is
+// nothing to look up: a free seat, the sender's own, a wrong token, a holder the room knows is an account.
+std::string holder_to_look_up(const lobby::Room& room, const lobby::Player& player, int seat,
+                              const std::string& token) {
+  const lobby::Player& holder = room.seats()[seat];
+  if (holder.id.empty() || holder.id == player.id || !holder.username.empty()) return {};
+  if (holder.id.starts_with("bot:") || holder.id.starts_with("mail:")) return {};
+  if (room.config().clock.correspondence() && token_matches(token, room.seat_token_hash(seat))) return holder.id;
+  return {};
+}
+
 void sit_with(CommandContext& cx, const Request& rq, const Sit& cmd, const RoomPtr& actor,
-              std::vector<store::RatingRow> rows) {
+              std::vector<store::RatingRow> rows, Resume resume = nullptr) {
   cx.clients.enter_room(rq.connection->id(), actor->id(), [&] {
-    actor->post([c = rq.connection, player = *rq.player, seat = cmd.seat, seat_token = cmd.seat_token,
-                 ref = rq.ref, rows = std::move(rows)](RoomActor& a) mutable {
+    actor->post([&cx, c = rq.connection, player = *rq.player, seat = cmd.seat, seat_token = cmd.seat_token,
+                 take = cmd.take, ref = rq.ref, rows = std::move(rows), resume](RoomActor& a) mutable {
       if (!player.username.empty()) player.rating = seat_rating(rows, a.room());
-      sit_down(a, c, player, seat, seat_token, ref);
+      lobby::Room::SeatClaim how{take, {}};
+      const std::string holder =
+          seat_token && seat ? holder_to_look_up(a.room(), player, *seat, *seat_token) : std::string();
+      if (holder.empty()) {
+        sit_down(a, c, player, seat, seat_token, ref, how);
+        if (resume) resume->finish();
+        return;
+      }
+      cx.identities.load(holder, [actor = a.shared_from_this(), c, player, seat, seat_token, ref, how, holder,
+                                  resume](std::optional<store::PlayerRow> row, bool busy) mutable {
+        if (busy) {
+          c->send(error_message("storage", kBusy, ref, actor->id()));
+          if (resume) resume->finish();
+          return;
+        }
+        if (row) how.holder_account = row->username;
+        actor->post([c, player, seat, seat_token, ref, how, holder, resume](RoomActor& a) {
+          // The seat may have moved meanwhile: what was looked up holds for that holder only.
+          lobby::Room::SeatClaim now_how = how;
+          if (a.room().seats()[*seat].id != holder) now_how.holder_account.clear();
+          sit_down(a, c, player, seat, seat_token, ref, now_how);
+          if (resume) resume->finish();
+        });
+      });
     });
   });
 }
@@ -203,14 +243,16 @@ void on_join(CommandContext& cx, Request& rq, Join& cmd, const RoomPtr& actor) {
 }
 
 void on_sit(CommandContext& cx, Request& rq, Sit& cmd, const RoomPtr& actor) {
-  if (rq.player->username.empty()) return sit_with(cx, rq, cmd, actor, {});
+  // A seat link may need its holder looked up (sit_with): the connection's next messages wait for the seat.
+  Resume held = cmd.seat_token ? cx.defer(rq) : nullptr;
+  if (rq.player->username.empty()) return sit_with(cx, rq, cmd, actor, {}, held);
   // An account shows its rating in the seat: read first (on a worker), picked for the room's game there.
   Resume resume = cx.defer(rq);
-  bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, later = rq, cmd, actor, resume] {
+  bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, later = rq, cmd, actor, resume, held] {
     note_blocking(cx.services.metrics);
     auto rows = cx.services.store->ratings(later.player->id);
-    sit_with(cx, later, cmd, actor, std::move(rows));
-    resume->finish();
+    sit_with(cx, later, cmd, actor, std::move(rows), held);
+    if (!held) resume->finish();
   });
   if (!queued) {
     cx.reply_error(rq, "storage", kBusy);

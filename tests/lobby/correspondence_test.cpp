@@ -112,7 +112,10 @@ TEST_CASE(
   CHECK(code(room.claim_seat(kCarol, 1, "", at(0))) == "bad_token");
   CHECK(code(room.claim_seat(kAlice, 1, "hash-1", at(0))) == "already_seated");
   Player bob_elsewhere{"bob-laptop", "bob"};
-  Effect e = room.claim_seat(bob_elsewhere, 1, "hash-1", at(0));
+  // A guest's seat moves only when asked to (the client asks its player first).
+  CHECK(code(room.claim_seat(bob_elsewhere, 1, "hash-1", at(0))) == "seat_held");
+  CHECK(room.seats()[1].id == kBob.id);
+  Effect e = room.claim_seat(bob_elsewhere, 1, "hash-1", at(0), {true, ""});
   CHECK(code(e) == "");
   CHECK(kinds(e) == "seated");
   CHECK(room.seats()[1].id == "bob-laptop");

@@ -237,9 +237,10 @@ TEST_CASE("Room chat and links: kept by a save, given back by restore") {
   auto back = Room::restore(saved, at(100));
   REQUIRE(back.ok());
   CHECK(back->state_json(at(100), 1)["chat"][0]["text"] == "your move");
-  // Each seated player sees its own seat's link; nobody sees another player's.
-  CHECK(back->state_json(at(100), 0)["links"] == json::array({"/#/room/room-1?seat=0&token=T0"}));
-  CHECK(back->state_json(at(100), 1)["links"] == json::array({"/#/room/room-1?seat=1&token=T1"}));
+  // Each seated player sees its own seat's link; nobody sees another player's. The list is by seat (null
+  // for a link not given), so that seat 1's own link is never read as seat 0's.
+  CHECK(back->state_json(at(100), 0)["links"] == json::array({"/#/room/room-1?seat=0&token=T0", nullptr}));
+  CHECK(back->state_json(at(100), 1)["links"] == json::array({nullptr, "/#/room/room-1?seat=1&token=T1"}));
   CHECK_FALSE(back->state_json(at(100), -1).contains("links"));
 }
 
@@ -248,14 +249,106 @@ TEST_CASE("Room links: the creator of a correspondence room sees the free seat's
   room.set_seat_token(0, "T0");
   room.set_seat_token(1, "T1");
   REQUIRE(!room.sit(kAlice, 0, at(0)).error);
-  CHECK(room.seat_links(0) == std::vector<std::string>{"/#/room/room-1?seat=0&token=T0",
-                                                       "/#/room/room-1?seat=1&token=T1"});
-  CHECK(room.seat_links(-1).empty());
+  using Links = std::array<std::string, 2>;
+  CHECK(room.seat_links(0) == Links{"/#/room/room-1?seat=0&token=T0", "/#/room/room-1?seat=1&token=T1"});
+  CHECK(room.seat_links(-1) == Links{});
   REQUIRE(!room.sit(kBob, 1, at(0)).error);
-  CHECK(room.seat_links(0) == std::vector<std::string>{"/#/room/room-1?seat=0&token=T0"});
+  CHECK(room.seat_links(0) == Links{"/#/room/room-1?seat=0&token=T0", ""});
+  CHECK(room.seat_links(1) == Links{"", "/#/room/room-1?seat=1&token=T1"});
   Room live = open_room("tablut");  // not correspondence: no links
   live.set_seat_token(0, "T0");
-  CHECK(live.seat_links(0).empty());
+  CHECK(live.seat_links(0) == Links{});
+}
+
+TEST_CASE("Room seats by link: an account's seat is its own, a guest's moves when asked and says from whom") {
+  Room room = open_room("tablut", "", ClockSpec{0, 0, 1});
+  room.set_seat_token_hash(0, "H0");
+  room.set_seat_token_hash(1, "H1");
+  const Player ada{"ada-id", "Ada", "ada"};  // an account
+  REQUIRE(!room.sit(ada, 0, at(0)).error);
+  REQUIRE(!room.claim_seat(kBob, 1, "H1", at(0)).error);  // a free seat: taken
+  const Player carol{"carol-id", "Carol"};
+  for (bool take : {false, true}) {
+    Effect owned = room.claim_seat(carol, 0, "H0", at(1), {take, ""});
+    REQUIRE(owned.error);
+    CHECK(owned.error->code == "seat_owned");
+    CHECK(owned.error->message == "seat 0 (Attackers) belongs to the account ada: log in as ada to play it; "
+                                  "anyone else watches the game");
+  }
+  CHECK(room.seats()[0].id == "ada-id");
+  // The room may not know the holder is an account (a guest who registered since): the server says so.
+  Effect told = room.claim_seat(carol, 1, "H1", at(1), {true, "bob_account"});
+  REQUIRE(told.error);
+  CHECK(told.error->code == "seat_owned");
+  // A guest's seat: asked first, then moved, the event naming whom it replaces; a note of it is kept.
+  Effect held = room.claim_seat(carol, 1, "H1", at(2));
+  REQUIRE(held.error);
+  CHECK(held.error->code == "seat_held");
+  CHECK(held.error->message.find("held by bob in another browser") != std::string::npos);
+  Effect moved = room.claim_seat(carol, 1, "H1", at(3), {true, ""});
+  REQUIRE(!moved.error);
+  json seated = json::parse(*moved.events.at(0));
+  CHECK(seated["replaces"] == json{{"id", "bob-id"}, {"name", "bob"}});
+  CHECK(room.seats()[1].id == "carol-id");
+  json notes = room.state_json(at(4), 1)["notes"];
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0]["kind"] == "seated");
+  CHECK(notes[0]["replaces"]["id"] == "bob-id");
+  CHECK(notes[0]["at_ms"] == at(3).unix_ms);
+}
+
+TEST_CASE("Room notes: the last notes come with the state, oldest first, at most kNotesKept") {
+  Room room = live_room("tablut");
+  CHECK_FALSE(room.state_json(at(0)).contains("notes"));
+  REQUIRE(!room.offer_draw("alice-id", at(1)).error);
+  REQUIRE(!room.decline_draw("bob-id", at(2)).error);
+  json notes = room.state_json(at(3))["notes"];
+  REQUIRE(notes.size() == 2);
+  CHECK(notes[0]["kind"] == "draw_offer");
+  CHECK(notes[0]["seat"] == 0);
+  CHECK(notes[1]["kind"] == "draw_declined");
+  CHECK(notes[1]["seat"] == 1);
+  CHECK(notes[1]["version"] == room.version());
+  for (int i = 0; i < 10; ++i) {
+    REQUIRE(!room.offer_draw("alice-id", at(4 + 2 * i)).error);
+    REQUIRE(!room.decline_draw("bob-id", at(5 + 2 * i)).error);
+  }
+  notes = room.state_json(at(30))["notes"];
+  CHECK(notes.size() == Room::kNotesKept);
+  CHECK(notes.back()["kind"] == "draw_declined");
+}
+
+TEST_CASE("Room rename: a seat shows its player's new name, the record keeps the old one") {
+  Room room = live_room("tablut");
+  const std::string record = room.record().write();
+  Effect e = room.rename_seat("alice-id", "Alicia", "", at(1));
+  REQUIRE(e.events.size() == 1);
+  CHECK(json::parse(*e.events[0])["kind"] == "renamed");
+  CHECK(room.seats()[0].name == "Alicia");
+  CHECK(room.summary(at(1)).seats[0] == "Alicia");
+  CHECK(room.record().write() == record);
+  CHECK(room.rename_seat("alice-id", "Alicia", "", at(2)).events.empty());  // nothing changed
+  CHECK(room.rename_seat("carol-id", "Caro", "", at(2)).events.empty());   // no seat here
+}
+
+TEST_CASE("record_until: a record cut after a turn plays on from there, its result gone") {
+  auto record = Record::read("#! TABLUT\nA = Ann    D = Dan\n1   A/e8 i8/   D/e3 a3/\n2   A/i6 g6/\n#= D resign\n");
+  REQUIRE(record.ok());
+  auto two = record_until(*record, 2);
+  REQUIRE(two.ok());
+  CHECK(two->turn_count() == 2);
+  CHECK_FALSE(two->finished());
+  CHECK(two->write() == "#! TABLUT\nA = Ann    D = Dan\n1   A/e8 i8/   D/e3 a3/\n");
+  auto all = record_until(*record, 3);  // the resignation goes: the game goes on from the last turn
+  REQUIRE(all.ok());
+  CHECK_FALSE(all->finished());
+  CHECK(all->turn_count() == 3);
+  auto none = record_until(*record, 0);
+  REQUIRE(none.ok());
+  CHECK(none->turn_count() == 0);
+  CHECK(none->write().find("A = Ann") != std::string::npos);
+  CHECK_FALSE(record_until(*record, 4).ok());
+  CHECK(record_until(*record, 4).error().message.find("turns: the record has 3 turns") == 0);
 }
 
 }  // namespace

@@ -384,6 +384,39 @@ std::string seat_mailing(MailSite& site, const std::string& address, const std::
   return target;
 }
 
+TEST_CASE("mail: a log repeating the first side and a mail with no moves are answered with what to do") {
+  MailSite site;
+  MailGame g = start_game(site, "#! TABLUT");
+  std::size_t ann = 0;
+  const std::string confirm = wait_mail(site.mta, "ann", "reply to this mail with your turn", ann);
+  const std::string to = address_in(header(confirm, "Reply-To"));
+  // The answer's words with its line breaks undone: what a player reads, however the mail was wrapped.
+  auto refusal = [&](const std::string& text, int n) {
+    site.mta.send("ann@players.test", to, reply("ann", confirm, 0, text, n));
+    std::string body = body_of(wait_mail(site.mta, "ann", "played nothing", ann));
+    std::string flat;
+    for (char c : body) {
+      const bool space = c == ' ' || c == '\n' || c == '\r';
+      if (!space || (!flat.empty() && flat.back() != ' ')) flat += space ? ' ' : c;
+    }
+    return flat;
+  };
+  // The Attackers' turn on line 1, then the Attackers again on line 2.
+  const std::string twice = refusal("#! TABLUT\n1   A/e8 i8/\n2   A/d1 d5/", 1);
+  CHECK_MESSAGE(twice.find("turn line 2 gives the Attackers' turn again: each line holds one turn of each side") !=
+                    std::string::npos,
+                twice);
+  CHECK_MESSAGE(twice.find("write the Defenders' turn after the Attackers' on turn line 1") != std::string::npos, twice);
+  // A mail with nothing of its own.
+  const std::string empty = refusal("", 2);
+  CHECK_MESSAGE(empty.find("your mail had no moves: reply with the log and your turn under it") != std::string::npos,
+                empty);
+  CHECK_MESSAGE(empty.find("(like A/") != std::string::npos, empty);
+  auto record = Record::read(http_request(site.port(), "GET", "/api/games/" + g.room + "/record").body);
+  REQUIRE(record.ok());
+  CHECK(record->turn_count() == 0);
+}
+
 TEST_CASE("mail: a mail refused for good is not tried again and is shown to its seat") {
   MailSite site;
   // No such mailbox: Postfix refuses the recipient (550), so the confirmation fails for good.

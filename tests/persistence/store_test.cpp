@@ -870,7 +870,7 @@ TEST_CASE("store: chat lines are appended with the game's saves, kept in order, 
   lobby::Room back = reopened(*store, "room-1");
   CHECK(back.state_json(lobby::test::at(5), -1)["chat"].size() == 3);
   CHECK(back.state_json(lobby::test::at(5), 0)["chat"].size() == 2);
-  CHECK(back.seat_links(0) == std::vector<std::string>{"/#/room/room-1?seat=0&token=T0"});
+  CHECK(back.seat_links(0) == std::array<std::string, 2>{"/#/room/room-1?seat=0&token=T0", ""});
 
   // Once the game is over, its tokens go (no link is shown any more); the chat stays.
   REQUIRE_FALSE(back.resign("alice-id", lobby::test::at(6)).error);

@@ -116,9 +116,11 @@ TEST_CASE("notation: turn lines are numbered from 1, first mover first, with / c
 
 TEST_CASE("notation: only the last turn line may stop after the first side's turn") {
   CHECK(accepted("1   B/d5 c5/\n").turn_count() == 1);
+  // Said as what was written and what to write instead.
   CHECK(rejection("1   B/d5 c5/\n2   B/d3 c3/\n") ==
-        "line 2: line 1 stopped after the first side's turn: only the last turn line may (a line that completes "
-        "it holds the second side's turn alone)");
+        "line 2: turn line 2 gives Blue's turn again: each line holds one turn of each side, Blue's then Red's, "
+        "and turn line 1 still waits for Red's turn: write Red's turn after Blue's on turn line 1, or alone on a "
+        "line with no number (or numbered 1)");
 }
 
 TEST_CASE("notation: a line holding the second side's turn alone completes a line that stopped after the first") {
@@ -136,9 +138,10 @@ TEST_CASE("notation: a line holding the second side's turn alone completes a lin
   CHECK(longer.write() == accepted(kTwoLines).write());
   // A completion holds the second side's turn alone, under the number of the line it completes.
   CHECK(rejection(first + "2   " + second) ==
-        "line 2: line 1 stopped after the first side's turn: only the last turn line may (a line that completes "
-        "it holds the second side's turn alone)");
-  CHECK(rejection(first + "1   R/h3 g3/g5 f5/i3 h3/   B/e1 e2/\n").rfind("line 2: line 1 stopped after", 0) == 0);
+        "line 2: turn line 2 holds Red's turn, which completes turn line 1: write Red's turn after Blue's on turn "
+        "line 1, or alone on a line with no number (or numbered 1)");
+  CHECK(rejection(first + "1   R/h3 g3/g5 f5/i3 h3/   B/e1 e2/\n")
+            .rfind("line 2: a line completing turn line 1 holds Red's turn alone: ", 0) == 0);
   CHECK(rejection(first + "B/e1 e2/\n") == "line 2: it is R's turn, not B's");
   // A complete line is not continued: a line without a number after it is the next line.
   CHECK(rejection(kTwoLines + "2   R/f5 e4/\n") == "line 3: expected turn line 3, found 2");

@@ -342,14 +342,134 @@ TEST_CASE(
   CHECK(mine["games"][0]["my_turn"] == true);
   CHECK(mine["games"][0]["deadline_ms"].is_number());
 
-  // Bob moves to another browser with his link: the seat follows the new identity.
+  // Bob moves to another browser with his link: asked first, the seat then follows the new identity, and
+  // the browser that held it is told.
   Peer bob2(port, "Bob");
   bob2.send({{"type", "sit"}, {"room", g.room}, {"seat", 1}, {"seat_token", g.tokens[1]}});
+  CHECK(bob2.until_type("error")["code"] == "seat_held");
+  bob2.send({{"type", "sit"}, {"room", g.room}, {"seat", 1}, {"seat_token", g.tokens[1]}, {"take", true}});
   json seated = carol.until_event("seated");
   CHECK(seated["seat"] == 1);
   CHECK(seated["player"]["id"] == bob2.id);
+  CHECK(seated["replaces"]["id"] == bob.id);
+  CHECK(bob.until_event("seated")["replaces"]["id"] == bob.id);
   bob.send({{"type", "act"}, {"room", g.room}, {"actions", {"i6 g6"}}});
   CHECK(bob.until_type("error")["code"] == "not_seated");
+}
+
+namespace {
+
+json ask(Peer& p, const json& m, const std::string& answer) {
+  p.send(m);
+  return p.until([&](const json& r) { return r.value("type", "") == answer || r.value("type", "") == "error"; });
+}
+
+}  // namespace
+
+TEST_CASE("Correspondence seats: a guest's seat link opened in a second browser asks before it moves the seat") {
+  TempDir data;
+  ServerProcess server(data.path(), CINQ_WEB_DIR);
+  const auto port = server.port();
+  Peer ann(port, "Ann");
+  ann.send({{"type", "create"}, {"game", "tablut"}, {"clock", {{"days", 1}}}, {"seat", 0}});
+  json state = ann.until_type("state");
+  Game g{state["room"], {token_of(state["links"][0]), token_of(state["links"][1])}};
+  Peer ben(port, "Ben");
+  ben.send({{"type", "sit"}, {"room", g.room}, {"seat", 1}, {"seat_token", g.tokens[1]}});
+  CHECK(ben.until_type("state")["seats"][1]["id"] == ben.id);
+
+  // Ben's link in another browser: refused until asked to take it, naming who holds it; nothing changed.
+  Peer other(port, "Ben");
+  other.send({{"type", "sit"}, {"room", g.room}, {"seat", 1}, {"seat_token", g.tokens[1]}});
+  json held = other.until_type("error");
+  CHECK(held["code"] == "seat_held");
+  CHECK(held["message"].get<std::string>().find("Ben") != std::string::npos);
+  CHECK(state_of(port, g.room)["seats"][1]["id"] == ben.id);
+  // `take` without a token is a bad message; with it the seat moves, and Ben's browser hears whose it is now.
+  other.send({{"type", "sit"}, {"room", g.room}, {"seat", 1}, {"take", true}});
+  CHECK(other.until_type("error")["code"] == "bad_message");
+  other.send({{"type", "sit"}, {"room", g.room}, {"seat", 1}, {"seat_token", g.tokens[1]}, {"take", true}});
+  json moved = ben.until_event("seated");
+  CHECK(moved["player"]["id"] == other.id);
+  CHECK(moved["replaces"] == json{{"id", ben.id}, {"name", "Ben"}});
+  // A reload of Ben's first browser finds the note with the state.
+  Peer ben_again(port, ben.id, ben.token);
+  ben_again.send({{"type", "join"}, {"room", g.room}});
+  json notes = ben_again.until_type("state")["notes"];
+  REQUIRE(notes.is_array());
+  CHECK(notes.back()["kind"] == "seated");
+  CHECK(notes.back()["replaces"]["id"] == ben.id);
+}
+
+TEST_CASE("Correspondence seats: an account's seat is taken by that account only, also after a restart") {
+  TempDir data;
+  Game g;
+  std::string ada_id, ada_token;
+  {
+    ServerProcess server(data.path(), CINQ_WEB_DIR);
+    const auto port = server.port();
+    // Ada creates the room as a guest and registers afterwards: her seat is an account's from then on.
+    Peer ada(port, "Ada");
+    ada.send({{"type", "create"}, {"game", "tablut"}, {"clock", {{"days", 1}}}, {"seat", 0}});
+    json state = ada.until_type("state");
+    g = Game{state["room"], {token_of(state["links"][0]), token_of(state["links"][1])}};
+    json r = ask(ada, {{"type", "register"}, {"username", "ada_x"}, {"password", "correct horse"}}, "registered");
+    REQUIRE_MESSAGE(r["type"] == "registered", r.dump());
+    ada_id = ada.id;
+    ada_token = ada.token;
+    Peer ben(port, "Ben");
+    ben.send({{"type", "sit"}, {"room", g.room}, {"seat", 1}, {"seat_token", g.tokens[1]}});
+    CHECK(ben.until_type("state")["seats"][1]["id"] == ben.id);
+    // Ada's own link in a third browser: her seat stays hers, even when asked to take it.
+    Peer guest(port, "Guest");
+    for (bool take : {false, true}) {
+      guest.send({{"type", "sit"}, {"room", g.room}, {"seat", 0}, {"seat_token", g.tokens[0]}, {"take", take}});
+      json refused = guest.until_type("error");
+      CHECK(refused["code"] == "seat_owned");
+      CHECK(refused["message"].get<std::string>().find("log in as ada_x") != std::string::npos);
+    }
+    CHECK(state_of(port, g.room)["seats"][0]["id"] == ada_id);
+    // The guest still watches the game.
+    guest.send({{"type", "join"}, {"room", g.room}});
+    CHECK(guest.until_type("state")["seats"][0]["id"] == ada_id);
+  }
+  // After a restart (the room read back from the store), the same.
+  ServerProcess server(data.path(), CINQ_WEB_DIR);
+  const auto port = server.port();
+  Peer mallory(port, "Mallory");
+  mallory.send({{"type", "sit"}, {"room", g.room}, {"seat", 0}, {"seat_token", g.tokens[0]}, {"take", true}});
+  CHECK(mallory.until_type("error")["code"] == "seat_owned");
+  CHECK(state_of(port, g.room)["seats"][0]["id"] == ada_id);
+  // Ada, logged in elsewhere, opens her link: it is hers (nothing to move), and she plays.
+  WsClient ws(port);
+  ws.send(json{{"type", "login"}, {"username", "ada_x"}, {"password", "correct horse"}}.dump());
+  auto welcome = ws.receive(std::chrono::seconds(20));
+  REQUIRE(welcome);
+  CHECK(json::parse(*welcome)["player"]["id"] == ada_id);
+  ws.send(json{{"type", "sit"}, {"room", g.room}, {"seat", 0}, {"seat_token", g.tokens[0]}}.dump());
+  ws.send(json{{"type", "act"}, {"room", g.room}, {"actions", {"e8 i8"}}}.dump());
+  bool played = false;
+  for (int i = 0; i < 20 && !played; ++i) {
+    auto m = ws.receive(std::chrono::seconds(10));
+    REQUIRE(m);
+    json j = json::parse(*m);
+    REQUIRE_MESSAGE(j.value("type", "") != "error", j.dump());
+    played = j.value("kind", "") == "play";
+  }
+  CHECK(played);
+}
+
+TEST_CASE("Correspondence over HTTP: a log with no moves is answered with what to send") {
+  TempDir data;
+  ServerProcess server(data.path(), CINQ_WEB_DIR);
+  Game g = import_new(server.port());
+  for (const std::string body : {"", "\n\n", "A = Alice\n"}) {
+    auto reply = post_log(server.port(), g, 0, body);
+    CHECK(reply.status == 422);
+    CHECK_MESSAGE(json::parse(reply.body)["error"]["message"].get<std::string>().find(
+                      "no moves were sent: send the game's log with your turn under it") != std::string::npos,
+                  reply.body);
+  }
 }
 
 }  // namespace cinq::test

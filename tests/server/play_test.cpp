@@ -158,7 +158,13 @@ TEST_CASE("links: a correspondence creator finds both links again after a reload
   bob.send({{"type", "sit"}, {"room", room}, {"seat", 1}, {"seat_token", link1.substr(link1.find("token=") + 6)}});
   bob.until_event("started");
   again.send({{"type", "my_games"}});
-  CHECK(again.until_type("my_games")["games"][0]["links"] == json::array({created["links"][0]}));
+  CHECK(again.until_type("my_games")["games"][0]["links"] == json::array({created["links"][0], nullptr}));
+  // Bob's own link is seat 1's wherever he finds it again: the list is by seat.
+  Peer bob_again(server.port(), bob.id, bob.token);
+  bob_again.send({{"type", "join"}, {"room", room}});
+  CHECK(bob_again.until_type("state")["links"] == json::array({nullptr, link1}));
+  bob_again.send({{"type", "my_games"}});
+  CHECK(bob_again.until_type("my_games")["games"][0]["links"] == json::array({nullptr, link1}));
 }
 
 TEST_CASE("clocks: a live game whose first side never moves is aborted after 30 s, not charged") {

@@ -1,0 +1,84 @@
+// "Play on from here": a replayed record (the import page's, a finished room's) becomes a new game from the
+// position shown, against a person (a correspondence room with two seat links) or the computer (a bot of a
+// chosen level takes the other side). The server cuts the record at that turn (POST /api/games/import with
+// `turns`, and `bot` and `seat` for the computer); the page then opens the player's own seat link.
+
+import {el, notify} from './ui.js';
+import {seat_label} from './words.js';
+
+// The computer's levels (bots/bot.h): 0 plays at random, each level above searches longer.
+const kLevels = [0, 1, 2, 3, 4, 5];
+const kDays = [1, 2, 3, 5, 7, 14];
+
+// The import's query for a choice: {turns, seat, opponent: 'computer'|'person', level, days}.
+export function play_on_query({turns, seat, opponent, level, days}) {
+  const query = new URLSearchParams({turns: String(turns)});
+  if (opponent === 'computer') {
+    query.set('bot', String(level));
+    query.set('seat', String(seat));
+  } else {
+    query.set('days', String(days));
+  }
+  return `/api/games/import?${query}`;
+}
+
+// The panel. `record()`: the record text; `turns()`: how many of its turns the position shown follows;
+// `game`: the game's name (for the sides in words); `app`: for navigating.
+export function play_on_panel({record, turns, game, app}) {
+  const side = el('select', {id: 'play-on-side', name: 'play-on-side'},
+                  [0, 1].map((seat) => el('option', {value: String(seat)}, seat_label({game}, seat) || `Seat ${seat + 1}`)));
+  const opponent = el('select', {id: 'play-on-opponent', name: 'play-on-opponent'},
+                      el('option', {value: 'computer'}, 'the computer'),
+                      el('option', {value: 'person'}, 'a person, by link'));
+  const level = el('select', {id: 'play-on-level', name: 'play-on-level'},
+                   kLevels.map((l) => el('option', {value: String(l), selected: l === 2 ? '' : null},
+                                         l === 0 ? '0 (random)' : String(l))));
+  const days = el('select', {id: 'play-on-days', name: 'play-on-days'},
+                  kDays.map((d) => el('option', {value: String(d), selected: d === 3 ? '' : null},
+                                      `${d} ${d === 1 ? 'day' : 'days'} a move`)));
+  const level_field = el('label', {class: 'play-on-field'}, 'Level ', level);
+  const days_field = el('label', {class: 'play-on-field', hidden: true}, 'Time ', days);
+  const go = el('button', {id: 'play-on-go', type: 'submit', class: 'primary'}, 'Play on from here');
+  const where = el('p', {class: 'play-on-where muted'});
+  const form = el('form', {id: 'play-on', class: 'play-on'},
+                  el('h3', {}, 'Play on from this position'), where,
+                  el('div', {class: 'play-on-fields'},
+                     el('label', {class: 'play-on-field'}, 'You play ', side),
+                     el('label', {class: 'play-on-field'}, 'against ', opponent), level_field, days_field),
+                  go);
+  opponent.addEventListener('change', () => {
+    level_field.hidden = opponent.value !== 'computer';
+    days_field.hidden = opponent.value === 'computer';
+  });
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const seat = Number(side.value);
+    const url = play_on_query({
+      turns: turns(), seat, opponent: opponent.value, level: Number(level.value), days: Number(days.value)
+    });
+    go.disabled = true;
+    try {
+      const response = await fetch(url, {method: 'POST', headers: {'Content-Type': 'text/plain'}, body: record()});
+      const answer = await response.json().catch(() => ({}));
+      if (!response.ok) {
+        notify((answer.error && answer.error.message) || `The game could not be made (error ${response.status}).`);
+        return;
+      }
+      // My own seat's link takes the seat; the other one (a person's) is shown in the room to send.
+      const mine = (answer.links || [])[seat];
+      const hash = mine ? `#${new URL(mine, location.href).hash.slice(1)}` : `#/room/${answer.room}`;
+      if (app && app.navigate) app.navigate(hash);
+      else location.hash = hash;
+    } catch {
+      notify('The server cannot be reached: try again in a moment.');
+    } finally {
+      go.disabled = false;
+    }
+  });
+  const update = () => {
+    const n = turns();
+    where.textContent = n === 0 ? 'From the start position.' : `From the position after turn ${n}.`;
+  };
+  update();
+  return {node: form, update};
+}
