@@ -6,37 +6,10 @@
 import {error_words} from './account.js';
 import {OptionsMenu} from './options.js';
 import {seat_links_block, time_left_text} from './room-view.js';
-import {clock_label, el, game_about, game_title, help_link, kClocks, kGames, notify, parse_clock_choice, player_label} from './ui.js';
+import {bot_level_label, chosen_level, clock_label, el, game_about, game_title, help_link, kBotLevels, kClocks, kCorrespondenceDays, kGames, notify, parse_clock_choice, player_label, remember_level} from './ui.js';
 import {outcome_for, parse_result_text, result_sentence, seat_label} from './words.js';
 
 const kRefreshMs = 3000;
-
-// Correspondence clocks offered when creating a room: days per move.
-const kCorrespondenceDays = [1, 2, 3, 5, 7, 14];
-
-// The computer's levels (bots/bot.h): 0 plays at random, each level above searches longer.
-const kBotLevels = [0, 1, 2, 3, 4, 5];
-const level_label = (level) => (level === 0 ? '0 (random)' : String(level));
-
-// The computer's level a one-click game starts at: the last one chosen (kept in this browser), else 2, the
-// form's own default: an opponent that plays with a purpose without crushing a beginner.
-const kLevelKey = 'cinq.botLevel';
-const kDefaultLevel = 2;
-export function chosen_level() {
-  try {
-    const level = Number(localStorage.getItem(kLevelKey));
-    return localStorage.getItem(kLevelKey) !== null && kBotLevels.includes(level) ? level : kDefaultLevel;
-  } catch {
-    return kDefaultLevel;
-  }
-}
-function remember_level(level) {
-  try {
-    localStorage.setItem(kLevelKey, String(level));
-  } catch {
-    // A browser that keeps nothing: the default next time.
-  }
-}
 
 // Quick pairing's clock from a one-click tile: ten minutes and five seconds a move, time enough to learn a
 // game few people know, short enough to finish at one sitting.
@@ -162,7 +135,7 @@ export function render_lobby(root, app) {
   const level_select = (id, chosen) => el(
       'select', {id, name: id},
       kBotLevels.map(
-          (l) => el('option', {value: String(l), ...(l === chosen ? {selected: ''} : {})}, level_label(l))));
+          (l) => el('option', {value: String(l), ...(l === chosen ? {selected: ''} : {})}, bot_level_label(l))));
   const bot_game = game_select('bot-game');
   const bot_level = level_select('bot-level', chosen_level());
   bot_level.addEventListener('change', () => remember_level(Number(bot_level.value)));

@@ -3,12 +3,8 @@
 // chosen level takes the other side). The server cuts the record at that turn (POST /api/games/import with
 // `turns`, and `bot` and `seat` for the computer); the page then opens the player's own seat link.
 
-import {el, notify} from './ui.js';
+import {bot_level_label, chosen_level, el, kBotLevels, kCorrespondenceDays, notify, remember_level} from './ui.js';
 import {seat_label} from './words.js';
-
-// The computer's levels (bots/bot.h): 0 plays at random, each level above searches longer.
-const kLevels = [0, 1, 2, 3, 4, 5];
-const kDays = [1, 2, 3, 5, 7, 14];
 
 // The import's query for a choice: {turns, seat, opponent: 'computer'|'person', level, days}.
 export function play_on_query({turns, seat, opponent, level, days}) {
@@ -31,10 +27,11 @@ export function play_on_panel({record, turns, game, app}) {
                       el('option', {value: 'computer'}, 'the computer'),
                       el('option', {value: 'person'}, 'a person, by link'));
   const level = el('select', {id: 'play-on-level', name: 'play-on-level'},
-                   kLevels.map((l) => el('option', {value: String(l), selected: l === 2 ? '' : null},
-                                         l === 0 ? '0 (random)' : String(l))));
+                   kBotLevels.map((l) => el('option', {value: String(l), selected: l === chosen_level() ? '' : null},
+                                            bot_level_label(l))));
+  level.addEventListener('change', () => remember_level(Number(level.value)));
   const days = el('select', {id: 'play-on-days', name: 'play-on-days'},
-                  kDays.map((d) => el('option', {value: String(d), selected: d === 3 ? '' : null},
+                  kCorrespondenceDays.map((d) => el('option', {value: String(d), selected: d === 3 ? '' : null},
                                       `${d} ${d === 1 ? 'day' : 'days'} a move`)));
   const level_field = el('label', {class: 'play-on-field'}, 'Level ', level);
   const days_field = el('label', {class: 'play-on-field', hidden: true}, 'Time ', days);

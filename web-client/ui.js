@@ -14,6 +14,33 @@ export async function load_games() {
   set_games((await response.json()).games);
 }
 
+// Correspondence paces offered (a new room, playing on from a position): days per move.
+export const kCorrespondenceDays = [1, 2, 3, 5, 7, 14];
+
+// The computer's levels (bots/bot.h): 0 plays at random, each level above searches longer.
+export const kBotLevels = [0, 1, 2, 3, 4, 5];
+export const bot_level_label = (level) => (level === 0 ? '0 (random)' : String(level));
+
+// The computer's level a game against it starts at: the last one chosen (kept in this browser), else 2, an
+// opponent that plays with a purpose without crushing a beginner.
+const kLevelKey = 'cinq.botLevel';
+const kDefaultLevel = 2;
+export function chosen_level() {
+  try {
+    const level = Number(localStorage.getItem(kLevelKey));
+    return localStorage.getItem(kLevelKey) !== null && kBotLevels.includes(level) ? level : kDefaultLevel;
+  } catch {
+    return kDefaultLevel;
+  }
+}
+export function remember_level(level) {
+  try {
+    localStorage.setItem(kLevelKey, String(level));
+  } catch {
+    // A browser that keeps nothing: the default next time.
+  }
+}
+
 // The clocks offered on the create form: minutes + increment seconds.
 export const kClocks = ['none', '3+2', '5+3', '10+5', '15+10', '30+0'];
 
