@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the libFuzzer targets of fuzz/, each for SECONDS (default 60), one after the other, with
+# Runs the libFuzzer targets of fuzz/, each for SECONDS (default 60), JOBS (default 2) at a time, with
 # AddressSanitizer and UndefinedBehaviorSanitizer, and prints a line per target: executions, coverage
 # (libFuzzer's cov: and ft:), corpus size, crashes. Exits 1 if any target crashed; the input that did is in
 # build-asan/fuzz-artifacts/TARGET/.
@@ -32,8 +32,10 @@ BUILD_DIR=${SANITIZE_BUILD_DIR:-build-asan}
 scripts/build-sanitized.sh fuzzers
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-failed=0
-for t in "${TARGETS[@]}"; do
+# One target: its run, then its line (and its log's tail if it failed) into $BUILD_DIR/fuzz-TARGET.result;
+# exits non-zero if it crashed.
+run_target() {
+  local t=$1 seeds corpus artifacts log mark status execs last cov ft crashes
   corpus="$BUILD_DIR/fuzz-corpus/$t"
   artifacts="$BUILD_DIR/fuzz-artifacts/$t"
   mkdir -p "$corpus" "$artifacts"
@@ -60,10 +62,23 @@ for t in "${TARGETS[@]}"; do
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<< "$last")
   # crash-, leak-, timeout- and oom- files; slow-unit- files (an input over 10 s) are not failures.
   crashes=$(find "$artifacts" -type f \( -newer "$mark" -o -cnewer "$mark" \) ! -name 'slow-unit-*' | sort -u | wc -l)
-  echo "fuzz $t: ${SECONDS_EACH} s, ${execs} executions, cov ${cov:-?}, ft ${ft:-?}, corpus $(find "$corpus" -type f | wc -l) inputs, crashes ${crashes}, exit ${status}"
-  if [ "$status" -ne 0 ] || [ "$crashes" -ne 0 ]; then
-    failed=1
-    tail -40 "$log" >&2
-  fi
+  {
+    echo "fuzz $t: ${SECONDS_EACH} s, ${execs} executions, cov ${cov:-?}, ft ${ft:-?}, corpus $(find "$corpus" -type f | wc -l) inputs, crashes ${crashes}, exit ${status}"
+    if [ "$status" -ne 0 ] || [ "$crashes" -ne 0 ]; then tail -40 "$log"; fi
+  } > "$BUILD_DIR/fuzz-$t.result"
+  [ "$status" -eq 0 ] && [ "$crashes" -eq 0 ]
+}
+
+# Each fuzzer is one process on one core: JOBS of them at once take the same minute each in less time.
+failed=0
+jobs_at_once=${JOBS:-2}
+for ((i = 0; i < ${#TARGETS[@]}; i += jobs_at_once)); do
+  pids=()
+  for t in "${TARGETS[@]:i:jobs_at_once}"; do
+    run_target "$t" &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+  for t in "${TARGETS[@]:i:jobs_at_once}"; do cat "$BUILD_DIR/fuzz-$t.result"; done
 done
 exit $failed

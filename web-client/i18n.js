@@ -75,6 +75,9 @@ export function remember_language(code) {
 
 export function language() { return current; }
 
+// Whether `key` has a text in the reader's language or in English.
+export function has_text(key) { return key in catalog || key in fallback; }
+
 // The text of `key` with `params` put in. A plural text picks its form by `params.count` (Intl's category,
 // then `other`). A key no catalog has shows as itself, so that a gap is seen rather than hidden.
 export function t(key, params = {}) {

@@ -149,6 +149,16 @@ class LmtpState {
     return true;
   }
 
+  // Runs `f` unless the server has stopped, and keeps stop() from returning while it runs: a delivery's
+  // answer, which may come from any thread at any time, reaches its session's executor only while the
+  // transport's io_context is sure to be alive. A lock of its own, apart from `calls_`, since `deliver`
+  // may answer at once, from within the call.
+  template <class F>
+  void while_running(F&& f) {
+    std::shared_lock lock(answers_);
+    if (!answers_stopped_) f();
+  }
+
   enum class Join { ok, full, stopping };
   Join join(std::uint64_t id, std::weak_ptr<LmtpSession> session) {
     std::lock_guard lock(sessions_mutex_);
@@ -176,6 +186,9 @@ class LmtpState {
     stopped_ = true;
     check_ = {};
     deliver_ = {};
+    lock.unlock();
+    std::lock_guard answers(answers_);
+    answers_stopped_ = true;
     return live;
   }
 
@@ -186,6 +199,8 @@ class LmtpState {
   bool stopped_ = false;
   LmtpCheckRecipient check_;
   LmtpDeliver deliver_;
+  std::shared_mutex answers_;
+  bool answers_stopped_ = false;
   std::mutex sessions_mutex_;
   bool stopping_ = false;
   std::unordered_map<std::uint64_t, std::weak_ptr<LmtpSession>> sessions_;
@@ -466,15 +481,21 @@ class LmtpSession : public std::enable_shared_from_this<LmtpSession> {
     delivering_ = true;  // nothing more is read until the replies are out: they come in order
     expected_ = count;
     arm_timer();
-    // `done` holds the session weakly: called late, after the server stopped, it finds nothing (a session
-    // closed by then is gone, and with it every I/O object of the transport's io_context).
+    // `done` holds the session weakly, and reaches it only while the server runs: called late, after the
+    // server stopped, it does nothing. The session it finds goes whole into the posted handler, so that the
+    // calling thread never holds the last reference to a session (and its timer and socket) once the
+    // transport's io_context may be gone.
     auto once = std::make_shared<std::atomic<bool>>(false);
-    auto done = [weak = weak_from_this(), once](std::vector<LmtpReply> replies) {
+    auto done = [state = state_, weak = weak_from_this(), once](std::vector<LmtpReply> replies) {
       if (once->exchange(true)) return;
-      if (auto self = weak.lock())
-        asio::post(self->executor_, [self, replies = std::move(replies)]() mutable {
+      state->while_running([&] {
+        auto self = weak.lock();
+        if (!self) return;
+        auto executor = self->executor_;
+        asio::post(executor, [self = std::move(self), replies = std::move(replies)]() mutable {
           self->on_delivered(std::move(replies));
         });
+      });
     };
     state_->counters().messages.fetch_add(1);
     try {
