@@ -42,39 +42,46 @@ bool ends_with_number(const std::string& t, std::size_t space) {
 }
 
 // Texts that share all but their last word, grouped: {prefix, last words} in the order first seen. A text
-// of one word, or alone with its prefix, stays a text (an empty `words`).
+// of one word, or alone with its prefix, stays a text (an empty `words`). Views into `texts`, which must
+// outlive the groups. The prefixes are few (a move's origin square, say) and come in runs, so they are
+// looked for from the last one back rather than kept in a map.
 struct Group {
-  std::string prefix;  // the text itself when `words` is empty
-  std::vector<std::string> words;
+  std::string_view prefix;  // the text itself when `words` is empty
+  std::vector<std::string_view> words;
 };
 
 std::vector<Group> grouped(const std::vector<std::string>& texts) {
   std::vector<Group> out;
-  std::map<std::string, std::size_t, std::less<>> at;  // prefix -> index in out
+  out.reserve(texts.size());
   for (const auto& t : texts) {
     auto space = t.rfind(' ');
     if (space == std::string::npos || space == 0 || space + 1 == t.size()) {
       out.push_back({t, {}});
       continue;
     }
-    std::string_view prefix(t.data(), space);
-    auto it = at.find(prefix);
-    if (it == at.end()) {
-      at.emplace(std::string(prefix), out.size());
-      out.push_back({std::string(prefix), {t.substr(space + 1)}});
-    } else {
-      out[it->second].words.push_back(t.substr(space + 1));
-    }
+    std::string_view text(t), prefix = text.substr(0, space);
+    auto it = std::find_if(out.rbegin(), out.rend(), [&](const Group& g) { return !g.words.empty() && g.prefix == prefix; });
+    if (it == out.rend())
+      out.push_back({prefix, {text.substr(space + 1)}});
+    else
+      it->words.push_back(text.substr(space + 1));
   }
-  for (auto& g : out)
-    if (g.words.size() == 1) g.prefix += " " + g.words[0], g.words.clear();
   return out;
+}
+
+// A group of one word is written as its whole text.
+std::string_view whole_text(const Group& g) {
+  return g.words.size() == 1 ? std::string_view(g.prefix.data(), g.prefix.size() + 1 + g.words[0].size())
+                             : g.prefix;
 }
 
 // docs/protocol.md: a group is ["PREFIX","W1 W2 ..."], standing for "PREFIX W1", "PREFIX W2", ...
 std::string words_text(const Group& g) {
   std::string words;
-  for (const auto& w : g.words) words += (words.empty() ? "" : " ") + w;
+  for (const auto& w : g.words) {
+    if (!words.empty()) words += ' ';
+    words += w;
+  }
   return words;
 }
 
@@ -97,7 +104,8 @@ json legal_json(const std::vector<std::string>& texts) {
     it->second.push_back(*x);
   }
   for (const auto& g : grouped(plain))
-    out.push_back(g.words.empty() ? json(g.prefix) : json::array({g.prefix, words_text(g)}));
+    out.push_back(g.words.size() <= 1 ? json(std::string(whole_text(g)))
+                                      : json::array({std::string(g.prefix), words_text(g)}));
   for (const auto& prefix : order) {
     auto xs = runs[prefix];
     std::sort(xs.begin(), xs.end());
@@ -127,8 +135,8 @@ std::string legal_text(const std::vector<std::string>& texts) {
   std::string out = "[";
   for (const auto& g : grouped(texts)) {
     if (out.size() > 1) out += ',';
-    if (g.words.empty()) {
-      write_json_string(g.prefix, out);
+    if (g.words.size() <= 1) {
+      write_json_string(whole_text(g), out);
       continue;
     }
     out += '[';
@@ -168,6 +176,18 @@ json clock_json(const ClockSpec& c) {
 
 namespace {
 
+// `key`'s value in `object`, looked for first at `*at` (then anywhere): two positions list their members in
+// the same order, so walking both together finds each key at once instead of searching the whole object.
+const Value* find_near(const Value::Object& object, std::string_view key, std::size_t* at) {
+  if (*at < object.size() && object[*at].first == key) return &object[(*at)++].second;
+  for (std::size_t i = 0; i < object.size(); ++i)
+    if (object[i].first == key) {
+      *at = i + 1;
+      return &object[i].second;
+    }
+  return nullptr;
+}
+
 bool same(const Value& a, const Value& b) {
   if (a.is_null() || b.is_null()) return a.is_null() && b.is_null();
   if (a.is_bool()) return b.is_bool() && a.as_bool() == b.as_bool();
@@ -181,8 +201,9 @@ bool same(const Value& a, const Value& b) {
     return true;
   }
   if (!b.is_object() || a.as_object().size() != b.as_object().size()) return false;
+  std::size_t at = 0;
   for (const auto& [k, x] : a.as_object()) {
-    const Value* y = b.find(k);
+    const Value* y = find_near(b.as_object(), k, &at);
     if (!y || !same(x, *y)) return false;
   }
   return true;
@@ -193,8 +214,9 @@ bool same(const Value& a, const Value& b) {
 Value merge_patch(const Value& from, const Value& to) {
   if (!from.is_object() || !to.is_object()) return to;
   Value patch = Value::object();
+  std::size_t at = 0;
   for (const auto& [k, x] : to.as_object()) {
-    const Value* was = from.find(k);
+    const Value* was = find_near(from.as_object(), k, &at);
     if (x.is_null()) {
       if (was && !was->is_null()) patch.set(k, nullptr);  // removed
     } else if (!was || was->is_null()) {
@@ -206,8 +228,9 @@ Value merge_patch(const Value& from, const Value& to) {
       patch.set(k, x);
     }
   }
+  at = 0;
   for (const auto& [k, x] : from.as_object())
-    if (!x.is_null() && !to.find(k)) patch.set(k, nullptr);
+    if (!x.is_null() && !find_near(to.as_object(), k, &at)) patch.set(k, nullptr);
   return patch;
 }
 
