@@ -37,7 +37,8 @@ export function account_mail_card(app) {
   const submit = el('button', {id: 'mail-submit', type: 'submit', class: 'primary'}, t('account.mail.save'));
   const zone_note = el('p', {id: 'mail-zone', class: 'hint-text muted'});
   const form = el('form', {id: 'mail-form', class: 'card-form', novalidate: true},
-                  el('div', {class: 'field'}, el('label', {for: 'mail-address'}, t('account.mail.address')), address),
+                  el('div', {class: 'field'}, el('label', {for: 'mail-address'}, t('account.mail.address')),
+                     address),
                   el('fieldset', {class: 'checks'}, el('legend', {}, t('account.mail.mail_me')), turn.field,
                      reminder.field, end.field),
                   el('div', {class: 'field'}, el('label', {for: 'mail-digest'}, t('account.mail.digest')), digest),
@@ -62,10 +63,12 @@ export function account_mail_card(app) {
     digest.value = m.digest_hour === null ? '' : String(m.digest_hour);
     const zone = m.zone || browser_zone();
     zone_note.textContent = t(m.zone ? 'account.mail.zone' : 'account.mail.zone_unsaved', {zone: zone || 'UTC'});
-    status.textContent = m.pending ? (m.address ? t('account.mail.pending_until', {pending: m.pending, address: m.address})
-                                                : t('account.mail.pending', {pending: m.pending}))
-                                   : m.address ? t('account.mail.goes_to', {address: m.address})
-                                               : t('account.mail.give_address');
+    if (m.pending) {
+      status.textContent = m.address ? t('account.mail.pending_until', {pending: m.pending, address: m.address}) :
+                                       t('account.mail.pending', {pending: m.pending});
+    } else {
+      status.textContent = m.address ? t('account.mail.goes_to', {address: m.address}) : t('account.mail.give_address');
+    }
   };
   const ask = (message) => {
     const ref = conn.send(message);

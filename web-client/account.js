@@ -32,7 +32,9 @@ export function error_words(error, context = '') {
 // A catalog text with nodes put in for its {name} parameters: with_nodes('As {name}.', {name: node}) ->
 // ['As ', node, '.'].
 function with_nodes(text, nodes) {
-  return text.split(/\{([a-z_]+)\}/).map((part, i) => (i % 2 ? nodes[part] ?? `{${part}}` : part)).filter((p) => p !== '');
+  return text.split(/\{([a-z_]+)\}/)
+      .map((part, i) => (i % 2 ? nodes[part] ?? `{${part}}` : part))
+      .filter((part) => part !== '');
 }
 
 // What is wrong with a user name or a password before it is sent (null: nothing).
@@ -202,7 +204,8 @@ export function render_account(root, app, section = null) {
     return [
       el('p', {class: 'account-intro'}, with_nodes(t('account.logged_in_as'), {
         name: el('strong', {id: 'account-username'}, username),
-        page: el('a', {id: 'account-profile', href: `#/player/${encodeURIComponent(username)}`}, t('account.your_page')),
+        page: el('a', {id: 'account-profile', href: `#/player/${encodeURIComponent(username)}`},
+                 t('account.your_page')),
       })),
       el('div', {class: 'account-forms'},
          el('section', {class: 'card account-card', 'aria-labelledby': 'logout-title'},
@@ -221,7 +224,8 @@ export function render_account(root, app, section = null) {
     }
     const status = el('p', {id: 'account-status', class: 'account-status', role: 'status', hidden: !status_text},
                       status_text);
-    page.replaceChildren(el('h1', {}, t('account.title')), status, ...(conn.username ? account_view() : guest_view()));
+    page.replaceChildren(el('h1', {}, t('account.title')), status,
+                         ...(conn.username ? account_view() : guest_view()));
     document.title = t('account.page_title');
   }
 

@@ -32,7 +32,8 @@ export function game_result_text(game) {
   const parsed = parse_result_text(game.game, game.result);
   if (parsed) return result_sentence(game.game, parsed, names);
   if (game.winner === 0 || game.winner === 1) {
-    return t('account.archive.wins', {name: names[game.winner] || t('account.archive.seat', {number: game.winner + 1})});
+    const name = names[game.winner] || t('account.archive.seat', {number: game.winner + 1});
+    return t('account.archive.wins', {name});
   }
   return game.result ? String(game.result) : t('account.archive.finished');
 }
@@ -44,7 +45,9 @@ export function day_text(ms) { return date(ms, {year: 'numeric', month: 'numeric
 
 // A catalog text with nodes put in for its {name} parameters: with_nodes('{a} vs {b}', {a, b}) -> [a, ' vs ', b].
 function with_nodes(text, nodes) {
-  return text.split(/\{([a-z_]+)\}/).map((part, i) => (i % 2 ? nodes[part] ?? `{${part}}` : part)).filter((p) => p !== '');
+  return text.split(/\{([a-z_]+)\}/)
+      .map((part, i) => (i % 2 ? nodes[part] ?? `{${part}}` : part))
+      .filter((part) => part !== '');
 }
 
 // One finished game in a list: the game, the players (linked to their pages), the result, rated or not, its
@@ -137,9 +140,11 @@ export function render_archive(root, app, query) {
                              onclick: () => app.navigate(archive_hash(values, page + 1))},
                   t('account.archive.next'));
   const where = el('span', {id: 'archive-page', class: 'pager-where'});
-  const pager = el('nav', {class: 'pager', 'aria-label': t('account.archive.pages'), hidden: true}, prev, where, next);
+  const pager =
+      el('nav', {class: 'pager', 'aria-label': t('account.archive.pages'), hidden: true}, prev, where, next);
   const results = el('section', {class: 'card archive-list', 'aria-labelledby': 'archive-results-title'},
-                     el('h2', {id: 'archive-results-title'}, t('account.archive.finished_games')), count, list, pager);
+                     el('h2', {id: 'archive-results-title'}, t('account.archive.finished_games')), count, list,
+                     pager);
   // data-query: the search shown (its REST query), for browser tests to tell one search's page from another's.
   const page_node = el('div', {class: 'archive', id: 'archive', 'data-page': String(page), 'data-state': 'loading',
                                'data-query': archive_query(values, page)},
@@ -162,9 +167,10 @@ export function render_archive(root, app, query) {
     const pages = page_count(total, per_page);
     const shown = Number(body.page) || page;
     const first = (shown - 1) * per_page + 1;
+    const last = first + body.games.length - 1;
     count.textContent = total === 0 ? t('account.archive.none') :
         body.games.length === 0     ? t('account.archive.found_none_here', {count: total, page: shown}) :
-                                      t('account.archive.found', {count: total, first, last: first + body.games.length - 1});
+                                      t('account.archive.found', {count: total, first, last});
     list.replaceChildren(...body.games.map((g) => finished_game_row(g, {me: values.player || null})));
     where.textContent = t('account.archive.page', {page: shown, pages: Math.max(pages, shown)});
     prev.disabled = shown <= 1;

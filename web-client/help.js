@@ -27,7 +27,9 @@ function load_help(game) {
 // A catalog text with nodes (links) put in for its {name} parameters: with_nodes('See the {lobby}.', {lobby:
 // link}) -> ['See the ', link, '.'].
 function with_nodes(text, nodes) {
-  return text.split(/\{([a-z_]+)\}/).map((part, i) => (i % 2 ? nodes[part] ?? `{${part}}` : part)).filter((p) => p !== '');
+  return text.split(/\{([a-z_]+)\}/)
+      .map((part, i) => (i % 2 ? nodes[part] ?? `{${part}}` : part))
+      .filter((part) => part !== '');
 }
 
 // Text with `code` and **bold** marks as nodes.
@@ -156,7 +158,8 @@ export function render_help(root, app, game) {
   if (!game_entry(game)) {
     document.title = t('help.page_title');
     root.append(el('article', {class: 'help card'}, el('h1', {}, t('help.no_game')),
-                   el('p', {}, with_nodes(t('help.no_game_text'), {all: el('a', {href: '#/help'}, t('help.all_games'))}))));
+                   el('p', {}, with_nodes(t('help.no_game_text'),
+                                          {all: el('a', {href: '#/help'}, t('help.all_games'))}))));
     return () => {};
   }
   let cleanup = () => {};

@@ -51,7 +51,8 @@ export function render_leaderboard(root, app, game, pool) {
     } else {
       const columns = ['account.leaderboard.rank', 'account.leaderboard.player', 'account.player.rating',
                        'account.leaderboard.deviation', 'account.player.games'];
-      const head = el('tr', {}, columns.map((key, i) => el('th', {scope: 'col', class: i === 1 ? '' : 'num'}, t(key))));
+      const head =
+          el('tr', {}, columns.map((key, i) => el('th', {scope: 'col', class: i === 1 ? '' : 'num'}, t(key))));
       body.replaceChildren(el('div', {class: 'table-wrap'}, el(
           'table', {id: 'leaderboard-table', class: 'data-table'}, el('thead', {}, head),
           el('tbody', {}, players.map((p) => el(

@@ -68,7 +68,9 @@ function refusal_text(answer, status, what) {
 // A catalog text with nodes put in for its {name} parameters: with_nodes('a {x} b', {x: node}) -> ['a ', node,
 // ' b'].
 function with_nodes(text, nodes) {
-  return text.split(/\{([a-z_]+)\}/).map((part, i) => (i % 2 ? nodes[part] ?? `{${part}}` : part)).filter((p) => p !== '');
+  return text.split(/\{([a-z_]+)\}/)
+      .map((part, i) => (i % 2 ? nodes[part] ?? `{${part}}` : part))
+      .filter((part) => part !== '');
 }
 
 export class MailPanel {
@@ -134,10 +136,12 @@ export class MailPanel {
     this.error_ = el('p', {id: 'mail-error', class: 'form-error', role: 'alert', hidden: true});
     this.form_ = el(
         'form', {id: 'mail-form', class: 'mail-form', novalidate: true},
-        el('div', {class: 'field'}, el('label', {for: 'mail-address'}, t('account.mail.your_address')), this.address_),
+        el('div', {class: 'field'}, el('label', {for: 'mail-address'}, t('account.mail.your_address')),
+           this.address_),
         el('div', {class: 'check'}, this.by_mail_,
            el('label', {for: 'mail-by-mail'}, t('account.mail.by_mail'))),
-        el('div', {class: 'field'}, el('label', {for: 'mail-reminders'}, t('account.mail.reminders')), this.reminders_),
+        el('div', {class: 'field'}, el('label', {for: 'mail-reminders'}, t('account.mail.reminders')),
+           this.reminders_),
         this.custom_field_, el('div', {class: 'buttons mail-buttons'}, this.save_, this.saved_), this.error_);
     this.form_.addEventListener('submit', (e) => {
       e.preventDefault();
@@ -174,7 +178,8 @@ export class MailPanel {
     this.invite_form_ = el(
         'form', {id: 'mail-invite-form', class: 'mail-form', novalidate: true},
         el('p', {class: 'hint-text'}, t('account.mail.invite_hint')),
-        el('div', {class: 'field'}, el('label', {for: 'mail-invite'}, t('account.mail.invite_address')), this.invite_),
+        el('div', {class: 'field'}, el('label', {for: 'mail-invite'}, t('account.mail.invite_address')),
+           this.invite_),
         el('div', {class: 'field'}, el('label', {for: 'mail-invite-name'}, t('account.mail.invite_name')),
            this.invite_name_),
         el('div', {class: 'buttons'}, this.invite_send_), this.invite_error_);
@@ -369,9 +374,9 @@ export class MailPanel {
     if (!s) return;
     if (!this.filled_) this.fill_form_();
     this.reply_.textContent = s.reply_address;
+    const example = this.example_ && el('code', {class: 'mail-turn'}, this.example_);
     this.example_node_.replaceChildren(
-        ...(this.example_ ? with_nodes(t('account.mail.example'), {turn: el('code', {class: 'mail-turn'}, this.example_)}) :
-                            [t('account.mail.as_record')]));
+        ...(example ? with_nodes(t('account.mail.example'), {turn: example}) : [t('account.mail.as_record')]));
 
     const address = s.address || '';
     const words = [];

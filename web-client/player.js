@@ -70,7 +70,8 @@ function ratings_card(player) {
   const lines = [...(player.ratings || [])].sort(by_game_then_pool);
   const columns = ['account.player.game', 'account.player.pool', 'account.player.rating', 'account.player.games',
                    'account.player.won', 'account.player.lost', 'account.player.drawn'];
-  const head = el('tr', {}, columns.map((key, i) => el('th', {scope: 'col', class: i >= 2 ? 'num' : ''}, t(key))));
+  const head =
+      el('tr', {}, columns.map((key, i) => el('th', {scope: 'col', class: i >= 2 ? 'num' : ''}, t(key))));
   const count = (value) => (Number.isFinite(value) ? number(value) : String(value ?? ''));
   const rows = lines.map(
       (line) => el('tr', {'data-game': line.game, 'data-pool': line.pool, 'data-provisional': String(Boolean(line.provisional))},
@@ -108,15 +109,19 @@ function history_card(player) {
       label: pool_label,
       date: day,
       point_title: (point, pool) => t('account.player.chart_point', {
-        pool: pool_label(pool), date: day(point.at_ms),
-        rating: `${Math.round(point.rating)}${Number.isFinite(point.deviation) ? ` ±${Math.round(point.deviation)}` : ''}`,
+        pool: pool_label(pool),
+        date: day(point.at_ms),
+        rating: `${Math.round(point.rating)}` +
+            (Number.isFinite(point.deviation) ? ` ±${Math.round(point.deviation)}` : ''),
       }),
-      start_title: (pool, rating) => t('account.player.chart_start', {pool: pool_label(pool), rating: `${Math.round(rating)}`}),
+      start_title: (pool, rating) =>
+          t('account.player.chart_start', {pool: pool_label(pool), rating: `${Math.round(rating)}`}),
     });
     const legend = el('ul', {class: 'chart-legend'}, model.series.map(
                                 (s) => el('li', {class: `chart-key chart-pool-${s.pool}`},
                                           el('span', {class: 'chart-swatch', 'aria-hidden': 'true'}),
-                                          t('account.player.chart_key', {pool: pool_label(s.pool), count: s.points.length}))));
+                                          t('account.player.chart_key',
+                                            {pool: pool_label(s.pool), count: s.points.length}))));
     return el('figure', {class: 'rating-figure', 'data-game': game}, el('figcaption', {}, el('h3', {}, game_title(game)), legend),
               chart);
   }).filter(Boolean);

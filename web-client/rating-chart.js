@@ -162,8 +162,9 @@ export function render_chart(model, {title = 'Rating history', label = (p) => p,
     }
     if (series.start) {
       const dot = svg('circle', {class: 'chart-start', cx: round1(series.start.x), cy: round1(series.start.y), r: 3.5});
-      dot.append(svg('title', {}, start_title ? start_title(series.pool, series.start.rating) :
-                                                `${label(series.pool)}: started at ${Math.round(series.start.rating)}`));
+      const text = start_title ? start_title(series.pool, series.start.rating) :
+                                 `${label(series.pool)}: started at ${Math.round(series.start.rating)}`;
+      dot.append(svg('title', {}, text));
       group.append(dot);
     }
     for (const point of series.points) {

@@ -21,8 +21,10 @@ export function rating_title(rating) {
   if (!rating || typeof rating.rating !== 'number') return '';
   const deviation = typeof rating.deviation === 'number' ? ` ± ${Math.round(rating.deviation)}` : '';
   const value = `${Math.round(rating.rating)}${deviation}`;
-  return rating.provisional ? words('account.rating_title_provisional', {rating: value}, `Rating ${value}, provisional`) :
-                              words('account.rating_title', {rating: value}, `Rating ${value}`);
+  if (rating.provisional) {
+    return words('account.rating_title_provisional', {rating: value}, `Rating ${value}, provisional`);
+  }
+  return words('account.rating_title', {rating: value}, `Rating ${value}`);
 }
 
 // A rating change as signed whole points: '+162', '−12' (a minus sign, U+2212), '±0'.

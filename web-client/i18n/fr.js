@@ -132,7 +132,7 @@ export default {
   'account.guest_intro': 'Vous jouez en invité de ce navigateur. Connectez-vous à votre compte, ou créez-en un ' +
       'pour jouer des parties classées, obtenir un classement et retrouver vos parties depuis n\'importe quel ' +
       'navigateur.',
-  'account.guest_intro_named': 'Vous jouez sous le nom de {name}, invité de ce navigateur. Connectez-vous à ' +
+  'account.guest_intro_named': 'Vous jouez en tant que {name}, invité de ce navigateur. Connectez-vous à ' +
       'votre compte, ou créez-en un pour jouer des parties classées, obtenir un classement et retrouver vos ' +
       'parties depuis n\'importe quel navigateur.',
   'account.log_out': 'Se déconnecter',
@@ -294,7 +294,7 @@ export default {
   'account.player.load_failed': 'Cette page ne peut pas être chargée pour l\'instant\u00a0: réessayez dans un ' +
       'instant.',
   'account.player.since': 'Joue depuis le {date}',
-  'account.player.shown_as': 'affiché sous le nom de {name}',
+  'account.player.shown_as': 'affiché comme {name}',
   'account.player.you': 'c\'est vous',
   'account.player.game': 'Jeu',
   'account.player.pool': 'Catégorie',

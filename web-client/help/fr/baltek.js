@@ -48,8 +48,8 @@ export default {
       ],
       figures: [{
         step: 1,
-        caption: 'Le premier tour des Bleus, trois points\u00a0: le capitaine passe de `f3` à `d3` (`@ d3`), ' +
-            'court en `g3`, et le 1 de `d1` court en `e1`.'
+        caption: 'Le premier tour des Bleus, trois points\u00a0: le capitaine passe la balle de `f3` en `d3` ' +
+            '(`@ d3`), court en `g3`, et le 1 de `d1` court en `e1`.'
       }],
     },
     {

@@ -16,8 +16,8 @@ export default {
       title: 'Le plateau',
       text: [
         '10 × 10 cases, colonnes `a`–`j`, rangées `1`–`10`. Chaque case montre de 1 à 4 trous\u00a0: le nombre ' +
-            'de trous sous un bouton dit de combien de cases il se déplace et quelle est sa force. Les boutons ' +
-            'partent du deuxième rang en partant du bord, les couleurs alternant tout autour.',
+            'de trous sous un bouton dit de combien de cases il se déplace et quelle est sa force. Au départ, les ' +
+            'boutons sont sur le deuxième rang à partir du bord, les couleurs alternant tout autour.',
       ],
       figures: [{step: 0, caption: 'Le départ\u00a0: les 28 boutons sur leur rang, Rouge en `b9`, Bleu en ' +
                                        '`c9`, et ainsi de suite tout autour.'}],
