@@ -5,36 +5,43 @@
 // after `logged_out` the page starts over as a new guest.
 
 import {account_mail_card} from './account-mail.js';
+import {error_text} from './errors.js';
+import {t} from './i18n.js';
+import {use_words} from './ratings.js';
 import {el, notify} from './ui.js';
 
-// What each error code of the account commands means, in words (an error without its code here shows the
-// server's own message).
-export const kAccountErrors = {
-  bad_username: 'A user name has 3 to 20 characters: letters A–Z and a–z, digits, _ and -.',
-  bad_password: 'A password has 8 to 128 bytes (8 to 128 letters or digits; some signs count as more).',
-  username_taken: 'That user name is taken: choose another one.',
-  already_registered: 'You are already logged in to an account: log out to register another one.',
-  bad_login: 'Unknown user name or wrong password.',
-  rate_limited: 'Too many attempts: wait a few minutes, then try again.',
-  cannot_rate: 'Rated games are for players logged in to an account, and never against the computer.',
-  account_required: 'Rated games are for accounts: log in or register first.',
-  no_account: 'You play as a guest: there is no account to log out of.',
-};
+// ratings.js's words (pools, outcomes, a rating's title) from the catalogs: t() looks them up when called, so
+// this may run before the language is installed. app.js loads this file first.
+use_words(t);
+
+// The error codes of the account commands that have words of their own here (account.error.CODE, more
+// precise than the general error.CODE); any other code is said by errors.js.
+const kAccountErrors = ['bad_username', 'bad_password', 'username_taken', 'already_registered', 'bad_login',
+                        'rate_limited', 'cannot_rate', 'account_required', 'no_account'];
 
 const kUsername = /^[A-Za-z0-9_-]{3,20}$/;
 const byte_length = (text) => new TextEncoder().encode(text).length;
 
-// The words for an error message: ours for the codes above, the server's for the others.
+// The words for an error message: ours for the codes above, errors.js's for the others.
 export function error_words(error, context = '') {
-  if (error.code === 'bad_login' && context === 'change_password') return 'The current password is wrong.';
-  return kAccountErrors[error.code] || error.message || error.code;
+  if (error.code === 'bad_login' && context === 'change_password') return t('account.error.wrong_current_password');
+  if (kAccountErrors.includes(error.code)) return t(`account.error.${error.code}`);
+  return error_text(error.code, error.message);
+}
+
+// A catalog text with nodes put in for its {name} parameters: with_nodes('As {name}.', {name: node}) ->
+// ['As ', node, '.'].
+function with_nodes(text, nodes) {
+  return text.split(/\{([a-z_]+)\}/)
+      .map((part, i) => (i % 2 ? nodes[part] ?? `{${part}}` : part))
+      .filter((part) => part !== '');
 }
 
 // What is wrong with a user name or a password before it is sent (null: nothing).
-function check_username(name) { return kUsername.test(name) ? null : kAccountErrors.bad_username; }
+function check_username(name) { return kUsername.test(name) ? null : t('account.error.bad_username'); }
 function check_password(password) {
   const bytes = byte_length(password);
-  return bytes >= 8 && bytes <= 128 ? null : kAccountErrors.bad_password;
+  return bytes >= 8 && bytes <= 128 ? null : t('account.error.bad_password');
 }
 
 // Once per page: the header's control, redrawn whenever the identity changes.
@@ -51,17 +58,17 @@ export function install_account(app) {
     const username = conn.username;
     nav.dataset.account = username ? 'true' : 'false';
     if (username) {
-      nav.replaceChildren(el('a', {id: 'account-link', href: '#/account', title: 'Log out, change the password'},
-                              'Account'));
+      nav.replaceChildren(el('a', {id: 'account-link', href: '#/account', title: t('account.link_title')},
+                              t('account.title')));
     } else {
-      nav.replaceChildren(el('a', {id: 'login-link', href: '#/account'}, 'Log in'),
-                          el('a', {id: 'register-link', href: '#/account/register'}, 'Register'));
+      nav.replaceChildren(el('a', {id: 'login-link', href: '#/account'}, t('account.log_in')),
+                          el('a', {id: 'register-link', href: '#/account/register'}, t('account.register')));
     }
   };
   for (const type of ['welcome', 'registered', 'logged_out']) conn.on(type, draw);
   conn.on('logged_out', (message) => {
     app.seek = null;  // a seek ends with its connection
-    if (!message.mine) notify('You were logged out (your account logged out everywhere): you play as a guest now.', 'info');
+    if (!message.mine) notify(t('account.logged_out_notice'), 'info');
   });
   draw();
 }
@@ -82,7 +89,7 @@ export function render_account(root, app, section = null) {
 
   const track = (kind, ref, form) => {
     if (ref === null) {
-      form.error.textContent = 'Not connected: try again in a moment.';
+      form.error.textContent = t('account.not_connected');
       form.error.hidden = false;
       return;
     }
@@ -129,49 +136,47 @@ export function render_account(root, app, section = null) {
   function guest_view() {
     const name = conn.identity && conn.identity.name;
     const login = make_form(
-        'login', 'Log in',
-        [text_field('login-username', 'User name', {autocomplete: 'username'}),
-         password_field('login-password', 'Password', 'current-password')],
-        'Log in', (value, form) => {
+        'login', t('account.log_in'),
+        [text_field('login-username', t('account.username'), {autocomplete: 'username'}),
+         password_field('login-password', t('account.password'), 'current-password')],
+        t('account.log_in'), (value, form) => {
           const username = value('login-username').trim();
           const password = value('login-password');
-          if (!username || !password) return 'Give your user name and your password.';
+          if (!username || !password) return t('account.login_missing');
           track('login', conn.login(username, password), form);
           return null;
         },
-        el('p', {class: 'hint-text muted'}, 'This browser\'s guest games stay with the guest: register instead to keep them.'));
+        el('p', {class: 'hint-text muted'}, t('account.login_hint')));
     const register = make_form(
-        'register', 'Register',
-        [text_field('register-username', 'User name', {autocomplete: 'username', maxlength: '20',
-                                                       'aria-describedby': 'register-username-hint'}),
-         el('small', {id: 'register-username-hint', class: 'hint-text muted'},
-            '3 to 20 letters, digits, _ or -. It becomes the name others see.'),
-         password_field('register-password', 'Password (at least 8 characters)', 'new-password'),
-         password_field('register-password2', 'Password again', 'new-password')],
-        'Register', (value, form) => {
+        'register', t('account.register'),
+        [text_field('register-username', t('account.username'), {autocomplete: 'username', maxlength: '20',
+                                                                 'aria-describedby': 'register-username-hint'}),
+         el('small', {id: 'register-username-hint', class: 'hint-text muted'}, t('account.username_hint')),
+         password_field('register-password', t('account.password_first'), 'new-password'),
+         password_field('register-password2', t('account.password_again'), 'new-password')],
+        t('account.register'), (value, form) => {
           const username = value('register-username').trim();
           const password = value('register-password');
           const problem = check_username(username) || check_password(password);
           if (problem) return problem;
-          if (password !== value('register-password2')) return 'The two passwords differ.';
+          if (password !== value('register-password2')) return t('account.passwords_differ');
           track('register', conn.register(username, password), form);
           return null;
         },
-        el('p', {class: 'hint-text muted'}, 'Your games so far, and the seats you hold, stay yours.'));
+        el('p', {class: 'hint-text muted'}, t('account.register_hint')));
     const cards = section === 'register' ? [register, login] : [login, register];
     return [
-      el('p', {class: 'account-intro'}, `You play as ${name ? `${name}, ` : ''}a guest of this browser. Log in to your account, or ` +
-             'register one to play rated games, get a rating and find your games from any browser.'),
+      el('p', {class: 'account-intro'}, name ? t('account.guest_intro_named', {name}) : t('account.guest_intro')),
       el('div', {class: 'account-forms'}, cards),
     ];
   }
 
   function account_view() {
     const username = conn.username;
-    const logout = el('button', {id: 'logout', type: 'button', onclick: () => log_out(false)}, 'Log out');
+    const logout = el('button', {id: 'logout', type: 'button', onclick: () => log_out(false)}, t('account.log_out'));
     const logout_all =
         el('button', {id: 'logout-all', type: 'button', class: 'danger', onclick: () => log_out(true)},
-           'Log out everywhere');
+           t('account.log_out_all'));
     const logout_error = el('p', {id: 'logout-error', class: 'form-error', role: 'alert', hidden: true});
     const log_out = (everywhere) => {
       if (pending) return;
@@ -180,33 +185,32 @@ export function render_account(root, app, section = null) {
             {error: logout_error, submit: everywhere ? logout_all : logout});
     };
     const change = make_form(
-        'password', 'Change the password',
-        [password_field('password-old', 'Current password', 'current-password'),
-         password_field('password-new', 'New password (at least 8 characters)', 'new-password'),
-         password_field('password-new2', 'New password again', 'new-password')],
-        'Change the password', (value, form) => {
+        'password', t('account.change_password'),
+        [password_field('password-old', t('account.password_current'), 'current-password'),
+         password_field('password-new', t('account.password_new'), 'new-password'),
+         password_field('password-new2', t('account.password_new_again'), 'new-password')],
+        t('account.change_password'), (value, form) => {
           const old_password = value('password-old');
           const new_password = value('password-new');
-          if (!old_password) return 'Give your current password.';
+          if (!old_password) return t('account.password_current_missing');
           const problem = check_password(new_password);
           if (problem) return problem;
-          if (new_password !== value('password-new2')) return 'The two new passwords differ.';
+          if (new_password !== value('password-new2')) return t('account.new_passwords_differ');
           track('change_password', conn.change_password(old_password, new_password), form);
           return null;
         });
     if (mail) mail.dispose();
     mail = account_mail_card(app);
     return [
-      el('p', {class: 'account-intro'}, 'Logged in as ', el('strong', {id: 'account-username'}, username), '. ',
-         el('a', {id: 'account-profile', href: `#/player/${encodeURIComponent(username)}`},
-            'Your ratings and games'),
-         '.'),
+      el('p', {class: 'account-intro'}, with_nodes(t('account.logged_in_as'), {
+        name: el('strong', {id: 'account-username'}, username),
+        page: el('a', {id: 'account-profile', href: `#/player/${encodeURIComponent(username)}`},
+                 t('account.your_page')),
+      })),
       el('div', {class: 'account-forms'},
          el('section', {class: 'card account-card', 'aria-labelledby': 'logout-title'},
-            el('h2', {id: 'logout-title'}, 'Log out'),
-            el('p', {class: 'hint-text muted'},
-               'Log out ends this browser\'s session. Log out everywhere ends the sessions of every browser ' +
-                   'logged in to this account, this one included.'),
+            el('h2', {id: 'logout-title'}, t('account.log_out')),
+            el('p', {class: 'hint-text muted'}, t('account.log_out_hint')),
             el('div', {class: 'buttons'}, logout, logout_all), logout_error),
          change, mail.card),
     ];
@@ -220,8 +224,9 @@ export function render_account(root, app, section = null) {
     }
     const status = el('p', {id: 'account-status', class: 'account-status', role: 'status', hidden: !status_text},
                       status_text);
-    page.replaceChildren(el('h1', {}, 'Account'), status, ...(conn.username ? account_view() : guest_view()));
-    document.title = 'Account — Cinq';
+    page.replaceChildren(el('h1', {}, t('account.title')), status,
+                         ...(conn.username ? account_view() : guest_view()));
+    document.title = t('account.page_title');
   }
 
   // --- answers
@@ -238,31 +243,30 @@ export function render_account(root, app, section = null) {
   }));
   subscriptions.push(conn.on('registered', (message) => {
     if (pending && pending.kind === 'register') {
-      finish(`Registered: you are ${message.username}. Your games so far are kept.`);
+      finish(t('account.registered', {name: message.username}));
     } else {
       draw();
     }
   }));
   subscriptions.push(conn.on('welcome', (message) => {
     if (pending && pending.kind === 'login' && message.username) {
-      finish(`Welcome back, ${message.username}: you are logged in.`);
+      finish(t('account.welcome_back', {name: message.username}));
     } else if (!pending && who() !== shown) {
       draw();  // who the page is changed (a new guest after a logout): the forms typed in stay otherwise
     }
   }));
   subscriptions.push(conn.on('logged_out', (message) => {
     if (pending && (pending.kind === 'logout' || pending.kind === 'logout_all')) {
-      finish(pending.kind === 'logout_all' ? 'Logged out everywhere: you play as a new guest.' :
-                                             'Logged out: you play as a new guest.');
+      finish(pending.kind === 'logout_all' ? t('account.logged_out_all') : t('account.logged_out'));
     } else {
       if (pending) app.quiet_refs.delete(pending.ref);
       pending = null;
-      status_text = message.mine ? '' : 'You were logged out: your account logged out everywhere.';
+      status_text = message.mine ? '' : t('account.logged_out_elsewhere');
       draw();
     }
   }));
   subscriptions.push(conn.on('password_changed', () => {
-    if (pending && pending.kind === 'change_password') finish('The password is changed.');
+    if (pending && pending.kind === 'change_password') finish(t('account.password_changed'));
   }));
 
   draw();

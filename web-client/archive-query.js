@@ -41,18 +41,16 @@ export function clean_values(values = {}) {
   return out;
 }
 
-// What is wrong with the values, in words (an empty list: nothing). `result` is about the player named.
+// What is wrong with the values (an empty list: nothing), as catalog keys for archive.js to put in words
+// (this file has no imports). `result` is about the player named.
 export function archive_problems(values = {}) {
   const v = clean_values(values);
   const problems = [];
-  if (v.player !== undefined && !kUsername.test(v.player)) {
-    problems.push('A user name has 3 to 20 letters, digits, _ or -.');
-  }
-  if (v.result !== undefined && v.player === undefined) problems.push('Won, lost or drawn: name the player.');
-  for (const [field, word] of [['from', 'From'], ['to', 'To']]) {
-    if (v[field] !== undefined && !is_day(v[field])) problems.push(`${word}: a date as YYYY-MM-DD.`);
-  }
-  if (is_day(v.from) && is_day(v.to) && v.from > v.to) problems.push('From comes after To.');
+  if (v.player !== undefined && !kUsername.test(v.player)) problems.push('account.archive.bad_player');
+  if (v.result !== undefined && v.player === undefined) problems.push('account.archive.result_needs_player');
+  if (v.from !== undefined && !is_day(v.from)) problems.push('account.archive.bad_from');
+  if (v.to !== undefined && !is_day(v.to)) problems.push('account.archive.bad_to');
+  if (is_day(v.from) && is_day(v.to) && v.from > v.to) problems.push('account.archive.from_after_to');
   return problems;
 }
 

@@ -3,8 +3,12 @@
 // replayed by the server (POST /api/replay, as the room's replay does), so its position is exactly what the
 // rules make of those turns; the board gets it with nothing to play, so a diagram is a picture, not a game.
 // Text uses two marks: `code` for notation and squares, **bold** for names.
+// A page is written per language: web-client/help/GAME.js in English, help/CODE/GAME.js in another language
+// (the same sections, figures and record: tests/browser/unit/help_pages.test.mjs checks it); a language
+// without its page for a game shows the English one.
 
 import {mount_board} from './board-host.js';
+import {language, t} from './i18n.js';
 import {fetch_replay, replay_position} from './replay.js';
 import {el, game_about, game_title, kGames, side_label} from './ui.js';
 import {game_entry, game_letters} from './words.js';
@@ -12,8 +16,21 @@ import {game_entry, game_letters} from './words.js';
 // Every game has a help page, web-client/help/GAME.js (loaded when shown), in the lobby's order.
 export function help_games() { return kGames.map((g) => g.name); }
 
-// A game's help page: {record, sections} (help/GAME.js).
-function load_help(game) { return import(`./help/${game}.js`).then((module) => module.default); }
+// A game's help page: {record, sections}, in the reader's language (help/CODE/GAME.js), else in English
+// (help/GAME.js).
+function load_help(game) {
+  const english = () => import(`./help/${game}.js`).then((module) => module.default);
+  if (language() === 'en') return english();
+  return import(`./help/${language()}/${game}.js`).then((module) => module.default, english);
+}
+
+// A catalog text with nodes (links) put in for its {name} parameters: with_nodes('See the {lobby}.', {lobby:
+// link}) -> ['See the ', link, '.'].
+function with_nodes(text, nodes) {
+  return text.split(/\{([a-z_]+)\}/)
+      .map((part, i) => (i % 2 ? nodes[part] ?? `{${part}}` : part))
+      .filter((part) => part !== '');
+}
 
 // Text with `code` and **bold** marks as nodes.
 function inline(text) {
@@ -38,12 +55,10 @@ function paragraph(item) {
 
 // #/help: the five games, what each is, a link to its page.
 function render_index(root) {
-  document.title = 'How to play — Cinq';
+  document.title = t('help.page_title');
   root.append(el(
-      'article', {class: 'help help-index'}, el('h1', {}, 'How to play'),
-      el('p', {class: 'help-lead'},
-         'Five board games few people know. Each page gives the rules in short, with pictures of the board as ' +
-             'it looks in a game.'),
+      'article', {class: 'help help-index'}, el('h1', {}, t('help.title')),
+      el('p', {class: 'help-lead'}, t('help.index_lead')),
       el('ul', {class: 'help-games'},
          help_games().map(
              (game) => el(
@@ -55,13 +70,13 @@ function render_index(root) {
 function render_game(root, game, help) {
   const boards = [];
   let destroyed = false;
-  document.title = `How to play ${game_title(game)} — Cinq`;
+  document.title = t('help.game_page_title', {game: game_title(game)});
   const figures = [];  // [{step, node}]
   const sections = help.sections.map((section) => {
     const nodes = [el('h2', {}, section.title), ...section.text.map(paragraph)];
     for (const figure of section.figures || []) {
       const host = el('div', {class: 'help-board board-host', 'aria-hidden': 'false'});
-      const status = el('p', {class: 'help-board-status muted'}, 'Drawing the board…');
+      const status = el('p', {class: 'help-board-status muted'}, t('help.drawing'));
       const node = el(
           'figure', {class: 'help-figure', 'data-step': String(figure.step)}, host, status,
           el('figcaption', {}, inline(figure.caption)));
@@ -73,30 +88,31 @@ function render_game(root, game, help) {
   const others = help_games().filter((g) => g !== game);
   root.append(el(
       'article', {class: 'help help-game', 'data-game': game},
-      el('nav', {class: 'help-crumbs', 'aria-label': 'How to play'}, el('a', {href: '#/help'}, 'How to play'), ' › ',
-         game_title(game)),
-      el('h1', {}, `How to play ${game_title(game)}`), el('p', {class: 'help-lead'}, game_about(game)), sections,
-      el('section', {class: 'help-section help-play'}, el('h2', {}, 'Playing here'),
-         el('p', {},
-            'Create a room or find an opponent in the ',
-            el('a', {href: '#/'}, 'lobby'),
-            '. On your turn the board marks what you may play and says what to do next. Each side is named in ' +
-                'words with its letter beside it, the letter records use: ',
-            help_sides(game), '.')),
-      el('p', {class: 'help-others'}, 'The other games: ',
-         others.flatMap((g, i) => [i ? ', ' : '', el('a', {href: `#/help/${g}`}, game_title(g))]), '.')));
+      el('nav', {class: 'help-crumbs', 'aria-label': t('help.title')}, el('a', {href: '#/help'}, t('help.title')),
+         ' › ', game_title(game)),
+      el('h1', {}, t('help.game_title', {game: game_title(game)})), el('p', {class: 'help-lead'}, game_about(game)),
+      sections,
+      el('section', {class: 'help-section help-play'}, el('h2', {}, t('help.playing_here')),
+         el('p', {}, with_nodes(t('help.playing_here_text', {sides: help_sides(game)}),
+                                {lobby: el('a', {href: '#/'}, t('help.lobby'))}))),
+      el('p', {class: 'help-others'},
+         with_nodes(t('help.other_games'), {
+           games: others.flatMap((g, i) => [i ? ', ' : '', el('a', {href: `#/help/${g}`}, game_title(g))]),
+         }).flat())));
 
   fetch_replay(help.record).then(({data, error}) => {
     if (destroyed) return;
     if (error) {
-      for (const figure of figures) figure.status.textContent = `The picture could not be drawn: ${error.message}`;
+      for (const figure of figures) {
+        figure.status.textContent = t('help.picture_failed_because', {error: error.message});
+      }
       return;
     }
     const sides = data.sides || [];
     for (const figure of figures) {
       const step = data.steps[figure.step];
       if (!step) {
-        figure.status.textContent = 'The picture could not be drawn.';
+        figure.status.textContent = t('help.picture_failed');
         continue;
       }
       const ctx = {
@@ -128,7 +144,10 @@ function render_game(root, game, help) {
 }
 
 // 'Attackers (A) and Defenders (D)'.
-function help_sides(game) { return game_letters(game).map((letter) => side_label(game, letter)).join(' and '); }
+function help_sides(game) {
+  const [first = '', second = ''] = game_letters(game).map((letter) => side_label(game, letter));
+  return t('help.two_sides', {first, second});
+}
 
 // The page for `game` (a name from the route), the index when it is null, a short "no such game" otherwise.
 export function render_help(root, app, game) {
@@ -137,9 +156,10 @@ export function render_help(root, app, game) {
     return () => {};
   }
   if (!game_entry(game)) {
-    document.title = 'How to play — Cinq';
-    root.append(el('article', {class: 'help card'}, el('h1', {}, 'No such game'),
-                   el('p', {}, 'Cinq has no game by that name. ', el('a', {href: '#/help'}, 'All the games'), '.')));
+    document.title = t('help.page_title');
+    root.append(el('article', {class: 'help card'}, el('h1', {}, t('help.no_game')),
+                   el('p', {}, with_nodes(t('help.no_game_text'),
+                                          {all: el('a', {href: '#/help'}, t('help.all_games'))}))));
     return () => {};
   }
   let cleanup = () => {};

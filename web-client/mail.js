@@ -5,6 +5,8 @@
 // (GET and POST /api/games/ID/mail?seat=S&token=T). A server without mail answers 404 `no_mail`: the panel
 // then stays hidden.
 
+import {error_text} from './errors.js';
+import {language, t} from './i18n.js';
 import {copy_text, el, seat_side} from './ui.js';
 
 // The browser's IANA time zone ("Europe/Paris"), or "" if it does not say.
@@ -16,11 +18,11 @@ export function browser_zone() {
   }
 }
 
-// The reminders offered in the select; any other list the seat has is a custom one.
+// The reminders offered in the select (their words' keys); any other list the seat has is a custom one.
 const kReminders = [
-  {value: '', label: 'Default (a fifth of the time left)'},
-  {value: 'off', label: 'Off'},
-  {value: '24h,8h,1h', label: '24 h, 8 h and 1 h before'},
+  {value: '', label: 'account.mail.reminders_default'},
+  {value: 'off', label: 'account.mail.reminders_off'},
+  {value: '24h,8h,1h', label: 'account.mail.reminders_day'},
 ];
 const kCustom = 'custom';
 
@@ -53,11 +55,22 @@ export function seat_token_of(links, seat) {
   return null;
 }
 
-// The server's error in words: its message, else what went wrong.
-function error_text(answer, status, what) {
+// The server's error in words, else what went wrong. In English the server's own message is shown: it says
+// more than the code's text (the address refused, the reminders' form); another language says the code's text.
+function refusal_text(answer, status, what) {
   const error = answer && answer.error;
-  if (error && (error.message || error.code)) return error.message || error.code;
-  return `${what} (error ${status}).`;
+  if (error && (error.message || error.code)) {
+    return language() === 'en' && error.message ? error.message : error_text(error.code, error.message);
+  }
+  return t('account.mail.failed_status', {what, status: String(status)});
+}
+
+// A catalog text with nodes put in for its {name} parameters: with_nodes('a {x} b', {x: node}) -> ['a ', node,
+// ' b'].
+function with_nodes(text, nodes) {
+  return text.split(/\{([a-z_]+)\}/)
+      .map((part, i) => (i % 2 ? nodes[part] ?? `{${part}}` : part))
+      .filter((part) => part !== '');
 }
 
 export class MailPanel {
@@ -79,14 +92,13 @@ export class MailPanel {
     this.reply_ = el('code', {id: 'mail-reply-address', class: 'mail-reply-address'});
     this.example_node_ = el('span', {class: 'mail-example'});
     this.how_ = el('p', {id: 'mail-how', class: 'mail-how'},
-                   'Reply to the game\'s mails with your turn on a line of its own', this.example_node_,
-                   ', or send it to:');
+                   with_nodes(t('account.mail.how'), {example: this.example_node_}));
     this.copy_ = el('button', {
       id: 'mail-copy',
       type: 'button',
       class: 'mail-copy',
-      onclick: () => copy_text(this.reply_.textContent, 'Address'),
-    }, 'Copy address');
+      onclick: () => copy_text(this.reply_.textContent, t('account.mail.address')),
+    }, t('account.mail.copy_address'));
     this.state_ = el('p', {id: 'mail-state', class: 'mail-state', 'aria-live': 'polite'});
     this.invited_ = el('p', {id: 'mail-invited', class: 'mail-invited', 'aria-live': 'polite', hidden: true});
 
@@ -99,13 +111,13 @@ export class MailPanel {
       autocomplete: 'email',
       spellcheck: 'false',
       maxlength: '254',
-      placeholder: 'you@example.org',
+      placeholder: t('account.mail.address_placeholder'),
     });
     this.by_mail_ = el('input', {id: 'mail-by-mail', name: 'by_mail', type: 'checkbox'});
     this.reminders_ = el(
         'select', {id: 'mail-reminders', name: 'reminders', onchange: () => this.show_custom_()},
-        kReminders.map((r) => el('option', {value: r.value}, r.label)),
-        el('option', {value: kCustom}, 'Custom…'));
+        kReminders.map((r) => el('option', {value: r.value}, t(r.label))),
+        el('option', {value: kCustom}, t('account.mail.reminders_custom')));
     this.custom_ = el('input', {
       id: 'mail-reminders-custom',
       name: 'reminders_custom',
@@ -117,18 +129,19 @@ export class MailPanel {
     });
     this.custom_field_ =
         el('div', {class: 'field', hidden: true},
-           el('label', {for: 'mail-reminders-custom'}, 'Reminder times'), this.custom_,
-           el('p', {id: 'mail-reminders-hint', class: 'hint-text muted'},
-              'Times before the deadline, comma-separated: d, h, m or s.'));
-    this.save_ = el('button', {id: 'mail-save', type: 'submit', class: 'primary'}, 'Save');
+           el('label', {for: 'mail-reminders-custom'}, t('account.mail.reminder_times')), this.custom_,
+           el('p', {id: 'mail-reminders-hint', class: 'hint-text muted'}, t('account.mail.reminder_times_hint')));
+    this.save_ = el('button', {id: 'mail-save', type: 'submit', class: 'primary'}, t('account.mail.save'));
     this.saved_ = el('span', {id: 'mail-saved', class: 'mail-saved', role: 'status'});
     this.error_ = el('p', {id: 'mail-error', class: 'form-error', role: 'alert', hidden: true});
     this.form_ = el(
         'form', {id: 'mail-form', class: 'mail-form', novalidate: true},
-        el('div', {class: 'field'}, el('label', {for: 'mail-address'}, 'Your e-mail address'), this.address_),
+        el('div', {class: 'field'}, el('label', {for: 'mail-address'}, t('account.mail.your_address')),
+           this.address_),
         el('div', {class: 'check'}, this.by_mail_,
-           el('label', {for: 'mail-by-mail'}, 'Every turn by mail, at once')),
-        el('div', {class: 'field'}, el('label', {for: 'mail-reminders'}, 'Reminders'), this.reminders_),
+           el('label', {for: 'mail-by-mail'}, t('account.mail.by_mail'))),
+        el('div', {class: 'field'}, el('label', {for: 'mail-reminders'}, t('account.mail.reminders')),
+           this.reminders_),
         this.custom_field_, el('div', {class: 'buttons mail-buttons'}, this.save_, this.saved_), this.error_);
     this.form_.addEventListener('submit', (e) => {
       e.preventDefault();
@@ -140,7 +153,7 @@ export class MailPanel {
       });
     }
     this.settings_box_ = el('details', {id: 'mail-settings', class: 'mail-details'},
-                            el('summary', {}, 'Your address and reminders'), this.form_);
+                            el('summary', {}, t('account.mail.settings')), this.form_);
 
     // --- inviting the opponent
     this.invite_ = el('input', {
@@ -160,13 +173,14 @@ export class MailPanel {
       maxlength: '32',
     });
     this.invite_send_ =
-        el('button', {id: 'mail-invite-send', type: 'submit', class: 'primary'}, 'Send invitation');
+        el('button', {id: 'mail-invite-send', type: 'submit', class: 'primary'}, t('account.mail.invite_send'));
     this.invite_error_ = el('p', {id: 'mail-invite-error', class: 'form-error', role: 'alert', hidden: true});
     this.invite_form_ = el(
         'form', {id: 'mail-invite-form', class: 'mail-form', novalidate: true},
-        el('p', {class: 'hint-text'}, 'They get the game by mail and play it by replying, no link needed.'),
-        el('div', {class: 'field'}, el('label', {for: 'mail-invite'}, 'Their e-mail address'), this.invite_),
-        el('div', {class: 'field'}, el('label', {for: 'mail-invite-name'}, 'Their name (optional)'),
+        el('p', {class: 'hint-text'}, t('account.mail.invite_hint')),
+        el('div', {class: 'field'}, el('label', {for: 'mail-invite'}, t('account.mail.invite_address')),
+           this.invite_),
+        el('div', {class: 'field'}, el('label', {for: 'mail-invite-name'}, t('account.mail.invite_name')),
            this.invite_name_),
         el('div', {class: 'buttons'}, this.invite_send_), this.invite_error_);
     this.invite_form_.addEventListener('submit', (e) => {
@@ -174,11 +188,11 @@ export class MailPanel {
       this.send_invite_();
     });
     this.invite_box_ = el('details', {id: 'mail-invite-box', class: 'mail-details', hidden: true},
-                          el('summary', {}, 'Invite your opponent by e-mail'), this.invite_form_);
+                          el('summary', {}, t('account.mail.invite')), this.invite_form_);
 
     this.node =
         el('section', {id: 'mail-panel', class: 'mail-panel', 'aria-labelledby': 'mail-title', hidden: true},
-           el('h2', {id: 'mail-title', class: 'mail-title'}, 'Play by mail'), this.how_,
+           el('h2', {id: 'mail-title', class: 'mail-title'}, t('account.mail.play_by_mail')), this.how_,
            el('div', {class: 'mail-reply'}, this.reply_, this.copy_), this.state_, this.invited_,
            this.settings_box_, this.invite_box_);
 
@@ -271,10 +285,10 @@ export class MailPanel {
       });
       answer = await response.json().catch(() => null);
       if (!response.ok || !answer || answer.error || !answer.reply_address) {
-        problem = error_text(answer, response.status, what);
+        problem = refusal_text(answer, response.status, what);
       }
     } catch {
-      problem = `${what}: the server cannot be reached. Try again in a moment.`;
+      problem = t('account.mail.unreachable', {what});
     }
     this.busy_ = false;
     if (this.destroyed_ || key !== this.key_) return false;
@@ -305,12 +319,12 @@ export class MailPanel {
     this.saved_.textContent = '';
     if (!Object.keys(body).length) {
       this.error_.hidden = true;
-      this.saved_.textContent = 'Nothing to change.';
+      this.saved_.textContent = t('account.mail.unchanged');
       return;
     }
-    if (await this.post_(body, this.error_, 'Not saved')) {
+    if (await this.post_(body, this.error_, t('account.mail.not_saved'))) {
       this.fill_form_();
-      this.saved_.textContent = 'Saved.';
+      this.saved_.textContent = t('account.mail.saved');
     }
   }
 
@@ -318,7 +332,7 @@ export class MailPanel {
     if (this.busy_ || !this.settings_) return;
     const invite = this.invite_.value.trim();
     if (!invite) {
-      this.invite_error_.textContent = 'Give their e-mail address.';
+      this.invite_error_.textContent = t('account.mail.invite_missing');
       this.invite_error_.hidden = false;
       this.invite_.focus();
       return;
@@ -326,7 +340,7 @@ export class MailPanel {
     const body = {invite};
     const name = this.invite_name_.value.trim();
     if (name) body.name = name;
-    if (await this.post_(body, this.invite_error_, 'Not invited')) {
+    if (await this.post_(body, this.invite_error_, t('account.mail.not_invited'))) {
       this.invite_.value = '';
       this.invite_name_.value = '';
     }
@@ -360,38 +374,38 @@ export class MailPanel {
     if (!s) return;
     if (!this.filled_) this.fill_form_();
     this.reply_.textContent = s.reply_address;
+    const example = this.example_ && el('code', {class: 'mail-turn'}, this.example_);
     this.example_node_.replaceChildren(
-        ...(this.example_ ? [', e.g. ', el('code', {class: 'mail-turn'}, this.example_)] :
-                            [', as the game\'s record writes it']));
+        ...(example ? with_nodes(t('account.mail.example'), {turn: example}) : [t('account.mail.as_record')]));
 
     const address = s.address || '';
-    let words;
+    const words = [];
     if (!address) {
-      words = 'No address of yours yet: give it below to get the game\'s mails.';
+      words.push(t('account.mail.state_none'));
     } else if (!s.confirmed) {
-      words = `${address}: confirmation mailed: open the link in it, or reply to it.`;
+      words.push(t('account.mail.state_unconfirmed', {address}));
     } else if (s.by_mail) {
-      words = `${address} is confirmed: every turn is mailed to you at once.`;
+      words.push(t('account.mail.state_by_mail', {address}));
     } else {
-      words = `${address} is confirmed: you get a mail when it is your turn and the game is not open here.`;
+      words.push(t('account.mail.state_confirmed', {address}));
     }
-    if (address && !s.confirmed && s.by_mail) words += ' Then every turn is mailed to you at once.';
-    if (s.reminders === 'off') words += ' No reminders.';
-    // A mail the mail server refused for good (a 5xx): said here, since it never reached its reader.
+    if (address && !s.confirmed && s.by_mail) words.push(t('account.mail.state_then_by_mail'));
+    if (s.reminders === 'off') words.push(t('account.mail.state_no_reminders'));
+    // A mail the mail server refused for good (a 5xx): said here, since it never reached its reader (the mail
+    // server's own words, as it gave them).
     const failed = Array.isArray(s.failed) ? s.failed : [];
     if (failed.length) {
       const last = failed[failed.length - 1];
-      words += ` ${failed.length === 1 ? 'A mail' : `${failed.length} mails`} to ${last.to} could not be ` +
-               `delivered: ${last.error}`;
+      words.push(t('account.mail.state_failed', {count: failed.length, to: last.to, error: last.error}));
     }
-    this.state_.textContent = words;
+    this.state_.textContent = words.join(' ');
     this.node.dataset.failed = String(failed.length);
     this.node.dataset.confirmed = String(Boolean(s.confirmed));
 
     // `invited`: the address the opponent was invited at ('' when none).
     const invited = typeof s.invited === 'string' ? s.invited.trim() : '';
     this.invited_.hidden = !invited;
-    this.invited_.textContent = invited ? `Your opponent was invited at ${invited}: they play by mail.` : '';
+    this.invited_.textContent = invited ? t('account.mail.invited', {address: invited}) : '';
     this.invite_box_.hidden = !this.other_free_ || Boolean(invited);
 
     this.save_.disabled = this.busy_;

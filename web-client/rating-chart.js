@@ -127,9 +127,10 @@ function svg(tag, attrs = {}, ...children) {
 
 // The chart as an <svg> (it scales to its box's width), or null for no history. `title`: its accessible name;
 // `label(pool)` names a line; `date(ms)` writes a time (the axis' ends); `point_title(point, pool)` the
-// tooltip of a game's point.
+// tooltip of a game's point; `start_title(pool, rating)` the tooltip of a line's start. The defaults are English
+// (this file has no imports): the player's page gives them all in the reader's language.
 export function render_chart(model, {title = 'Rating history', label = (p) => p, date = (ms) => String(ms),
-                                     point_title = null} = {}) {
+                                     point_title = null, start_title = null} = {}) {
   if (!model) return null;
   const {plot} = model;
   const root = svg('svg', {
@@ -161,7 +162,9 @@ export function render_chart(model, {title = 'Rating history', label = (p) => p,
     }
     if (series.start) {
       const dot = svg('circle', {class: 'chart-start', cx: round1(series.start.x), cy: round1(series.start.y), r: 3.5});
-      dot.append(svg('title', {}, `${label(series.pool)}: started at ${Math.round(series.start.rating)}`));
+      const text = start_title ? start_title(series.pool, series.start.rating) :
+                                 `${label(series.pool)}: started at ${Math.round(series.start.rating)}`;
+      dot.append(svg('title', {}, text));
       group.append(dot);
     }
     for (const point of series.points) {

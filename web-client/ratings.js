@@ -2,6 +2,12 @@
 // pools, and how a finished game (an archive or profile GAME) went for one player. Pure functions without
 // imports or DOM, so that node's unit tests (tests/browser/unit/ratings.test.mjs) load this file alone.
 
+// The words of the texts below: English (the texts beside each key, as en.js has them) until the page gives
+// its catalog's t() with use_words (account.js does, before anything is drawn); without imports, this file
+// cannot look the catalog up itself.
+let words = (key, params, english) => english;
+export function use_words(t) { words = (key, params) => t(key, params); }
+
 // A RATING is {rating, deviation, provisional} (a seat's `rating` in a room or a list, a profile's line).
 
 // '1623', or '1500?' while the rating is provisional (too few games to trust it).
@@ -14,7 +20,11 @@ export function format_rating(rating) {
 export function rating_title(rating) {
   if (!rating || typeof rating.rating !== 'number') return '';
   const deviation = typeof rating.deviation === 'number' ? ` ± ${Math.round(rating.deviation)}` : '';
-  return `Rating ${Math.round(rating.rating)}${deviation}${rating.provisional ? ', provisional' : ''}`;
+  const value = `${Math.round(rating.rating)}${deviation}`;
+  if (rating.provisional) {
+    return words('account.rating_title_provisional', {rating: value}, `Rating ${value}, provisional`);
+  }
+  return words('account.rating_title', {rating: value}, `Rating ${value}`);
 }
 
 // A rating change as signed whole points: '+162', '−12' (a minus sign, U+2212), '±0'.
@@ -43,7 +53,8 @@ export function ratings_by_seat(ratings) {
 export const kPools = ['live', 'correspondence'];
 
 export function pool_label(pool) {
-  return pool === 'correspondence' ? 'Correspondence' : pool === 'live' ? 'Live' : String(pool || '');
+  if (pool === 'correspondence') return words('account.pool.correspondence', {}, 'Correspondence');
+  return pool === 'live' ? words('account.pool.live', {}, 'Live') : String(pool || '');
 }
 
 // The seat `username` held in a GAME ({seats: [{name, username?}...]}), or -1.
@@ -65,5 +76,6 @@ export function outcome_of(game, username) {
 }
 
 export function outcome_label(outcome) {
-  return {win: 'Won', loss: 'Lost', draw: 'Draw', aborted: 'Aborted'}[outcome] || '';
+  const english = {win: 'Won', loss: 'Lost', draw: 'Draw', aborted: 'Aborted'}[outcome];
+  return english ? words(`account.outcome.${outcome}`, {}, english) : '';
 }

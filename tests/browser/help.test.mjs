@@ -1,6 +1,6 @@
 // "How to play": a page per game with its rules in short and diagrams drawn by the game's own
 // board module; reachable from the header, from the lobby (each game) and from every room.
-import {assert, assertEqual, createRoom, gameNames, kPhone, kWait} from './harness.mjs';
+import {assert, assertEqual, createRoom, gameNames, kDesktop, kPhone, kWait} from './harness.mjs';
 
 // Waits until every diagram of the help page on screen is drawn; returns [{step, nodes}] per figure (nodes:
 // how many SVG shapes the board drew).
@@ -83,6 +83,41 @@ export const tests = {
     await page.waitForURL((url) => url.hash === `#/help/${someGame(4)}`);
     await diagrams(page);
     assert(room, 'the room was created');
+    assertEqual(h.pageErrors.length, 0, `no page errors: ${h.pageErrors.join('; ')}`);
+  },
+
+  'help: a French browser reads every game\'s page in French, with the English page\'s diagrams': async (h) => {
+    const english = (await h.newPlayer(null)).page;
+    const {page} = await h.newPlayer(null, {locale: 'fr-FR'});
+    await page.goto(`${h.url}/#/help`);
+    await page.locator('.help-games li').first().waitFor();
+    assertEqual(await page.locator('.help-index h1').innerText(), 'Comment jouer', 'the index in French');
+    for (const game of gameNames()) {
+      await english.goto(`${h.url}/#/help/${game}`);
+      const steps = (await diagrams(english)).map((figure) => figure.step);
+      await page.goto(`${h.url}/#/help/${game}`);
+      const figures = await diagrams(page);
+      assertEqual(figures.map((figure) => figure.step).join(' '), steps.join(' '), `${game}: the same diagrams`);
+      for (const figure of figures) assert(figure.nodes > 10, `${game}: the diagram of step ${figure.step} is drawn`);
+      const text = await page.locator('.help-game').innerText();
+      for (const heading of ['Comment jouer', 'Le jeu', 'Jouer ici', 'Les autres jeux']) {
+        assert(text.includes(heading), `${game}: the page has "${heading}"`);
+      }
+      for (const heading of ['The game', 'Playing here', 'The other games']) {
+        assert(!text.includes(heading), `${game}: no English "${heading}" left`);
+      }
+      assert((await page.title()).startsWith('Comment jouer '), `${game}: the tab in French`);
+    }
+    for (const viewport of [kPhone, kDesktop]) {
+      await page.setViewportSize(viewport);
+      for (const game of [someGame(0), someGame(2)]) {
+        await page.goto(`${h.url}/#/help/${game}`);
+        await diagrams(page);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert(overflow <= 1, `${game} in French at ${viewport.width} px: ${overflow} px too wide`);
+        await h.screenshot(page, `help-fr-${game}-${viewport.width}`);
+      }
+    }
     assertEqual(h.pageErrors.length, 0, `no page errors: ${h.pageErrors.join('; ')}`);
   },
 };

@@ -70,8 +70,268 @@ export default {
   // ---- end games
 
   // ---- help: the how-to-play pages (help.js)
+  'help.title': 'Comment jouer',
+  'help.page_title': 'Comment jouer — Cinq',
+  'help.index_lead': 'Cinq jeux de plateau que peu de gens connaissent. Chaque page en donne les règles en ' +
+      'bref, avec des images du plateau tel qu\'il apparaît en partie.',
+  'help.game_title': 'Comment jouer au {game}',
+  'help.game_page_title': 'Comment jouer au {game} — Cinq',
+  'help.drawing': 'Dessin du plateau…',
+  'help.playing_here': 'Jouer ici',
+  'help.playing_here_text': 'Créez une partie ou trouvez un adversaire dans le {lobby}. À votre tour, le plateau ' +
+      'marque ce que vous pouvez jouer et indique quoi faire ensuite. Chaque camp est nommé en toutes lettres, ' +
+      'avec à côté la lettre qu\'utilise la notation\u00a0: {sides}.',
+  'help.lobby': 'salon',
+  'help.two_sides': '{first} et {second}',
+  'help.other_games': 'Les autres jeux\u00a0: {games}.',
+  'help.picture_failed': 'L\'image n\'a pas pu être dessinée.',
+  'help.picture_failed_because': 'L\'image n\'a pas pu être dessinée\u00a0: {error}',
+  'help.no_game': 'Jeu inconnu',
+  'help.no_game_text': 'Cinq n\'a aucun jeu de ce nom. {all}.',
+  'help.all_games': 'Tous les jeux',
   // ---- end help
 
   // ---- account: accounts, archives, ratings, mail settings (account*.js, archive*.js, ...)
+  // The account page and the header's account links (account.js).
+  'account.title': 'Compte',
+  'account.page_title': 'Compte — Cinq',
+  'account.link_title': 'Se déconnecter, changer le mot de passe',
+  'account.log_in': 'Se connecter',
+  'account.register': 'S\'inscrire',
+  'account.logged_out_notice': 'Vous avez été déconnecté (votre compte s\'est déconnecté partout)\u00a0: vous ' +
+      'jouez maintenant en invité.',
+  'account.not_connected': 'Pas de connexion\u00a0: réessayez dans un instant.',
+  'account.unreachable': 'Le serveur est injoignable\u00a0: réessayez dans un instant.',
+  'account.loading': 'Chargement…',
+  'account.back_to_lobby': 'Retour au salon',
+  'account.error.bad_username': 'Un nom d\'utilisateur a de 3 à 20 caractères\u00a0: lettres A–Z et a–z, ' +
+      'chiffres, _ et -.',
+  'account.error.bad_password': 'Un mot de passe a de 8 à 128 octets (de 8 à 128 lettres ou chiffres\u00a0; ' +
+      'certains signes comptent davantage).',
+  'account.error.username_taken': 'Ce nom d\'utilisateur est déjà pris\u00a0: choisissez-en un autre.',
+  'account.error.already_registered': 'Vous êtes déjà connecté à un compte\u00a0: déconnectez-vous pour en ' +
+      'créer un autre.',
+  'account.error.bad_login': 'Nom d\'utilisateur inconnu ou mot de passe incorrect.',
+  'account.error.rate_limited': 'Trop de tentatives\u00a0: attendez quelques minutes, puis réessayez.',
+  'account.error.cannot_rate': 'Les parties classées sont réservées aux joueurs connectés à un compte, et ' +
+      'jamais contre l\'ordinateur.',
+  'account.error.account_required': 'Les parties classées sont réservées aux comptes\u00a0: connectez-vous ou ' +
+      'inscrivez-vous d\'abord.',
+  'account.error.no_account': 'Vous jouez en invité\u00a0: il n\'y a pas de compte à déconnecter.',
+  'account.error.wrong_current_password': 'Le mot de passe actuel est incorrect.',
+  'account.username': 'Nom d\'utilisateur',
+  'account.password': 'Mot de passe',
+  'account.login_missing': 'Indiquez votre nom d\'utilisateur et votre mot de passe.',
+  'account.login_hint': 'Les parties d\'invité de ce navigateur restent à l\'invité\u00a0: inscrivez-vous ' +
+      'plutôt pour les garder.',
+  'account.username_hint': 'De 3 à 20 lettres, chiffres, _ ou -. C\'est le nom que les autres verront.',
+  'account.password_first': 'Mot de passe (8 caractères au moins)',
+  'account.password_again': 'Mot de passe, encore une fois',
+  'account.passwords_differ': 'Les deux mots de passe diffèrent.',
+  'account.register_hint': 'Vos parties jusqu\'ici, et les places que vous occupez, restent à vous.',
+  'account.guest_intro': 'Vous jouez en invité de ce navigateur. Connectez-vous à votre compte, ou créez-en un ' +
+      'pour jouer des parties classées, obtenir un classement et retrouver vos parties depuis n\'importe quel ' +
+      'navigateur.',
+  'account.guest_intro_named': 'Vous jouez en tant que {name}, invité de ce navigateur. Connectez-vous à ' +
+      'votre compte, ou créez-en un pour jouer des parties classées, obtenir un classement et retrouver vos ' +
+      'parties depuis n\'importe quel navigateur.',
+  'account.log_out': 'Se déconnecter',
+  'account.log_out_all': 'Se déconnecter partout',
+  'account.log_out_hint': '«\u00a0Se déconnecter\u00a0» ferme la session de ce navigateur. «\u00a0Se ' +
+      'déconnecter partout\u00a0» ferme les sessions de tous les navigateurs connectés à ce compte, celui-ci ' +
+      'compris.',
+  'account.change_password': 'Changer le mot de passe',
+  'account.password_current': 'Mot de passe actuel',
+  'account.password_new': 'Nouveau mot de passe (8 caractères au moins)',
+  'account.password_new_again': 'Nouveau mot de passe, encore une fois',
+  'account.password_current_missing': 'Indiquez votre mot de passe actuel.',
+  'account.new_passwords_differ': 'Les deux nouveaux mots de passe diffèrent.',
+  'account.logged_in_as': 'Connecté en tant que {name}. {page}.',
+  'account.your_page': 'Vos classements et vos parties',
+  'account.registered': 'Inscription faite\u00a0: vous êtes {name}. Vos parties jusqu\'ici sont conservées.',
+  'account.welcome_back': 'Bon retour, {name}\u00a0: vous êtes connecté.',
+  'account.logged_out_all': 'Déconnecté partout\u00a0: vous jouez en tant que nouvel invité.',
+  'account.logged_out': 'Déconnecté\u00a0: vous jouez en tant que nouvel invité.',
+  'account.logged_out_elsewhere': 'Vous avez été déconnecté\u00a0: votre compte s\'est déconnecté partout.',
+  'account.password_changed': 'Le mot de passe est changé.',
+
+  // The account's mail card (account-mail.js).
+  'account.mail.title': 'Courriel',
+  'account.mail.reading': 'Lecture de vos réglages de courriel…',
+  'account.mail.turn': 'Votre tour\u00a0: un courriel après chaque coup de l\'adversaire',
+  'account.mail.reminder': 'Rappels avant une échéance',
+  'account.mail.end': 'Résultats, avec la notation de la partie',
+  'account.mail.no_digest': 'Pas de récapitulatif',
+  'account.mail.daily': 'Chaque jour à {time}',
+  'account.mail.save': 'Enregistrer',
+  'account.mail.address': 'Adresse',
+  'account.mail.mail_me': 'M\'envoyer un courriel pour',
+  'account.mail.digest': 'Récapitulatif des parties où c\'est votre tour',
+  'account.mail.digest_hint': 'Avec un récapitulatif, les courriels «\u00a0votre tour\u00a0» s\'arrêtent\u00a0: ' +
+      'un seul courriel par jour liste les parties qui vous attendent. Chaque courriel contient un lien qui les ' +
+      'arrête en un clic.',
+  'account.mail.none': 'Ce serveur n\'envoie pas de courriel.',
+  'account.mail.zone': 'Les heures de vos courriels, et celle du récapitulatif, sont à l\'heure de {zone}.',
+  'account.mail.zone_unsaved': 'Les heures de vos courriels, et celle du récapitulatif, seront à l\'heure de ' +
+      '{zone} une fois enregistré.',
+  'account.mail.pending': 'Un lien a été envoyé à {pending}\u00a0: suivez-le pour y recevoir vos courriels.',
+  'account.mail.pending_until': 'Un lien a été envoyé à {pending}\u00a0: suivez-le pour y recevoir vos ' +
+      'courriels. D\'ici là, ils partent à {address}.',
+  'account.mail.goes_to': 'Les courriels de vos parties partent à {address}.',
+  'account.mail.give_address': 'Indiquez une adresse pour recevoir vos parties par correspondance par courriel.',
+
+  // The room's "Play by mail" panel (mail.js).
+  'account.mail.play_by_mail': 'Jouer par courriel',
+  'account.mail.how': 'Répondez aux courriels de la partie avec votre coup seul sur une ligne{example}, ou ' +
+      'envoyez-le à\u00a0:',
+  'account.mail.example': ', par exemple {turn}',
+  'account.mail.as_record': ', tel que la notation de la partie l\'écrit',
+  'account.mail.copy_address': 'Copier l\'adresse',
+  'account.mail.address_placeholder': 'vous@exemple.fr',
+  'account.mail.your_address': 'Votre adresse électronique',
+  'account.mail.by_mail': 'Chaque coup par courriel, aussitôt',
+  'account.mail.reminders': 'Rappels',
+  'account.mail.reminders_default': 'Par défaut (au cinquième du temps restant)',
+  'account.mail.reminders_off': 'Aucun',
+  'account.mail.reminders_day': '24\u00a0h, 8\u00a0h et 1\u00a0h avant',
+  'account.mail.reminders_custom': 'Sur mesure…',
+  'account.mail.reminder_times': 'Moments des rappels',
+  'account.mail.reminder_times_hint': 'Durées avant l\'échéance, séparées par des virgules\u00a0: d (jours), ' +
+      'h, m ou s.',
+  'account.mail.settings': 'Votre adresse et vos rappels',
+  'account.mail.invite': 'Inviter votre adversaire par courriel',
+  'account.mail.invite_hint': 'Il reçoit la partie par courriel et la joue en répondant, sans lien à suivre.',
+  'account.mail.invite_address': 'Son adresse électronique',
+  'account.mail.invite_name': 'Son nom (facultatif)',
+  'account.mail.invite_send': 'Envoyer l\'invitation',
+  'account.mail.invite_missing': 'Indiquez son adresse électronique.',
+  'account.mail.not_saved': 'Non enregistré',
+  'account.mail.not_invited': 'Invitation non envoyée',
+  'account.mail.failed_status': '{what} (erreur {status}).',
+  'account.mail.unreachable': '{what}\u00a0: le serveur est injoignable. Réessayez dans un instant.',
+  'account.mail.unchanged': 'Rien à changer.',
+  'account.mail.saved': 'Enregistré.',
+  'account.mail.state_none': 'Pas encore d\'adresse à vous\u00a0: indiquez-la ci-dessous pour recevoir les ' +
+      'courriels de la partie.',
+  'account.mail.state_unconfirmed': '{address}\u00a0: confirmation envoyée\u00a0; ouvrez le lien qu\'elle ' +
+      'contient, ou répondez-y.',
+  'account.mail.state_by_mail': '{address} est confirmée\u00a0: chaque coup vous est envoyé aussitôt.',
+  'account.mail.state_confirmed': '{address} est confirmée\u00a0: vous recevez un courriel quand c\'est votre ' +
+      'tour et que la partie n\'est pas ouverte ici.',
+  'account.mail.state_then_by_mail': 'Ensuite, chaque coup vous sera envoyé aussitôt.',
+  'account.mail.state_no_reminders': 'Pas de rappels.',
+  'account.mail.state_failed': {
+    one: 'Un courriel à {to} n\'a pas pu être remis\u00a0: {error}',
+    other: '{count} courriels à {to} n\'ont pas pu être remis\u00a0: {error}',
+  },
+  'account.mail.invited': 'Votre adversaire a été invité à {address}\u00a0: il joue par courriel.',
+
+  // Ratings, pools and outcomes (ratings.js).
+  'account.rating_title': 'Classement {rating}',
+  'account.rating_title_provisional': 'Classement {rating}, provisoire',
+  'account.pool.live': 'En direct',
+  'account.pool.correspondence': 'Par correspondance',
+  'account.outcome.win': 'Gagnée',
+  'account.outcome.loss': 'Perdue',
+  'account.outcome.draw': 'Nulle',
+  'account.outcome.aborted': 'Annulée',
+
+  // The archive (archive.js, archive-query.js).
+  'account.archive.title': 'Archives',
+  'account.archive.page_title': 'Archives — Cinq',
+  'account.archive.intro': 'Cherchez parmi les parties terminées\u00a0: ouvrez-en une pour la rejouer, ou ' +
+      'téléchargez sa notation.',
+  'account.archive.wins': '{name} gagne',
+  'account.archive.seat': 'Place {number}',
+  'account.archive.finished': 'Terminée',
+  'account.archive.turns': {one: '{count} tour', other: '{count} tours'},
+  'account.archive.versus': '{first} contre {second}',
+  'account.archive.rated_lower': 'classée',
+  'account.archive.unrated_lower': 'non classée',
+  'account.archive.open': 'Ouvrir',
+  'account.archive.record': 'Notation',
+  'account.archive.any_player': 'n\'importe quel joueur',
+  'account.archive.any_game': 'Tous les jeux',
+  'account.archive.any_result': 'Tous les résultats',
+  'account.archive.won': 'Gagnée',
+  'account.archive.lost': 'Perdue',
+  'account.archive.drawn': 'Nulle',
+  'account.archive.rated_or_not': 'Classée ou non',
+  'account.archive.rated': 'Classée',
+  'account.archive.unrated': 'Non classée',
+  'account.archive.player': 'Joueur (nom d\'utilisateur)',
+  'account.archive.game': 'Jeu',
+  'account.archive.result': 'Résultat pour le joueur',
+  'account.archive.from': 'Du',
+  'account.archive.to': 'Au',
+  'account.archive.search': 'Chercher',
+  'account.archive.clear': 'Effacer',
+  'account.archive.searching': 'Recherche…',
+  'account.archive.previous': 'Précédente',
+  'account.archive.next': 'Suivante',
+  'account.archive.pages': 'Pages',
+  'account.archive.finished_games': 'Parties terminées',
+  'account.archive.search_failed': 'La recherche a échoué\u00a0: vérifiez les champs et réessayez.',
+  'account.archive.none': 'Aucune partie terminée ne correspond à cette recherche.',
+  'account.archive.found_none_here': {
+    one: '{count} partie trouvée\u00a0: la page {page} n\'en montre aucune.',
+    other: '{count} parties trouvées\u00a0: la page {page} n\'en montre aucune.',
+  },
+  'account.archive.found': {
+    one: '{count} partie trouvée\u00a0: {first}–{last} affichée.',
+    other: '{count} parties trouvées\u00a0: {first}–{last} affichées.',
+  },
+  'account.archive.page': 'Page {page} sur {pages}',
+  'account.archive.bad_player': 'Un nom d\'utilisateur a de 3 à 20 lettres, chiffres, _ ou -.',
+  'account.archive.result_needs_player': 'Gagnée, perdue ou nulle\u00a0: indiquez le joueur.',
+  'account.archive.bad_from': 'Du\u00a0: une date au format AAAA-MM-JJ.',
+  'account.archive.bad_to': 'Au\u00a0: une date au format AAAA-MM-JJ.',
+  'account.archive.from_after_to': 'La date de début est après la date de fin.',
+
+  // A player's page (player.js) and the leaderboards (leaderboard.js).
+  'account.player.missing': 'Joueur inconnu',
+  'account.player.missing_text': 'Personne n\'a le nom d\'utilisateur «\u00a0{name}\u00a0». ',
+  'account.player.load_failed': 'Cette page ne peut pas être chargée pour l\'instant\u00a0: réessayez dans un ' +
+      'instant.',
+  'account.player.since': 'Joue depuis le {date}',
+  'account.player.shown_as': 'affiché comme {name}',
+  'account.player.you': 'c\'est vous',
+  'account.player.game': 'Jeu',
+  'account.player.pool': 'Catégorie',
+  'account.player.rating': 'Classement',
+  'account.player.games': 'Parties',
+  'account.player.won': 'Gagnées',
+  'account.player.lost': 'Perdues',
+  'account.player.drawn': 'Nulles',
+  'account.player.ratings': 'Classements',
+  'account.player.provisional_hint': 'Un «\u00a0?\u00a0» marque un classement provisoire\u00a0: trop peu de ' +
+      'parties pour en être sûr (il ne figure pas dans les tableaux des classements).',
+  'account.player.no_ratings': 'Pas encore de partie classée.',
+  'account.player.chart_title': '{game}\u00a0: évolution du classement',
+  'account.player.chart_point': '{pool}, {date}\u00a0: {rating}',
+  'account.player.chart_start': '{pool}\u00a0: départ à {rating}',
+  'account.player.chart_key': {one: '{pool} ({count} partie)', other: '{pool} ({count} parties)'},
+  'account.player.history': 'Évolution du classement',
+  'account.player.no_history': 'Les graphiques viendront avec la première partie classée.',
+  'account.player.download': 'Télécharger toutes les parties (.txt)',
+  'account.player.search_archive': 'Les chercher dans les archives',
+  'account.player.no_games': 'Pas encore de partie terminée.',
+  'account.leaderboard.page_title': 'Tableau des classements — {game} — Cinq',
+  'account.leaderboard.title': 'Tableau des classements\u00a0: {game}',
+  'account.leaderboard.no_game': 'Jeu inconnu',
+  'account.leaderboard.no_game_text': 'Cinq n\'a aucun jeu de ce nom. ',
+  'account.leaderboard.all': 'Les tableaux des classements',
+  'account.leaderboard.games': 'Jeux',
+  'account.leaderboard.pools': 'Catégories',
+  'account.leaderboard.hint_live': 'Parties en direct. Les classements provisoires ne sont pas rangés\u00a0: un ' +
+      'joueur y figure après assez de parties classées.',
+  'account.leaderboard.hint_correspondence': 'Parties par correspondance (des jours par coup). Les classements ' +
+      'provisoires ne sont pas rangés\u00a0: un joueur y figure après assez de parties classées.',
+  'account.leaderboard.load_failed': 'Le tableau des classements ne peut pas être chargé pour l\'instant\u00a0: ' +
+      'réessayez dans un instant.',
+  'account.leaderboard.empty': 'Personne n\'est encore classé ici.',
+  'account.leaderboard.rank': 'Rang',
+  'account.leaderboard.player': 'Joueur',
+  'account.leaderboard.deviation': 'Écart',
   // ---- end account
 };
