@@ -3,14 +3,20 @@
 // and how a finished game went for a seated player.
 import assert from 'node:assert/strict';
 import {execFileSync} from 'node:child_process';
-import {readFileSync} from 'node:fs';
+import {existsSync} from 'node:fs';
 import {test} from 'node:test';
 
-// web-client/ has no package.json saying its .js files are modules: import the source as one.
-const source = readFileSync(new URL('../../../web-client/words.js', import.meta.url), 'utf8');
-const words = await import(`data:text/javascript;charset=utf-8,${encodeURIComponent(source)}`);
+// words.js imports i18n.js: both from their files (node reads them as modules), so that they share it.
+const kWeb = new URL('../../../web-client/', import.meta.url);
+const i18n = await import(new URL('i18n.js', kWeb));
+const words = await import(new URL('words.js', kWeb));
 // The games as the server describes them: `cinq games --json` prints the table GET /api/games/table serves.
-words.set_games(JSON.parse(execFileSync(process.env.CINQ_BINARY, ['games', '--json'], {encoding: 'utf8'})).games);
+const kTable = JSON.parse(execFileSync(process.env.CINQ_BINARY, ['games', '--json'], {encoding: 'utf8'})).games;
+// English, as the browser tests read it: the client's catalog and each game's own (boards/en/GAME.js).
+i18n.use_language('en', {en: (await import(new URL('i18n/en.js', kWeb))).default});
+i18n.add_words({en: Object.assign({}, ...await Promise.all(kTable.map(async ({name}) =>
+  existsSync(new URL(`boards/en/${name}.js`, kWeb)) ? (await import(new URL(`boards/en/${name}.js`, kWeb))).default : {})))});
+words.set_games(kTable);
 const {outcome_for, parse_result_text, result_sentence, seat_label, seat_side, side_label, side_name} = words;
 
 // Each game's own words to check are in its test module (tests/browser/games/NAME.mjs).
