@@ -24,8 +24,10 @@ export async function fetch_replay(record) {
   }
   if (response.ok && body && Array.isArray(body.steps)) return {data: body};
   const error = (body && body.error) || {};
-  let message = error.message || `The server answered ${response.status}.`;
-  if (error.line && !/^line \d+/.test(message)) message = `line ${error.line}: ${message}`;
+  // The record checker's reason is the server's own (English, like the notation it speaks of); the line is
+  // said in the reader's language.
+  let message = error.message || t('replay.http_error', {status: String(response.status)});
+  if (error.line && !/^line \d+/.test(message)) message = t('replay.line', {line: String(error.line), message});
   return {error: {line: error.line || null, message}};
 }
 

@@ -692,7 +692,7 @@ function drawFrame(svg) {
   el('rect', { class: 'batik-wall-high', x: sx(-WALL), y: TOP, width: WALL, height: HEADROOM }, frame);
   el('rect', { class: 'batik-wall-high', x: sx(WIDTH), y: TOP, width: WALL, height: HEADROOM }, frame);
   el('line', { class: 'batik-rim', x1: sx(-WALL), y1: sy(RIM), x2: sx(WIDTH + WALL), y2: sy(RIM) }, frame);
-  el('text', { class: 'batik-rim-label', x: sx(WIDTH) - 0.1, y: sy(RIM) - 0.15 }, frame).textContent = 'rim';
+  el('text', { class: 'batik-rim-label', x: sx(WIDTH) - 0.1, y: sy(RIM) - 0.15 }, frame).textContent = t('batik.rim');
   for (let x = 0; x <= WIDTH; x++) {
     el('text', { class: 'batik-coord batik-coord-x', x: sx(x), y: FLOOR_Y + WALL + 0.6, 'data-x': x }, frame)
       .textContent = String(x);

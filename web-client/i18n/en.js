@@ -121,6 +121,8 @@ export default {
   'sound.title_off': 'Sounds are off: click to turn them on',
   'replay.unreachable': 'The server cannot be reached.',
   'replay.start': 'Start position',
+  'replay.http_error': 'The server answered {status}.',
+  'replay.line': 'line {line}: {message}',
   'board.legal_actions': 'Legal actions',
   'board.action_text': 'Action text',
   'board.play': 'Play',

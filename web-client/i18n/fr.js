@@ -126,6 +126,8 @@ export default {
   'sound.title_off': 'Le son est coupé\u00a0: cliquez pour le rétablir',
   'replay.unreachable': 'Le serveur est injoignable.',
   'replay.start': 'Position de départ',
+  'replay.http_error': 'Le serveur a répondu {status}.',
+  'replay.line': 'ligne {line}\u00a0: {message}',
   'board.legal_actions': 'Actions permises',
   'board.action_text': 'Texte de l\'action',
   'board.play': 'Jouer',

@@ -63,4 +63,5 @@ export default {
   'batik.control.right': 'Slide right 1/8 (→, Shift: 1 unit)',
   'batik.control.right_label': 'Slide right',
   'batik.control.drop': 'Drop (Enter)',
+  'batik.rim': 'rim',
 };

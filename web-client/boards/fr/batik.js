@@ -63,4 +63,5 @@ export default {
   'batik.control.right': 'Glisser à droite de 1/8 (→, Maj\u00a0: 1\u00a0unité)',
   'batik.control.right_label': 'Glisser à droite',
   'batik.control.drop': 'Lâcher (Entrée)',
+  'batik.rim': 'bord',
 };
