@@ -28,7 +28,8 @@ export default {
   'baltek.action.with_extra': '{what} ({extra}, {points}\u00a0points)',
   'baltek.field': 'Terrain de baltek',
   'baltek.score_title': 'Bleus {blue}, Rouges {red}\u00a0; victoire à {target}\u00a0buts',
-  'baltek.status.to_move': 'Aux {side} de jouer',
+  // Short: the action points' pips follow on the same line.
+  'baltek.status.to_move': 'Aux {side}',
   'baltek.status.first_to': {one: 'Victoire au premier but', other: 'Victoire à {count}\u00a0buts'},
   'baltek.status.points': {one: '{count}\u00a0pt', other: '{count}\u00a0pts'},
   'baltek.status.points_bonus': {one: '{count}\u00a0pt + bonus ★', other: '{count}\u00a0pts + bonus ★'},
