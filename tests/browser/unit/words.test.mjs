@@ -99,15 +99,13 @@ test('in French: the games\' own words, and sentences whose verbs agree with a s
   use('fr');
   try {
     assert.equal(side_label('tablut', 'A'), 'Attaquants (A)');
-    assert.equal(words.game_title('kopf-oder-knopf'), 'Kopf oder Knopf');
+    assert.equal(words.game_title('tablut'), 'Tablut');
     assert.equal(result_sentence('tablut', {winner: 1, reason: 'resign'}, ['Ada', 'Ben']),
                  'Ben (Défenseurs) gagne — Ada a abandonné');
     assert.equal(result_sentence('tablut', {winner: 0, reason: 'resign'}),
                  'Les Attaquants (A) gagnent — les Défenseurs ont abandonné');
     assert.equal(result_sentence('tablut', {winner: 1, reason: 'escape'}),
                  'Les Défenseurs (D) gagnent — le roi s\'est échappé dans un coin');
-    assert.equal(result_sentence('baltek', {winner: 0, reason: 'score', detail: '2-1'}, ['Ada', 'Ben']),
-                 'Ada (Bleus) gagne 2–1');
     assert.equal(result_sentence('batik', {winner: 0, reason: 'overflow'}),
                  'Clair (C) gagne — une pièce jouée par Foncé dépassait du bord du tableau de jeu');
     assert.equal(result_sentence('bi-litaire', {winner: 1, reason: 'score', detail: '21-17'}),
