@@ -1,6 +1,7 @@
 // Mounts a game's board module (./boards/GAME.js), or a plain fallback when the module is missing or
 // fails, so a game stays playable: the view as JSON and the legal action texts as buttons.
 
+import {t} from './i18n.js';
 import {el} from './ui.js';
 
 export async function mount_board(root, ctx) {
@@ -19,10 +20,10 @@ export async function mount_board(root, ctx) {
 const kMaxButtons = 300;
 
 function mount_fallback(root, ctx) {
-  const actions = el('div', {class: 'fallback-actions', 'aria-label': 'Legal actions'});
-  const input = el('input', {type: 'text', id: 'fallback-text', 'aria-label': 'Action text'});
+  const actions = el('div', {class: 'fallback-actions', 'aria-label': t('board.legal_actions')});
+  const input = el('input', {type: 'text', id: 'fallback-text', 'aria-label': t('board.action_text')});
   const form =
-      el('form', {class: 'fallback-form', hidden: true}, input, el('button', {type: 'submit'}, 'Play'));
+      el('form', {class: 'fallback-form', hidden: true}, input, el('button', {type: 'submit'}, t('board.play')));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     if (input.value.trim()) ctx.act([input.value.trim()], false);
@@ -31,7 +32,7 @@ function mount_fallback(root, ctx) {
   const view = el('pre', {class: 'fallback-view'});
   const box =
       el('div', {class: 'board-fallback'},
-         el('p', {class: 'muted'}, 'No board drawing for this game yet: legal actions are listed below.'),
+         el('p', {class: 'muted'}, t('board.no_drawing')),
          actions, form, view);
   root.append(box);
   return {
@@ -42,7 +43,7 @@ function mount_fallback(root, ctx) {
       if (!info.canAct) return;
       const legal = position.legal || [];
       if (legal.length > kMaxButtons) {
-        actions.append(el('p', {class: 'muted'}, `${legal.length} legal actions, e.g. ${legal[0]}`));
+        actions.append(el('p', {class: 'muted'}, t('board.many_actions', {count: String(legal.length), example: legal[0]})));
         return;
       }
       for (const text of legal) {

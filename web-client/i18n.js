@@ -49,8 +49,9 @@ function stored_language() {
 // Installs the catalogs of `code` (and English beneath it); `catalogs` is for tests that hold them already.
 export function use_language(code, catalogs) {
   current = catalogs[code] ? code : kDefaultLanguage;
-  catalog = catalogs[current];
-  fallback = catalogs[kDefaultLanguage] || {};
+  // Copies: each game's words are merged in later (load_game_words), the loaded modules stay as they are.
+  catalog = {...catalogs[current]};
+  fallback = current === kDefaultLanguage ? catalog : {...catalogs[kDefaultLanguage]};
   plurals = new Intl.PluralRules(current);
   if (typeof document !== 'undefined') document.documentElement.lang = current;
 }
@@ -62,6 +63,24 @@ export async function start_language() {
   if (code !== kDefaultLanguage) catalogs[code] = await load_catalog(code);
   use_language(code, catalogs);
   return current;
+}
+
+// Each game's own words (title, sides, options, what its board says) live in the game's own places,
+// web-client/boards/CODE/GAME.js, one flat default export of keys prefixed by the game's name
+// ('tablut.side.A'), so that no file outside a game's places names the games. Loads those of `games` (the
+// game table's names) in the reader's language and in English beneath it, once the table is known; a game
+// without a file in a language (a game newer than its translation) keeps the server's English words.
+export async function load_game_words(games) {
+  const codes = current === kDefaultLanguage ? [kDefaultLanguage] : [kDefaultLanguage, current];
+  const loaded = await Promise.all(codes.map(async (code) => [code, await Promise.all((games || []).map(
+      (game) => import(`./boards/${code}/${game}.js`).then((module) => module.default, () => ({}))))]));
+  add_words(Object.fromEntries(loaded.map(([code, catalogs]) => [code, Object.assign({}, ...catalogs)])));
+}
+
+// Adds texts by language ({en: {...}, fr: {...}}) to the catalogs in use: a game's words, or a test's.
+export function add_words(by_code) {
+  Object.assign(fallback, by_code[kDefaultLanguage] || {});
+  if (current !== kDefaultLanguage) Object.assign(catalog, by_code[current] || {});
 }
 
 // Keeps `code` as the reader's choice (the page reloads to draw everything in it).

@@ -5,6 +5,7 @@
 // (`optionWords` in web-client/boards/GAME.js). What the menus hold is written as the server reads options:
 // `key=value` pairs, only those that differ from the defaults, in the table's order ('' for the defaults).
 
+import {t} from './i18n.js';
 import {el, kGames} from './ui.js';
 
 // The canonical text of `values` ({key: text}) for the option specs `specs`: 'king=unarmed throne=plain'.
@@ -15,7 +16,8 @@ export function options_text(specs, values) {
       .join(' ');
 }
 
-// The game's words for its options, from its board module ({} when it has none or cannot be loaded).
+// The game's words for its options, from its board module ({} when it has none or cannot be loaded): read when
+// the menus are drawn, so that they are in the reader's language.
 const words_cache = new Map();
 export function option_words(game) {
   if (!words_cache.has(game)) {
@@ -56,9 +58,9 @@ export class OptionsMenu {
     if (generation !== this.generation_) return;
     this.specs_ = specs;
     this.read_ = [];
-    const legend = el('legend', {}, 'Options');
+    const legend = el('legend', {}, t('options.legend'));
     if (!specs.length) {
-      this.node.replaceChildren(legend, el('p', {class: 'options-none muted'}, 'This game has no options.'));
+      this.node.replaceChildren(legend, el('p', {class: 'options-none muted'}, t('options.none')));
       return;
     }
     this.node.replaceChildren(legend, ...specs.map((spec) => this.menu_(spec, words[spec.key] || {})));
@@ -74,8 +76,8 @@ export class OptionsMenu {
     let extra = null;
     if (Array.isArray(spec.choices)) {
       control = el('select', {id, name: id, 'data-option': spec.key, 'aria-describedby': about_id},
-                   spec.choices.map((choice) => el('option', {value: choice}, `${name(choice)}${
-                       choice === spec.default ? ' (default)' : ''}`)));
+                   spec.choices.map((choice) => el('option', {value: choice}, choice === spec.default ?
+                       t('options.choice_default', {choice: name(choice)}) : name(choice))));
       control.value = fallback;
       this.read_.push(() => [spec.key, control.value]);
     } else {
@@ -110,11 +112,14 @@ export class OptionsMenu {
         return [spec.key, String(Math.min(high, Math.max(low, n)))];
       });
     }
-    const range = Array.isArray(spec.choices) ? '' :
-        spec.max !== undefined ? ` (${spec.min} to ${spec.max})` : spec.min !== undefined ? ` (${spec.min} or more)` : '';
-    const about = `${words.about || ''}${words.about ? ' ' : ''}Default: ${name(spec.default)}.`;
+    const label = words.label || spec.key;
+    const label_text = Array.isArray(spec.choices) ? label :
+        spec.max !== undefined ? t('options.label_range', {label, min: String(spec.min), max: String(spec.max)}) :
+        spec.min !== undefined ? t('options.label_min', {label, min: String(spec.min)}) : label;
+    const about = words.about ? t('options.about', {about: words.about, value: name(spec.default)}) :
+                                t('options.about_bare', {value: name(spec.default)});
     return el('div', {class: 'field option-field', 'data-option-field': spec.key},
-              el('label', {for: id}, `${words.label || spec.key}${range}`), control, extra,
+              el('label', {for: id}, label_text), control, extra,
               el('small', {id: about_id, class: 'option-about muted'}, about));
   }
 }

@@ -2,6 +2,8 @@
 // show. Step k is the position after k turns; step 0 is the start. The controls that step through them are
 // the move list's (movelist.js).
 
+import {t} from './i18n.js';
+
 // Returns {data} (the replay) or {error: {line, message}}.
 export async function fetch_replay(record) {
   let response;
@@ -12,7 +14,7 @@ export async function fetch_replay(record) {
       body: record,
     });
   } catch {
-    return {error: {line: null, message: 'The server cannot be reached.'}};
+    return {error: {line: null, message: t('replay.unreachable')}};
   }
   let body = null;
   try {
@@ -22,8 +24,10 @@ export async function fetch_replay(record) {
   }
   if (response.ok && body && Array.isArray(body.steps)) return {data: body};
   const error = (body && body.error) || {};
-  let message = error.message || `The server answered ${response.status}.`;
-  if (error.line && !/^line \d+/.test(message)) message = `line ${error.line}: ${message}`;
+  // The record checker's reason is the server's own (English, like the notation it speaks of); the line is
+  // said in the reader's language.
+  let message = error.message || t('replay.http_error', {status: String(response.status)});
+  if (error.line && !/^line \d+/.test(message)) message = t('replay.line', {line: String(error.line), message});
   return {error: {line: error.line || null, message}};
 }
 
@@ -53,7 +57,7 @@ export function replay_position(steps, index, sides) {
 
 // The turn that led to a step, numbered as the record numbers it ("6. A/e2 c2/": the record's line 6).
 export function describe_step(step) {
-  if (!step || !step.turn) return 'Start position';
+  if (!step || !step.turn) return t('replay.start');
   const turn = step.turn;
   const text = turn.text || `${turn.side}/${(turn.items || []).map((item) => `${item}/`).join('')}`;
   return `${turn.number}. ${text}`;

@@ -43,7 +43,12 @@ class Sound {
     this.muted_fallback_ = false;
     // What was played, oldest first (for browser tests: window.cinqSound.played). Muted sounds are not in it.
     this.played = [];
+    // The switch's words by key ('sound.on'...): i18n.js's t(), handed over by ui.js (use_texts) so that this
+    // file keeps no imports; until then a key shows as itself.
+    this.text_ = (key) => key;
   }
+
+  use_texts(text) { this.text_ = text; }
 
   // Whether sounds are off: kept in localStorage, so a reload or another visit keeps the choice.
   get muted() {
@@ -126,10 +131,10 @@ class Sound {
     const update = () => {
       const muted = this.muted;
       button.dataset.muted = String(muted);
-      button.title = muted ? 'Sounds are off: click to turn them on' : 'Sounds are on: click to mute them';
+      button.title = this.text_(muted ? 'sound.title_off' : 'sound.title_on');
       // Muted: a cross beside the speaker; on: two sound waves.
       mark.setAttribute('d', muted ? 'M16 9l6 6M22 9l-6 6' : 'M16 9a4 4 0 0 1 0 6M18.5 6.5a7.5 7.5 0 0 1 0 11');
-      label.textContent = muted ? 'Sound off' : 'Sound on';
+      label.textContent = this.text_(muted ? 'sound.off' : 'sound.on');
     };
     button.addEventListener('click', () => {
       this.muted = !this.muted;

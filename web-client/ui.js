@@ -2,16 +2,24 @@
 // live here: the games, their titles, sides and option hints are the server's game table, held by words.js
 // and re-exported here.
 
+import {load_game_words, t} from './i18n.js';
 import {format_rating, rating_title} from './ratings.js';
+import {sound} from './sound.js';
 import {game_about, game_title, kGames, seat_label, seat_side, set_games, side_label, side_name} from './words.js';
 
 export {game_about, game_title, kGames, seat_label, seat_side, side_label, side_name};
 
+// The header's sound switch speaks the reader's language (sound.js has no imports of its own).
+sound.use_texts(t);
+
 // Fetches the game table (GET /api/games/table) into kGames; the shell awaits it before its first page.
 export async function load_games() {
   const response = await fetch('/api/games/table');
-  if (!response.ok) throw new Error(`the game table: HTTP ${response.status}`);
-  set_games((await response.json()).games);
+  if (!response.ok) throw new Error(t('ui.table_failed', {status: String(response.status)}));
+  const games = (await response.json()).games;
+  // The games' own words in the reader's language, before anything shows a title or a side.
+  await load_game_words((games || []).map((game) => game.name));
+  set_games(games);
 }
 
 // Correspondence paces offered (a new room, playing on from a position): days per move.
@@ -19,7 +27,7 @@ export const kCorrespondenceDays = [1, 2, 3, 5, 7, 14];
 
 // The computer's levels (bots/bot.h): 0 plays at random, each level above searches longer.
 export const kBotLevels = [0, 1, 2, 3, 4, 5];
-export const bot_level_label = (level) => (level === 0 ? '0 (random)' : String(level));
+export const bot_level_label = (level) => (level === 0 ? t('bot.level_random') : String(level));
 
 // The computer's level a game against it starts at: the last one chosen (kept in this browser), else 2, an
 // opponent that plays with a purpose without crushing a beginner.
@@ -45,7 +53,7 @@ export function remember_level(level) {
 export const kClocks = ['none', '3+2', '5+3', '10+5', '15+10', '30+0'];
 
 // A "How to play" link to a game's help page (#/help/GAME), for the lobby and the room page.
-export function help_link(game, text = 'How to play') {
+export function help_link(game, text = t('ui.how_to_play')) {
   return el('a', {href: `#/help/${game}`, class: 'help-link', 'data-help': game}, text);
 }
 
@@ -57,8 +65,8 @@ export function parse_clock_choice(choice) {
 }
 
 export function clock_label(clock) {
-  if (clock && clock.days) return `${clock.days} day${clock.days > 1 ? 's' : ''} per move`;
-  if (!clock) return 'no clock';
+  if (clock && clock.days) return t('clock.days_per_move', {count: clock.days});
+  if (!clock) return t('clock.none');
   const minutes = clock.base_ms / 60000;
   const base = Number.isInteger(minutes) ? String(minutes) : format_clock(clock.base_ms);
   return `${base}+${Math.round(clock.increment_ms / 1000)}`;
@@ -139,7 +147,7 @@ export function notify(text, kind = 'error') {
 export async function copy_text(text, what) {
   try {
     await navigator.clipboard.writeText(text);
-    notify(`${what} copied`, 'info');
+    notify(t('ui.copied', {what}), 'info');
   } catch {
     // Clipboard access needs a secure context; fall back to a selectable prompt-free copy.
     const area = el('textarea', {class: 'copy-fallback'}, text);
@@ -147,7 +155,7 @@ export async function copy_text(text, what) {
     area.select();
     const ok = document.execCommand && document.execCommand('copy');
     area.remove();
-    notify(ok ? `${what} copied` : `Could not copy the ${what.toLowerCase()}`, ok ? 'info' : 'error');
+    notify(ok ? t('ui.copied', {what}) : t('ui.copy_failed', {what: what.toLowerCase()}), ok ? 'info' : 'error');
   }
 }
 
@@ -166,7 +174,7 @@ export function player_href(username) { return `#/player/${encodeURIComponent(us
 // A seat's player as the lists show them: the name, a link to the player's page when the seat is an
 // account's (it has a `username`), and the rating beside it ("1500?") when the seat has one.
 // `seat`: {name, username?, rating?}; `fallback`: the text for an empty seat.
-export function player_label(seat, fallback = 'free seat') {
+export function player_label(seat, fallback = t('ui.free_seat')) {
   if (!seat) return el('span', {class: 'player-label free'}, fallback);
   const name = seat.username ?
       el('a', {class: 'player-link', href: player_href(seat.username), 'data-username': seat.username}, seat.name || seat.username) :

@@ -1,8 +1,12 @@
 // The client's words for the games: what each game is, its sides in words, and results written out
-// ("Ben (Defenders) wins — Ada resigned"). Pure functions without imports or DOM, so that node's unit tests
-// (tests/browser/unit/words.test.mjs) load this file alone; ui.js re-exports what the pages use.
-// The games' names and sides come from the server's game table (set_games); the result reasons from
-// docs/notation.md ("Results").
+// ("Ben (Defenders) wins — Ada resigned"), in the reader's language. Pure functions without DOM, importing
+// only i18n.js, so that node's unit tests (tests/browser/unit/words.test.mjs) load them; ui.js re-exports
+// what the pages use. The games' names and sides come from the server's game table (set_games), in English;
+// each game's own catalogs (web-client/boards/CODE/GAME.js, keys 'GAME.title', 'GAME.side.LETTER'...) give
+// them in the reader's language, the table's words standing in where a catalog has no text. The result
+// reasons are docs/notation.md's ("Results").
+
+import {has_text, t} from './i18n.js';
 
 // The games as the server describes them (GET /api/games/table, docs/protocol.md "The games"): the client's
 // one list of the games, in the server's order, set once before the first page (app.js) with set_games.
@@ -16,15 +20,30 @@ export function set_games(games) { kGames.splice(0, kGames.length, ...(games || 
 
 export function game_entry(game) { return kGames.find((g) => g.name === game) || null; }
 
+// `game`'s own text `suffix` ('title', 'side.A'...) from its catalog, else `fallback` (the table's words).
+function game_text(game, suffix, fallback, params) {
+  const key = `${game}.${suffix}`;
+  return has_text(key) ? t(key, params) : fallback;
+}
+
 export function game_title(game) {
   const entry = game_entry(game);
-  return entry ? entry.title : game;
+  return entry ? game_text(game, 'title', entry.title) : game;
 }
 
 // Whether `game`'s results name players by number (Bi-litaire's players swap roles between rounds).
 function numbered(game) { return Boolean(game_entry(game) && game_entry(game).numbered_players); }
 
-export function game_about(game) { return (game_entry(game) && game_entry(game).about) || ''; }
+export function game_about(game) {
+  return game_entry(game) ? game_text(game, 'about', game_entry(game).about || '') : '';
+}
+
+// Whether a game's sides are groups in the reader's language ('the Attackers win', 'les Bleus gagnent'): the
+// game's catalog says 'plural' or 'singular' (its `side_number`), else the table's `plural` says it for English.
+function plural_sides(game) {
+  const entry = game_entry(game);
+  return game_text(game, 'side_number', entry && entry.plural ? 'plural' : 'singular') === 'plural';
+}
 
 // The side letters by seat, when no state says them (lists and summaries carry no `sides`).
 export function game_letters(game) {
@@ -36,7 +55,7 @@ export function game_letters(game) {
 export function side_name(game, letter) {
   const entry = game_entry(game);
   const side = entry && entry.sides.find((s) => s.letter === letter);
-  return (side && side.name) || letter || '';
+  return side ? game_text(game, `side.${letter}`, side.name || letter) : letter || '';
 }
 
 // A side in words with its letter beside it, as records write it: side_label('batik', 'C') -> 'Light (C)'.
@@ -67,7 +86,9 @@ export function seat_side(state, seat) {
 // player, not the role) and their role of the round follows: 'Player 1 · Marble player (M)'.
 export function seat_label(state, seat) {
   const label = side_label(state && state.game, seat_side(state, seat));
-  if (state && numbered(state.game)) return label ? `Player ${seat + 1} · ${label}` : `Player ${seat + 1}`;
+  if (state && numbered(state.game)) {
+    return label ? t('seat.player_side', {number: seat + 1, side: label}) : t('seat.player', {number: seat + 1});
+  }
   return label;
 }
 
@@ -102,57 +123,60 @@ export function result_sentence(game, result, names = []) {
   const score = /^(\d+)-(\d+)$/.exec(detail);
   const figures = score ? [Number(score[1]), Number(score[2])] : null;
   const letters = game_letters(game);
-  const plural = Boolean(game_entry(game) && game_entry(game).plural);
+  const plural = plural_sides(game);
   // A seat's side in words: Bi-litaire's players by number, the other games' sides by name.
-  const side_of = (seat) => (numbered(game) ? `Player ${seat + 1}` : side_name(game, letters[seat]));
+  const side_of = (seat) => (numbered(game) ? t('seat.player', {number: seat + 1}) : side_name(game, letters[seat]));
   const name_of = (seat) => (names[seat] ? String(names[seat]) : '');
+  // How many a seat's player stands for, to agree a verb with it (the plural form of a text at 2): a named
+  // player is one, a side without a name may be a group ("the Attackers").
+  const count_of = (seat) => (!name_of(seat) && plural && !numbered(game) ? 2 : 1);
   // The side as the subject or object of a sentence when no name is known: "the Attackers", "Blue".
-  const side_ref = (seat) => (plural ? `the ${side_of(seat)}` : side_of(seat));
-  const who = (seat) => name_of(seat) || side_ref(seat);
+  const who = (seat) => name_of(seat) || t('result.side', {side: side_of(seat), count: count_of(seat)});
 
-  if (reason === 'aborted') return detail ? `Aborted — ${detail}` : 'Aborted';
+  if (reason === 'aborted') return detail ? t('result.aborted_detail', {detail}) : t('result.aborted');
   const winner = result.winner;
   if (winner !== 0 && winner !== 1) return draw_sentence(game, reason, figures, detail);
 
   const loser = 1 - winner;
-  let subject = '';
-  let verb = 'wins';
+  let head = '';
   if (name_of(winner)) {
-    subject = `${name_of(winner)} (${side_of(winner)})`;
+    head = t('result.wins_named', {name: name_of(winner), side: side_of(winner)});
+  } else if (letters[winner] && !numbered(game)) {
+    head = t('result.wins_side', {side: side_of(winner), letter: letters[winner], count: count_of(winner)});
   } else {
-    const side = side_of(winner);
-    subject = plural ? `The ${side}` : side;
-    if (letters[winner] && !numbered(game)) subject += ` (${letters[winner]})`;
-    if (plural) verb = 'win';
+    head = t('result.wins', {side: side_of(winner), count: count_of(winner)});
   }
-  const head = `${subject} ${verb}`;
-  const own = game_wording(game, reason)[figures ? 'win' : 'win_bare'];
-  if (own) return fill(own, {head, mine: figures && figures[winner], theirs: figures && figures[loser]});
+  const form = figures ? 'win' : 'win_bare';
+  const values = {head, mine: figures && figures[winner], theirs: figures && figures[loser]};
+  const own = game_wording(game, reason)[form];
+  if (own) return game_text(game, `ending.${reason}.${form}`, fill(own, values), values);
+  const loser_values = {head, loser: who(loser), count: count_of(loser)};
   switch (reason) {
     case 'resign':
-      return `${head} — ${who(loser)} resigned`;
+      return t('result.resign', loser_values);
     case 'time':
-      return `${head} on time`;
+      return t('result.time', {head});
     case 'abandon':
-      return `${head} — ${who(loser)} abandoned the game`;
+      return t('result.abandon', loser_values);
     case 'escape':
-      return `${head} — the king escaped to a corner`;
+      return t('result.escape', {head});
     case 'capture':
-      return `${head} — the king was captured`;
+      return t('result.capture', {head});
     case 'blocked':
-      return `${head} — ${who(loser)} had no legal move`;
+      return t('result.blocked', loser_values);
     case 'score':
-      return `${head} on points`;
+      return t('result.score', {head});
     case 'overflow':
-      return `${head} — a piece ${who(loser)} dropped stuck out above the rim`;
+      return t('result.overflow', loser_values);
     case 'exhausted':
-      return `${head} — ${who(loser)} had no piece left to drop`;
+      return t('result.exhausted', loser_values);
     default:
-      return reason ? `${head} (${reason})` : head;
+      return reason ? t('result.other', {head, reason}) : head;
   }
 }
 
-// The game's own sentences for a result of `reason` ({win, win_bare, draw}; the game table's `results`).
+// The game's own sentences for a result of `reason` ({win, win_bare, draw}; the game table's `results`), in
+// English: the game's catalog has them as 'GAME.ending.REASON.FORM' in the reader's language.
 function game_wording(game, reason) {
   const entry = game_entry(game);
   return (entry && entry.results && entry.results[reason]) || {};
@@ -165,29 +189,28 @@ function fill(sentence, values) {
 
 function draw_sentence(game, reason, figures, detail) {
   const own = game_wording(game, reason).draw;
-  if (own && figures) return fill(own, {each: figures[0]});
+  if (own && figures) return game_text(game, `ending.${reason}.draw`, fill(own, {each: figures[0]}), {each: figures[0]});
   switch (reason) {
     case 'agreement':
-      return 'Draw by agreement';
+      return t('result.draw_agreement');
     case 'repetition':
-      return 'Draw by repetition — the same position for the third time';
+      return t('result.draw_repetition');
     case 'limit':
-      return figures ? `Draw — the turn limit was reached at ${figures[0]}–${figures[1]}` :
-                       'Draw — the turn limit was reached';
+      return figures ? t('result.draw_limit_score', {first: figures[0], second: figures[1]}) : t('result.draw_limit');
     case 'blocked':
-      return 'Draw — both sides were blocked';
+      return t('result.draw_blocked');
     case 'score':
-      return detail ? `Draw — ${detail}` : 'Draw';
+      return detail ? t('result.draw_detail', {detail}) : t('result.draw');
     default:
-      return reason ? `Draw (${reason})` : 'Draw';
+      return reason ? t('result.draw_other', {reason}) : t('result.draw');
   }
 }
 
 // How a finished game went for a seated player: 'You won', 'You lost', 'Draw' or 'Aborted'.
 export function outcome_for(result, my_seat) {
   if (!result) return '';
-  if (result.reason === 'aborted') return 'Aborted';
-  if (result.winner !== 0 && result.winner !== 1) return 'Draw';
+  if (result.reason === 'aborted') return t('outcome.aborted');
+  if (result.winner !== 0 && result.winner !== 1) return t('outcome.draw');
   if (my_seat !== 0 && my_seat !== 1) return '';
-  return result.winner === my_seat ? 'You won' : 'You lost';
+  return result.winner === my_seat ? t('outcome.won') : t('outcome.lost');
 }

@@ -6,15 +6,14 @@
 // actions the server gives (for the real position, or for the tried one).
 
 import {Composer, fit_to_viewport, last_turn_of, TurnBar} from '../compose.js';
-import {board_stylesheet, svg} from './kit.js';
+import {t} from '../i18n.js';
+import {board_stylesheet, lazy, svg} from './kit.js';
 
 const kCell = 80;                // a field square, in SVG units
 const kGoalDepth = kCell * 0.6;  // the goals are drawn shallower than a square
 const kMargin = 30;              // room for the coordinates
-const kSideName = {
-  B: 'Blue',
-  R: 'Red'
-};
+// A side's name ('B' -> 'Blue') in the reader's language, from the game's catalog.
+const side_name = (letter) => (letter === 'B' || letter === 'R' ? t(`baltek.side.${letter}`) : letter);
 const kColumns = 'abcdefghijkl';
 
 // Column index 0..11 (a..l) and row index 0..4 of a square name like "f3".
@@ -83,17 +82,14 @@ function all_squares() {
 
 // The game's options in words, for the forms that choose them (options.js): a label, one line on what the
 // option does (docs/rules/baltek.md), and the word for "not set".
-export const optionWords = {
-  goals: {
-    label: 'Goals to win',
-    about: 'The first team to score this many goals wins (2 is about 30 minutes of play).',
-  },
+export const optionWords = lazy(() => ({
+  goals: {label: t('baltek.option.goals.label'), about: t('baltek.option.goals.about')},
   turns: {
-    label: 'Turn limit',
-    about: 'After this many turns, both sides counted, a game without a winner is drawn.',
-    choices: {off: 'No limit'},
+    label: t('baltek.option.turns.label'),
+    about: t('baltek.option.turns.about'),
+    choices: {off: t('baltek.option.turns.off')},
   },
-};
+}));
 
 // The room's capture sound (sound.js) asks how many pieces a side has left: none to lose here (the
 // footballers stay on the field), so null.
@@ -101,24 +97,24 @@ export function pieces_left() { return null; }
 
 // The notation's symbols (docs/notation.md) for the move list's legend, and one action in words for its
 // "in words" view.
-export const notationLegend = [
-  ['g3 f3', 'a run from g3 to f3 (1 point)'],
-  ['*', 'a sprint: the run spends the bonus and goes up to two squares'],
-  ['@', 'a kick: the ball goes to the square named'],
-  ['#', 'a shot at the opponent\'s goal'],
-  ['+', 'a duel: 1 point more for each +, against a stronger opponent on the kicker\'s square'],
-  ['!', 'a lob: 1 point more for each !, over a stronger opponent on the square passed over'],
-];
+export const notationLegend = lazy(() => [
+  ['g3 f3', t('baltek.legend.run')],
+  ['*', t('baltek.legend.sprint')],
+  ['@', t('baltek.legend.kick')],
+  ['#', t('baltek.legend.shot')],
+  ['+', t('baltek.legend.duel')],
+  ['!', t('baltek.legend.lob')],
+], []);
 export function actionWords(text) {
   let m = /^([a-l][1-5])(\*?)\s+([a-l][1-5])$/.exec(text);
-  if (m) return `${m[2] ? 'sprints' : 'runs'} ${m[1]} → ${m[3]}`;
+  if (m) return t(m[2] ? 'baltek.action.sprint' : 'baltek.action.run', {from: m[1], to: m[3]});
   m = /^@([+!]*)\s+(#|[a-l][1-5])$/.exec(text);
   if (!m) return text;
   const duels = (m[1].match(/\+/g) || []).length;
   const lobs = (m[1].match(/!/g) || []).length;
-  const extra = [duels ? 'duel' : '', lobs ? 'lob' : ''].filter(Boolean).join(', ');
-  const what = m[2] === '#' ? 'shoots at the goal' : `kicks to ${m[2]}`;
-  return `${what}${extra ? ` (${extra}, ${1 + duels + lobs} points)` : ''}`;
+  const extra = [duels ? t('baltek.action.duel') : '', lobs ? t('baltek.action.lob') : ''].filter(Boolean).join(', ');
+  const what = m[2] === '#' ? t('baltek.action.shoot') : t('baltek.action.kick', {square: m[2]});
+  return extra ? t('baltek.action.with_extra', {what, extra, points: 1 + duels + lobs}) : what;
 }
 
 export function mount(root, ctx) {
@@ -145,7 +141,7 @@ export function mount(root, ctx) {
       class: `board board-baltek ${layout.portrait ? 'portrait' : 'landscape'}`,
       viewBox: `0 0 ${layout.width} ${layout.height}`,
       role: 'group',
-      'aria-label': 'Baltek field',
+      'aria-label': t('baltek.field'),
     });
     const defs = svg('defs');
     const net =
@@ -326,19 +322,20 @@ export function mount(root, ctx) {
     const order = layout.flipped ? [1, 0] : [0, 1];
     const team = (i, x, anchor) => {
       const star = svg('tspan', {class: 'bonus'}, view.bonus[i] ? '★' : '☆');
-      const name = trim(names[i], n) || kSideName[ctx.sides?.[i] || 'BR'[i]];
-      const t = svg('text', {x, y: y1, class: `team team-${'BR'[i]}`, 'text-anchor': anchor});
+      const name = trim(names[i], n) || side_name(ctx.sides?.[i] || 'BR'[i]);
+      const text = svg('text', {x, y: y1, class: `team team-${'BR'[i]}`, 'text-anchor': anchor});
       if (anchor === 'start')
-        t.append(star, ' ' + name);
+        text.append(star, ' ' + name);
       else
-        t.append(name + ' ', star);
-      return t;
+        text.append(name + ' ', star);
+      return text;
     };
     const score =
         svg('text', {x: w / 2, y: layout.portrait ? 62 : y1, class: 'score'},
             `${view.score[order[0]]} – ${view.score[order[1]]}`);
     g.append(team(order[0], kMargin, 'start'), team(order[1], w - 10, 'end'), score);
-    g.append(svg('title', {}, `Blue ${view.score[0]}, Red ${view.score[1]}; first to ${view.goal_target}`));
+    g.append(svg('title', {},
+                 t('baltek.score_title', {blue: view.score[0], red: view.score[1], target: view.goal_target})));
     // The turn line: who moves, the points left as pips, the bonus, and a hint of what a click does.
     const y2 = layout.portrait ? 94 : 58;
     // While a turn is composed the tried position may already be the opponent's (the points are spent):
@@ -352,7 +349,8 @@ export function mount(root, ctx) {
     const live = !status || status === 'live';
     line.append(svg(
         'text', {x: kMargin, y: y2, class: 'status', 'data-mover': mover},
-        live || state.info?.replay ? `${kSideName[mover]} to move` : `First to ${view.goal_target} goals`));
+        live || state.info?.replay ? t('baltek.status.to_move', {side: side_name(mover)}) :
+                                     t('baltek.status.first_to', {count: view.goal_target})));
     if (live) {
       const startx = kMargin + 124;
       for (let i = 0; i < Math.max(3, points); ++i) {
@@ -362,38 +360,36 @@ export function mount(root, ctx) {
       const bonus_left = view.bonus[mover === 'B' ? 0 : 1];
       line.append(
           svg('text', {x: startx + 3 * 18 - 2, y: y2, class: 'status'},
-              `${points} pt${points === 1 ? '' : 's'}${bonus_left ? ' + bonus ★' : ''}`));
+              t(bonus_left ? 'baltek.status.points_bonus' : 'baltek.status.points', {count: points})));
       line.append(
-          svg('title', {},
-              `${points} action points left this turn; bonus ${bonus_left ? 'available' : 'spent'}`));
+          svg('title', {}, t(bonus_left ? 'baltek.status.title_bonus' : 'baltek.status.title_spent', {count: points})));
     }
     g.append(line);
   }
 
   function hint_text() {
     const view = state.position?.view;
-    if (composer.sent) return 'Turn sent.';
-    if (composer.busy) return 'Trying…';
+    if (composer.sent) return t('baltek.hint.sent');
+    if (composer.busy) return t('baltek.hint.trying');
     if (composer.complete) {
       return view && state.base_view && view.score.some((g, i) => g !== state.base_view.score[i]) ?
-          'Goal! Confirm the turn, or undo.' :
-          'No action left: confirm the turn, or undo.';
+          t('baltek.hint.goal') :
+          t('baltek.hint.no_action');
     }
     if (!state.info?.canAct) {
       const status = state.position?.status;
       if (status && status !== 'live') return '';
       if (state.info?.replay || !view) return '';
-      const mover = kSideName[view.to_move];
-      return state.info?.mySeat === null || state.info?.mySeat === undefined ? `${mover} to move.` :
-                                                                               `Waiting for ${mover}.`;
+      const mover = side_name(view.to_move);
+      return state.info?.mySeat === null || state.info?.mySeat === undefined ?
+          t('baltek.hint.to_move', {side: mover}) : t('baltek.hint.waiting', {side: mover});
     }
-    const points = `${view.points} point${view.points === 1 ? '' : 's'} left`;
-    if (state.selected?.kind === 'run') return `${points}. Run: 1 point · ★ sprint: 1 + bonus.`;
-    if (state.selected?.kind === 'kick') return `${points}. Kick: the number is its cost.`;
+    const points = t('baltek.hint.points_left', {count: view.points});
+    if (state.selected?.kind === 'run') return t('baltek.hint.run', {points});
+    if (state.selected?.kind === 'kick') return t('baltek.hint.kick', {points});
     // The ball sits on its holder's square: say that it is picked by itself (a tap on it, or Ball).
-    const ball = legal_now().kicks.size > 0 ? ' Tap the ball (or "Ball") to kick it.' : '';
-    return composer.composing ? `${points}: play on, or confirm the turn.${ball}` :
-                                `Your turn: ${points}. Pick a footballer to run.${ball}`;
+    const ball = legal_now().kicks.size > 0 ? t('baltek.hint.ball') : '';
+    return composer.composing ? t('baltek.hint.composing', {points, ball}) : t('baltek.hint.your_turn', {points, ball});
   }
 
   // Picks the ball to kick it (the bar's "Ball" button, the same as a tap on the ball).
@@ -407,7 +403,7 @@ export function mount(root, ctx) {
   function draw_bar() {
     const kickable = Boolean(state.info?.canAct && !composer.complete && !composer.sent && legal_now().kicks.size > 0);
     const ball_button = kickable ?
-        [{label: 'Ball', control: 'select-ball', title: 'Pick the ball to kick it', onclick: select_ball,
+        [{label: t('baltek.ball_button'), control: 'select-ball', title: t('baltek.ball_button_title'), onclick: select_ball,
           disabled: state.selected?.kind === 'kick'}] :
         [];
     bar.set({
@@ -480,7 +476,7 @@ export function mount(root, ctx) {
       el.ball.setAttribute('role', 'button');
     else
       el.ball.removeAttribute('role');
-    el.ball.setAttribute('aria-label', `ball on ${view.ball}`);
+    el.ball.setAttribute('aria-label', t('baltek.ball_on', {square: view.ball}));
   }
 
   function targets_of_selection(moves) {
@@ -488,8 +484,8 @@ export function mount(root, ctx) {
     const sel = state.selected;
     if (!sel) return out;
     if (sel.kind === 'run') {
-      for (const [to, t] of moves.runs.get(sel.square) || [])
-        out.set(to, {text: t.text, kind: t.sprint ? 'sprint' : 'run'});
+      for (const [to, run] of moves.runs.get(sel.square) || [])
+        out.set(to, {text: run.text, kind: run.sprint ? 'sprint' : 'run'});
     } else {
       for (const [to, k] of moves.kicks)
         out.set(to, {text: k.text, kind: k.shot ? 'shot' : 'kick', cost: k.cost});
@@ -501,13 +497,13 @@ export function mount(root, ctx) {
     el.targets.replaceChildren();
     el.labels.replaceChildren();
     for (const [name, cell] of el.cell) {
-      const t = targets.get(name);
-      if (t) {
+      const target = targets.get(name);
+      if (target) {
         cell.setAttribute('data-legal', 'true');
-        cell.setAttribute('data-action', t.text);
+        cell.setAttribute('data-action', target.text);
         cell.setAttribute('tabindex', '0');
         cell.setAttribute('role', 'button');
-        cell.setAttribute('aria-label', `${t.kind} to ${name}: ${t.text}`);
+        cell.setAttribute('aria-label', t(`baltek.target.${target.kind}`, {square: name, text: target.text}));
       } else {
         for (const a of ['data-legal', 'data-action', 'role', 'aria-label']) cell.removeAttribute(a);
       }
@@ -517,20 +513,20 @@ export function mount(root, ctx) {
         cell.setAttribute('data-selectable', 'true');
       else
         cell.removeAttribute('data-selectable');
-      cell.setAttribute('tabindex', selectable || t ? '0' : '-1');
+      cell.setAttribute('tabindex', selectable || target ? '0' : '-1');
     }
-    for (const [name, t] of targets) {
+    for (const [name, target] of targets) {
       const {x, y, q} = center(name);
-      const g = svg('g', {class: `target target-${t.kind}`});
+      const g = svg('g', {class: `target target-${target.kind}`});
       g.append(svg(
           'rect', {x: q.x + 4, y: q.y + 4, width: q.w - 8, height: q.h - 8, rx: 10, class: 'target-area'}));
-      if (t.kind === 'run' || t.kind === 'sprint') {
+      if (target.kind === 'run' || target.kind === 'sprint') {
         g.append(svg('circle', {cx: x, cy: y, r: kCell * 0.12, class: 'target-dot'}));
-        if (t.kind === 'sprint')
+        if (target.kind === 'sprint')
           el.labels.append(svg('text', {x: q.x + 14, y: q.y + 18, class: 'target-label'}, '★'));
       } else {
         g.append(svg('circle', {cx: x, cy: y, r: kCell * 0.14, class: 'target-dot'}));
-        el.labels.append(svg('text', {x: q.x + 14, y: q.y + 19, class: 'target-label cost'}, String(t.cost)));
+        el.labels.append(svg('text', {x: q.x + 14, y: q.y + 19, class: 'target-label cost'}, String(target.cost)));
       }
       el.targets.append(g);
     }
@@ -560,9 +556,9 @@ export function mount(root, ctx) {
 
   function describe(view, name) {
     const here =
-        view.footballers.filter((f) => f.square === name).map((f) => `${kSideName[f.side]} ${f.strength}`);
-    if (view.ball === name) here.push('ball');
-    return `${name}${here.length ? ': ' + here.join(', ') : ''}`;
+        view.footballers.filter((f) => f.square === name).map((f) => t(`baltek.footballer.${f.side}`, {strength: String(f.strength)}));
+    if (view.ball === name) here.push(t('baltek.ball'));
+    return here.length ? t('baltek.square', {square: name, content: here.join(', ')}) : name;
   }
 
   // The squares whose content changed between two views (a replay step, where no turn text is at hand).
@@ -663,7 +659,7 @@ export function mount(root, ctx) {
           class: `goal-flash side-${'BR'[seat]}`,
           'pointer-events': 'none'
         },
-            `Goal! ${kSideName['BR'[seat]]}`);
+            t('baltek.goal', {side: side_name('BR'[seat])}));
     el.svg.append(text);
     setTimeout(() => text.remove(), 1800);
   }

@@ -6,7 +6,8 @@
 // when the turn comes if it is legal then.
 
 import {fit_to_viewport, Premove, TurnBar} from '../compose.js';
-import {board_stylesheet, el} from './kit.js';
+import {t} from '../i18n.js';
+import {board_stylesheet, el, lazy} from './kit.js';
 
 
 // The rules file's piece table. Only used to draw pieces that are not in the well yet (the trays and the
@@ -109,13 +110,13 @@ function indexLegal(legal) {
 
 // The game's options in words, for the forms that choose them (options.js): a label, one line on what the
 // option does (docs/rules/batik.md), and each choice's name.
-export const optionWords = {
+export const optionWords = lazy(() => ({
   match: {
-    label: 'Match',
-    about: 'A match plays game after game, each loser losing the piece that overflowed, until a player has no piece left; off plays one game.',
-    choices: {on: 'Match of several games', off: 'A single game'},
+    label: t('batik.option.match.label'),
+    about: t('batik.option.match.about'),
+    choices: {on: t('batik.option.match.on'), off: t('batik.option.match.off')},
   },
-};
+}));
 
 // How many pieces `side` has left, for the room's capture sound (sound.js): each side's `lost` pieces (fallen
 // off the rim) counted down, so that fewer lost is more left; null when the view does not list them.
@@ -126,20 +127,22 @@ export function pieces_left(view, side) {
 
 // The notation's symbols (docs/notation.md) for the move list's legend, and one action in words for its
 // "in words" view.
-const kPieceNames = {
-  SQ: 'square', TZ: 'cut triangle', NR: 'notched rectangle', TL: 'large triangle', TM: 'medium triangle',
-  TS: 'small triangle', PL: 'long parallelogram', PM: 'medium parallelogram', PS: 'small parallelogram',
-};
-export const notationLegend = [
-  ['TL', 'the piece: SQ square, TZ cut triangle, NR notched rectangle, TL TM TS triangles, PL PM PS parallelograms'],
-  ['~', 'the piece is flipped over'],
-  ['45', 'the angle it is turned, in degrees'],
-  ['3.25', 'where its left side is, from the well\'s left wall'],
-];
+const kPieceCodes = new Set(['SQ', 'TZ', 'NR', 'TL', 'TM', 'TS', 'PL', 'PM', 'PS']);
+export const notationLegend = lazy(() => [
+  ['TL', t('batik.legend.piece')],
+  ['~', t('batik.legend.flipped')],
+  ['45', t('batik.legend.angle')],
+  ['3.25', t('batik.legend.position')],
+], []);
 export function actionWords(text) {
   const m = /^([A-Z]{2})(~?)\s+(\d+)\s+([\d.]+)$/.exec(text);
   if (!m) return text;
-  return `drops the ${kPieceNames[m[1]] || m[1]}${m[2] ? ' flipped' : ''}${m[3] !== '0' ? `, turned ${m[3]}°` : ''} at ${m[4]}`;
+  return t('batik.action.drop', {
+    piece: kPieceCodes.has(m[1]) ? t(`batik.piece_name.${m[1]}`) : m[1],
+    flipped: m[2] ? t('batik.action.flipped') : '',
+    turned: m[3] !== '0' ? t('batik.action.turned', {angle: m[3]}) : '',
+    x: m[4],
+  });
 }
 
 export function mount(root, ctx) {
@@ -152,7 +155,7 @@ export function mount(root, ctx) {
     viewBox: `0 0 ${WIDE.viewW} ${WIDE.viewH}`,
     role: 'img',
     tabindex: '0',
-    'aria-label': 'Batik well',
+    'aria-label': t('batik.well'),
   });
   root.appendChild(svg);
   const fitter = fit_to_viewport(root, svg);
@@ -176,14 +179,16 @@ export function mount(root, ctx) {
 
   const controls = document.createElement('div');
   controls.className = 'batik-controls';
+  // The controls' words from the game's catalog, written into attributes: quotes and brackets escaped.
+  const word = (key) => t(key).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   controls.innerHTML = `
-    <button type="button" data-control="rotate-left" title="Turn 15° counter-clockwise (Q)" aria-label="Turn 15 degrees counter-clockwise">⟲ 15°</button>
-    <button type="button" data-control="rotate-right" title="Turn 15° clockwise (E)" aria-label="Turn 15 degrees clockwise">⟳ 15°</button>
-    <button type="button" data-control="flip" title="Flip over (F)" aria-pressed="false">Flip</button>
-    <button type="button" data-control="left" title="Slide left 1/8 (←, Shift: 1 unit)" aria-label="Slide left">◀</button>
-    <button type="button" data-control="right" title="Slide right 1/8 (→, Shift: 1 unit)" aria-label="Slide right">▶</button>
+    <button type="button" data-control="rotate-left" title="${word('batik.control.rotate_left')}" aria-label="${word('batik.control.rotate_left_label')}">⟲ 15°</button>
+    <button type="button" data-control="rotate-right" title="${word('batik.control.rotate_right')}" aria-label="${word('batik.control.rotate_right_label')}">⟳ 15°</button>
+    <button type="button" data-control="flip" title="${word('batik.control.flip')}" aria-pressed="false">${word('batik.control.flip_label')}</button>
+    <button type="button" data-control="left" title="${word('batik.control.left')}" aria-label="${word('batik.control.left_label')}">◀</button>
+    <button type="button" data-control="right" title="${word('batik.control.right')}" aria-label="${word('batik.control.right_label')}">▶</button>
     <output class="batik-readout" aria-live="polite"></output>
-    <button type="button" data-control="drop" class="batik-drop" title="Drop (Enter)">Drop</button>`;
+    <button type="button" data-control="drop" class="batik-drop" title="${word('batik.control.drop')}">${word('batik.button.drop')}</button>`;
   bar.set_tools([controls]);
   const premove = new Premove(ctx, {on_change: () => { if (position) render(); }});
   const readout = controls.querySelector('.batik-readout');
@@ -214,7 +219,7 @@ export function mount(root, ctx) {
   if (resizer) resizer.observe(root);
   applyLayout();
 
-  const sideName = (seat) => (seat === 0 ? 'Light' : 'Dark');
+  const sideName = (seat) => t(seat === 0 ? 'batik.side.C' : 'batik.side.F');
   const seatLabel = (seat) => {
     let name = ctx.seatNames && ctx.seatNames[seat];
     if (name && name.length > 16) name = `${name.slice(0, 15)}…`;
@@ -394,8 +399,10 @@ export function mount(root, ctx) {
         'data-well-piece': `${p.side}/${p.id}${p.flipped ? '~' : ''}`,
       }, piecesLayer);
       if (isLast) poly.setAttribute('data-last', 'true');
-      el('title', {}, poly).textContent =
-        `${sideName(p.owner)} ${p.id}${p.flipped ? ' (flipped)' : ''}${isLast ? ' — the last drop' : ''}`;
+      el('title', {}, poly).textContent = t('batik.piece_title', {
+        side: sideName(p.owner), id: p.id, flipped: p.flipped ? t('batik.piece_flipped') : '',
+        last: isLast ? t('batik.piece_last') : '',
+      });
     }
   }
 
@@ -416,7 +423,7 @@ export function mount(root, ctx) {
     const title = el('text', {
       class: 'batik-tray-title', x: box.x + 0.25, y: box.y + 0.25 + layout.titleSize, 'font-size': layout.titleSize,
     }, g);
-    title.textContent = `${seatLabel(seat)}${toMove && !layout.narrow ? '  — to drop' : ''}`;
+    title.textContent = toMove && !layout.narrow ? t('batik.tray_to_drop', {label: seatLabel(seat)}) : seatLabel(seat);
     const available = new Set(side.available);
     const dropped = new Set(side.dropped);
     const lost = new Set(side.lost);
@@ -439,7 +446,7 @@ export function mount(root, ctx) {
         cell.setAttribute(myTurn() ? 'data-legal' : 'data-premove', 'true');
         cell.setAttribute('role', 'button');
         cell.setAttribute('tabindex', '0');
-        cell.setAttribute('aria-label', `${sideName(seat)} ${id}`);
+        cell.setAttribute('aria-label', t('batik.piece', {side: sideName(seat), id}));
         cell.setAttribute('aria-pressed', String(Boolean(sel && sel.id === id)));
       }
       el('rect', { class: 'batik-cell-bg', x: cx, y: cy, width: cellSize.w, height: cellSize.h, rx: 0.12 }, cell);
@@ -456,7 +463,7 @@ export function mount(root, ctx) {
       el('text', {
         class: 'batik-cell-label', x: cx + cellSize.w / 2, y: cy + cellSize.h - 0.1, 'font-size': cellSize.h * 0.19,
       }, cell).textContent = id;
-      el('title', {}, cell).textContent = `${sideName(seat)} ${id}: ${state}`;
+      el('title', {}, cell).textContent = t('batik.cell_title', {side: sideName(seat), id, state: t(`batik.state.${state}`)});
     });
     if (focused) {
       const again = g.querySelector(`[data-piece="${focused}"][tabindex="0"]`);
@@ -465,10 +472,12 @@ export function mount(root, ctx) {
   }
 
   function drawHeader(view) {
-    let text = view.match ? `Match · game ${view.round}` : 'Single game';
+    let text = view.match ? t('batik.header.match', {round: view.round}) : t('batik.header.single');
     const wins = [0, 0];
     for (const g of view.games || []) wins[g.winner === view.sides[0].side ? 0 : 1]++;
-    if (view.match && (view.games || []).length) text += ` · won: Light ${wins[0]} – ${wins[1]} Dark`;
+    if (view.match && (view.games || []).length) {
+      text = t('batik.header.wins', {header: text, light: wins[0], dark: wins[1]});
+    }
     header.textContent = text;
     header.setAttribute('font-size', layout.narrow ? 0.36 : 0.42);
   }
@@ -484,9 +493,10 @@ export function mount(root, ctx) {
 
   function outcomeLines(view) {
     if (!view.outcome || !view.outcome.over) return [];
-    const winner = view.outcome.winner === view.sides[0].side ? 'Light' : 'Dark';
-    const why = { overflow: 'a piece sticks out', exhausted: 'no piece left to drop' }[view.outcome.reason];
-    return [`${winner} wins`, why || view.outcome.reason];
+    const winner = sideName(view.outcome.winner === view.sides[0].side ? 0 : 1);
+    const reason = view.outcome.reason;
+    const why = reason === 'overflow' || reason === 'exhausted' ? t(`batik.outcome.${reason}`) : reason;
+    return [t('batik.outcome.wins', {side: winner}), why];
   }
 
   function renderComposer() {
@@ -494,7 +504,7 @@ export function mount(root, ctx) {
     controls.classList.toggle('batik-active', Boolean(composing()));
     controls.hidden = !composing();
     for (const b of controls.querySelectorAll('button')) b.disabled = !active;
-    button('drop').textContent = premoving() ? 'Premove' : 'Drop';
+    button('drop').textContent = t(premoving() ? 'batik.button.premove' : 'batik.button.drop');
     drawBar();
     button('flip').setAttribute('aria-pressed', String(Boolean(sel && sel.flipped)));
     for (const cell of svg.querySelectorAll('.batik-tray-cell')) {
@@ -506,7 +516,7 @@ export function mount(root, ctx) {
       guide.setAttribute('visibility', 'hidden');
       ghost.removeAttribute('data-drop');
       button('drop').removeAttribute('data-drop');
-      readout.textContent = composing() ? 'Pick a piece' : '';
+      readout.textContent = composing() ? t('batik.pick') : '';
       drawPending();
       return;
     }
@@ -551,12 +561,12 @@ export function mount(root, ctx) {
       prompt = premove.prompt();
       state = 'premove';
     } else if (myTurn()) {
-      prompt = sel ? 'Turn, flip and slide the piece, then Drop.' : 'Your turn: pick one of your pieces.';
+      prompt = sel ? t('batik.bar.compose') : t('batik.bar.your_turn');
       state = 'active';
     } else if (premoving()) {
-      prompt = sel ? 'Premove: set the piece, then Premove.' : 'Opponent to drop: you may compose a premove.';
+      prompt = sel ? t('batik.bar.premove_compose') : t('batik.bar.premove');
     } else if (view && position.status === 'live' && !info.replay && view.to_move) {
-      prompt = `${view.to_move === view.sides[0].side ? 'Light' : 'Dark'} to drop.`;
+      prompt = t('batik.bar.to_drop', {side: sideName(view.to_move === view.sides[0].side ? 0 : 1)});
     }
     bar.set({ prompt, buttons: premove.buttons(), state });
   }
@@ -589,7 +599,7 @@ export function mount(root, ctx) {
       anim = null;
       if (fall.game !== view.round) {
         drawPieces(fall.pieces.map((p) => ({ ...p, polygon: p.end })));
-        setOverlay(['Overflow', `${fall.side === 'C' ? 'Dark' : 'Light'} wins game ${fall.game}`]);
+        setOverlay([t('batik.overflow'), t('batik.wins_game', {side: sideName(fall.side === 'C' ? 1 : 0), game: fall.game})]);
         holdTimer = setTimeout(() => {
           holdTimer = null;
           drawPieces(view.pieces);
@@ -682,7 +692,7 @@ function drawFrame(svg) {
   el('rect', { class: 'batik-wall-high', x: sx(-WALL), y: TOP, width: WALL, height: HEADROOM }, frame);
   el('rect', { class: 'batik-wall-high', x: sx(WIDTH), y: TOP, width: WALL, height: HEADROOM }, frame);
   el('line', { class: 'batik-rim', x1: sx(-WALL), y1: sy(RIM), x2: sx(WIDTH + WALL), y2: sy(RIM) }, frame);
-  el('text', { class: 'batik-rim-label', x: sx(WIDTH) - 0.1, y: sy(RIM) - 0.15 }, frame).textContent = 'rim';
+  el('text', { class: 'batik-rim-label', x: sx(WIDTH) - 0.1, y: sy(RIM) - 0.15 }, frame).textContent = t('batik.rim');
   for (let x = 0; x <= WIDTH; x++) {
     el('text', { class: 'batik-coord batik-coord-x', x: sx(x), y: FLOOR_Y + WALL + 0.6, 'data-x': x }, frame)
       .textContent = String(x);

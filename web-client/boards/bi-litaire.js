@@ -5,7 +5,8 @@
 // would stand; the bar above the board holds the prompt, the announcements, Undo and Confirm.
 
 import {Composer, fit_to_viewport, last_turn_of, TurnBar} from '../compose.js';
-import {board_stylesheet, el} from './kit.js';
+import {t} from '../i18n.js';
+import {board_stylesheet, el, lazy} from './kit.js';
 
 const kCell = 56;   // one hole's square; a tray is 2 x 2 cells
 const kLeft = 34;   // room for the hole ranks 1..8
@@ -23,12 +24,14 @@ const kDirs = {
   '^': [0, 1],
   'v': [0, -1]
 };
-const kDirWords = {
+// A push's direction in words, from its mark: the game's catalog's 'bi-litaire.dir.right'...
+const kDirNames = {
   '>': 'right',
   '<': 'left',
   '^': 'up',
   'v': 'down'
 };
+const dir_word = (mark) => (kDirNames[mark] ? t(`bi-litaire.dir.${kDirNames[mark]}`) : mark);
 
 function text(parent, x, y, content, attrs = {}) {
   const t = el('text', {x, y, ...attrs}, parent);
@@ -62,27 +65,25 @@ export function pieces_left() { return null; }
 
 // The notation's symbols (docs/notation.md) for the move list's legend, and one action in words for its
 // "in words" view.
-export const notationLegend = [
-  ['x d4', 'the round\'s first move: the marble on d4 is removed'],
-  ['d2 d4', 'a jump from d2 to d4; more squares are a chain of jumps'],
-  ['B1 >2', 'the tray on B1 is pushed: > right, < left, ^ up, v down, by that many slots'],
-  ['x B1', 'the tray on B1 is removed'],
-  ['!3', 'an announcement: a marble can now make 3 jumps in a row'],
-];
+export const notationLegend = lazy(() => [
+  ['x d4', t('bi-litaire.legend.first')],
+  ['d2 d4', t('bi-litaire.legend.jump')],
+  ['B1 >2', t('bi-litaire.legend.push')],
+  ['x B1', t('bi-litaire.legend.remove_tray')],
+  ['!3', t('bi-litaire.legend.announce')],
+], []);
 export function actionWords(text) {
   let m = /^x\s+([A-Z]\d+)$/.exec(text);
-  if (m) return `removes the tray ${m[1]}`;
+  if (m) return t('bi-litaire.action.remove_tray', {slot: m[1]});
   m = /^x\s+([a-z]\d+)$/.exec(text);
-  if (m) return `removes the marble on ${m[1]}`;
+  if (m) return t('bi-litaire.action.remove_marble', {square: m[1]});
   m = /^!(\d+)$/.exec(text);
-  if (m) return `announces ${m[1]} jumps`;
+  if (m) return t('bi-litaire.action.announce', {count: Number(m[1])});
   m = /^([A-Z]\d+)\s+([<>^v])(\d+)$/.exec(text);
-  if (m) {
-    const way = {'>': 'right', '<': 'left', '^': 'up', 'v': 'down'}[m[2]];
-    return `pushes the tray ${m[1]} ${m[3]} ${way}`;
-  }
+  if (m) return t('bi-litaire.action.push', {slot: m[1], distance: m[3], way: dir_word(m[2])});
   const squares = text.trim().split(/\s+/);
-  return squares.length >= 2 && squares.every((s) => /^[a-z]\d+$/.test(s)) ? `jumps ${squares.join(' → ')}` : text;
+  return squares.length >= 2 && squares.every((s) => /^[a-z]\d+$/.test(s)) ?
+      t('bi-litaire.action.jump', {path: squares.join(' → ')}) : text;
 }
 
 export function mount(root, ctx) {
@@ -92,7 +93,7 @@ export function mount(root, ctx) {
     class: 'board board-bi-litaire',
     viewBox: `0 0 ${kWidth} ${kHeight}`,
     role: 'group',
-    'aria-label': 'Bi-litaire board',
+    'aria-label': t('bi-litaire.board'),
   });
   root.append(bar.node, svg);
   const fitter = fit_to_viewport(root, svg);
@@ -239,8 +240,10 @@ export function mount(root, ctx) {
           text(
               g, slotX(c) + kCell, slotY(r) + kCell + 8, `${arrow}${push.distance}`,
               {class: 'bl-target-label'});
-          const label = `Push ${push.slot} ${kDirWords[push.mark]} ${push.distance} (${push.slot} ${
-              push.mark}${push.distance})`;
+          const label = t('bi-litaire.push_label', {
+            slot: push.slot, way: dir_word(push.mark), distance: String(push.distance),
+            text: `${push.slot} ${push.mark}${push.distance}`,
+          });
           makeButton(g, label, () => send([`${push.slot} ${push.mark}${push.distance}`]));
           g.addEventListener('pointerenter', () => setPreview(`${push.slot} ${push.mark}${push.distance}`));
           g.addEventListener('pointerleave', () => setPreview(null));
@@ -313,21 +316,21 @@ export function mount(root, ctx) {
       let label = null;
       if (phase === 'first_removal' && has && legal().includes('x ' + name)) {
         legalHere = true;
-        label = `Remove the marble on ${name}`;
+        label = t('bi-litaire.hole.remove', {square: name});
         onClick = () => send(['x ' + name]);
       } else if (phase === 'marbles' && chainPath && landings.has(name)) {
         legalHere = true;
-        label = `Jump to ${name}`;
+        label = t('bi-litaire.hole.jump', {square: name});
         onClick = () => extendChain(name);
       } else if (phase === 'marbles' && starts.has(name) && !(chainPath && chainPath[0] === name)) {
         legalHere = !chainPath;
-        label = `Marble ${name}`;
+        label = t('bi-litaire.hole.marble', {square: name});
         onClick = () => {
           selection = {kind: 'chain', path: [name]};
           render();
         };
       } else if (phase === 'marbles' && chainPath && name === chainPath[0] && chainPath.length === 1) {
-        label = `Marble ${name} (selected; click again to cancel)`;
+        label = t('bi-litaire.hole.selected', {square: name});
         onClick = () => {
           selection = null;
           render();
@@ -387,7 +390,7 @@ export function mount(root, ctx) {
          svg);
       const again = el('g', {class: 'bl-jumper-hit'}, svg);
       el('circle', {cx: holeX(c), cy: holeY(r), r: 18, fill: 'transparent'}, again);
-      makeButton(again, 'Cancel the jump', () => {
+      makeButton(again, t('bi-litaire.cancel_jump'), () => {
         selection = null;
         render();
       });
@@ -403,9 +406,9 @@ export function mount(root, ctx) {
       const [c, r] = parseSlot(selectedTray);
       const g = el('g', {class: 'bl-remove', 'data-action': 'x ' + selectedTray, 'data-legal': 'true'}, svg);
       el('rect', {x: slotX(c) + kCell - 40, y: slotY(r) + kCell - 16, width: 80, height: 32, rx: 16}, g);
-      text(g, slotX(c) + kCell, slotY(r) + kCell + 6, 'Remove', {});
-      makeButton(
-          g, `Remove the empty tray ${selectedTray} (x ${selectedTray})`, () => send(['x ' + selectedTray]));
+      text(g, slotX(c) + kCell, slotY(r) + kCell + 6, t('bi-litaire.remove'), {});
+      makeButton(g, t('bi-litaire.remove_tray', {slot: selectedTray, text: `x ${selectedTray}`}),
+                 () => send(['x ' + selectedTray]));
     }
 
     if (animation) drawAnimation();
@@ -479,14 +482,14 @@ export function mount(root, ctx) {
     const y0 = kPanelTop + 4;
     const scores = v.round_scores || [];
     const known = (n) => n !== null && n !== undefined;
-    let title = `Round ${v.round} of 2 · ${v.marbles_left} marbles`;
+    let title = t('bi-litaire.panel.title', {round: v.round, count: v.marbles_left});
     if (known(scores[0]) && known(scores[1]))
-      title += ` · left ${scores[0]}–${scores[1]}`;
+      title = t('bi-litaire.panel.left_both', {title, first: scores[0], second: scores[1]});
     else if (known(scores[0]))
-      title += ` · round 1 left ${scores[0]}`;
+      title = t('bi-litaire.panel.left_first', {title, first: scores[0]});
     fit(text(g, 10, y0 + 16, title, {class: 'bl-panel-title'}));
     fit(text(
-        g, 10, y0 + 40, `Marbles (M): ${name(v.marble_player)} · Trays (T): ${name(v.tray_player)}`,
+        g, 10, y0 + 40, t('bi-litaire.panel.roles', {marbles: name(v.marble_player), trays: name(v.tray_player)}),
         {class: 'bl-panel-text'}));
     drawBar(v);
   }
@@ -499,13 +502,13 @@ export function mount(root, ctx) {
     const announce = v.phase === 'tray_done' && info.canAct ? announcements() : [];
     for (const a of announce) {
       buttons.push({
-        label: `Announce ${a}`,
+        label: t('bi-litaire.announce', {text: a}),
         action: a,
-        aria: `Announce a chain of ${a.slice(1)} jumps`,
+        aria: t('bi-litaire.announce_aria', {count: Number(a.slice(1))}),
         onclick: () => send([a]),
       });
     }
-    const confirm_label = v.phase === 'tray_done' && announce.length ? 'Confirm, no announcement' : null;
+    const confirm_label = v.phase === 'tray_done' && announce.length ? t('bi-litaire.confirm_no_announce') : null;
     buttons.push(...composer.buttons({confirm_label}));
     bar.set({
       prompt: prompt(v),
@@ -533,55 +536,54 @@ export function mount(root, ctx) {
 
   // Player 1 holds seat 0. Long names are cut: the panel is one line wide.
   function playerName(player) {
-    const n = (ctx.seatNames && ctx.seatNames[player - 1]) || `Player ${player}`;
+    const n = (ctx.seatNames && ctx.seatNames[player - 1]) || t('seat.player', {number: player});
     return n.length > 16 ? n.slice(0, 15) + '…' : n;
   }
 
   function prompt(v) {
-    if (composer.sent) return 'Turn sent.';
-    if (composer.busy) return 'Trying…';
+    if (composer.sent) return t('bi-litaire.bar.sent');
+    if (composer.busy) return t('bi-litaire.bar.trying');
     if (composer.complete) {
       const [last] = composer.steps.slice(-1);
-      if (/^!\d+$/.test(last)) return `Announced ${last}: confirm your turn, or undo.`;
-      return 'Confirm your turn, or undo.';
+      if (/^!\d+$/.test(last)) return t('bi-litaire.bar.announced', {text: last});
+      return t('bi-litaire.bar.confirm');
     }
     if (v.phase === 'over') {
-      const who = v.winner ? `${playerName(v.winner)} wins` : 'A draw';
-      return `Game over: ${who} (marbles left ${v.score}).`;
+      const score = String(v.score);
+      return v.winner ? t('bi-litaire.bar.over_win', {name: playerName(v.winner), score}) :
+                        t('bi-litaire.bar.over_draw', {score});
     }
-    const role = v.to_move === 'M' ? 'marble player' : 'tray player';
+    const role = t(v.to_move === 'M' ? 'bi-litaire.role.M' : 'bi-litaire.role.T');
     if (!info.canAct) {
       if (position && position.status && position.status !== 'live' && !info.replay) return '';
       return info.replay || baseInfo.mySeat === null || baseInfo.mySeat === undefined ?
-          `The ${role} is to move.` :
-          `Waiting for the ${role}.`;
+          t('bi-litaire.bar.to_move', {role}) :
+          t('bi-litaire.bar.waiting', {role});
     }
     switch (v.phase) {
       case 'first_removal':
-        return 'Remove one marble to start the round: click it.';
+        return t('bi-litaire.bar.first_removal');
       case 'tray':
         if (selection && selection.kind === 'tray') {
           const acts = trayActions(selection.slot);
           const canRemove = acts.includes('x ' + selection.slot);
           if (acts.length === 1 && canRemove)
-            return `Tray ${selection.slot} is empty: Remove takes it off the board.`;
-          return `Tray ${selection.slot}: click a highlighted slot to push it${
-              canRemove ? ', or Remove' : ''}.`;
+            return t('bi-litaire.bar.tray_empty', {slot: selection.slot});
+          return t(canRemove ? 'bi-litaire.bar.tray_push_remove' : 'bi-litaire.bar.tray_push', {slot: selection.slot});
         }
-        return 'Pick a tray to push (or an empty one to remove).';
+        return t('bi-litaire.bar.tray');
       case 'tray_done':
         // Announcements are offered only when the server lists some (a chain of two or more exists).
         return announcements().length ?
-            'Announce a chain for the marble player, or confirm without announcing.' :
-            `No chain of two jumps is possible: confirm your turn${composer.composing ? ', or undo' : ''}.`;
+            t('bi-litaire.bar.announce') :
+            t(composer.composing ? 'bi-litaire.bar.no_chain_undo' : 'bi-litaire.bar.no_chain');
       case 'marbles': {
         const need = v.announced || 1;
         if (selection && selection.kind === 'chain') {
           const done = selection.path.length - 1;
-          return need > 1 ? `Chain of ${need}, jump ${done + 1} of ${need}: click a highlighted hole.` :
-                            'Click the highlighted hole to jump.';
+          return need > 1 ? t('bi-litaire.bar.chain_step', {need, step: done + 1}) : t('bi-litaire.bar.jump');
         }
-        return need > 1 ? `Pick a marble for a chain of exactly ${need} jumps.` : 'Pick a marble to jump.';
+        return need > 1 ? t('bi-litaire.bar.pick_chain', {need}) : t('bi-litaire.bar.pick');
       }
       default:
         return '';

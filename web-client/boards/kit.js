@@ -41,3 +41,17 @@ export function board_stylesheet(game) {
   sheets.set(game, loaded);
   return loaded;
 }
+
+// A list or table of words built anew each time it is read (`build()`), in the reader's language: for a
+// board's exported words (optionWords, notationLegend), which may be imported before the language is chosen.
+// `target` is [] for a list, so that it still reads as an array.
+export function lazy(build, target = {}) {
+  return new Proxy(target, {
+    get(_, key) {
+      const value = build();
+      const found = Reflect.get(value, key);
+      return typeof found === 'function' ? found.bind(value) : found;
+    },
+    has: (_, key) => key in build(),
+  });
+}

@@ -6,17 +6,17 @@
 // the whole turn. The bar above the board holds the score, the prompt and the buttons.
 
 import {Composer, fit_to_viewport, last_turn_of, Premove, TurnBar} from '../compose.js';
-import {board_stylesheet, el} from './kit.js';
+import {t} from '../i18n.js';
+import {board_stylesheet, el, lazy} from './kit.js';
 const CELL = 40;
 const LEFT = 26;  // room for the rank numbers
 const TOP = 12;
 const SIZE = 10 * CELL;
 const WIDTH = LEFT + SIZE + 12;
 const HEIGHT = TOP + SIZE + 26;  // room for the file letters
-const COLOR_NAME = {
-  R: 'Red',
-  B: 'Blue'
-};
+// A side's name ('R' -> 'Red') and one of its buttons in words, in the reader's language.
+const color_name = (color) => (color === 'R' || color === 'B' ? t(`kopf-oder-knopf.side.${color}`) : color);
+const button_name = (color) => t(color === 'R' ? 'kopf-oder-knopf.button.R' : 'kopf-oder-knopf.button.B');
 const SQUARE_RE = '([a-j](?:10|[1-9]))';
 const MOVE_RE = new RegExp(`^${SQUARE_RE} ${SQUARE_RE}$`);
 const PENALTY_RE = new RegExp(`^- ${SQUARE_RE}$`);
@@ -119,12 +119,9 @@ function marks_from_turn(turn, sides) {
 
 // The game's options in words, for the forms that choose them (options.js): a label and one line on what the
 // option does (docs/rules/kopf-oder-knopf.md).
-export const optionWords = {
-  target: {
-    label: 'Buttons to win',
-    about: 'The first player to remove this many of the opponent\'s buttons wins (8 is the quick game).',
-  },
-};
+export const optionWords = lazy(() => ({
+  target: {label: t('kopf-oder-knopf.option.target.label'), about: t('kopf-oder-knopf.option.target.about')},
+}));
 
 // How many buttons `side` ('R' or 'B') has on the board in `view` (its rows of side letters), for the room's
 // capture sound (sound.js); null when the view has no board.
@@ -139,20 +136,20 @@ export function pieces_left(view, side) {
 
 // The notation's symbols (docs/notation.md) for the move list's legend, and one action in words for its
 // "in words" view.
-export const notationLegend = [
-  ['-', 'a penalty: the opponent\'s button on that hole is removed'],
-  ['x', 'the strike: the buttons taken at the start of the turn'],
-  ['c3 c5', 'a move from c3 to c5'],
-  ['pass', 'no move was possible'],
-];
+export const notationLegend = lazy(() => [
+  ['-', t('kopf-oder-knopf.legend.penalty')],
+  ['x', t('kopf-oder-knopf.legend.strike')],
+  ['c3 c5', t('kopf-oder-knopf.legend.move')],
+  ['pass', t('kopf-oder-knopf.legend.pass')],
+], []);
 export function actionWords(text) {
   let m = /^-\s+(\S+)$/.exec(text);
-  if (m) return `penalty: removes ${m[1]}`;
+  if (m) return t('kopf-oder-knopf.action.penalty', {square: m[1]});
   m = /^x\s+(.+)$/.exec(text);
-  if (m) return `strikes ${m[1].trim().split(/\s+/).join(', ')}`;
-  if (text.trim() === 'pass') return 'passes';
+  if (m) return t('kopf-oder-knopf.action.strike', {squares: m[1].trim().split(/\s+/).join(', ')});
+  if (text.trim() === 'pass') return t('kopf-oder-knopf.action.pass');
   m = /^(\S+)\s+(\S+)$/.exec(text);
-  return m ? `${m[1]} → ${m[2]}` : text;
+  return m ? t('kopf-oder-knopf.action.move', {from: m[1], to: m[2]}) : text;
 }
 
 export function mount(root, ctx) {
@@ -165,11 +162,11 @@ export function mount(root, ctx) {
     class: 'board board-kopf-oder-knopf',
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
     role: 'img',
-    'aria-label': 'Kopf oder Knopf board',
+    'aria-label': t('kopf-oder-knopf.board'),
   });
   root.append(bar.node, svg);
   const fitter = fit_to_viewport(root, svg);
-  const composer = new Composer(ctx, {on_change: () => show(), confirm_label: 'Play turn'});
+  const composer = new Composer(ctx, {on_change: () => show(), confirm_label: t('kopf-oder-knopf.play_turn')});
   const premove = new Premove(ctx, {on_change: () => draw(false)});
 
   let base = null;         // the room's position and info
@@ -350,7 +347,7 @@ export function mount(root, ctx) {
         if (planned && (planned.from === sq || planned.to === sq)) classes.push('kok-premove');
         el('rect', {x, y, width: CELL, height: CELL, class: classes.join(' ')}, g);
         draw_holes(g, cx, cy, holes, 1, 'kok-hole');
-        let label = `${sq}, ${holes} hole${holes > 1 ? 's' : ''}`;
+        const label = [t('kopf-oder-knopf.cell.holes', {square: sq, count: holes})];
         if (who !== '.') {
           const cls = [];
           if (selected === sq || (premoving && pre_selected === sq))
@@ -360,9 +357,9 @@ export function mount(root, ctx) {
           if (strike.has(sq)) cls.push('kok-doomed');
           const button = draw_button(g, cx, cy, who, holes, cls.join(' '));
           if (animate && marks && marks.to === sq) moved_button = button;
-          label += `, ${COLOR_NAME[who]} button`;
+          label.push(button_name(who));
           if (strike.has(sq)) {
-            label += ', about to be struck';
+            label.push(t('kopf-oder-knopf.cell.doomed'));
             const cross = el('g', {class: 'kok-strike-mark'}, overlay);
             el('line', {x1: cx - 11, y1: cy - 11, x2: cx + 11, y2: cy + 11}, cross);
             el('line', {x1: cx + 11, y1: cy - 11, x2: cx - 11, y2: cy + 11}, cross);
@@ -377,7 +374,7 @@ export function mount(root, ctx) {
           const cross = el('g', {class: 'kok-removed-mark'}, overlay);
           el('line', {x1: cx - 8, y1: cy - 8, x2: cx + 8, y2: cy + 8}, cross);
           el('line', {x1: cx + 8, y1: cy - 8, x2: cx - 8, y2: cy + 8}, cross);
-          label += `, ${COLOR_NAME[gone.color]} button just removed`;
+          label.push(t('kopf-oder-knopf.cell.removed', {button: button_name(gone.color)}));
         }
         let clickable = false;
         if (targets.has(sq)) {
@@ -390,13 +387,13 @@ export function mount(root, ctx) {
           } else {
             el('circle', {cx, cy, r: 18, class: 'kok-target-ring', 'data-target': sq}, g);
           }
-          label += ', move here';
+          label.push(t('kopf-oder-knopf.cell.target'));
           clickable = true;
         } else if (!selected && legal.penalties.has(sq)) {
           g.setAttribute('data-legal', 'true');
           g.setAttribute('data-penalty', 'true');
           el('circle', {cx, cy, r: 18.5, class: 'kok-penalty-ring'}, g);
-          label += ', can be removed as a penalty';
+          label.push(t('kopf-oder-knopf.cell.penalty'));
           clickable = true;
         } else if (legal.moves.has(sq)) {
           g.setAttribute('data-movable', 'true');
@@ -404,7 +401,7 @@ export function mount(root, ctx) {
         } else if (pre_targets.has(sq)) {
           g.setAttribute('data-premove-target', 'true');
           el('circle', {cx, cy, r: 6, class: 'kok-premove-target'}, g);
-          label += ', premove here';
+          label.push(t('kopf-oder-knopf.cell.premove'));
           clickable = true;
         } else if (premoving && who !== '.' && who === my_color()) {
           g.setAttribute('data-premovable', 'true');
@@ -416,7 +413,7 @@ export function mount(root, ctx) {
           g.setAttribute('tabindex', selected && selected !== sq && !targets.has(sq) ? '-1' : '0');
           g.setAttribute('role', 'button');
         }
-        g.setAttribute('aria-label', label);
+        g.setAttribute('aria-label', label.join(', '));
       }
     }
     svg.appendChild(overlay);
@@ -463,8 +460,8 @@ export function mount(root, ctx) {
       item.setAttribute('data-side', color);
       const dot = document.createElement('span');
       dot.className = `kok-dot kok-dot-${color}`;
-      item.append(dot, `${COLOR_NAME[color]} ${view.removed[color]}/${view.target}`);
-      item.title = `${COLOR_NAME[color]} has removed ${view.removed[color]} buttons; ${view.target} win`;
+      item.append(dot, t('kopf-oder-knopf.score', {side: color_name(color), removed: view.removed[color], target: view.target}));
+      item.title = t('kopf-oder-knopf.score_title', {side: color_name(color), count: view.removed[color], target: view.target});
       score.appendChild(item);
     }
     const lines = [];
@@ -472,56 +469,63 @@ export function mount(root, ctx) {
     const strike = view.strike || [];
     const buttons = [];
     if (marks && marks.struck.length && !marks.composed && !view.mid_turn) {
-      const taker = COLOR_NAME[marks.struck[0].color === 'R' ? 'B' : 'R'];
-      lines.push(`${taker} removed ${marks.struck.map((g) => g.sq).join(', ')}.`);
+      const taker = color_name(marks.struck[0].color === 'R' ? 'B' : 'R');
+      lines.push(t('kopf-oder-knopf.bar.removed', {side: taker, squares: marks.struck.map((g) => g.sq).join(', ')}));
     }
     if (composer.sent) {
-      lines.push('Turn sent.');
+      lines.push(t('kopf-oder-knopf.bar.sent'));
     } else if (composer.busy) {
-      lines.push('Trying…');
+      lines.push(t('kopf-oder-knopf.bar.trying'));
     } else if (composer.complete) {
-      lines.push(`Penalty ${composer.steps[0].slice(2)}, then ${
-          composer.steps.slice(1).join(', ') || 'no move'}: play the turn, or undo.`);
+      lines.push(t('kopf-oder-knopf.bar.penalty_then', {
+        square: composer.steps[0].slice(2),
+        steps: composer.steps.slice(1).join(', ') || t('kopf-oder-knopf.bar.no_move'),
+      }));
     } else if (view.over) {
-      lines.push('The game is over.');
+      lines.push(t('kopf-oder-knopf.bar.over'));
     } else if (info.canAct && !info.replay) {
       if (view.mid_turn) {
         // After a penalty (composed here, or sent earlier): the move is what is left; there is no "end".
         const after = view.struck_after_penalty || [];
-        lines.push(`Penalty taken${
-            after.length ? `; your pairs struck ${after.join(', ')}` : ''}. Now move a button.`);
+        lines.push(after.length ? t('kopf-oder-knopf.bar.penalty_taken_struck', {squares: after.join(', ')}) :
+                                  t('kopf-oder-knopf.bar.penalty_taken'));
       } else {
         if (legal.penalties.size) {
-          lines.push(
-              `Penalty: you may first remove one ${COLOR_NAME[mover === 'R' ? 'B' : 'R']} button ` +
-              'of a group of three or more (ringed) — or just move.');
+          lines.push(t('kopf-oder-knopf.bar.penalty_offer', {button: button_name(mover === 'R' ? 'B' : 'R')}));
         }
         if (strike.length) {
-          const when = legal.moves.size ? 'as you move' : legal.pass ? 'as you pass' : 'now';
-          const unless = legal.penalties.size ? 'Without a penalty, your' : 'Your';
-          lines.push(`${unless} pairs strike ${strike.join(', ')} ${when}.`);
+          // When the strike comes, and whether a penalty taken first would stop it.
+          const when = legal.moves.size ? 'move' : legal.pass ? 'pass' : 'now';
+          const keys = legal.penalties.size ?
+              {move: 'kopf-oder-knopf.bar.strike_unless_move', pass: 'kopf-oder-knopf.bar.strike_unless_pass',
+               now: 'kopf-oder-knopf.bar.strike_unless_now'} :
+              {move: 'kopf-oder-knopf.bar.strike_move', pass: 'kopf-oder-knopf.bar.strike_pass',
+               now: 'kopf-oder-knopf.bar.strike_now'};
+          lines.push(t(keys[when], {squares: strike.join(', ')}));
         }
         if (position.can_end_turn && !legal.moves.size)
-          lines.push('Your strike reaches the target: end the turn.');
+          lines.push(t('kopf-oder-knopf.bar.end_turn'));
       }
       if (legal.moves.size)
-        lines.push(selected ? `Moving ${selected}: pick a marked square.` : 'Pick a button to move.');
-      if (legal.pass) lines.push('You have no move: pass.');
+        lines.push(selected ? t('kopf-oder-knopf.bar.moving', {square: selected}) : t('kopf-oder-knopf.bar.pick'));
+      if (legal.pass) lines.push(t('kopf-oder-knopf.bar.must_pass'));
     } else if (premove.pending) {
       lines.push(premove.prompt());
     } else {
-      if (view.opponent_passed) lines.push(`${COLOR_NAME[mover === 'R' ? 'B' : 'R']} passed.`);
-      if (strike.length)
-        lines.push(`${COLOR_NAME[mover]}'s pairs strike ${strike.join(', ')} at the start of the turn.`);
-      if (view.mid_turn) lines.push(`${COLOR_NAME[mover]} took a penalty and is moving.`);
+      if (view.opponent_passed) lines.push(t('kopf-oder-knopf.bar.passed', {side: color_name(mover === 'R' ? 'B' : 'R')}));
+      if (strike.length) {
+        lines.push(t('kopf-oder-knopf.bar.opponent_strike', {side: color_name(mover), squares: strike.join(', ')}));
+      }
+      if (view.mid_turn) lines.push(t('kopf-oder-knopf.bar.opponent_penalty', {side: color_name(mover)}));
       if (Premove.allowed(base, base_info)) {
-        lines.push(pre_selected ? `Premove ${pre_selected}: pick a square.` : 'You may pick a premove.');
+        lines.push(pre_selected ? t('kopf-oder-knopf.bar.premove_from', {square: pre_selected}) :
+                                  t('kopf-oder-knopf.bar.premove'));
       } else if (!info.replay && base?.status === 'live') {
-        lines.push(`${COLOR_NAME[mover]} to move.`);
+        lines.push(t('kopf-oder-knopf.bar.to_move', {side: color_name(mover)}));
       }
     }
     if (legal.pass && info.canAct && !info.replay) {
-      buttons.push({label: 'Pass', control: 'pass', action: 'pass', onclick: () => send(legal.pass)});
+      buttons.push({label: t('kopf-oder-knopf.pass'), control: 'pass', action: 'pass', onclick: () => send(legal.pass)});
     }
     buttons.push(...composer.buttons());
     buttons.push(...premove.buttons());

@@ -5,14 +5,11 @@
 // turn comes if it is legal then. The bar above the board says what to do.
 
 import {fit_to_viewport, last_turn_of, Premove, TurnBar} from '../compose.js';
-import {board_stylesheet, el} from './kit.js';
+import {t} from '../i18n.js';
+import {board_stylesheet, el, lazy} from './kit.js';
 
 const kCell = 100;
 const kMargin = 56;  // room for the coordinates around the 9 x 9 grid
-const kSideNames = {
-  A: 'attacker',
-  D: 'defender'
-};
 
 let instance_count = 0;  // gradient ids must be unique if two boards share a page
 
@@ -58,23 +55,17 @@ function diff_move(before, after) {
 
 // The game's options in words, for the forms that choose them (options.js): a label, one line on what the
 // option does (docs/rules/tablut.md), and each choice's name.
-export const optionWords = {
-  first: {
-    label: 'Who moves first',
-    about: 'The side that makes the first move.',
-    choices: {attackers: 'Attackers', defenders: 'Defenders'},
-  },
-  king: {
-    label: 'King',
-    about: 'An armed king helps his soldiers capture; an unarmed one never takes part in a capture.',
-    choices: {armed: 'Armed', unarmed: 'Unarmed'},
-  },
-  throne: {
-    label: 'Throne',
-    about: 'A special throne is the king\'s alone and hostile in captures; a plain one is an ordinary square once he has left it.',
-    choices: {special: 'Special', plain: 'Plain'},
-  },
-};
+// The texts are the game's catalog's (boards/CODE/tablut.js), read when the form is drawn.
+const option = (key, choices) => ({
+  label: t(`tablut.option.${key}.label`),
+  about: t(`tablut.option.${key}.about`),
+  choices: Object.fromEntries(choices.map((choice) => [choice, t(`tablut.option.${key}.${choice}`)])),
+});
+export const optionWords = lazy(() => ({
+  first: option('first', ['attackers', 'defenders']),
+  king: option('king', ['armed', 'unarmed']),
+  throne: option('throne', ['special', 'plain']),
+}));
 
 // How many pieces `side` ('A' or 'D') has in `view` (its `counts`, the king among the defenders), for the
 // room's capture sound (sound.js); null when the view does not say.
@@ -85,15 +76,16 @@ export function pieces_left(view, side) {
 
 // The notation's symbols (docs/notation.md) for the move list's legend, and one action in words for its
 // "in words" view.
-export const notationLegend = [
-  ['e2 a2', 'a move from e2 to a2'],
-  ['x', 'captures: the squares of the pieces the move took (the king\'s included)'],
-];
+export const notationLegend = lazy(() => [
+  ['e2 a2', t('tablut.legend.move')],
+  ['x', t('tablut.legend.x')],
+], []);
 export function actionWords(text) {
   const m = /^([a-i][1-9])\s+([a-i][1-9])(?:\s+x\s+(.+))?$/.exec(text);
   if (!m) return text;
   const taken = m[3] ? m[3].trim().split(/\s+/) : [];
-  return `${m[1]} → ${m[2]}${taken.length ? `, takes ${taken.join(', ')}` : ''}`;
+  return taken.length ? t('tablut.action.move_takes', {from: m[1], to: m[2], taken: taken.join(', ')}) :
+                        t('tablut.action.move', {from: m[1], to: m[2]});
 }
 
 export function mount(root, ctx) {
@@ -143,7 +135,7 @@ export function mount(root, ctx) {
     square_nodes.clear();
     const extent = size * kCell + 2 * kMargin;
     svg.setAttribute('viewBox', `0 0 ${columns.length * kCell + 2 * kMargin} ${extent}`);
-    svg.setAttribute('aria-label', 'Tablut board');
+    svg.setAttribute('aria-label', t('tablut.board'));
 
     const defs = el('defs', {}, svg);
     const gradient_a = el('radialGradient', {id: `${uid}-a`, cx: '35%', cy: '30%', r: '75%'}, defs);
@@ -213,8 +205,9 @@ export function mount(root, ctx) {
   function draw_piece(square, piece, at) {
     const movable = interactive && moves.has(square);
     const premovable = !interactive && premoving() && piece.side === my_side();
-    const side_name = kSideNames[piece.side] || piece.side;
-    const label = `${piece.king ? 'king' : side_name} on ${square}${movable ? ', can move' : ''}`;
+    const kind = piece.king ? 'K' : piece.side;
+    const name = kind === 'A' || kind === 'D' || kind === 'K' ? t(`tablut.piece_name.${kind}`) : piece.side;
+    const label = t(movable ? 'tablut.piece_movable' : 'tablut.piece', {piece: name, square});
     const g =
         el('g', {
           class: `piece side-${piece.side}${piece.king ? ' king' : ''}`,
@@ -290,7 +283,7 @@ export function mount(root, ctx) {
         rect.dataset.legal = 'true';
         rect.setAttribute('role', 'button');
         rect.setAttribute('tabindex', '0');
-        rect.setAttribute('aria-label', `move ${selected} to ${name}`);
+        rect.setAttribute('aria-label', t('tablut.target', {from: selected, to: name}));
       } else {
         delete rect.dataset.legal;
         rect.removeAttribute('role');
@@ -374,22 +367,22 @@ export function mount(root, ctx) {
   }
 
   function draw_bar() {
-    const names = {A: 'Attackers', D: 'Defenders'};
+    const names = {A: t('tablut.side.A'), D: t('tablut.side.D')};
     let prompt = '';
     let state = 'waiting';
     if (premove.pending) {
       prompt = premove.prompt();
       state = 'premove';
     } else if (interactive) {
-      prompt = sent ? 'Move sent.' :
-          selected  ? `Moving ${selected}: pick a marked square.` :
-                      `Your turn (${names[my_side()] || '' }): pick a piece to move.`;
+      prompt = sent ? t('tablut.bar.sent') :
+          selected  ? t('tablut.bar.moving', {square: selected}) :
+                      t('tablut.bar.your_turn', {side: names[my_side()] || ''});
       state = 'active';
     } else if (premoving()) {
-      prompt = pre_selected ? `Premove ${pre_selected}: pick a square.` :
-                              'Opponent to move: you may pick a premove.';
+      prompt = pre_selected ? t('tablut.bar.premove_from', {square: pre_selected}) : t('tablut.bar.premove');
     } else if (position_now?.status === 'live' && !info_now.replay && view) {
-      prompt = `${names[position_now.side] || 'The opponent'} to move.`;
+      prompt = names[position_now.side] ? t('tablut.bar.to_move', {side: names[position_now.side]}) :
+                                          t('tablut.bar.opponent_to_move');
     }
     bar.set({prompt, buttons: premove.buttons(), state});
   }

@@ -18,13 +18,28 @@ async function load(relative) {
 const i18n = await load('i18n.js');
 const catalogs = {};
 for (const {code} of i18n.kLanguages) catalogs[code] = (await load(`i18n/${code}.js`)).default;
+const kCodes = new Set(i18n.kLanguages.map(({code}) => code));
 
-// Every client source but the catalogs, as text.
+// Each game's own words by language: boards/CODE/GAME.js ({code: {game: catalog}}), the games being those
+// with an English file.
+const kGameNames = readdirSync(path.join(kWeb, 'boards', i18n.kDefaultLanguage))
+                       .filter((file) => file.endsWith('.js')).map((file) => file.slice(0, -3)).sort();
+const game_catalogs = {};
+for (const {code} of i18n.kLanguages) {
+  game_catalogs[code] = {};
+  for (const file of readdirSync(path.join(kWeb, 'boards', code)).filter((name) => name.endsWith('.js'))) {
+    game_catalogs[code][file.slice(0, -3)] = (await load(`boards/${code}/${file}`)).default;
+  }
+}
+// Every English text a key may name: the client's catalog and the games' own.
+const kEnglish = Object.assign({}, catalogs[i18n.kDefaultLanguage], ...Object.values(game_catalogs[i18n.kDefaultLanguage]));
+
+// Every client source but the catalogs (i18n/ and the games' boards/CODE/), as text.
 function sources(dir = kWeb) {
   const found = [];
   for (const entry of readdirSync(dir, {withFileTypes: true})) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory() && entry.name !== 'i18n') found.push(...sources(full));
+    if (entry.isDirectory() && entry.name !== 'i18n' && !kCodes.has(entry.name)) found.push(...sources(full));
     if (entry.isFile() && /\.(js|html)$/.test(entry.name)) found.push(readFileSync(full, 'utf8'));
   }
   return found;
@@ -52,7 +67,9 @@ test('every key the code looks up is in the catalog, and every key of the catalo
   const english = catalogs[i18n.kDefaultLanguage];
   // t('key' ...) and t("key" ...): a key written out.
   const named = new Set([...code.matchAll(/\bt\(\s*['"]([a-z0-9_.-]+)['"]/g)].map((m) => m[1]));
-  for (const key of named) assert.ok(key in english, `the code looks up '${key}', which en.js lacks`);
+  for (const key of named) {
+    assert.ok(key in kEnglish, `the code looks up '${key}', which neither en.js nor the games' en/ files have`);
+  }
   // A key built in the code (t(`side.${letter}`)) is named by its prefix: `side.${...}`.
   const prefixes = [...code.matchAll(/`([a-z0-9_.-]+\.)\$\{/g)].map((m) => m[1]);
   for (const key of Object.keys(english)) {
@@ -60,6 +77,50 @@ test('every key the code looks up is in the catalog, and every key of the catalo
         prefixes.some((prefix) => key.startsWith(prefix));
     assert.ok(used, `en.js has '${key}', which no code looks up`);
   }
+});
+
+test('every language has each game\'s words (boards/CODE/GAME.js): the English keys, no other, same parameters', () => {
+  assert.ok(kGameNames.length > 0, 'boards/en/ holds the games\' English words');
+  for (const [code, by_game] of Object.entries(game_catalogs)) {
+    assert.deepEqual(Object.keys(by_game).sort(), kGameNames, `the games of boards/${code}/`);
+    for (const game of kGameNames) {
+      const english = game_catalogs[i18n.kDefaultLanguage][game];
+      const catalog = by_game[game];
+      assert.deepEqual(Object.keys(catalog).sort(), Object.keys(english).sort(), `the keys of boards/${code}/${game}.js`);
+      for (const [key, text] of Object.entries(catalog)) {
+        assert.ok(key.startsWith(`${game}.`), `boards/${code}/${game}.js: '${key}' starts with the game's name`);
+        assert.ok(!(key in catalogs[code]), `boards/${code}/${game}.js: '${key}' is in i18n/${code}.js too`);
+        assert.deepEqual(parameters(text), parameters(english[key]), `boards/${code}/${game}.js ${key}: its parameters`);
+        if (typeof text === 'object') assert.ok('other' in text, `boards/${code}/${game}.js ${key} has an 'other' form`);
+        else assert.equal(typeof text, 'string', `boards/${code}/${game}.js ${key}`);
+      }
+    }
+  }
+});
+
+// Whether `code` names `key`: written out, or by a template prefix (`prefix.${`).
+function names(code, key) {
+  if (code.includes(`'${key}'`) || code.includes(`"${key}"`)) return true;
+  return [...code.matchAll(/`([a-z0-9_.-]+\.)\$\{/g)].some((m) => key.startsWith(m[1]));
+}
+
+test('every key of a game\'s words is looked up: by its board module, or by words.js without the game\'s name', () => {
+  const words = readFileSync(path.join(kWeb, 'words.js'), 'utf8');
+  for (const game of kGameNames) {
+    const board = readFileSync(path.join(kWeb, 'boards', `${game}.js`), 'utf8');
+    for (const key of Object.keys(game_catalogs[i18n.kDefaultLanguage][game])) {
+      const used = names(board, key) || names(words, key.slice(game.length + 1));
+      assert.ok(used, `boards/en/${game}.js has '${key}', which neither boards/${game}.js nor words.js looks up`);
+    }
+  }
+});
+
+test('the games\' words join the catalogs in use, the language\'s over English', () => {
+  i18n.use_language('fr', {en: {'x.a': 'A'}, fr: {'x.a': 'à'}});
+  i18n.add_words({en: {'g.side.A': 'Attackers', 'g.title': 'G'}, fr: {'g.side.A': 'Attaquants'}});
+  assert.deepEqual(['x.a', 'g.side.A', 'g.title'].map((key) => i18n.t(key)), ['à', 'Attaquants', 'G']);
+  assert.ok(i18n.has_text('g.title'));
+  assert.ok(!i18n.has_text('g.about'));
 });
 
 test('a text takes its parameters, numbers written in the language', () => {

@@ -3,14 +3,33 @@
 // and how a finished game went for a seated player.
 import assert from 'node:assert/strict';
 import {execFileSync} from 'node:child_process';
-import {readFileSync} from 'node:fs';
+import {existsSync} from 'node:fs';
 import {test} from 'node:test';
 
-// web-client/ has no package.json saying its .js files are modules: import the source as one.
-const source = readFileSync(new URL('../../../web-client/words.js', import.meta.url), 'utf8');
-const words = await import(`data:text/javascript;charset=utf-8,${encodeURIComponent(source)}`);
+// words.js imports i18n.js: both from their files (node reads them as modules), so that they share it.
+const kWeb = new URL('../../../web-client/', import.meta.url);
+const i18n = await import(new URL('i18n.js', kWeb));
+const words = await import(new URL('words.js', kWeb));
 // The games as the server describes them: `cinq games --json` prints the table GET /api/games/table serves.
-words.set_games(JSON.parse(execFileSync(process.env.CINQ_BINARY, ['games', '--json'], {encoding: 'utf8'})).games);
+const kTable = JSON.parse(execFileSync(process.env.CINQ_BINARY, ['games', '--json'], {encoding: 'utf8'})).games;
+// The catalogs of a language: the client's (i18n/CODE.js) and each game's own (boards/CODE/GAME.js).
+async function catalogs(code) {
+  const games = await Promise.all(kTable.map(async ({name}) => {
+    const file = new URL(`boards/${code}/${name}.js`, kWeb);
+    return existsSync(file) ? (await import(file)).default : {};
+  }));
+  return {main: (await import(new URL(`i18n/${code}.js`, kWeb))).default, games: Object.assign({}, ...games)};
+}
+const kEnglish = await catalogs('en');
+const kFrench = await catalogs('fr');
+function use(code) {
+  const texts = {en: kEnglish, fr: kFrench};
+  i18n.use_language(code, Object.fromEntries(Object.entries(texts).map(([key, value]) => [key, value.main])));
+  i18n.add_words(Object.fromEntries(Object.entries(texts).map(([key, value]) => [key, value.games])));
+}
+// English, as the browser tests read it.
+use('en');
+words.set_games(kTable);
 const {outcome_for, parse_result_text, result_sentence, seat_label, seat_side, side_label, side_name} = words;
 
 // Each game's own words to check are in its test module (tests/browser/games/NAME.mjs).
@@ -74,4 +93,28 @@ test('a list\'s result text reads back into a result, and says whether I won', (
   assert.equal(outcome_for(lost, 1), 'You won');
   assert.equal(outcome_for(parse_result_text('tablut', 'draw agreement'), 0), 'Draw');
   assert.equal(outcome_for(parse_result_text('tablut', 'aborted'), 1), 'Aborted');
+});
+
+test('in French: the games\' own words, and sentences whose verbs agree with a side that is a group', () => {
+  use('fr');
+  try {
+    assert.equal(side_label('tablut', 'A'), 'Attaquants (A)');
+    assert.equal(words.game_title('tablut'), 'Tablut');
+    assert.equal(result_sentence('tablut', {winner: 1, reason: 'resign'}, ['Ada', 'Ben']),
+                 'Ben (Défenseurs) gagne — Ada a abandonné');
+    assert.equal(result_sentence('tablut', {winner: 0, reason: 'resign'}),
+                 'Les Attaquants (A) gagnent — les Défenseurs ont abandonné');
+    assert.equal(result_sentence('tablut', {winner: 1, reason: 'escape'}),
+                 'Les Défenseurs (D) gagnent — le roi s\'est échappé dans un coin');
+    assert.equal(result_sentence('batik', {winner: 0, reason: 'overflow'}),
+                 'Clair (C) gagne — une pièce jouée par Foncé dépassait du bord du tableau de jeu');
+    assert.equal(result_sentence('bi-litaire', {winner: 1, reason: 'score', detail: '21-17'}),
+                 'Joueur 2 gagne — 17 billes restantes contre 21');
+    assert.equal(result_sentence('tablut', {winner: null, reason: 'agreement'}), 'Nulle par accord mutuel');
+    const round = {game: 'bi-litaire', sides: ['M', 'T'], position: {view: {round: 2, marble_player: 2}}};
+    assert.equal(seat_label(round, 0), 'Joueur 1 · Joueur de plateaux (T)');
+    assert.equal(outcome_for({winner: 0, reason: 'resign'}, 0), 'Vous avez gagné');
+  } finally {
+    use('en');
+  }
 });
