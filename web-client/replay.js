@@ -2,7 +2,8 @@
 // show. Step k is the position after k turns; step 0 is the start. The controls that step through them are
 // the move list's (movelist.js).
 
-// Returns {data} (the replay) or {error: {line, message}}.
+// Returns {data} (the replay) or {error: {line, code, status, message}} (`code` the server's, or 'unreachable';
+// `message` English, for tools: import.js words it for the reader).
 export async function fetch_replay(record) {
   let response;
   try {
@@ -12,7 +13,7 @@ export async function fetch_replay(record) {
       body: record,
     });
   } catch {
-    return {error: {line: null, message: 'The server cannot be reached.'}};
+    return {error: {line: null, code: 'unreachable', status: 0, message: 'The server cannot be reached.'}};
   }
   let body = null;
   try {
@@ -24,7 +25,7 @@ export async function fetch_replay(record) {
   const error = (body && body.error) || {};
   let message = error.message || `The server answered ${response.status}.`;
   if (error.line && !/^line \d+/.test(message)) message = `line ${error.line}: ${message}`;
-  return {error: {line: error.line || null, message}};
+  return {error: {line: error.line || null, code: error.code || null, status: response.status, message}};
 }
 
 // What a board receives for step `index` of a replay: a POSITION with nothing to play, and the turn that led

@@ -5,6 +5,7 @@
 
 import {install_attention, turn_alert, turn_alert_over} from './attention.js';
 import {RoomChat} from './chat.js';
+import {t} from './i18n.js';
 import {is_capture, pieces_counter, sound} from './sound.js';
 import {el} from './ui.js';
 
@@ -16,7 +17,11 @@ const kChimeDelayMs = 220;
 // Once per page: the header's sound switch and notification button, and the correspondence watch.
 export function install_social(app) {
   const header = document.querySelector('.site-header') || document.body;
-  const tools = el('span', {class: 'header-tools'}, sound.make_switch(document));
+  const words = {
+    on: t('social.sound_on'), off: t('social.sound_off'), on_title: t('social.sound_on_title'),
+    off_title: t('social.sound_off_title'),
+  };
+  const tools = el('span', {class: 'header-tools'}, sound.make_switch(document, words));
   header.insertBefore(tools, header.querySelector('.whoami-wrap'));
   install_attention(app, tools);
   // Browsers keep audio suspended until the user did something on the page: the first click or key does.

@@ -34,6 +34,14 @@ const kMasterGain = 0.25;
 
 // Plays the sounds; the one instance is `sound` below. The audio context is made on first use, and resumed on
 // the first click or key press (browsers keep it suspended until the user did something on the page).
+// The switch's words when none are given.
+const kSwitchWords = {
+  on: 'Sound on',
+  off: 'Sound off',
+  on_title: 'Sounds are on: click to mute them',
+  off_title: 'Sounds are off: click to turn them on',
+};
+
 class Sound {
   constructor() {
     this.context_ = null;
@@ -101,8 +109,9 @@ class Sound {
   }
 
   // The header's switch: a button whose text says the state ("Sound on", "Sound off"; a label that changes
-  // rather than aria-pressed, so the name read out and the text seen agree). Returns the node.
-  make_switch(document) {
+  // rather than aria-pressed, so the name read out and the text seen agree). `words`: its texts in the
+  // reader's language (social.js gives them; this module stays free of imports). Returns the node.
+  make_switch(document, words = kSwitchWords) {
     const button = document.createElement('button');
     button.type = 'button';
     button.id = 'sound-switch';
@@ -126,10 +135,10 @@ class Sound {
     const update = () => {
       const muted = this.muted;
       button.dataset.muted = String(muted);
-      button.title = muted ? 'Sounds are off: click to turn them on' : 'Sounds are on: click to mute them';
+      button.title = muted ? words.off_title : words.on_title;
       // Muted: a cross beside the speaker; on: two sound waves.
       mark.setAttribute('d', muted ? 'M16 9l6 6M22 9l-6 6' : 'M16 9a4 4 0 0 1 0 6M18.5 6.5a7.5 7.5 0 0 1 0 11');
-      label.textContent = muted ? 'Sound off' : 'Sound on';
+      label.textContent = muted ? words.off : words.on;
     };
     button.addEventListener('click', () => {
       this.muted = !this.muted;
