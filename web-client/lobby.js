@@ -73,7 +73,8 @@ export function render_lobby(root, app) {
       el('select', {id, name: id}, kGames.map((g) => el('option', {value: g.name}, g.title)));
   const clock_select = (id) => el(
       'select', {id, name: id},
-      kClocks.map((c) => el('option', {value: c}, c === 'none' ? t('lobby.no_clock') : t('lobby.clock_choice', {clock: c}))));
+      kClocks.map((c) => el('option', {value: c},
+                            c === 'none' ? t('lobby.no_clock') : t('lobby.clock_choice', {clock: c}))));
 
   // --- name
   const name_input = el('input', {
@@ -84,7 +85,8 @@ export function render_lobby(root, app) {
     value: (conn.identity && conn.identity.name) || ''
   });
   const name_form = el('form', {class: 'row-form', id: 'name-form'}, el('label', {for: 'name-input'
-                       }, t('lobby.your_name')), name_input, el('button', {id: 'name-save', type: 'submit'}, t('lobby.save')));
+                       }, t('lobby.your_name')), name_input,
+                       el('button', {id: 'name-save', type: 'submit'}, t('lobby.save')));
   name_form.addEventListener('submit', (e) => {
     e.preventDefault();
     const name = name_input.value.trim();
@@ -170,7 +172,9 @@ export function render_lobby(root, app) {
          el('button', {id: 'cvc-submit', type: 'submit'}, t('lobby.watch_cvc')), cvc_error);
   // Each bot's level beside the side it plays, in words.
   const name_cvc_sides = () => {
-    for (const seat of [0, 1]) cvc_labels[seat].textContent = t('lobby.cvc_level', {side: seat_choice(cvc_game.value, seat)});
+    for (const seat of [0, 1]) {
+      cvc_labels[seat].textContent = t('lobby.cvc_level', {side: seat_choice(cvc_game.value, seat)});
+    }
   };
   cvc_game.addEventListener('change', name_cvc_sides);
   name_cvc_sides();
@@ -188,7 +192,8 @@ export function render_lobby(root, app) {
   const seek_rated_hint = rated_hint('seek-rated-hint');
   // An optional range of the opponent's rating, for a rated seek: either end may stay open.
   const range_input = (id, label) => el('input', {
-    id, type: 'number', inputmode: 'numeric', min: '0', max: String(kRatingMax), step: '50', placeholder: t('lobby.range_any'),
+    id, type: 'number', inputmode: 'numeric', min: '0', max: String(kRatingMax), step: '50',
+    placeholder: t('lobby.range_any'),
     'aria-label': label
   });
   const seek_min = range_input('seek-range-min', t('lobby.range_min'));
@@ -215,7 +220,8 @@ export function render_lobby(root, app) {
   const show_seek = () => {
     const seek = app.seek;
     seek_status.textContent =
-        seek ? t('lobby.seeking', {game: game_title(seek.game), clock: clock_label(seek.clock), terms: seek_terms(seek)}) : '';
+        seek ? t('lobby.seeking', {game: game_title(seek.game), clock: clock_label(seek.clock), terms: seek_terms(seek)}) :
+               '';
     seek_cancel.hidden = !seek;
   };
   seek_form.addEventListener('submit', (e) => {
@@ -537,8 +543,9 @@ function room_row(summary, app) {
          el('span', {class: 'room-players'}, player_label(seats[0]), t('lobby.versus'), player_label(seats[1]))),
       el('div', {class: 'room-meta'},
          // Which seat is free, by its side: a new player sees what they would play.
-         free >= 0 && !finished ? el('span', {class: 'room-free', 'data-seat': String(free)}, t('lobby.free_seat', {side: free_label})) :
-                                  null,
+         free >= 0 && !finished ?
+             el('span', {class: 'room-free', 'data-seat': String(free)}, t('lobby.free_seat', {side: free_label})) :
+             null,
          el('span', {class: 'room-clock'}, clock_label(summary.clock)),
          summary.rated ? el('span', {class: 'room-rated'}, t('lobby.rated_tag')) : null,
          el('span', {class: 'room-spectators', title: t('lobby.spectators')},
@@ -603,7 +610,8 @@ function my_game_row(summary, app) {
   const when = summary.deadline_ms ? deadline_text(summary) : '';
   const my_side = seat_label({game: summary.game}, me);
   let outcome = null;
-  let state = t(summary.my_turn ? 'lobby.your_turn' : summary.status === 'open' ? 'lobby.status.open' : 'lobby.their_turn');
+  let state =
+      t(summary.my_turn ? 'lobby.your_turn' : summary.status === 'open' ? 'lobby.status.open' : 'lobby.their_turn');
   if (finished) {
     // Who won, and whether that was me: "You lost — Ben (Defenders) wins — Ada resigned".
     const {result, text} = summary_result(summary);

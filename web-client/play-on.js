@@ -24,7 +24,8 @@ export function play_on_query({turns, seat, opponent, level, days}) {
 // `game`: the game's name (for the sides in words); `app`: for navigating.
 export function play_on_panel({record, turns, game, app}) {
   const side = el('select', {id: 'play-on-side', name: 'play-on-side'},
-                  [0, 1].map((seat) => el('option', {value: String(seat)}, seat_label({game}, seat) || t('room.seat_n', {n: seat + 1}))));
+                  [0, 1].map((seat) => el('option', {value: String(seat)},
+                                          seat_label({game}, seat) || t('room.seat_n', {n: seat + 1}))));
   const opponent = el('select', {id: 'play-on-opponent', name: 'play-on-opponent'},
                       el('option', {value: 'computer'}, t('play_on.computer')),
                       el('option', {value: 'person'}, t('play_on.person')));

@@ -103,11 +103,13 @@ export function render_room(root, app, room_id) {
   const invite_link = el('a', {id: 'invite-link', href: room_url(room_id)}, room_url(room_id));
   const invite = el(
       'div', {id: 'invite', class: 'invite'}, el('span', {class: 'label'}, t('room.invitation')), invite_link,
-      el('button', {id: 'copy-invite', type: 'button', onclick: () => copy_text(room_url(room_id), t('room.copied_link'))},
+      el('button',
+         {id: 'copy-invite', type: 'button', onclick: () => copy_text(room_url(room_id), t('room.copied_link'))},
          t('room.copy_link')));
   const moves = el('pre', {id: 'moves', class: 'moves', tabindex: '0', 'aria-label': t('room.record_label')});
   const copy_record =
-      el('button', {id: 'copy-record', type: 'button', onclick: () => copy_text(moves.textContent, t('room.copied_record'))},
+      el('button',
+         {id: 'copy-record', type: 'button', onclick: () => copy_text(moves.textContent, t('room.copied_record'))},
          t('room.copy'));
   const download_record =
       el('button', {
@@ -130,7 +132,8 @@ export function render_room(root, app, room_id) {
          el('div', {class: 'room-layout'},
             // The seat links and the mail panel (correspondence) under the title, the head's whole width.
             el('div', {class: 'room-head'}, el('div', {class: 'room-head-main'}, title, subtitle),
-               el('span', {class: 'spectators-wrap'}, spectators, ' ', spectators_word), seat_notice, seat_links, mail.node),
+               el('span', {class: 'spectators-wrap'}, spectators, ' ', spectators_word), seat_notice, seat_links,
+               mail.node),
             el('div', {class: 'room-board'}, history_banner, board_root),
             // The log after the buttons, so that an answer to an offer stays near the board on a phone.
             el('div', {class: 'room-panel'}, players.node, first_move_line, turn_info, result, rating_change,
@@ -697,7 +700,8 @@ export function render_room(root, app, room_id) {
     show(leave, position.status === 'open' && me !== null);
     const asked = state.rematch_asked || [false, false];
     show(rematch, finished && me !== null && !state.rematch);
-    rematch.textContent = asked[me] ? t('room.rematch_offered') : asked[other] ? t('room.rematch_accept') : t('room.rematch');
+    rematch.textContent =
+        asked[me] ? t('room.rematch_offered') : asked[other] ? t('room.rematch_accept') : t('room.rematch');
     rematch.disabled = Boolean(asked[me]);
     rematch_link.hidden = !state.rematch;
     show(new_opponent, finished && me !== null);
