@@ -199,6 +199,11 @@ async function everyRoom(h, viewport) {
     await first.page.waitForSelector('#room[data-status="open"]');
     await first.page.waitForTimeout(300);
     await check(h, first.page, `room-${name}-waiting`, failures);
+    if (name === gameNames()[0]) {
+      // The lobby's list with the room waiting in it.
+      await visit(second.page, '#/', `#rooms [data-room="${room}"] .sit`);
+      await check(h, second.page, 'lobby-rooms', failures);
+    }
     await sitFromLobby(second.page, room);
     for (const player of [first, second]) await waitStatus(player.page, 'live');
     const bySeat = [];
@@ -223,6 +228,11 @@ async function everyRoom(h, viewport) {
     await mover.locator('#play-on').waitFor();
     await mover.waitForTimeout(300);
     await check(h, mover, `room-${name}-over`, failures);
+    if (name === gameNames()[0]) {
+      // My games: the game over, who won.
+      await visit(mover, '#/', `#my-games [data-room="${room}"]`);
+      await check(h, mover, 'lobby-my-games', failures);
+    }
     for (const player of [first, second]) await player.context.close();
   }
   assert(failures.length === 0, `the rooms in French:\n  ${failures.join('\n  ')}`);
