@@ -2,8 +2,9 @@
 // #/help[/GAME], #/account[/register], #/player/NAME, #/leaderboard[/GAME][?pool=P], #/archive[?SEARCH]) and
 // the header. Each page is a render(root, app) function returning its cleanup.
 
-import {error_words, install_account, render_account} from './account.js';
+import {install_account, render_account} from './account.js';
 import {render_archive} from './archive.js';
+import {error_text} from './errors.js';
 import {render_help} from './help.js';
 import {kLanguages, language, remember_language, start_language, t} from './i18n.js';
 import {render_import} from './import.js';
@@ -17,6 +18,13 @@ import {el, load_games, notify} from './ui.js';
 
 // Every text is looked up in the reader's language: its catalog is loaded before anything is drawn.
 await start_language();
+
+// The page's own texts (index.html names their keys: data-text for the text, data-label for aria-label).
+function fill_static_texts() {
+  for (const node of document.querySelectorAll('[data-text]')) node.textContent = t(node.dataset.text);
+  for (const node of document.querySelectorAll('[data-label]')) node.setAttribute('aria-label', t(node.dataset.label));
+}
+fill_static_texts();
 
 const conn = new Connection(socket_url());
 
@@ -144,8 +152,8 @@ function install_menu() {
   });
   const draw = () => {
     account.replaceChildren(...(conn.username ?
-        [el('a', {href: '#/account'}, 'Account')] :
-        [el('a', {href: '#/account'}, 'Log in'), el('a', {href: '#/account/register'}, 'Register')]));
+        [el('a', {href: '#/account'}, t('shell.account'))] :
+        [el('a', {href: '#/account'}, t('shell.log_in')), el('a', {href: '#/account/register'}, t('shell.register'))]));
   };
   for (const type of ['welcome', 'registered', 'logged_out']) conn.on(type, draw);
   draw();
@@ -158,7 +166,7 @@ conn.on('error', (message) => {
   if (message.ref !== undefined && app.quiet_refs.has(message.ref)) return;
   if (message.room && message.room === app.current_room) return;
   if (message.code === 'rate_limited') return;
-  notify(error_words(message));
+  notify(error_text(message.code, message.message));
 });
 conn.on('welcome', show_identity);
 conn.on('registered', show_identity);

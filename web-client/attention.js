@@ -11,9 +11,11 @@
 // `visibilitychange` event ends the alert: browser tests emulate a hidden tab by redefining
 // document.visibilityState before the page loads (page.addInitScript) and dispatching that event.
 
+import {t} from './i18n.js';
 import {el, game_title} from './ui.js';
 
-const kAlertTitle = '(\u2022) Your turn \u2014 Cinq';
+// The tab's title while alerting (a function: the language is installed after this module loads).
+const alert_title = () => `(\u2022) ${t('attention.title')}`;
 const kPollMs = 60000;
 
 let alerting = false;
@@ -26,9 +28,9 @@ const hidden = () => document.visibilityState === 'hidden';
 // The title while alerting. Pages set document.title as they draw (the room at every event, the lobby once):
 // a title they set meanwhile becomes the one to restore, and the alert's stays on screen.
 function keep_title() {
-  if (!alerting || document.title === kAlertTitle) return;
+  if (!alerting || document.title === alert_title()) return;
   base_title = document.title;
-  document.title = kAlertTitle;
+  document.title = alert_title();
 }
 
 function start_alert(room, title, body) {
@@ -70,11 +72,16 @@ function show_notification(room, title, body) {
   }
 }
 
+// A notification's words: 'Tablut against Ben: it is your move.'
+function alert_body(game, opponent) {
+  return opponent ? t('attention.body_against', {game: game_title(game), name: opponent.name}) :
+                    t('attention.body', {game: game_title(game)});
+}
+
 // The room page: it became `seat`'s turn in `state` (called by social.js when the player can act again).
 export function turn_alert(state, seat) {
   const opponent = (state.seats || [])[1 - seat];
-  const against = opponent ? ` against ${opponent.name}` : '';
-  start_alert(state.room, 'Your turn \u2014 Cinq', `${game_title(state.game)}${against}: it is your move.`);
+  start_alert(state.room, t('attention.title'), alert_body(state.game, opponent));
 }
 
 // The room page: the player can no longer act (they played, or the game ended): the alert about it ends.
@@ -90,9 +97,9 @@ function notify_button() {
         id: 'notify-switch',
         type: 'button',
         class: 'header-switch notify-switch',
-        title: 'Notify me when it is my turn',
+        title: t('attention.notify_title'),
       },
-      'Notify me', el('span', {class: 'notify-long'}, ' when it is my turn'));
+      t('attention.notify'), el('span', {class: 'notify-long'}, t('attention.notify_long')));
   const update = () => {
     button.hidden = !('Notification' in window) || Notification.permission !== 'default';
   };
@@ -124,9 +131,7 @@ function watch_my_games(app) {
         // The room on screen alerts by itself, from its events.
         if (!next.get(game.room) || my_turn.get(game.room) !== false || game.room === app.current_room) continue;
         const opponent = (game.seats || [])[1 - game.my_seat];
-        start_alert(
-            game.room, 'Your turn \u2014 Cinq',
-            `${game_title(game.game)}${opponent ? ` against ${opponent.name}` : ''}: it is your move.`);
+        start_alert(game.room, t('attention.title'), alert_body(game.game, opponent));
       }
     }
     my_turn = next;

@@ -5,6 +5,8 @@
 // A player may mute the opponent: their messages are hidden here (nothing is sent; the choice is kept per
 // room in localStorage). Chat messages are not events: they have no version and are not in the record.
 
+import {error_text} from './errors.js';
+import {date_time, t} from './i18n.js';
 import {el} from './ui.js';
 
 const kMaxLength = 300;
@@ -59,9 +61,9 @@ export class RoomChat {
         onclick: () => this.choose_(channel),
       })
     ]));
-    this.tablist_ = el('div', {class: 'chat-tabs', role: 'tablist', 'aria-label': 'Chats'},
+    this.tablist_ = el('div', {class: 'chat-tabs', role: 'tablist', 'aria-label': t('chat.tabs')},
                        kChannels.map((c) => this.tabs_[c]));
-    this.title_ = el('h2', {class: 'chat-title'}, 'Chat');
+    this.title_ = el('h2', {class: 'chat-title'}, t('chat.title'));
     this.mute_ = el('input', {
       type: 'checkbox',
       id: 'chat-mute',
@@ -73,31 +75,31 @@ export class RoomChat {
       },
     });
     this.mute_box_ =
-        el('span', {class: 'check chat-mute'}, this.mute_, el('label', {for: 'chat-mute'}, 'Mute opponent'));
+        el('span', {class: 'check chat-mute'}, this.mute_, el('label', {for: 'chat-mute'}, t('chat.mute')));
     this.log_ = el('ul', {
       id: 'chat-log',
       class: 'chat-log',
       role: 'log',
       'aria-live': 'polite',
-      'aria-label': 'Chat messages',
+      'aria-label': t('chat.log'),
       tabindex: '0',
     });
-    this.note_ = el('p', {class: 'chat-note muted'}, 'Only the players write here.');
+    this.note_ = el('p', {class: 'chat-note muted'}, t('chat.players_only'));
     this.input_ = el('input', {
       type: 'text',
       id: 'chat-input',
       maxlength: String(kMaxLength),
       autocomplete: 'off',
-      'aria-label': 'Message',
+      'aria-label': t('chat.message'),
       oninput: () => this.on_input_(),
     });
     this.count_ = el('span', {class: 'chat-count muted', 'aria-hidden': 'true'});
     this.form_ = el(
         'form', {id: 'chat-form', class: 'chat-form', onsubmit: (e) => this.on_submit_(e)}, this.input_,
-        el('button', {type: 'submit', id: 'chat-send'}, 'Send'), this.count_);
+        el('button', {type: 'submit', id: 'chat-send'}, t('chat.send')), this.count_);
     this.error_ = el('p', {id: 'chat-error', class: 'chat-error', role: 'alert', hidden: true});
     this.node = el(
-        'section', {id: 'chat', class: 'chat', 'aria-label': 'Chat', 'data-channel': ''},
+        'section', {id: 'chat', class: 'chat', 'aria-label': t('chat.title'), 'data-channel': ''},
         el('div', {class: 'chat-head'}, this.title_, this.tablist_, this.mute_box_), this.log_, this.note_,
         this.form_, this.error_);
 
@@ -145,9 +147,9 @@ export class RoomChat {
       this.input_.value = text;
       this.on_input_();
     }
-    // The server's reasons read as the end of a sentence ("at most 5 messages in 10 s: wait a moment").
-    const why = error.message || error.code;
-    this.show_error_(error.code === 'chat_limit' ? `Too many messages: ${why}.` : `Not sent: ${why}.`);
+    // The refusal by its code, in the reader's language (too many messages says it was not sent).
+    const why = error_text(error.code, error.message);
+    this.show_error_(error.code === 'chat_limit' ? why : t('chat.not_sent', {why}));
     return true;
   }
 
@@ -206,11 +208,11 @@ export class RoomChat {
     const tabbed = this.tabbed_();
     this.node.dataset.channel = channel;
     this.tablist_.hidden = !tabbed;
-    this.title_.textContent = tabbed ? 'Chat' : 'Players\u2019 chat';
+    this.title_.textContent = t(tabbed ? 'chat.title' : 'chat.players_title');
     for (const c of kChannels) {
       const tab = this.tabs_[c];
       const unread = this.unread_[c];
-      tab.textContent = `${c === 'players' ? 'Players' : 'Spectators'}${unread ? ` (${unread})` : ''}`;
+      tab.textContent = t(unread ? 'chat.tab_unread' : 'chat.tab', {channel: t(`chat.channel.${c}`), unread});
       tab.setAttribute('aria-selected', String(c === channel));
       tab.tabIndex = c === channel ? 0 : -1;
     }
@@ -223,12 +225,11 @@ export class RoomChat {
     const muted = this.messages_.filter((m) => m.channel === channel && this.hidden_(m)).length;
     const items = shown.map((m) => this.item_(m));
     if (muted) {
-      items.push(el('li', {class: 'chat-muted muted'},
-                    `${muted} message${muted > 1 ? 's' : ''} from your opponent hidden (muted).`));
+      items.push(el('li', {class: 'chat-muted muted'}, t('chat.muted', {count: muted})));
     }
     if (!items.length) {
       items.push(el('li', {class: 'chat-empty muted'},
-                    channel === 'players' ? 'No messages from the players yet.' : 'No messages yet.'));
+                    t(channel === 'players' ? 'chat.empty_players' : 'chat.empty')));
     }
     this.log_.replaceChildren(...items);
     if (to_bottom || at_bottom) this.log_.scrollTop = this.log_.scrollHeight;
@@ -236,10 +237,9 @@ export class RoomChat {
     // One writes in one's own channel only: the other tab is for reading.
     const writable = channel === this.own_channel_();
     this.form_.hidden = !writable;
-    this.input_.placeholder = 'Write a message';
+    this.input_.placeholder = t('chat.placeholder');
     this.note_.hidden = writable;
-    this.note_.textContent = channel === 'players' ? 'Only the players write here.' :
-                                                     'Only the spectators write here; you read it now that the game is over.';
+    this.note_.textContent = t(channel === 'players' ? 'chat.players_only' : 'chat.spectators_only');
   }
 
   item_(message) {
@@ -252,8 +252,8 @@ export class RoomChat {
           'data-seat': seat,
         },
         el('time', {class: 'chat-time muted', datetime: time.toISOString()},
-           time.toLocaleTimeString([], {hour: '2-digit', minute: '2-digit'})),
-        ' ', el('span', {class: `chat-name${seat ? ` seat-${seat}` : ''}`}, message.name || 'Someone'), ' ',
+           date_time(time.getTime(), {hour: '2-digit', minute: '2-digit'})),
+        ' ', el('span', {class: `chat-name${seat ? ` seat-${seat}` : ''}`}, message.name || t('chat.someone')), ' ',
         el('span', {class: 'chat-text'}, message.text));
   }
 
@@ -272,12 +272,12 @@ export class RoomChat {
     const text = this.input_.value.replace(/[\t\r\n]+/g, ' ').trim();
     if (!text) return;
     if (length_of(text) > kMaxLength) {
-      this.show_error_(`At most ${kMaxLength} characters.`);
+      this.show_error_(t('chat.too_long', {max: kMaxLength}));
       return;
     }
     const ref = this.conn_.send({type: 'chat', room: this.room_, text});
     if (ref === null) {
-      this.show_error_('Not connected: the message was not sent.');
+      this.show_error_(t('chat.offline'));
       return;
     }
     this.pending_.set(ref, text);

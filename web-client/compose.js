@@ -13,6 +13,8 @@
 //
 // None of this knows a game's rules: legality always comes from the server (legal lists, `try` answers).
 
+import {failure_text} from './errors.js';
+import {t} from './i18n.js';
 import {el, expand_legal, notify} from './ui.js';
 
 // How long an answer to `try` or a confirmed turn may take before the page stops waiting for it (a lost
@@ -48,7 +50,7 @@ export function make_try(conn, room_id) {
         return new Promise((resolve, reject) => {
           const ref = conn.send({type: 'try', room: room_id, actions});
           if (ref === null) {
-            reject(failure('offline', 'Not connected: try again in a moment.'));
+            reject(failure('offline', t('shell.not_connected')));
             return;
           }
           refs.add(ref);
@@ -65,6 +67,13 @@ export function make_try(conn, room_id) {
   };
 }
 
+// A refused or unanswered `try` in words: the server's refusal by its code, or that no answer came.
+function try_failure_text(error) {
+  if (error.code === 'timeout') return t('compose.no_answer');
+  if (error.code === 'offline') return error.message;
+  return failure_text(error);
+}
+
 // --- the turn bar
 
 // A compact bar above the board: a prompt, then buttons ({label, control, onclick, primary, disabled,
@@ -76,7 +85,7 @@ export class TurnBar {
     this.tools_ = el('span', {class: 'turn-bar-tools'});
     this.buttons_ = el('span', {class: 'turn-bar-buttons'});
     this.node =
-        el('div', {class: `turn-bar ${extra_class}`.trim(), role: 'group', 'aria-label': 'Your turn'},
+        el('div', {class: `turn-bar ${extra_class}`.trim(), role: 'group', 'aria-label': t('compose.bar_label')},
            el('span', {class: 'turn-bar-text'}, this.prompt_, this.steps_), this.tools_, this.buttons_);
   }
 
@@ -117,7 +126,7 @@ export class TurnBar {
 // `position`/`info` (the tried position while composing); a click that makes an action calls `add(text)`.
 // `on_change()` is called whenever what to draw changed (an answer came, a step was undone).
 export class Composer {
-  constructor(ctx, {on_change, confirm_label = 'Confirm turn'} = {}) {
+  constructor(ctx, {on_change, confirm_label = t('compose.confirm_turn')} = {}) {
     this.ctx_ = ctx;
     this.on_change_ = on_change || (() => {});
     this.confirm_label_ = confirm_label;
@@ -301,7 +310,7 @@ export class Composer {
             if (steps.length === 1) this.ctx_.act(steps, false);
             return;
           }
-          if (error && error.code !== 'closed') notify(error.message || 'The server did not answer.');
+          if (error && error.code !== 'closed') notify(try_failure_text(error));
           this.on_change_();
         });
   }
@@ -312,9 +321,9 @@ export class Composer {
     if (!this.info_.canAct && !this.sent_) return out;
     if (this.steps_.length && !this.direct_) {
       out.push({
-        label: 'Undo',
+        label: t('compose.undo'),
         control: 'undo',
-        title: 'Take back the last step of this turn (Backspace)',
+        title: t('compose.undo_title'),
         disabled: this.busy_ || this.sent_,
         onclick: () => this.undo(),
       });
@@ -327,19 +336,19 @@ export class Composer {
     const pass = !this.steps_.length && !this.direct_ && !this.sent_ && !this.base_?.mid_turn;
     const armed = pass && this.pass_timer_ !== null;
     if (can_end || this.sent_) {
-      const label = this.sent_ ? 'Sent…' :
-          armed                ? 'Confirm: end without playing' :
+      const label = this.sent_ ? t('compose.sent') :
+          armed                ? t('compose.pass_confirm') :
           confirm_label        ? confirm_label :
           this.steps_.length   ? this.confirm_label_ :
-                                 'End turn';
+                                 t('compose.end_turn');
       out.push({
         label,
         control: 'confirm',
         primary: true,
         danger: armed,
-        title: this.steps_.length ? 'Send the whole turn to the opponent (Enter)' :
-            armed                 ? 'Click again to end your turn without playing' :
-                                    'End your turn here, without playing',
+        title: this.steps_.length ? t('compose.confirm_title') :
+            armed                 ? t('compose.pass_confirm_title') :
+                                    t('compose.pass_title'),
         disabled: !can_end,
         onclick: () => (pass ? this.pass_clicked_() : this.confirm()),
       });
@@ -421,16 +430,16 @@ export class Premove {
       this.ctx_.act([text], false);
       return text;
     }
-    notify(`Your premove ${pending.label} is not legal now: it was dropped.`, 'info');
+    notify(t('compose.premove_dropped', {move: pending.label}), 'info');
     return null;
   }
 
   buttons() {
     if (!this.pending_) return [];
-    return [{label: 'Cancel premove', control: 'cancel-premove', onclick: () => this.clear()}];
+    return [{label: t('compose.premove_cancel'), control: 'cancel-premove', onclick: () => this.clear()}];
   }
 
-  prompt() { return this.pending_ ? `Premove: ${this.pending_.label}, played when your turn comes.` : ''; }
+  prompt() { return this.pending_ ? t('compose.premove_prompt', {move: this.pending_.label}) : ''; }
 
   destroy() { document.removeEventListener('keydown', this.on_key_); }
 }

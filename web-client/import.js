@@ -8,6 +8,8 @@ import {mount_board} from './board-host.js';
 import {MoveList} from './movelist.js';
 import {play_on_panel} from './play-on.js';  // play on from the position shown
 import {fetch_replay, replay_position, replay_turns} from './replay.js';
+import {error_text} from './errors.js';
+import {t} from './i18n.js';
 import {el, game_title} from './ui.js';
 import {parse_result_text, result_sentence, seat_label} from './words.js';
 
@@ -15,12 +17,11 @@ import {parse_result_text, result_sentence, seat_label} from './words.js';
 // line. The server reads a record without `#!` as Baltek (notation.md), so such a text would replay as an
 // empty Baltek game that nobody wrote.
 export function import_refusal(text) {
-  if (!String(text || '').trim()) return 'The record is empty: paste a game record or choose a file.';
+  if (!String(text || '').trim()) return t('import.empty');
   const header = /^\s*#!/m.test(text);
   const turn = /^\s*\d*\s*[A-Z]\/\S/m.test(text);
   if (!header && !turn) {
-    return 'This text holds no game: a record starts with a "#!" line naming the game (#! TABLUT) or with ' +
-        'its turn lines (1   B/g3 f3/).';
+    return t('import.no_game');
   }
   return null;
 }
@@ -28,14 +29,30 @@ export function import_refusal(text) {
 // The players by seat with their sides in words: 'Attackers (A): alice vs Defenders (D): bob'.
 function players_text(game, players) {
   if (!players.some(Boolean)) return '';
-  return players.map((name, seat) => `${seat_label({game}, seat)}: ${name || '?'}`).join(' vs ');
+  return players.map((name, seat) => t('import.player', {side: seat_label({game}, seat), name: name || '?'}))
+      .join(t('import.versus'));
 }
 
 // How the record ends, in words: 'Ben (Defenders) wins — the king escaped to a corner', or that it goes on.
 function outcome_text(data) {
-  if (!data.finished) return data.incomplete ? 'Unfinished (the record stops at "...").' : 'Unfinished: the game goes on.';
+  if (!data.finished) return t(data.incomplete ? 'import.unfinished_cut' : 'import.unfinished');
   const result = parse_result_text(data.game, data.result);
-  return result ? `${result_sentence(data.game, result, data.players || [])}.` : `Result: ${data.result || 'finished'}.`;
+  return result ? `${result_sentence(data.game, result, data.players || [])}.` :
+                  t('import.result', {result: data.result || t('import.finished')});
+}
+
+// Why the server refused a record (fetch_replay's error), in the reader's language: "line N" around the
+// server's reason (that reason is the server's own text, in English), or the refusal by its code.
+export function replay_failure_text(failure) {
+  if (!failure) return t('error.unknown');
+  if (failure.code === 'unreachable') return t('play_on.unreachable');
+  const message = String(failure.message || '');
+  if (failure.line) {
+    return t('import.line_error', {line: String(failure.line), reason: message.replace(/^line \d+:\s*/, '')});
+  }
+  if (failure.code === 'bad_record' && message) return t('import.record_error', {reason: message});
+  if (failure.code) return error_text(failure.code, message);
+  return t('import.server_status', {status: String(failure.status || '')});
 }
 
 export function render_import(root, app = null) {
@@ -52,21 +69,21 @@ export function render_import(root, app = null) {
   });
   const file = el('input', {id: 'import-file', type: 'file', accept: '.txt,text/plain'});
   const error = el('p', {id: 'import-error', class: 'import-error', role: 'alert', hidden: true});
-  const submit = el('button', {id: 'import-submit', type: 'submit', class: 'primary'}, 'Show the replay');
+  const submit = el('button', {id: 'import-submit', type: 'submit', class: 'primary'}, t('import.submit'));
   const form =
       el('form', {class: 'card-form import-form'},
          el('div', {class: 'field'},
             el('label',
                {for: 'import-text'
                },
-               'Record (notation.md form)'),
+               t('import.record_label')),
             text),
          el('div', {class: 'field'}, el('label', {for: 'import-file'
-            }, 'or a file'), file), el('div', {class: 'buttons'}, submit), error);
+            }, t('import.file_label')), file), el('div', {class: 'buttons'}, submit), error);
   const summary = el('div', {class: 'import-summary'});
   const board_root = el('div', {id: 'board', class: 'board-host'});
   const viewer =
-      el('section', {class: 'import-viewer', hidden: true, 'aria-label': 'Replay'},
+      el('section', {class: 'import-viewer', hidden: true, 'aria-label': t('import.replay_label')},
          el('div', {class: 'room-layout'}, summary, el('div', {class: 'room-board'}, board_root),
             el('div', {class: 'room-panel replay-panel'})));
   const panel = viewer.querySelector('.replay-panel');
@@ -92,7 +109,7 @@ export function render_import(root, app = null) {
     submit.disabled = false;
     if (destroyed || sequence !== generation) return;
     if (failure) {
-      show_error(failure.message);
+      show_error(replay_failure_text(failure));
       return;
     }
     error.hidden = true;
@@ -123,7 +140,7 @@ export function render_import(root, app = null) {
     const sides = data.sides || [];
     summary.replaceChildren(el('h2', {}, game_title(data.game)),
                             el('p', {class: 'muted import-about'}, [
-                              data.options || 'standard rules',
+                              data.options || t('room.standard_rules'),
                               players_text(data.game, players),
                             ].filter(Boolean).join(' · ')),
                             el('p', {class: 'import-result'}, outcome_text(data)));
@@ -156,17 +173,17 @@ export function render_import(root, app = null) {
     // A line a block: a long one wraps under its own start, indented, rather than being cut.
     const lines = String(data.record || '').replace(/\n$/, '').split('\n');
     panel.replaceChildren(controls.node, ...(play_on ? [play_on.node] : []),
-                          el('pre', {id: 'moves', class: 'moves', tabindex: '0', 'aria-label': 'Game record'},
+                          el('pre', {id: 'moves', class: 'moves', tabindex: '0', 'aria-label': t('room.record_label')},
                              lines.map((line) => el('span', {class: 'moves-line'}, line || ' '))));
     controls.go(0, true);
   }
 
   root.append(
       el('div', {class: 'import'}, viewer,
-         el('section', {class: 'card'}, el('h1', {}, 'Import a record'),
-            el('p', {class: 'muted'}, 'Paste a game record or open a .txt file, then show its replay move by move.'),
+         el('section', {class: 'card'}, el('h1', {}, t('import.title')),
+            el('p', {class: 'muted'}, t('import.intro')),
             form)));
-  document.title = 'Cinq — import';
+  document.title = t('import.tab_title');
 
   return () => {
     destroyed = true;

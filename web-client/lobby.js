@@ -3,7 +3,8 @@
 // forms a click away ("More options": quick pairing, playing the computer, a new room, each with the game's
 // options as menus). The one-click tiles are above the fold on a desktop and on a phone.
 
-import {error_words} from './account.js';
+import {error_text} from './errors.js';
+import {date_time, has_text, t} from './i18n.js';
 import {OptionsMenu} from './options.js';
 import {seat_links_block, time_left_text} from './room-view.js';
 import {bot_level_label, chosen_level, clock_label, el, game_about, game_title, help_link, kBotLevels, kClocks, kCorrespondenceDays, kGames, notify, parse_clock_choice, player_label, remember_level} from './ui.js';
@@ -52,7 +53,7 @@ export function render_lobby(root, app) {
   const quick_error = error_line('quick-error');
   const watch_error = (ref, line) => {
     if (ref === null) {
-      notify('Not connected: try again in a moment.');
+      notify(t('shell.not_connected'));
       return;
     }
     for (const node of [create_error, bot_error, cvc_error, seek_error, quick_error]) node.hidden = true;
@@ -72,7 +73,8 @@ export function render_lobby(root, app) {
       el('select', {id, name: id}, kGames.map((g) => el('option', {value: g.name}, g.title)));
   const clock_select = (id) => el(
       'select', {id, name: id},
-      kClocks.map((c) => el('option', {value: c}, c === 'none' ? 'No clock (any pace)' : `${c} (min + s)`)));
+      kClocks.map((c) => el('option', {value: c},
+                            c === 'none' ? t('lobby.no_clock') : t('lobby.clock_choice', {clock: c}))));
 
   // --- name
   const name_input = el('input', {
@@ -83,12 +85,13 @@ export function render_lobby(root, app) {
     value: (conn.identity && conn.identity.name) || ''
   });
   const name_form = el('form', {class: 'row-form', id: 'name-form'}, el('label', {for: 'name-input'
-                       }, 'Your name'), name_input, el('button', {id: 'name-save', type: 'submit'}, 'Save'));
+                       }, t('lobby.your_name')), name_input,
+                       el('button', {id: 'name-save', type: 'submit'}, t('lobby.save')));
   name_form.addEventListener('submit', (e) => {
     e.preventDefault();
     const name = name_input.value.trim();
     if (!name) return;
-    if (conn.rename(name) === null) notify('Not connected: try again in a moment.');
+    if (conn.rename(name) === null) notify(t('shell.not_connected'));
   });
 
   // --- create
@@ -96,7 +99,7 @@ export function render_lobby(root, app) {
   const create_options = new OptionsMenu('create', create_game);
   const create_clock = clock_select('create-clock');
   create_clock.append(...kCorrespondenceDays.map(
-      (n) => el('option', {value: `${n}d`}, `${n} day${n > 1 ? 's' : ''} per move (correspondence)`)));
+      (n) => el('option', {value: `${n}d`}, t('lobby.days_per_move', {count: n}))));
   const create_seat = seat_select('create-seat', create_game);
   const create_private = el('input', {id: 'create-private', type: 'checkbox'});
   // Rated: for accounts only (the server refuses a guest's, and never rates a game against the computer:
@@ -104,18 +107,18 @@ export function render_lobby(root, app) {
   const create_rated = el('input', {id: 'create-rated', type: 'checkbox', 'aria-describedby': 'create-rated-hint'});
   const create_rated_hint = rated_hint('create-rated-hint');
   const create_form =
-      el('form', {class: 'card-form', id: 'create-form'}, field('create-game', 'Game', create_game),
+      el('form', {class: 'card-form', id: 'create-form'}, field('create-game', t('lobby.game'), create_game),
          create_options.node,
-         field('create-clock', 'Clock', create_clock), field('create-seat', 'Play as', create_seat),
+         field('create-clock', t('lobby.clock'), create_clock), field('create-seat', t('lobby.play_as'), create_seat),
          el('div', {class: 'check'}, create_private,
             el('label',
                {for: 'create-private'
                },
-               'Private (only people with the link can join)')),
+               t('lobby.private'))),
          el('div', {class: 'check'}, create_rated,
-            el('label', {for: 'create-rated'}, 'Rated (the result changes both players\' ratings)')),
+            el('label', {for: 'create-rated'}, t('lobby.rated_long'))),
          create_rated_hint,
-         el('button', {id: 'create-submit', type: 'submit', class: 'primary'}, 'Create room'));
+         el('button', {id: 'create-submit', type: 'submit', class: 'primary'}, t('lobby.create_room')));
   create_form.addEventListener('submit', (e) => {
     e.preventDefault();
     const message = {
@@ -143,10 +146,10 @@ export function render_lobby(root, app) {
   const bot_seat = seat_select('bot-seat', bot_game);
   const bot_clock = clock_select('bot-clock');
   const bot_form =
-      el('form', {class: 'card-form', id: 'bot-form'}, field('bot-game', 'Game', bot_game),
-         field('bot-level', 'Level', bot_level), field('bot-seat', 'Play as', bot_seat),
-         field('bot-clock', 'Clock', bot_clock), bot_options.node,
-         el('button', {id: 'bot-submit', type: 'submit', class: 'primary'}, 'Play'), bot_error);
+      el('form', {class: 'card-form', id: 'bot-form'}, field('bot-game', t('lobby.game'), bot_game),
+         field('bot-level', t('lobby.level'), bot_level), field('bot-seat', t('lobby.play_as'), bot_seat),
+         field('bot-clock', t('lobby.clock'), bot_clock), bot_options.node,
+         el('button', {id: 'bot-submit', type: 'submit', class: 'primary'}, t('lobby.play')), bot_error);
   bot_form.addEventListener('submit', (e) => {
     e.preventDefault();
     const message = {
@@ -164,12 +167,14 @@ export function render_lobby(root, app) {
   const cvc_levels = [level_select('cvc-level0', 1), level_select('cvc-level1', 3)];
   const cvc_labels = [el('span', {}), el('span', {})];
   const cvc_form =
-      el('form', {class: 'card-form', id: 'cvc-form'}, field('cvc-game', 'Game', cvc_game),
+      el('form', {class: 'card-form', id: 'cvc-form'}, field('cvc-game', t('lobby.game'), cvc_game),
          field('cvc-level0', cvc_labels[0], cvc_levels[0]), field('cvc-level1', cvc_labels[1], cvc_levels[1]),
-         el('button', {id: 'cvc-submit', type: 'submit'}, 'Watch computer vs computer'), cvc_error);
+         el('button', {id: 'cvc-submit', type: 'submit'}, t('lobby.watch_cvc')), cvc_error);
   // Each bot's level beside the side it plays, in words.
   const name_cvc_sides = () => {
-    for (const seat of [0, 1]) cvc_labels[seat].textContent = `${seat_choice(cvc_game.value, seat)}: level`;
+    for (const seat of [0, 1]) {
+      cvc_labels[seat].textContent = t('lobby.cvc_level', {side: seat_choice(cvc_game.value, seat)});
+    }
   };
   cvc_game.addEventListener('change', name_cvc_sides);
   name_cvc_sides();
@@ -187,34 +192,36 @@ export function render_lobby(root, app) {
   const seek_rated_hint = rated_hint('seek-rated-hint');
   // An optional range of the opponent's rating, for a rated seek: either end may stay open.
   const range_input = (id, label) => el('input', {
-    id, type: 'number', inputmode: 'numeric', min: '0', max: String(kRatingMax), step: '50', placeholder: 'any',
+    id, type: 'number', inputmode: 'numeric', min: '0', max: String(kRatingMax), step: '50',
+    placeholder: t('lobby.range_any'),
     'aria-label': label
   });
-  const seek_min = range_input('seek-range-min', 'Lowest rating of the opponent');
-  const seek_max = range_input('seek-range-max', 'Highest rating of the opponent');
+  const seek_min = range_input('seek-range-min', t('lobby.range_min'));
+  const seek_max = range_input('seek-range-max', t('lobby.range_max'));
   const seek_range = el('div', {class: 'field seek-range', id: 'seek-range'},
-                        el('span', {class: 'field-label', id: 'seek-range-label'}, 'Opponent\'s rating (optional)'),
+                        el('span', {class: 'field-label', id: 'seek-range-label'}, t('lobby.range_label')),
                         el('div', {class: 'range-inputs', role: 'group', 'aria-labelledby': 'seek-range-label'},
-                           seek_min, el('span', {'aria-hidden': 'true'}, 'to'), seek_max));
+                           seek_min, el('span', {'aria-hidden': 'true'}, t('lobby.range_to')), seek_max));
   const seek_status = el('p', {id: 'seek-status', class: 'muted', 'aria-live': 'polite'});
-  const seek_cancel = el('button', {id: 'seek-cancel', type: 'button', hidden: true}, 'Cancel');
+  const seek_cancel = el('button', {id: 'seek-cancel', type: 'button', hidden: true}, t('lobby.cancel'));
   const seek_list = el('ul', {class: 'seek-list'});
   const seek_form =
-      el('form', {class: 'card-form', id: 'seek-form'}, field('seek-game', 'Game', seek_game),
-         field('seek-clock', 'Clock', seek_clock), seek_options.node,
-         el('div', {class: 'check'}, seek_rated, el('label', {for: 'seek-rated'}, 'Rated')), seek_rated_hint,
+      el('form', {class: 'card-form', id: 'seek-form'}, field('seek-game', t('lobby.game'), seek_game),
+         field('seek-clock', t('lobby.clock'), seek_clock), seek_options.node,
+         el('div', {class: 'check'}, seek_rated, el('label', {for: 'seek-rated'}, t('lobby.rated'))), seek_rated_hint,
          seek_range,
          el('div', {class: 'buttons'},
-            el('button', {id: 'seek-submit', type: 'submit', class: 'primary'}, 'Find an opponent'),
+            el('button', {id: 'seek-submit', type: 'submit', class: 'primary'}, t('lobby.find_opponent')),
             seek_cancel),
          seek_status, seek_error);
   // The seeks waiting, listed with the rooms: a click on one plays it.
   const seeks_block = el('div', {class: 'lobby-seeks', id: 'seeks', hidden: true},
-                         el('h3', {}, 'Looking for an opponent'), seek_list);
+                         el('h3', {}, t('lobby.seeks_title')), seek_list);
   const show_seek = () => {
     const seek = app.seek;
     seek_status.textContent =
-        seek ? `Looking for an opponent: ${game_title(seek.game)}, ${clock_label(seek.clock)}${seek_terms(seek)}…` : '';
+        seek ? t('lobby.seeking', {game: game_title(seek.game), clock: clock_label(seek.clock), terms: seek_terms(seek)}) :
+               '';
     seek_cancel.hidden = !seek;
   };
   seek_form.addEventListener('submit', (e) => {
@@ -226,7 +233,7 @@ export function render_lobby(root, app) {
       seek.rated = true;
       const range = rating_range(seek_min.value, seek_max.value);
       if (range === false) {
-        notify('The rating range goes from a lower to a higher rating, each from 0 to ' + kRatingMax + '.');
+        notify(t('lobby.range_wrong', {max: String(kRatingMax)}));
         return;
       }
       if (range) seek.rating_range = range;
@@ -243,12 +250,12 @@ export function render_lobby(root, app) {
     const message = {type: 'seek', game: seek.game, options: seek.options || '', clock: seek.clock || null};
     if (seek.rated) message.rated = true;  // a rated seek pairs with a rated one
     app.seek_sent = message;
-    if (conn.send(message) === null) notify('Not connected: try again in a moment.');
+    if (conn.send(message) === null) notify(t('shell.not_connected'));
   };
 
   // --- rooms
   const rooms_list = el('ul', {id: 'rooms', class: 'rooms', 'aria-live': 'off'});
-  const rooms_empty = el('p', {class: 'muted'}, 'No public rooms yet: create one.');
+  const rooms_empty = el('p', {class: 'muted'}, t('lobby.no_rooms'));
   // The lists are drawn again only when they change: a button is not replaced under a click every 3 s.
   let shown_rooms = '';
   let shown_seeks = '';
@@ -268,7 +275,7 @@ export function render_lobby(root, app) {
 
   // --- my games: the current identity's rooms, those where it is my turn first, with their deadlines
   const my_games_list = el('ul', {id: 'my-games', class: 'rooms my-games'});
-  const my_games_empty = el('p', {class: 'muted'}, 'No games yet.');
+  const my_games_empty = el('p', {class: 'muted'}, t('lobby.no_games'));
   let shown_games = '';
   subscriptions.push(conn.on('my_games', (message) => {
     const games = message.games || [];
@@ -290,7 +297,7 @@ export function render_lobby(root, app) {
     if (!line) return;
     error_lines.delete(error.ref);
     app.quiet_refs.delete(error.ref);
-    line.textContent = error_words(error);
+    line.textContent = refusal_text(error);
     line.hidden = false;
   }));
   subscriptions.push(conn.on('welcome', (message) => {
@@ -322,7 +329,7 @@ export function render_lobby(root, app) {
               'li', {class: 'lobby-game', 'data-game': g.name}, el('strong', {class: 'lobby-game-title'}, g.title),
               ' ', el('span', {class: 'lobby-game-about'}, game_about(g.name)), ' ', help_link(g.name), ' ',
               el('a', {href: `#/leaderboard/${g.name}`, class: 'leaderboard-link', 'data-leaderboard': g.name},
-                 'Leaderboard'))));
+                 t('lobby.leaderboard')))));
 
   // --- one-click starts: per game, a game against the computer at the remembered level, or quick pairing
   // with the game's default options and kQuickClock. The computer's level is chosen once above the tiles.
@@ -336,36 +343,35 @@ export function render_lobby(root, app) {
       'li', {class: 'quick-row', 'data-game': g.name}, el('span', {class: 'quick-game'}, g.title),
       el('button', {
         type: 'button', class: 'quick-bot primary', 'data-quick': 'bot', 'data-game': g.name,
-        'aria-label': `Play ${g.title} against the computer`,
+        'aria-label': t('lobby.quick_bot_label', {game: g.title}),
         onclick: () => send_create({type: 'create', game: g.name, options: '', bot: Number(quick_level.value), clock: null},
                                    quick_error),
-      }, 'vs computer'),
+      }, t('lobby.quick_bot')),
       el('button', {
         type: 'button', class: 'quick-seek', 'data-quick': 'seek', 'data-game': g.name,
-        'aria-label': `Find an opponent for ${g.title} (${kQuickClock})`,
+        'aria-label': t('lobby.quick_seek_label', {game: g.title, clock: kQuickClock}),
         onclick: () => send_seek({type: 'seek', game: g.name, options: '', clock: parse_clock_choice(kQuickClock)},
                                  quick_error),
-      }, `Find opponent`)));
+      }, t('lobby.quick_seek'))));
   const quick_start = el(
       'section', {class: 'card lobby-quick', id: 'quick-start', 'aria-labelledby': 'quick-title'},
-      el('div', {class: 'quick-head'}, el('h2', {id: 'quick-title'}, 'Play now'),
-         el('div', {class: 'quick-level'}, el('label', {for: 'quick-level'}, 'Computer\'s level'), quick_level)),
-      el('p', {class: 'quick-note muted'}, `One click: a game against the computer, or quick pairing with a stranger (${
-          kQuickClock}, standard rules).`),
+      el('div', {class: 'quick-head'}, el('h2', {id: 'quick-title'}, t('lobby.play_now')),
+         el('div', {class: 'quick-level'}, el('label', {for: 'quick-level'}, t('lobby.computer_level')), quick_level)),
+      el('p', {class: 'quick-note muted'}, t('lobby.quick_note', {clock: kQuickClock})),
       el('ul', {class: 'quick-list'}, quick_rows), quick_error,
       el('p', {id: 'quick-seek-status', class: 'muted', 'aria-live': 'polite'}));
   const quick_status = quick_start.querySelector('#quick-seek-status');
   const show_quick_seek = () => {
     quick_status.textContent = seek_status.textContent;
     quick_status.hidden = !seek_status.textContent;
-    quick_status.append(...(app.seek ? [' ', el('button', {type: 'button', id: 'quick-seek-cancel', onclick: () => conn.send({type: 'unseek'})}, 'Cancel')] : []));
+    quick_status.append(...(app.seek ? [' ', el('button', {type: 'button', id: 'quick-seek-cancel', onclick: () => conn.send({type: 'unseek'})}, t('lobby.cancel'))] : []));
   };
   subscriptions.push(conn.on('seeking', show_quick_seek), conn.on('unseeked', show_quick_seek));
   show_quick_seek();
 
   // The full forms, a click away; left open, they stay open next time.
   const more = el('details', {class: 'lobby-more', id: 'more-options', ...(more_open() ? {open: true} : {})},
-                  el('summary', {id: 'more-options-summary'}, 'More options: the clock, the side, the game\'s options, a room of your own'));
+                  el('summary', {id: 'more-options-summary'}, t('lobby.more_options')));
   more.addEventListener('toggle', () => {
     try {
       localStorage.setItem(kMoreKey, more.open ? 'open' : 'closed');
@@ -377,32 +383,32 @@ export function render_lobby(root, app) {
   // The tiles first; then two columns at desktop width (the lists, then the forms); one on a phone.
   root.append(el(
       'div', {class: 'lobby'},
-      el('header', {class: 'lobby-head'}, el('h1', {id: 'lobby-title'}, 'Cinq: five board games to play online'),
-         el('p', {class: 'lobby-intro'},
-            'Play a friend with a link, a stranger by quick pairing, or the computer. New to a game? Each ' +
-                'has a short “How to play”.')),
+      el('header', {class: 'lobby-head'}, el('h1', {id: 'lobby-title'}, t('lobby.title')),
+         el('p', {class: 'lobby-intro'}, t('lobby.intro'))),
       quick_start,
       el('section', {class: 'card lobby-games', 'aria-labelledby': 'games-title'},
-         el('h2', {id: 'games-title'}, 'The games'), games_list,
-         el('p', {class: 'lobby-archive'}, 'Finished games: ',
-            el('a', {id: 'lobby-archive-link', href: '#/archive'}, 'search the archive'),
-            conn.username ? ['; ', el('a', {href: `#/player/${encodeURIComponent(conn.username)}`}, 'your ratings')] : null,
-            '.')),
+         el('h2', {id: 'games-title'}, t('lobby.games')), games_list,
+         el('p', {class: 'lobby-archive'}, t('lobby.finished_games'),
+            el('a', {id: 'lobby-archive-link', href: '#/archive'}, t('lobby.search_archive')),
+            conn.username ? [t('lobby.archive_and'),
+                             el('a', {href: `#/player/${encodeURIComponent(conn.username)}`}, t('lobby.your_ratings'))] :
+                            null,
+            t('lobby.archive_end'))),
       el('div', {class: 'lobby-lists'},
          el('section', {class: 'card lobby-rooms', 'aria-labelledby': 'rooms-title'},
-            el('h2', {id: 'rooms-title'}, 'Rooms'), seeks_block, rooms_empty, rooms_list),
+            el('h2', {id: 'rooms-title'}, t('lobby.rooms')), seeks_block, rooms_empty, rooms_list),
          el('section', {class: 'card lobby-my-games', 'aria-labelledby': 'my-games-title'},
-            el('h2', {id: 'my-games-title'}, 'My games'), my_games_empty, my_games_list)),
+            el('h2', {id: 'my-games-title'}, t('lobby.my_games')), my_games_empty, my_games_list)),
       el('div', {class: 'lobby-forms'}, el('section', {class: 'card lobby-name'}, name_form),
          el('div', {class: 'card lobby-more-card'}, more),
          el('div', {class: 'lobby-more-forms'},
             el('section', {class: 'card lobby-seek', 'aria-labelledby': 'seek-title'},
-               el('h2', {id: 'seek-title'}, 'Quick pairing'), seek_form),
+               el('h2', {id: 'seek-title'}, t('lobby.quick_pairing')), seek_form),
             el('section', {class: 'card lobby-bot', 'aria-labelledby': 'bot-title'},
-               el('h2', {id: 'bot-title'}, 'Play against the computer'), bot_form,
-               el('h3', {id: 'cvc-title'}, 'Computer vs computer'), cvc_form),
+               el('h2', {id: 'bot-title'}, t('lobby.play_computer')), bot_form,
+               el('h3', {id: 'cvc-title'}, t('lobby.cvc')), cvc_form),
             el('section', {class: 'card lobby-create', 'aria-labelledby': 'create-title'},
-               el('h2', {id: 'create-title'}, 'New room'), create_form)))));
+               el('h2', {id: 'create-title'}, t('lobby.new_room')), create_form)))));
   // The forms show while "More options" is open.
   const more_forms = root.querySelector('.lobby-more-forms');
   const follow_more = () => { more_forms.hidden = !more.open; };
@@ -416,7 +422,7 @@ export function render_lobby(root, app) {
   subscriptions.push(conn.on_ready(refresh));
   const timer = setInterval(refresh, kRefreshMs);
   const deadline_timer = setInterval(() => tick_deadlines(root), 1000);
-  document.title = 'Cinq — lobby';
+  document.title = t('lobby.tab_title');
 
   return () => {
     clearInterval(timer);
@@ -427,14 +433,14 @@ export function render_lobby(root, app) {
 
 // A seat as the forms offer it, by the side it plays: 'Attackers (A)'; Bi-litaire's players by number.
 function seat_choice(game, seat) {
-  if (game === 'bi-litaire') return seat === 0 ? 'Player 1 (marbles first)' : 'Player 2 (trays first)';
-  return seat_label({game}, seat) || (seat === 0 ? 'First' : 'Second');
+  if (game === 'bi-litaire') return t(seat === 0 ? 'lobby.bilitaire_first' : 'lobby.bilitaire_second');
+  return seat_label({game}, seat) || t(seat === 0 ? 'lobby.seat_first' : 'lobby.seat_second');
 }
 
 // "Play as": random or a seat, named by its side in the game chosen in `game_select` (kept in step with it).
 function seat_select(id, game_select) {
   const options = [0, 1].map((seat) => el('option', {value: String(seat)}));
-  const select = el('select', {id, name: id}, el('option', {value: ''}, 'Random'), options);
+  const select = el('select', {id, name: id}, el('option', {value: ''}, t('lobby.random')), options);
   const name_sides = () => {
     for (const [seat, option] of options.entries()) option.textContent = seat_choice(game_select.value, seat);
   };
@@ -453,8 +459,9 @@ const kRatingMax = 4000;
 
 // What a guest sees under a Rated box: rated play needs an account.
 function rated_hint(id) {
-  return el('small', {id, class: 'hint-text muted'}, el('a', {href: '#/account'}, 'Log in'), ' or ',
-            el('a', {href: '#/account/register'}, 'register'), ' to play rated games.');
+  return el('small', {id, class: 'hint-text muted'}, el('a', {href: '#/account'}, t('lobby.rated_hint_log_in')),
+            t('lobby.rated_hint_or'), el('a', {href: '#/account/register'}, t('lobby.rated_hint_register')),
+            t('lobby.rated_hint_end'));
 }
 
 // A seek's range from the form's two fields: null when both are empty, false when they make no range, else
@@ -476,9 +483,22 @@ export function rating_range(min_text, max_text) {
 // ', rated, 1400–1700' for a rated seek (with its range), '' otherwise.
 function seek_terms(seek) {
   if (!seek || !seek.rated) return '';
-  const range = Array.isArray(seek.rating_range) && seek.rating_range.length === 2 ?
-      `, ${seek.rating_range[0]}–${seek.rating_range[1]}` : '';
-  return `, rated${range}`;
+  if (Array.isArray(seek.rating_range) && seek.rating_range.length === 2) {
+    return t('lobby.seek_rated_range', {min: String(seek.rating_range[0]), max: String(seek.rating_range[1])});
+  }
+  return t('lobby.seek_rated');
+}
+
+// A room's status in words ('waiting', 'live'...); a status this page does not know shows as the server says it.
+function status_text(status) {
+  return has_text(`lobby.status.${status}`) ? t(`lobby.status.${status}`) : status;
+}
+
+// A refused create or seek in words: the lobby's own explanation where it has one (rated play), else the
+// refusal's text.
+function refusal_text(error) {
+  if (error.code && has_text(`lobby.refusal.${error.code}`)) return t(`lobby.refusal.${error.code}`);
+  return error_text(error.code, error.message);
 }
 
 function render_rooms(list, empty, rooms, app) {
@@ -489,7 +509,7 @@ function render_rooms(list, empty, rooms, app) {
 // A list's result text ("D resign") written out, with the names of the list's seats.
 function summary_result(summary) {
   const result = parse_result_text(summary.game, summary.result);
-  if (!result) return {result: null, text: summary.result || 'finished'};
+  if (!result) return {result: null, text: summary.result || t('lobby.status.finished')};
   const names = (summary.seats || []).map((seat) => (seat ? seat.name : ''));
   return {result, text: result_sentence(summary.game, result, names)};
 }
@@ -498,7 +518,7 @@ function room_row(summary, app) {
   const seats = summary.seats || [null, null];
   const free = seats.findIndex((s) => !s);
   const finished = summary.status === 'finished';
-  const status = summary.status === 'open' ? 'waiting' : finished ? summary_result(summary).text : summary.status;
+  const status = finished ? summary_result(summary).text : status_text(summary.status);
   const free_label = free >= 0 ? seat_label({game: summary.game}, free) : '';
   // A rated room seats accounts only: a guest is told so rather than refused.
   const closed = Boolean(summary.rated) && !(app.conn && app.conn.username);
@@ -512,25 +532,27 @@ function room_row(summary, app) {
                   app.navigate(`#/room/${summary.room}`);
                 }
               },
-         `Sit as ${free_label}`);
+         t('lobby.sit_as', {side: free_label}));
   const watch =
       el('button', {type: 'button', class: 'watch', onclick: () => app.navigate(`#/room/${summary.room}`)},
-         'Watch');
+         t('lobby.watch'));
   return el(
       'li', {class: 'room-row', 'data-room': summary.room, 'data-status': summary.status},
       el('div', {class: 'room-main'}, el('span', {class: 'room-game'}, game_title(summary.game)),
          summary.options ? el('span', {class: 'room-options'}, summary.options) : null,
-         el('span', {class: 'room-players'}, player_label(seats[0]), ' vs ', player_label(seats[1]))),
+         el('span', {class: 'room-players'}, player_label(seats[0]), t('lobby.versus'), player_label(seats[1]))),
       el('div', {class: 'room-meta'},
          // Which seat is free, by its side: a new player sees what they would play.
-         free >= 0 && !finished ? el('span', {class: 'room-free', 'data-seat': String(free)}, `Free: ${free_label}`) :
-                                  null,
+         free >= 0 && !finished ?
+             el('span', {class: 'room-free', 'data-seat': String(free)}, t('lobby.free_seat', {side: free_label})) :
+             null,
          el('span', {class: 'room-clock'}, clock_label(summary.clock)),
-         summary.rated ? el('span', {class: 'room-rated'}, 'rated') : null,
-         el('span', {class: 'room-spectators', title: 'Spectators'}, `${summary.spectators || 0} watching`),
+         summary.rated ? el('span', {class: 'room-rated'}, t('lobby.rated_tag')) : null,
+         el('span', {class: 'room-spectators', title: t('lobby.spectators')},
+            t('lobby.watching', {count: summary.spectators || 0})),
          el('span', {class: `room-status status-${summary.status}`}, status)),
       el('div', {class: 'room-row-actions'},
-         free >= 0 && !finished && closed ? el('a', {class: 'seat-closed', href: '#/account'}, 'Log in to sit') : null,
+         free >= 0 && !finished && closed ? el('a', {class: 'seat-closed', href: '#/account'}, t('lobby.log_in_to_sit')) : null,
          sit, watch));
 }
 
@@ -543,29 +565,31 @@ function render_seeks(list, seeks, app) {
       (a.rated === undefined || b.rated === undefined || Boolean(a.rated) === Boolean(b.rated));
   list.replaceChildren(...seeks.map((seek) => {
     const mine = same_seek(seek, app.seek) && seek.name === my_name;
-    const what = `${game_title(seek.game)}${seek.options ? ` ${seek.options}` : ''} (${clock_label(seek.clock)}${
-        seek_terms(seek)})`;
+    const what = t('lobby.seek_what', {
+      game: `${game_title(seek.game)}${seek.options ? ` ${seek.options}` : ''}`, clock: clock_label(seek.clock),
+      terms: seek_terms(seek)
+    });
     // A rated seek is for accounts: a guest sees it without a button that would only be refused.
     const closed = Boolean(seek.rated) && !(conn && conn.username);
     return el(
         'li', {class: 'seek-row', 'data-game': seek.game, 'data-rated': String(Boolean(seek.rated))},
         el('span', {class: 'seek-what'}, player_label({name: seek.name, username: seek.username, rating: seek.rating}),
-           ` seeks ${what}`),
-        mine ? el('span', {class: 'seek-mine muted'}, 'your seek') :
-        closed ? el('span', {class: 'seek-closed muted'}, 'rated: log in to play') :
+           t('lobby.seeks', {what})),
+        mine ? el('span', {class: 'seek-mine muted'}, t('lobby.your_seek')) :
+        closed ? el('span', {class: 'seek-closed muted'}, t('lobby.seek_closed')) :
                el('button', {
                  type: 'button',
                  class: 'seek-accept primary',
-                 'aria-label': `Play ${seek.name}: ${what}`,
+                 'aria-label': t('lobby.seek_accept_label', {name: seek.name, what}),
                  onclick: () => app.accept_seek && app.accept_seek(seek)
                },
-                  'Play'));
+                  t('lobby.play')));
   }));
 }
 
 // Who must move by when, as time left: 'you: 2 days 4 h left', 'them: 5 h 3 min left'.
 function deadline_text({deadline_ms, my_turn}) {
-  return `${my_turn ? 'you' : 'they'}: ${time_left_text(deadline_ms - Date.now())} to move`;
+  return t(my_turn ? 'lobby.deadline_you' : 'lobby.deadline_they', {time: time_left_text(deadline_ms - Date.now())});
 }
 
 // Counts the deadlines of "My games" down between two refreshes of the list.
@@ -586,7 +610,8 @@ function my_game_row(summary, app) {
   const when = summary.deadline_ms ? deadline_text(summary) : '';
   const my_side = seat_label({game: summary.game}, me);
   let outcome = null;
-  let state = summary.my_turn ? 'your turn' : summary.status === 'open' ? 'waiting' : 'their turn';
+  let state =
+      t(summary.my_turn ? 'lobby.your_turn' : summary.status === 'open' ? 'lobby.status.open' : 'lobby.their_turn');
   if (finished) {
     // Who won, and whether that was me: "You lost — Ben (Defenders) wins — Ada resigned".
     const {result, text} = summary_result(summary);
@@ -603,16 +628,16 @@ function my_game_row(summary, app) {
         'data-outcome': outcome || ''
       },
       el('div', {class: 'room-main'}, el('span', {class: 'room-game'}, game_title(summary.game)),
-         el('span', {class: 'room-players'}, 'vs ', player_label(opponent),
-            `${opponent_label ? ` — ${opponent_label}` : ''}`, my_side ? ` · you play ${my_side}` : '')),
+         el('span', {class: 'room-players'}, t('lobby.versus_start'), player_label(opponent),
+            `${opponent_label ? ` — ${opponent_label}` : ''}`, my_side ? t('lobby.you_play', {side: my_side}) : '')),
       el('div', {class: 'room-meta'}, el('span', {class: 'room-clock'}, clock),
-         summary.rated ? el('span', {class: 'room-rated'}, 'rated') : null,
+         summary.rated ? el('span', {class: 'room-rated'}, t('lobby.rated_tag')) : null,
          when ? el('span', {
            class: 'room-deadline',
            role: 'timer',
            'data-deadline-ms': String(summary.deadline_ms),
            'data-mine': String(Boolean(summary.my_turn)),
-           title: `Move by ${new Date(summary.deadline_ms).toLocaleString()}`
+           title: t('room.move_by', {date: date_time(summary.deadline_ms)})
          }, when) : null,
          outcome ? el('strong', {class: `my-outcome outcome-${outcome.toLowerCase().replace(/\s+/g, '-')}`}, outcome) : null,
          el('span', {class: `room-status status-${summary.status}`}, state)),
@@ -622,6 +647,6 @@ function my_game_row(summary, app) {
            class: summary.my_turn ? 'primary' : '',
            onclick: () => app.navigate(`#/room/${summary.room}`)
          },
-            summary.my_turn ? 'Play' : 'Open')),
+            t(summary.my_turn ? 'lobby.play' : 'lobby.open'))),
       links ? el('div', {class: 'my-game-links'}, links) : null);
 }

@@ -7,6 +7,7 @@
 // The turns show in notation or in words (a switch kept in the browser), with a legend of the notation's
 // symbols; both come from the game's board module (`actionWords(text)`, `notationLegend`).
 
+import {t} from './i18n.js';
 import {el, side_name} from './ui.js';
 
 // Whether the turns are written in words, as last chosen in this browser.
@@ -23,7 +24,7 @@ function words_chosen() {
 export function turn_in_words(game, turn, action_words) {
   const side = side_name(game, turn.side) || turn.side;
   const actions = (turn.items || []).map((item) => (action_words ? action_words(item) : item));
-  return `${side}: ${actions.length ? actions.join('; ') : 'ends the turn'}`;
+  return t('moves.in_words', {side, actions: actions.length ? actions.join(t('moves.words_sep')) : t('moves.ends_turn')});
 }
 
 // A record's turns in order: [{index, number, section, side, items, text}]. `index` counts from 1 over the
@@ -68,7 +69,9 @@ export function seat_of_side(game, sides, letter, section) {
 }
 
 // What a section is called in the list's headings.
-function section_title(game, section) { return `${game === 'batik' ? 'Game' : 'Round'} ${section}`; }
+function section_title(game, section) {
+  return t(game === 'batik' ? 'moves.section_game' : 'moves.section_round', {n: section});
+}
 
 // Media-control glyphs as inline SVG: emoji fonts are not everywhere (headless Linux has none).
 const kIcons = {
@@ -93,7 +96,7 @@ function icon(name) {
 }
 
 // A turn as the list writes it: "6. A/e2 c2/" (the number only before the line's first turn).
-export function turn_label(turn) { return turn ? `${turn.number}. ${turn.text}` : 'Start position'; }
+export function turn_label(turn) { return turn ? `${turn.number}. ${turn.text}` : t('moves.start_position'); }
 
 export class MoveList {
   // on_view(index, turn): show the position after `index` turns (`turn` the one that led there, null for
@@ -110,16 +113,16 @@ export class MoveList {
         icon(glyph));
     this.step_label_ = el('span', {id: 'replay-step', class: 'replay-step', 'aria-live': 'polite'}, '0 / 0');
     this.buttons_ = {
-      start: button('replay-start', 'First position (Home)', 'start', () => this.go(0)),
-      prev: button('replay-prev', 'Previous turn (←)', 'prev', () => this.go(this.index - 1)),
-      next: button('replay-next', 'Next turn (→)', 'next', () => this.go(this.index + 1)),
+      start: button('replay-start', t('moves.first'), 'start', () => this.go(0)),
+      prev: button('replay-prev', t('moves.prev'), 'prev', () => this.go(this.index - 1)),
+      next: button('replay-next', t('moves.next'), 'next', () => this.go(this.index + 1)),
       end: button(
-          'replay-end', live ? 'Back to the game (End, Esc)' : 'Last position (End)', 'end',
+          'replay-end', t(live ? 'moves.end_live' : 'moves.end_replay'), 'end',
           () => this.go(this.count)),
     };
     this.caption_ = el('div', {id: 'replay-caption', class: 'replay-caption muted'});
-    this.list_ = el('ol', {id: 'movelist-lines', class: 'movelist-lines', 'aria-label': 'Turns'});
-    this.empty_ = el('p', {class: 'movelist-empty muted'}, 'No move yet.');
+    this.list_ = el('ol', {id: 'movelist-lines', class: 'movelist-lines', 'aria-label': t('moves.turns')});
+    this.empty_ = el('p', {class: 'movelist-empty muted'}, t('moves.none'));
     // Notation or words, and what the notation's symbols mean.
     this.in_words_ = words_chosen();
     this.words_ = null;  // the board module's {actionWords, notationLegend} for this game, once loaded
@@ -136,13 +139,13 @@ export class MoveList {
         }
         this.draw_();
       },
-    }, 'In words');
+    }, t('moves.in_words_switch'));
     this.legend_list_ = el('dl', {class: 'movelist-legend-list'});
     this.legend_ = el('details', {id: 'movelist-legend', class: 'movelist-legend', hidden: true},
-                      el('summary', {}, 'What the symbols mean'), this.legend_list_);
+                      el('summary', {}, t('moves.legend')), this.legend_list_);
     this.node =
-        el('section', {id: 'movelist', class: 'movelist', 'aria-label': 'Moves'},
-           el('div', {class: 'replay movelist-nav', role: 'group', 'aria-label': 'Go through the game'},
+        el('section', {id: 'movelist', class: 'movelist', 'aria-label': t('moves.label')},
+           el('div', {class: 'replay movelist-nav', role: 'group', 'aria-label': t('moves.nav')},
               el('div', {class: 'replay-buttons'}, this.buttons_.start, this.buttons_.prev, this.step_label_,
                  this.buttons_.next, this.buttons_.end),
               this.caption_),
@@ -198,7 +201,7 @@ export class MoveList {
   set live(live) {
     if (this.live_ === Boolean(live)) return;
     this.live_ = Boolean(live);
-    const label = this.live_ ? 'Back to the game (End, Esc)' : 'Last position (End)';
+    const label = t(this.live_ ? 'moves.end_live' : 'moves.end_replay');
     this.buttons_.end.setAttribute('aria-label', label);
     this.buttons_.end.title = label;
     this.draw_();
@@ -329,7 +332,7 @@ export class MoveList {
             'data-index': String(turn.index),
             'data-side': turn.side,
             'aria-current': viewing ? 'step' : (last && this.viewing_ === null ? 'true' : false),
-            title: last ? 'The last move' : `Show the position after ${turn.number}. ${turn.side}`,
+            title: last ? t('moves.last_move') : t('moves.show_after', {turn: `${turn.number}. ${turn.side}`}),
             onclick: () => this.go(turn.index),
           },
              this.in_words_ ? turn_in_words(this.game_, turn, this.words_ && this.words_.actionWords) : turn.text);

@@ -6,6 +6,8 @@
 // `logged_out` (this browser's logout, or a "log out everywhere" from anywhere) the page forgets them and
 // starts over on a new connection as a new guest: a connection says hello once.
 
+import {t} from './i18n.js';
+
 // The protocol version this page speaks (docs/protocol.md): the server says its own in `welcome`.
 const kProtocol = 2;
 
@@ -236,10 +238,10 @@ export class Connection {
     if (box) {
       const reload = document.createElement('button');
       reload.type = 'button';
-      reload.textContent = 'Reload';
+      reload.textContent = t('shell.reload');
       reload.addEventListener('click', () => location.reload());
       box.replaceChildren(
-          `The server speaks protocol ${version}, this page expects ${kProtocol}: reload the page.`, reload);
+          t('shell.protocol_mismatch', {server: version, page: kProtocol}), reload);
       box.hidden = false;
     }
     if (this.socket_) this.socket_.close(1000, 'protocol version');

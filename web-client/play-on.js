@@ -3,6 +3,8 @@
 // chosen level takes the other side). The server cuts the record at that turn (POST /api/games/import with
 // `turns`, and `bot` and `seat` for the computer); the page then opens the player's own seat link.
 
+import {error_text} from './errors.js';
+import {t} from './i18n.js';
 import {bot_level_label, chosen_level, el, kBotLevels, kCorrespondenceDays, notify, remember_level} from './ui.js';
 import {seat_label} from './words.js';
 
@@ -22,26 +24,27 @@ export function play_on_query({turns, seat, opponent, level, days}) {
 // `game`: the game's name (for the sides in words); `app`: for navigating.
 export function play_on_panel({record, turns, game, app}) {
   const side = el('select', {id: 'play-on-side', name: 'play-on-side'},
-                  [0, 1].map((seat) => el('option', {value: String(seat)}, seat_label({game}, seat) || `Seat ${seat + 1}`)));
+                  [0, 1].map((seat) => el('option', {value: String(seat)},
+                                          seat_label({game}, seat) || t('room.seat_n', {n: seat + 1}))));
   const opponent = el('select', {id: 'play-on-opponent', name: 'play-on-opponent'},
-                      el('option', {value: 'computer'}, 'the computer'),
-                      el('option', {value: 'person'}, 'a person, by link'));
+                      el('option', {value: 'computer'}, t('play_on.computer')),
+                      el('option', {value: 'person'}, t('play_on.person')));
   const level = el('select', {id: 'play-on-level', name: 'play-on-level'},
                    kBotLevels.map((l) => el('option', {value: String(l), selected: l === chosen_level() ? '' : null},
                                             bot_level_label(l))));
   level.addEventListener('change', () => remember_level(Number(level.value)));
   const days = el('select', {id: 'play-on-days', name: 'play-on-days'},
                   kCorrespondenceDays.map((d) => el('option', {value: String(d), selected: d === 3 ? '' : null},
-                                      `${d} ${d === 1 ? 'day' : 'days'} a move`)));
-  const level_field = el('label', {class: 'play-on-field'}, 'Level ', level);
-  const days_field = el('label', {class: 'play-on-field', hidden: true}, 'Time ', days);
-  const go = el('button', {id: 'play-on-go', type: 'submit', class: 'primary'}, 'Play on from here');
+                                      t('play_on.days', {count: d}))));
+  const level_field = el('label', {class: 'play-on-field'}, t('play_on.level'), level);
+  const days_field = el('label', {class: 'play-on-field', hidden: true}, t('play_on.time'), days);
+  const go = el('button', {id: 'play-on-go', type: 'submit', class: 'primary'}, t('play_on.go'));
   const where = el('p', {class: 'play-on-where muted'});
   const form = el('form', {id: 'play-on', class: 'play-on'},
-                  el('h3', {}, 'Play on from this position'), where,
+                  el('h3', {}, t('play_on.title')), where,
                   el('div', {class: 'play-on-fields'},
-                     el('label', {class: 'play-on-field'}, 'You play ', side),
-                     el('label', {class: 'play-on-field'}, 'against ', opponent), level_field, days_field),
+                     el('label', {class: 'play-on-field'}, t('play_on.you_play'), side),
+                     el('label', {class: 'play-on-field'}, t('play_on.against'), opponent), level_field, days_field),
                   go);
   opponent.addEventListener('change', () => {
     level_field.hidden = opponent.value !== 'computer';
@@ -58,7 +61,8 @@ export function play_on_panel({record, turns, game, app}) {
       const response = await fetch(url, {method: 'POST', headers: {'Content-Type': 'text/plain'}, body: record()});
       const answer = await response.json().catch(() => ({}));
       if (!response.ok) {
-        notify((answer.error && answer.error.message) || `The game could not be made (error ${response.status}).`);
+        notify(answer.error ? error_text(answer.error.code, answer.error.message) :
+                              t('play_on.failed', {status: String(response.status)}));
         return;
       }
       // My own seat's link takes the seat; the other one (a person's) is shown in the room to send.
@@ -67,14 +71,14 @@ export function play_on_panel({record, turns, game, app}) {
       if (app && app.navigate) app.navigate(hash);
       else location.hash = hash;
     } catch {
-      notify('The server cannot be reached: try again in a moment.');
+      notify(t('play_on.unreachable'));
     } finally {
       go.disabled = false;
     }
   });
   const update = () => {
     const n = turns();
-    where.textContent = n === 0 ? 'From the start position.' : `From the position after turn ${n}.`;
+    where.textContent = n === 0 ? t('play_on.from_start') : t('play_on.from_turn', {n});
   };
   update();
   return {node: form, update};

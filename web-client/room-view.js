@@ -1,6 +1,7 @@
 // The room page's widgets that only draw: the two seats (name, presence, clock, turn marker) and the
 // texts derived from a state. They hold no protocol logic; room.js feeds them.
 
+import {date_time, t} from './i18n.js';
 import {rating_change_text, ratings_by_seat} from './ratings.js';
 import {copy_text, el, format_clock, player_href, rating_badge} from './ui.js';
 import {result_sentence, seat_label, seat_side, side_label} from './words.js';
@@ -14,10 +15,10 @@ export class PlayersPanel {
         name: el('span', {class: 'player-name'}),
         rating: el('span', {class: 'player-rating'}),  // an account's rating before the game ('1500?')
         change: el('span', {class: 'player-rating-change', hidden: true}),  // a rated game's end
-        bot: el('span', {class: 'bot-badge', title: 'computer opponent', hidden: true}, 'computer'),
+        bot: el('span', {class: 'bot-badge', title: t('room.bot_title'), hidden: true}, t('room.bot')),
         side: el('span', {class: 'player-side'}),
-        marker: el('span', {class: 'to-move-marker'}, 'to move'),
-        won: el('span', {class: 'won-marker', hidden: true}, 'winner'),
+        marker: el('span', {class: 'to-move-marker'}, t('room.to_move')),
+        won: el('span', {class: 'won-marker', hidden: true}, t('room.winner')),
         clock: el('span', {class: 'clock', role: 'timer', 'aria-live': 'off'}),
         // A correspondence game: the time the seat to move has left, counted down on its card.
         deadline: el('span', {class: 'deadline-left', role: 'timer', 'aria-live': 'off', hidden: true}),
@@ -44,7 +45,7 @@ export class PlayersPanel {
       if (info && info.username) {
         row.name.replaceChildren(el('a', {class: 'player-link', href: player_href(info.username)}, info.name));
       } else {
-        row.name.textContent = info ? info.name : 'Free seat';
+        row.name.textContent = info ? info.name : t('room.free_seat');
       }
       row.name.classList.toggle('free', !info);
       // Once a rated game is over the badge shows the rating it left (the `ratings` entry's `after`).
@@ -55,15 +56,15 @@ export class PlayersPanel {
       row.rating.replaceChildren(...[rating_badge(rating)].filter(Boolean));
       const change = rating_change_text(entry);
       row.change.hidden = !change;
-      row.change.textContent = change ? `Rating ${change}` : '';
+      row.change.textContent = change ? t('room.rating_change', {change}) : '';
       // A computer opponent (player id `bot:L`): always there, so no presence to watch.
       const bot = Boolean(info && /^bot:/.test(info.id || ''));
       row.bot.hidden = !bot;
       row.node.classList.toggle('bot', bot);
       // The side in words with its letter ('Defenders (D)'), Bi-litaire's role of the round included.
-      row.side.textContent = `${seat_label(state, seat)}${seat === my_seat ? ' · you' : ''}`;
+      row.side.textContent = `${seat_label(state, seat)}${seat === my_seat ? t('room.side_you') : ''}`;
       const online = Boolean(info && info.online);
-      row.dot.title = info ? (online ? 'online' : 'offline') : '';
+      row.dot.title = info ? t(online ? 'room.online' : 'room.offline') : '';
       row.node.dataset.online = info ? String(online) : '';
       row.node.classList.toggle('online', online);
       row.node.classList.toggle('me', seat === my_seat);
@@ -113,7 +114,7 @@ export class PlayersPanel {
       const shown = Boolean(text) && seat === this.deadline_seat_;
       row.deadline.hidden = !shown;
       row.deadline.textContent = shown ? text : '';
-      row.deadline.title = shown ? `Move by ${new Date(deadline).toLocaleString()}` : '';
+      row.deadline.title = shown ? t('room.move_by', {date: date_time(deadline)}) : '';
       row.deadline.classList.toggle('low', shown && deadline - Date.now() < 3600 * 1000);
     }
   }
@@ -122,38 +123,38 @@ export class PlayersPanel {
 // The time left to move in words: '2 days 4 h left', '3 h 12 min left', '12 min 05 s left' (seconds in the
 // last hour), 'time is up'.
 export function time_left_text(ms) {
-  if (!(ms > 0)) return 'time is up';
+  if (!(ms > 0)) return t('room.time_up');
   const s = Math.floor(ms / 1000);
   const days = Math.floor(s / 86400);
   const hours = Math.floor((s % 86400) / 3600);
   const minutes = Math.floor((s % 3600) / 60);
   const seconds = s % 60;
-  if (days > 0) return `${days} ${days === 1 ? 'day' : 'days'}${hours ? ` ${hours} h` : ''} left`;
-  if (hours > 0) return `${hours} h ${minutes} min left`;
-  return `${minutes} min ${String(seconds).padStart(2, '0')} s left`;
+  if (days > 0) return t(hours ? 'room.left.days_hours' : 'room.left.days', {count: days, hours});
+  if (hours > 0) return t('room.left.hours', {hours, minutes});
+  return t('room.left.minutes', {minutes, seconds: String(seconds).padStart(2, '0')});
 }
 
 // The line under the board: whose turn, or why nothing happens.
 export function turn_text(state, my_seat) {
   const position = state.position || {};
   const seats = state.seats || [];
-  const name = (seat) => (seats[seat] ? seats[seat].name : `Seat ${seat + 1}`);
+  const name = (seat) => (seats[seat] ? seats[seat].name : t('room.seat_n', {n: seat + 1}));
   if (position.status === 'finished') {
-    return position.result ? `Game over: ${result_text(state)}` : 'Game over';
+    return position.result ? t('room.turn.over_result', {result: result_text(state)}) : t('room.turn.over');
   }
   if (position.status !== 'live') {
-    return my_seat === null ? 'Waiting for players.' : 'Waiting for an opponent: share the invitation link.';
+    return t(my_seat === null ? 'room.turn.waiting_players' : 'room.turn.waiting_opponent');
   }
   // The side in words and letter: "Your turn — Light (C)." (Bi-litaire: the role of the round).
   const label = side_label(state.game, seat_side(state, position.to_move));
-  const side = label ? ` — ${label}` : '';
+  const side = label ? t('room.turn.side', {side: label}) : '';
   if (position.to_move === my_seat) {
     // boards: "end your turn" only where the rules allow it (not after a Kopf oder Knopf penalty).
-    const next = state.can_end_turn ? 'play on or end your turn' : 'play on';
-    if (position.mid_turn) return `Your turn${side}: ${next}.`;
-    return `Your turn${side}.`;
+    const next = t(state.can_end_turn ? 'room.turn.play_on_or_end' : 'room.turn.play_on');
+    if (position.mid_turn) return t('room.turn.yours_mid', {side, next});
+    return t('room.turn.yours', {side});
   }
-  return `${name(position.to_move)} to move${side}.`;
+  return t('room.turn.other', {name: name(position.to_move), side});
 }
 
 // The result written out: "Ben (Defenders) wins — Ada resigned", "Draw by agreement", "Aborted".
@@ -188,17 +189,17 @@ export function seat_link_items(state, links, my_seat) {
     const side = seat_label(state, seat);
     const holder = seats[seat];
     // Whose link it is: mine, the opponent's to send (a free seat), or a seat someone else holds.
-    const who = seat === my_seat ? `Your own link · ${side}` :
-        holder && my_seat !== null && my_seat !== undefined ? `${holder.name}'s link · ${side}` :
-                                                              `Opponent's link · ${side}`;
+    const who = seat === my_seat ? t('room.link.mine', {side}) :
+        holder && my_seat !== null && my_seat !== undefined ? t('room.link.holder', {name: holder.name, side}) :
+                                                              t('room.link.opponent', {side});
     // The link on one line, shortened in the middle by CSS (its end, the token, stays visible); the whole
     // link is the href, the title and what Copy copies.
     items.push(el(
         'li', {class: 'seat-link', 'data-seat': String(seat), 'data-mine': String(seat === my_seat)},
         el('span', {class: 'seat-link-who'}, who),
         el('a', {href: url, class: 'seat-link-url', title: url}, url),
-        el('button', {type: 'button', class: 'copy-seat-link', onclick: () => copy_text(url, 'Link')},
-           'Copy link')));
+        el('button', {type: 'button', class: 'copy-seat-link', onclick: () => copy_text(url, t('room.copied_link'))},
+           t('room.copy_link'))));
   }
   return items;
 }
@@ -213,8 +214,7 @@ export function seat_links_block(state, links, my_seat) {
   return el(
       'div', {class: 'seat-links-block'},
       el('p', {class: 'seat-links-say'},
-         to_send ? 'Send this link to your opponent: whoever opens it plays that seat.' :
-                   'Your private seat link: open it to play this seat from another browser.'),
+         t(to_send ? 'room.links.send' : 'room.links.own')),
       el('ul', {class: 'seat-links-list'}, items));
 }
 
@@ -227,8 +227,8 @@ export function ratings_text(state) {
   return entries.map((entry, seat) => {
     const change = rating_change_text(entry);
     if (!change) return '';
-    const name = seats[seat] ? seats[seat].name : `Seat ${seat + 1}`;
-    return `${name} ${change}`;
+    const name = seats[seat] ? seats[seat].name : t('room.seat_n', {n: seat + 1});
+    return t('room.rating_entry', {name, change});
   }).filter(Boolean).join(' · ');
 }
 

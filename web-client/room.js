@@ -7,7 +7,10 @@
 import {mount_board} from './board-host.js';
 import {make_try} from './compose.js';  // boards: a turn composed with `try`
 import {MailPanel, seat_token_of} from './mail.js';  // mail: a correspondence seat's "Play by mail" panel
+import {error_text} from './errors.js';
+import {date_time, t} from './i18n.js';
 import {apply_merge_patch} from './patch.js';
+import {replay_failure_text} from './import.js';
 import {mount_social} from './social.js';  // social: chat, sounds, the hidden tab's alert
 import {MoveList, record_turns, seat_of_side, turn_label} from './movelist.js';
 import {replay_position, ReplayCache} from './replay.js';
@@ -46,7 +49,7 @@ export function render_room(root, app, room_id) {
   // --- DOM
   const button = (id, text, onclick, cls = '') =>
       el('button', {id, type: 'button', class: cls, hidden: true, onclick}, text);
-  const title = el('h1', {class: 'room-title'}, 'Room');
+  const title = el('h1', {class: 'room-title'}, t('room.title'));
   const subtitle = el('p', {class: 'room-subtitle muted'});
   // Correspondence: the two private seat links, shown to the creator (only the creator's state has them).
   const seat_links = el('div', {class: 'seat-links', hidden: true});
@@ -56,55 +59,58 @@ export function render_room(root, app, room_id) {
   // a guest in another browser (take it here?), or taken from this browser by another one.
   const seat_notice = el('div', {id: 'seat-notice', class: 'seat-notice', role: 'status', hidden: true});
   let claim = null;  // {seat, token}: the seat link opened here, while its seat is asked about
-  const spectators = el('span', {id: 'spectators', class: 'spectators', title: 'Spectators'}, '0');
+  const spectators = el('span', {id: 'spectators', class: 'spectators', title: t('room.spectators')}, '0');
+  const spectators_word = el('span', {class: 'spectators-word'}, t('room.watching', {count: 0}));
   const board_root = el('div', {id: 'board', class: 'board-host'});
   const players = new PlayersPanel();
   const turn_info = el('p', {id: 'turn-info', class: 'turn-info', 'aria-live': 'polite'});
   const result = el('div', {id: 'result', class: 'result', role: 'status', hidden: true});
   // A rated game's end: each player's rating before and after (the `ratings` message, or the state's).
   const rating_change = el('p', {id: 'rating-change', class: 'rating-change', role: 'status', hidden: true});
-  const sit = button('sit', 'Take the free seat', () => take_seat(), 'primary');
-  const end_turn = button('end-turn', 'End turn', () => act([], true), 'primary');
-  const draw = button('draw', 'Offer draw', () => command('draw'));
-  const decline_draw = button('decline-draw', 'Decline draw', () => command('decline_draw'));
-  const resign = button('resign', 'Resign', () => resign_clicked(), 'danger');
-  const takeback = button('takeback', 'Take back', () => command('takeback'));
-  const accept_takeback = button('accept-takeback', 'Accept take back', () => command('takeback'), 'primary');
-  const decline_takeback = button('decline-takeback', 'Decline', () => command('decline_takeback'));
+  const sit = button('sit', t('room.sit'), () => take_seat(), 'primary');
+  const end_turn = button('end-turn', t('room.end_turn'), () => act([], true), 'primary');
+  const draw = button('draw', t('room.draw.offer'), () => command('draw'));
+  const decline_draw = button('decline-draw', t('room.draw.decline'), () => command('decline_draw'));
+  const resign = button('resign', t('room.resign'), () => resign_clicked(), 'danger');
+  const takeback = button('takeback', t('room.takeback'), () => command('takeback'));
+  const accept_takeback = button('accept-takeback', t('room.takeback_accept'), () => command('takeback'), 'primary');
+  const decline_takeback = button('decline-takeback', t('room.takeback_decline'), () => command('decline_takeback'));
   // The first-move countdown ("Ada must move within 25 s"), in place of clocks that do not run yet.
   const first_move_line = el('p', {id: 'first-move', class: 'first-move', role: 'timer', hidden: true});
   // Announcements (draw offers, takebacks, aborts, resignations, time), newest last, near the board.
   const room_log =
-      el('ol', {id: 'room-log', class: 'room-log', 'aria-live': 'polite', 'aria-label': 'Room news'});
+      el('ol', {id: 'room-log', class: 'room-log', 'aria-live': 'polite', 'aria-label': t('room.news')});
   // The move list: every turn a button showing the position after it; after the game, the replay too.
   const movelist = new MoveList({game: '', on_view: (index, turn) => view_position(index, turn)});
   // Over the board while it shows an earlier position: what it shows, and the way back.
   const back_to_live = el(
       'button',
       {id: 'back-to-live', type: 'button', class: 'primary', onclick: () => movelist.go(movelist.count)},
-      'Back to the game');
+      t('room.back_to_game'));
   const history_caption = el('span', {class: 'history-caption'});
   const history_banner =
       el('div', {id: 'history-banner', class: 'history-banner', role: 'status', hidden: true},
          history_caption, back_to_live);
-  const abort = button('abort', 'Abort', () => command('abort'));
-  const leave = button('leave', 'Leave seat', () => command('leave'));
-  const rematch = button('rematch', 'Rematch', () => command('rematch'), 'primary');
-  const rematch_link = el('a', {id: 'rematch-link', class: 'button-link', hidden: true}, 'Go to the rematch');
+  const abort = button('abort', t('room.abort'), () => command('abort'));
+  const leave = button('leave', t('room.leave'), () => command('leave'));
+  const rematch = button('rematch', t('room.rematch'), () => command('rematch'), 'primary');
+  const rematch_link = el('a', {id: 'rematch-link', class: 'button-link', hidden: true}, t('room.rematch_link'));
   // After a game: someone else for the same game and options (a seek: the lobby shows it waiting), or,
   // against the computer, the same level again at once.
-  const new_opponent = button('new-opponent', 'New opponent', () => seek_again());
-  const play_again = button('play-computer-again', 'Play the computer again', () => computer_again(), 'primary');
+  const new_opponent = button('new-opponent', t('room.new_opponent'), () => seek_again());
+  const play_again = button('play-computer-again', t('room.play_computer_again'), () => computer_again(), 'primary');
   let pending_again = null;  // the ref of the create "Play the computer again" sent
   const invite_link = el('a', {id: 'invite-link', href: room_url(room_id)}, room_url(room_id));
   const invite = el(
-      'div', {id: 'invite', class: 'invite'}, el('span', {class: 'label'}, 'Invitation link'), invite_link,
-      el('button', {id: 'copy-invite', type: 'button', onclick: () => copy_text(room_url(room_id), 'Link')},
-         'Copy link'));
-  const moves = el('pre', {id: 'moves', class: 'moves', tabindex: '0', 'aria-label': 'Game record'});
+      'div', {id: 'invite', class: 'invite'}, el('span', {class: 'label'}, t('room.invitation')), invite_link,
+      el('button',
+         {id: 'copy-invite', type: 'button', onclick: () => copy_text(room_url(room_id), t('room.copied_link'))},
+         t('room.copy_link')));
+  const moves = el('pre', {id: 'moves', class: 'moves', tabindex: '0', 'aria-label': t('room.record_label')});
   const copy_record =
-      el('button', {id: 'copy-record', type: 'button', onclick: () => copy_text(moves.textContent, 'Record')},
-         'Copy');
+      el('button',
+         {id: 'copy-record', type: 'button', onclick: () => copy_text(moves.textContent, t('room.copied_record'))},
+         t('room.copy'));
   const download_record =
       el('button', {
         id: 'download-record',
@@ -112,7 +118,7 @@ export function render_room(root, app, room_id) {
         onclick: () =>
             download_text(record_filename(state || {game: 'game', room: room_id}), moves.textContent)
       },
-         'Download .txt');
+         t('room.download'));
   const container =
       el('div', {
         id: 'room',
@@ -126,7 +132,8 @@ export function render_room(root, app, room_id) {
          el('div', {class: 'room-layout'},
             // The seat links and the mail panel (correspondence) under the title, the head's whole width.
             el('div', {class: 'room-head'}, el('div', {class: 'room-head-main'}, title, subtitle),
-               el('span', {class: 'spectators-wrap'}, spectators, ' watching'), seat_notice, seat_links, mail.node),
+               el('span', {class: 'spectators-wrap'}, spectators, ' ', spectators_word), seat_notice, seat_links,
+               mail.node),
             el('div', {class: 'room-board'}, history_banner, board_root),
             // The log after the buttons, so that an answer to an offer stays near the board on a phone.
             el('div', {class: 'room-panel'}, players.node, first_move_line, turn_info, result, rating_change,
@@ -135,16 +142,16 @@ export function render_room(root, app, room_id) {
                room_log, movelist.node),
             el('div', {class: 'room-extra'}, invite,
                el('div', {class: 'record'},
-                  el('div', {class: 'record-head'}, el('h2', {}, 'Record'), copy_record, download_record),
+                  el('div', {class: 'record-head'}, el('h2', {}, t('room.record')), copy_record, download_record),
                   moves))));
   // A finished game's replay: play on from the position shown (made once the game is over).
   let play_on = null;
   const play_on_slot = el('div', {class: 'play-on-slot', hidden: true});
   movelist.node.after(play_on_slot);
   const missing =
-      el('div', {class: 'card missing', hidden: true}, el('h1', {}, 'No such room'),
-         el('p', {}, 'The link may be wrong, or the room is gone. '),
-         el('a', {href: '#/'}, 'Back to the lobby'));
+      el('div', {class: 'card missing', hidden: true}, el('h1', {}, t('room.missing')),
+         el('p', {}, t('room.missing_why')),
+         el('a', {href: '#/'}, t('room.back_to_lobby')));
   root.append(container, missing);
   const social = mount_social(app, room_id, container, {state: () => state, my_seat: () => my_seat(), can_act: () => can_act()});
 
@@ -163,7 +170,7 @@ export function render_room(root, app, room_id) {
 
   // --- commands
   function command(type) {
-    if (conn.send({type, room: room_id}) === null) notify('Not connected: try again in a moment.');
+    if (conn.send({type, room: room_id}) === null) notify(t('shell.not_connected'));
   }
   // Resign takes two clicks: the first turns the button into "Confirm resign" for a few seconds.
   function resign_clicked() {
@@ -185,7 +192,7 @@ export function render_room(root, app, room_id) {
   function act(actions, end) {
     const message = {type: 'act', room: room_id, actions};
     if (end) message.end_turn = true;
-    if (conn.send(message) === null) notify('Not connected: the move was not sent.');
+    if (conn.send(message) === null) notify(t('room.move_not_sent'));
   }
   // A seek for the same game and options (and clock, when a live one), then the lobby, which shows it.
   function seek_again() {
@@ -195,7 +202,7 @@ export function render_room(root, app, room_id) {
     if (state.rated && conn.username) seek.rated = true;
     app.seek_sent = seek;
     if (conn.send(seek) === null) {
-      notify('Not connected: try again in a moment.');
+      notify(t('shell.not_connected'));
       return;
     }
     app.navigate('#/');
@@ -211,14 +218,14 @@ export function render_room(root, app, room_id) {
     };
     if (my_seat() !== null) message.seat = my_seat();
     pending_again = conn.send(message);
-    if (pending_again === null) notify('Not connected: try again in a moment.');
+    if (pending_again === null) notify(t('shell.not_connected'));
   }
   function take_seat() {
     if (!state) return;
     const seat = (state.seats || []).findIndex((s) => !s);
     if (seat < 0) return;
     if (conn.send({type: 'sit', room: room_id, seat}) === null)
-      notify('Not connected: try again in a moment.');
+      notify(t('shell.not_connected'));
   }
   function join() {
     const message = {type: 'join', room: room_id};
@@ -252,7 +259,7 @@ export function render_room(root, app, room_id) {
         if (text) announce(text, note.at_ms);
       }
     } else {
-      if (standing(position.draw_offer)) announce(`${who(position.draw_offer)} offered a draw.`);
+      if (standing(position.draw_offer)) announce(log_text('draw_offer', position.draw_offer));
       if (standing(position.takeback_offer)) announce(takeback_asked_text(position.takeback_offer));
     }
     social.on_state(state);
@@ -358,31 +365,29 @@ export function render_room(root, app, room_id) {
   // --- the room log: what happened beside the moves, in words
   // A seat as the log names it: "You", or the player's name with the side in words ("Ada (Attackers)").
   function who(seat) {
-    if (seat === my_seat()) return 'You';
+    if (seat === my_seat()) return t('room.you');
     const info = ((state && state.seats) || [])[seat];
-    const name = info ? info.name : `Seat ${seat + 1}`;
+    const name = info ? info.name : t('room.seat_n', {n: seat + 1});
     const letter = typeof ui.seat_side === 'function' ? ui.seat_side(state, seat) : (state.sides || [])[seat];
     const side = typeof ui.side_name === 'function' ? ui.side_name(state.game, letter) : letter;
-    return side ? `${name} (${side})` : name;
+    return side ? t('room.name_side', {name, side}) : name;
   }
-  const their = (seat) => (seat === my_seat() ? 'your' : 'their');
-  function takeback_asked_text(seat) {
-    return `${who(seat)} asked to take back ${their(seat)} last move.`;
+  // What `seat` did, in words: the sentence for me ("You offered a draw.") or for a player named by who().
+  function log_text(what, seat, params = {}) {
+    if (seat === my_seat()) return t(`room.log.${what}.you`, params);
+    return t(`room.log.${what}.other`, {who: who(seat), ...params});
   }
+  function takeback_asked_text(seat) { return log_text('takeback_offer', seat); }
 
   // A note of the state (the server's last note events) in words, or '' for one the log does not show.
   function note_text(note) {
     switch (note.kind) {
       case 'draw_offer':
-        return `${who(note.seat)} offered a draw.`;
       case 'draw_declined':
-        return `${who(note.seat)} declined the draw.`;
       case 'takeback_offer':
-        return takeback_asked_text(note.seat);
       case 'takeback_declined':
-        return `${who(note.seat)} declined to take back the move.`;
       case 'takeback':
-        return `${who(note.seat)} took back ${their(note.seat)} last move.`;
+        return log_text(note.kind, note.seat);
       case 'seated':
         return note.replaces ? seat_moved_text(note) : '';
       case 'finished':
@@ -393,10 +398,9 @@ export function render_room(root, app, room_id) {
   }
   // A seat taken with its link from the browser that held it.
   function seat_moved_text(ev) {
-    const side = ui.seat_label ? ui.seat_label(state, ev.seat) : `seat ${ev.seat + 1}`;
-    if (ev.replaces && ev.replaces.id === conn.player_id)
-      return `Your seat (${side}) was taken with its link in another browser: you are watching here now.`;
-    return `The ${side} seat moved to another browser (${ev.player ? ev.player.name : 'a player'}).`;
+    const side = ui.seat_label ? ui.seat_label(state, ev.seat) : t('room.seat_n', {n: ev.seat + 1});
+    if (ev.replaces && ev.replaces.id === conn.player_id) return t('room.log.my_seat_moved', {side});
+    return t('room.log.seat_moved', {side, name: ev.player ? ev.player.name : t('room.a_player')});
   }
 
   function announce_event(ev, before) {
@@ -410,25 +414,17 @@ export function render_room(root, app, room_id) {
         }
         break;
       case 'draw_offer':
-        announce(`${who(ev.seat)} offered a draw.`);
-        break;
       case 'draw_declined':
-        announce(`${who(ev.seat)} declined the draw.`);
-        break;
       case 'takeback_offer':
-        announce(takeback_asked_text(ev.seat));
-        break;
       case 'takeback_declined':
-        announce(`${who(ev.seat)} declined to take back the move.`);
-        break;
       case 'takeback':
-        announce(`${who(ev.seat)} took back ${their(ev.seat)} last move.`);
+        announce(log_text(ev.kind, ev.seat));
         break;
       case 'play':
         // A move answers a draw offer with a no (docs/protocol.md: an offer stands until the opponent
         // answers or completes a turn).
         if (before.draw_offer === 1 - ev.seat && (after.draw_offer ?? null) === null)
-          announce(`${who(ev.seat)} played on: the draw offer lapsed.`);
+          announce(log_text('draw_lapsed', ev.seat));
         break;
       case 'finished':
         announce(finish_text(ev.result || after.result, before));
@@ -441,31 +437,31 @@ export function render_room(root, app, room_id) {
   // How a game ended, for the log: who resigned, ran out of time or did not move; a board's ending is the
   // result's own text.
   function finish_text(result, before) {
-    if (!result) return 'The game is over.';
+    if (!result) return t('room.log.over');
     const loser = result.winner === 0 || result.winner === 1 ? 1 - result.winner : null;
     switch (result.reason) {
       case 'resign':
-        return loser === null ? 'The game ended by resignation.' : `${who(loser)} resigned.`;
+        return loser === null ? t('room.log.resign_none') : log_text('resign', loser);
       case 'time':
-        return loser === null ? 'The game ended on time.' : `${who(loser)} ran out of time.`;
+        return loser === null ? t('room.log.time_none') : log_text('time', loser);
       case 'abandon':
-        return loser === null ? 'The game was abandoned.' : `${who(loser)} abandoned the game.`;
+        return loser === null ? t('room.log.abandon_none') : log_text('abandon', loser);
       case 'agreement':
-        return 'Draw agreed.';
+        return t('room.log.agreement');
       case 'aborted':
       case 'abort':
         if (/first move/.test(result.detail || '') && (before.to_move === 0 || before.to_move === 1))
-          return `The game was aborted: ${who(before.to_move)} did not make a first move in time.`;
-        return 'The game was aborted.';
+          return log_text('no_first_move', before.to_move);
+        return t('room.log.aborted');
       default:
-        return `Game over: ${result_text(state)}.`;
+        return t('room.log.game_over', {result: result_text(state)});
     }
   }
 
   function announce(text, at_ms = null) {
     const last = room_log.lastElementChild;
     if (last && last.dataset.text === text) return;  // a resync tells a standing offer again
-    const time = new Date(at_ms ?? Date.now()).toLocaleTimeString([], {hour: '2-digit', minute: '2-digit'});
+    const time = date_time(at_ms ?? Date.now(), {hour: '2-digit', minute: '2-digit'});
     room_log.append(
         el('li', {class: 'room-log-line', 'data-text': text},
            el('span', {class: 'room-log-time muted'}, time), ' ', text));
@@ -492,9 +488,7 @@ export function render_room(root, app, room_id) {
     const left = Math.max(0, Math.ceil((first_move.ms - (performance.now() - first_move.at)) / 1000));
     first_move_line.hidden = false;
     first_move_line.classList.toggle('low', left <= 10);
-    first_move_line.textContent = seat === my_seat() ?
-        `Make your first move within ${left} s, or the game is aborted.` :
-        `${who(seat)} must move within ${left} s, or the game is aborted.`;
+    first_move_line.textContent = log_text('first_move', seat, {left});
   }
 
   // `answer`: the `events` message they come in, whose `legal` stands after the last of them.
@@ -596,7 +590,7 @@ export function render_room(root, app, room_id) {
     const {data, error} = await replays.get(state.record);
     if (destroyed || !viewed || viewed.index !== index) return;
     if (error || index >= data.steps.length) {
-      if (error) notify(`This position cannot be shown: ${error.message}`);
+      if (error) notify(t('room.position_failed', {reason: replay_failure_text(error)}));
       movelist.go(movelist.count);
       return;
     }
@@ -617,11 +611,11 @@ export function render_room(root, app, room_id) {
     board_root.classList.toggle('board-old', viewed !== null);
     container.dataset.viewing = viewed === null ? '' : String(viewed.index);
     if (viewed === null) return;
-    const what = viewed.turn ? `the position after ${turn_label(viewed.turn)}` : 'the start position';
-    history_caption.textContent =
-        finished ? `Replay: ${what}.` : `An earlier position: ${what}. The game goes on.`;
-    back_to_live.textContent = finished ? 'Last position' : 'Back to the game';
-    back_to_live.title = 'Esc or End';
+    const turn = viewed.turn ? turn_label(viewed.turn) : null;
+    const caption = `room.history.${finished ? 'replay' : 'earlier'}_${turn ? 'after' : 'start'}`;
+    history_caption.textContent = t(caption, {turn});
+    back_to_live.textContent = finished ? t('room.last_position') : t('room.back_to_game');
+    back_to_live.title = t('room.history_keys');
   }
 
   // --- drawing the page from the state
@@ -643,9 +637,9 @@ export function render_room(root, app, room_id) {
     title.textContent = game_title(state.game);
     if (!title.nextElementSibling?.matches('.help-link')) title.after(help_link(state.game));  // words: help
     subtitle.textContent = [
-      state.options || 'standard rules', clock_label(state.clock), ...(state.rated ? ['rated'] : []),
-      state.private ? 'private' : 'public',
-      ...(position.deadline_ms ? [`move by ${new Date(position.deadline_ms).toLocaleString()}`] : [])
+      state.options || t('room.standard_rules'), clock_label(state.clock), ...(state.rated ? [t('room.rated')] : []),
+      state.private ? t('room.private') : t('room.public'),
+      ...(position.deadline_ms ? [t('room.subtitle_move_by', {date: date_time(position.deadline_ms)})] : [])
     ].join(' · ');
     const links = state.links || (app.seat_links && app.seat_links[room_id]);  // state.links: kept on reload
     const links_block = links ? seat_links_block(state, links, me) : null;
@@ -653,17 +647,18 @@ export function render_room(root, app, room_id) {
     seat_links.replaceChildren(...(links_block ? [links_block] : []));
     mail.update({state, seat: me, token: me === null ? null : seat_token(me, links)});
     spectators.textContent = String(state.spectators || 0);
+    spectators_word.textContent = t('room.watching', {count: state.spectators || 0});
     players.update(state, me);
     turn_info.textContent = turn_text(state, me);
     turn_info.hidden = finished;  // the result below says it, in words
-    document.title = `${can_act() ? '● ' : ''}${game_title(state.game)} — Cinq`;
+    document.title = `${can_act() ? '● ' : ''}${t('room.tab_title', {game: game_title(state.game)})}`;
     social.render();
 
     result.hidden = !finished;
     result.textContent = finished ? result_text(state) : '';
     const changes = ratings_text(state);
     rating_change.hidden = !changes;
-    rating_change.textContent = changes ? `Ratings: ${changes}` : '';
+    rating_change.textContent = changes ? t('room.ratings', {changes}) : '';
     container.dataset.rated = String(Boolean(state.rated));
 
     const free_seat = (state.seats || []).some((s) => !s);
@@ -673,9 +668,9 @@ export function render_room(root, app, room_id) {
     show(end_turn, can_act() && state.can_end_turn && !(board && board.owns_end_turn));
     show(resign, live && me !== null);
     if (!(live && me !== null)) disarm_resign();
-    resign.textContent = resign_armed !== null ? 'Confirm resign' : 'Resign';
+    resign.textContent = resign_armed !== null ? t('room.resign_confirm') : t('room.resign');
     resign.classList.toggle('armed', resign_armed !== null);
-    resign.title = resign_armed !== null ? 'Click again to resign the game' : '';
+    resign.title = resign_armed !== null ? t('room.resign_confirm_title') : '';
     // Takeback by agreement: asked by the player who completed the last turn, before the opponent plays on
     // (never by mail, nor against the computer: the server refuses those, so the button is not offered).
     const takeback_by = position.takeback_offer;
@@ -688,15 +683,15 @@ export function render_room(root, app, room_id) {
     const may_ask = live && me !== null && !by_mail && !vs_bot && last_seat === me &&
         position.to_move === other && !position.mid_turn;
     show(takeback, may_ask || (live && me !== null && takeback_by === me));
-    takeback.textContent = takeback_by === me && me !== null ? 'Take back asked' : 'Take back';
+    takeback.textContent = takeback_by === me && me !== null ? t('room.takeback_asked') : t('room.takeback');
     takeback.disabled = takeback_by === me && me !== null;
     show(accept_takeback, live && me !== null && takeback_by === other);
     show(decline_takeback, live && me !== null && takeback_by === other);
     const offered_by = position.draw_offer;
     show(draw, live && me !== null);
-    draw.textContent = offered_by === other && other !== null ? 'Accept draw' :
-        offered_by === me && me !== null                      ? 'Draw offered' :
-                                                                'Offer draw';
+    draw.textContent = offered_by === other && other !== null ? t('room.draw.accept') :
+        offered_by === me && me !== null                      ? t('room.draw.offered') :
+                                                                t('room.draw.offer');
     draw.disabled = offered_by === me && me !== null;
     show(decline_draw, live && me !== null && offered_by === other);
     // Abort stands until the second seat has begun its first turn (the server has the last word).
@@ -705,7 +700,8 @@ export function render_room(root, app, room_id) {
     show(leave, position.status === 'open' && me !== null);
     const asked = state.rematch_asked || [false, false];
     show(rematch, finished && me !== null && !state.rematch);
-    rematch.textContent = asked[me] ? 'Rematch offered' : asked[other] ? 'Accept rematch' : 'Rematch';
+    rematch.textContent =
+        asked[me] ? t('room.rematch_offered') : asked[other] ? t('room.rematch_accept') : t('room.rematch');
     rematch.disabled = Boolean(asked[me]);
     rematch_link.hidden = !state.rematch;
     show(new_opponent, finished && me !== null);
@@ -774,34 +770,32 @@ export function render_room(root, app, room_id) {
   // play it; meanwhile this page watches); a guest's moves here only if this player says so.
   function claim_refused(error) {
     const {seat, token} = claim;
-    const side = ui.seat_label ? ui.seat_label(state || {}, seat) : `seat ${seat + 1}`;
+    const side = ui.seat_label ? ui.seat_label(state || {}, seat) : t('room.seat_n', {n: seat + 1});
     const holder = ((state && state.seats) || [])[seat];
     if (error.code === 'seat_owned') {
       const account = (holder && holder.username) || (/the account (\S+):/.exec(error.message || '') || [])[1] ||
-          (holder && holder.name) || 'its owner';
+          (holder && holder.name) || t('room.its_owner');
       claim = null;
-      show_notice(`This link is for the ${side} seat, which belongs to the account ${account}. ` +
-                      `If that is you, log in as ${account} to play it here; meanwhile you are watching the game.`,
-                  el('a', {href: '#/account', class: 'button-link', id: 'seat-notice-login'}, 'Log in'));
+      show_notice(t('room.seat_owned', {side, account}),
+                  el('a', {href: '#/account', class: 'button-link', id: 'seat-notice-login'}, t('room.log_in')));
       return;
     }
-    const name = holder ? holder.name : 'another player';
-    show_notice(`The ${side} seat is held by ${name} in another browser. Take it here? ` +
-                    'That browser then only watches.',
+    const name = holder ? holder.name : t('room.another_player');
+    show_notice(t('room.seat_held', {side, name}),
                 el('button', {
                   type: 'button', id: 'seat-notice-take', class: 'primary', onclick: () => {
                     hide_notice();
                     claim = null;
                     if (conn.send({type: 'sit', room: room_id, seat, seat_token: token, take: true}) === null)
-                      notify('Not connected: try again in a moment.');
+                      notify(t('shell.not_connected'));
                   }
-                }, 'Take it here'),
+                }, t('room.take_it_here')),
                 el('button', {
                   type: 'button', id: 'seat-notice-watch', onclick: () => {
                     hide_notice();
                     claim = null;
                   }
-                }, 'Just watch'));
+                }, t('room.just_watch')));
   }
 
   // --- subscriptions
@@ -835,7 +829,7 @@ export function render_room(root, app, room_id) {
     if (about_join) resyncing = false;
     if (error.code === 'storage') join();
     if ((error.code === 'seat_owned' || error.code === 'seat_held') && claim) return claim_refused(error);
-    notify(error.message || error.code);
+    notify(error_text(error.code, error.message));
   }));
   subscriptions.push(conn.on('welcome', () => render()));
   // A rated game ended: the ratings before and after, by seat (a later state carries them as `ratings`).

@@ -2,7 +2,7 @@
 // in one act; a new turn starts afresh; a server without `try` gets each action at once), the premove (sent
 // when the turn comes if legal, else dropped) and the last turn the boards mark.
 import assert from 'node:assert/strict';
-import {copyFileSync, mkdtempSync, readdirSync, writeFileSync} from 'node:fs';
+import {copyFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {test} from 'node:test';
@@ -17,6 +17,7 @@ for (const name of readdirSync(web).filter((n) => n.endsWith('.js'))) {
 // The few DOM calls the module makes outside a page (notify, the premove's Escape key).
 const notices = [];
 globalThis.document = {
+  documentElement: {},
   addEventListener() {},
   removeEventListener() {},
   getElementById: () => ({append: (item) => notices.push(item.textContent)}),
@@ -31,6 +32,11 @@ globalThis.document = {
   createTextNode: (text) => text,
 };
 globalThis.Node = class {};
+// The texts in English, as a page that loaded its catalog has them.
+mkdirSync(path.join(dir, 'i18n'));
+copyFileSync(new URL('i18n/en.js', web), path.join(dir, 'i18n', 'en.js'));
+const i18n = await import(path.join(dir, 'i18n.js'));
+i18n.use_language('en', {en: (await import(path.join(dir, 'i18n', 'en.js'))).default});
 const {Composer, Premove, last_turn_of} = await import(path.join(dir, 'compose.js'));
 
 // A ctx whose `try` answers from `answers` (actions joined by '|' -> answer or an Error).
