@@ -46,9 +46,9 @@ function outcome_text(data) {
 export function replay_failure_text(failure) {
   if (!failure) return t('error.unknown');
   if (failure.code === 'unreachable') return t('play_on.unreachable');
-  const message = String(failure.message || '');
+  const message = String(failure.reason || '');
   if (failure.line) {
-    return t('import.line_error', {line: String(failure.line), reason: message.replace(/^line \d+:\s*/, '')});
+    return t('import.line_error', {line: String(failure.line), reason: message});
   }
   if (failure.code === 'bad_record' && message) return t('import.record_error', {reason: message});
   if (failure.code) return error_text(failure.code, message);

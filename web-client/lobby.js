@@ -8,7 +8,7 @@ import {date_time, has_text, t} from './i18n.js';
 import {OptionsMenu} from './options.js';
 import {seat_links_block, time_left_text} from './room-view.js';
 import {bot_level_label, chosen_level, clock_label, el, game_about, game_title, help_link, kBotLevels, kClocks, kCorrespondenceDays, kGames, notify, parse_clock_choice, player_label, remember_level} from './ui.js';
-import {outcome_for, parse_result_text, result_sentence, seat_label} from './words.js';
+import {outcome_for, outcome_kind, parse_result_text, result_sentence, seat_label} from './words.js';
 
 const kRefreshMs = 3000;
 
@@ -616,7 +616,7 @@ function my_game_row(summary, app) {
     // Who won, and whether that was me: "You lost — Ben (Defenders) wins — Ada resigned".
     const {result, text} = summary_result(summary);
     state = text;
-    outcome = result ? outcome_for(result, me) : '';
+    outcome = result ? outcome_kind(result, me) : '';
   }
   const opponent_label = seat_label({game: summary.game}, 1 - me);
   const links = summary.links ? seat_links_block({game: summary.game, seats}, summary.links, me) : null;
@@ -639,7 +639,7 @@ function my_game_row(summary, app) {
            'data-mine': String(Boolean(summary.my_turn)),
            title: t('room.move_by', {date: date_time(summary.deadline_ms)})
          }, when) : null,
-         outcome ? el('strong', {class: `my-outcome outcome-${outcome.toLowerCase().replace(/\s+/g, '-')}`}, outcome) : null,
+         outcome ? el('strong', {class: `my-outcome outcome-${outcome}`}, t(`outcome.${outcome}`)) : null,
          el('span', {class: `room-status status-${summary.status}`}, state)),
       el('div', {class: 'room-row-actions'},
          el('button', {

@@ -2,14 +2,11 @@
 // show. Step k is the position after k turns; step 0 is the start. The controls that step through them are
 // the move list's (movelist.js).
 
-<<<<<<< HEAD
 import {t} from './i18n.js';
 
-// Returns {data} (the replay) or {error: {line, message}}.
-=======
-// Returns {data} (the replay) or {error: {line, code, status, message}} (`code` the server's, or 'unreachable';
-// `message` English, for tools: import.js words it for the reader).
->>>>>>> i18n-play
+// Returns {data} (the replay) or {error: {line, code, status, reason, message}}: `code` the server's (or
+// 'unreachable'), `reason` the server's own words (English, like the notation they speak of), `message` the
+// whole in the reader's language ("line N" said in it).
 export async function fetch_replay(record) {
   let response;
   try {
@@ -19,11 +16,7 @@ export async function fetch_replay(record) {
       body: record,
     });
   } catch {
-<<<<<<< HEAD
-    return {error: {line: null, message: t('replay.unreachable')}};
-=======
-    return {error: {line: null, code: 'unreachable', status: 0, message: 'The server cannot be reached.'}};
->>>>>>> i18n-play
+    return {error: {line: null, code: 'unreachable', status: 0, reason: '', message: t('replay.unreachable')}};
   }
   let body = null;
   try {
@@ -33,17 +26,10 @@ export async function fetch_replay(record) {
   }
   if (response.ok && body && Array.isArray(body.steps)) return {data: body};
   const error = (body && body.error) || {};
-<<<<<<< HEAD
-  // The record checker's reason is the server's own (English, like the notation it speaks of); the line is
-  // said in the reader's language.
-  let message = error.message || t('replay.http_error', {status: String(response.status)});
-  if (error.line && !/^line \d+/.test(message)) message = t('replay.line', {line: String(error.line), message});
-  return {error: {line: error.line || null, message}};
-=======
-  let message = error.message || `The server answered ${response.status}.`;
-  if (error.line && !/^line \d+/.test(message)) message = `line ${error.line}: ${message}`;
-  return {error: {line: error.line || null, code: error.code || null, status: response.status, message}};
->>>>>>> i18n-play
+  const reason = String(error.message || '').replace(/^line \d+:\s*/, '');
+  let message = reason || t('replay.http_error', {status: String(response.status)});
+  if (error.line && reason) message = t('replay.line', {line: String(error.line), message: reason});
+  return {error: {line: error.line || null, code: error.code || null, status: response.status, reason, message}};
 }
 
 // What a board receives for step `index` of a replay: a POSITION with nothing to play, and the turn that led

@@ -5,7 +5,6 @@
 
 import {install_attention, turn_alert, turn_alert_over} from './attention.js';
 import {RoomChat} from './chat.js';
-import {t} from './i18n.js';
 import {is_capture, pieces_counter, sound} from './sound.js';
 import {el} from './ui.js';
 

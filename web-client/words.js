@@ -206,11 +206,18 @@ function draw_sentence(game, reason, figures, detail) {
   }
 }
 
-// How a finished game went for a seated player: 'You won', 'You lost', 'Draw' or 'Aborted'.
-export function outcome_for(result, my_seat) {
+// How a finished game went for a seated player, as a word for pages' attributes and styles, the same in every
+// language: 'won', 'lost', 'draw', 'aborted', or '' (no result, or not a player of it).
+export function outcome_kind(result, my_seat) {
   if (!result) return '';
-  if (result.reason === 'aborted') return t('outcome.aborted');
-  if (result.winner !== 0 && result.winner !== 1) return t('outcome.draw');
+  if (result.reason === 'aborted') return 'aborted';
+  if (result.winner !== 0 && result.winner !== 1) return 'draw';
   if (my_seat !== 0 && my_seat !== 1) return '';
-  return result.winner === my_seat ? t('outcome.won') : t('outcome.lost');
+  return result.winner === my_seat ? 'won' : 'lost';
+}
+
+// The same in words: 'You won', 'You lost', 'Draw' or 'Aborted'.
+export function outcome_for(result, my_seat) {
+  const kind = outcome_kind(result, my_seat);
+  return kind ? t(`outcome.${kind}`) : '';
 }

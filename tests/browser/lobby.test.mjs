@@ -84,7 +84,7 @@ export const tests = {
       await row.waitFor();
       await page.waitForFunction(
           (id) => document.querySelector(`#my-games [data-room="${id}"]`)?.dataset.outcome, room, {timeout: kWait});
-      assertEqual(await row.getAttribute('data-outcome'), seat === 0 ? 'You won' : 'You lost', `seat ${seat}`);
+      assertEqual(await row.getAttribute('data-outcome'), seat === 0 ? 'won' : 'lost', `seat ${seat}`);
       const text = await row.innerText();
       assert(text.includes(seat === 0 ? 'You won' : 'You lost'), `My games says it: ${text}`);
       assert(text.includes(expected), `My games writes the result out: ${text}`);
