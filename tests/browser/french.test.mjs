@@ -17,8 +17,13 @@ const kLocale = 'fr-FR';
 // What a check finds on the page, in three lists: English left, text overflowing its box, low contrast.
 async function findings(page) {
   const [english, overflow] = await page.evaluate(async () => {
-    const en = (await import('/i18n/en.js')).default;
-    const fr = (await import('/i18n/fr.js')).default;
+    // The catalogs, each game's words included (boards/CODE/GAME.js, for the games of the table).
+    const table = await (await fetch('/api/games/table')).json();
+    const names = (table.games || []).map((game) => game.name);
+    const catalog = async (code) => Object.assign({}, (await import(`/i18n/${code}.js`)).default,
+        ...await Promise.all(names.map(async (name) => (await import(`/boards/${code}/${name}.js`)).default)));
+    const en = await catalog('en');
+    const fr = await catalog('fr');
     // The English texts a French page must not show: whole texts (without parameters), and the phrases of
     // three words or more between a text's parameters. A text French writes the same is not English left.
     const whole = new Set();
@@ -40,6 +45,16 @@ async function findings(page) {
     const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const patterns =
         [...phrases].map((phrase) => [phrase, new RegExp(`(^|[^A-Za-z])${escape(phrase)}($|[^A-Za-z])`)]);
+    // And single words: a word of four letters or more that the English texts use and no French text does
+    // ("Attackers" left in "Attackers (A)").
+    const letters = (text) => String(text).match(/[A-Za-zÀ-ÿ]+/g) || [];
+    const all_forms = (catalog) => Object.values(catalog).flatMap((text) => (typeof text === 'object' ? Object.values(text) : [text]));
+    // French words: the catalogs' and the French help pages' (help/fr/GAME.js).
+    const help = await Promise.all(names.map(async (name) => JSON.stringify((await import(`/help/fr/${name}.js`)).default)));
+    const french_words =
+        new Set([...all_forms(fr), ...help].flatMap(letters).map((word) => word.toLowerCase()));
+    const english_words = new Set(all_forms(en).flatMap((form) => letters(form.replace(/\{[a-z_]+\}/g, ' ')))
+        .filter((word) => word.length >= 4 && !french_words.has(word.toLowerCase())));
     const english_in = (text) => {
       const trimmed = text.replace(/\s+/g, ' ').trim();
       if (!trimmed || !/[A-Za-z]/.test(trimmed)) return null;
@@ -47,7 +62,9 @@ async function findings(page) {
       for (const [phrase, pattern] of patterns) {
         if (pattern.test(trimmed)) return phrase;
       }
-      return null;
+      // Addresses and option texts (key=value) are not words of a language.
+      const prose = trimmed.replace(/\S+:\/\/\S+|\S+@\S+|\S+=\S+/g, ' ');
+      return letters(prose).find((word) => english_words.has(word)) || null;
     };
     // Notation and what people wrote are nobody's translation: the record, code, the chat's lines, names.
     const kNotTexts = 'pre, code, textarea, .chat-text, .chat-name, #whoami, .player-name, .ml-turn, .moves-line';
@@ -67,13 +84,14 @@ async function findings(page) {
       const parent = text.parentElement;
       if (!parent || !shown(parent)) continue;
       const found = english_in(text.textContent);
-      if (found) english.push(`${name(parent)} "${text.textContent.trim().slice(0, 60)}"`);
+      if (found) english.push(`${name(parent)} "${text.textContent.trim().slice(0, 60)}" (${found})`);
     }
     for (const node of document.body.querySelectorAll('[aria-label], [title], [placeholder], [alt]')) {
       if (node.closest('[hidden], noscript') || node.closest(kNotTexts)) continue;
       for (const attribute of ['aria-label', 'title', 'placeholder', 'alt']) {
         const value = node.getAttribute(attribute);
-        if (value && english_in(value)) english.push(`${name(node)} ${attribute}="${value.slice(0, 60)}"`);
+        const word = value && english_in(value);
+        if (word) english.push(`${name(node)} ${attribute}="${value.slice(0, 60)}" (${word})`);
       }
     }
     // Text wider than its box: an element that clips or spills its text (a deliberate ellipsis aside).

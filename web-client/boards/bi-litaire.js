@@ -293,7 +293,7 @@ export function mount(root, ctx) {
       },
          g);
       if (selectable) {
-        makeButton(g, `Tray ${name}`, () => {
+        makeButton(g, t('bi-litaire.tray', {slot: name}), () => {
           selection = selectedTray === name ? null : {kind: 'tray', slot: name};
           preview = null;
           render();

@@ -31,6 +31,7 @@ export default {
   'bi-litaire.hole.selected': 'Marble {square} (selected; click again to cancel)',
   'bi-litaire.cancel_jump': 'Cancel the jump',
   'bi-litaire.remove': 'Remove',
+  'bi-litaire.tray': 'Tray {slot}',
   'bi-litaire.remove_tray': 'Remove the empty tray {slot} ({text})',
   'bi-litaire.panel.title': 'Round {round} of 2 · {count} marbles',
   'bi-litaire.panel.left_both': '{title} · left {first}–{second}',

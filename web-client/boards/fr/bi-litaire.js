@@ -35,6 +35,7 @@ export default {
   'bi-litaire.hole.selected': 'Bille en {square} (choisie\u00a0; cliquez de nouveau pour annuler)',
   'bi-litaire.cancel_jump': 'Annuler le saut',
   'bi-litaire.remove': 'Retirer',
+  'bi-litaire.tray': 'Plateau {slot}',
   'bi-litaire.remove_tray': 'Retirer le plateau vide {slot} ({text})',
   'bi-litaire.panel.title': {one: 'Manche {round} sur 2 · {count}\u00a0bille', other: 'Manche {round} sur 2 · {count}\u00a0billes'},
   'bi-litaire.panel.left_both': '{title} · restantes\u00a0: {first}–{second}',
