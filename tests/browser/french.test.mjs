@@ -124,6 +124,17 @@ async function check(h, page, where, failures) {
   await h.screenshot(page, `fr-${where}-${width}`);
 }
 
+// The same at both widths: the page as it is (a desktop's), then narrowed to a phone's, then back. A room is
+// set up once for both: its layout follows the viewport as it changes.
+async function checkBoth(h, page, where, failures) {
+  await check(h, page, where, failures);
+  await page.setViewportSize(kPhone);
+  await page.waitForTimeout(300);
+  await check(h, page, where, failures);
+  await page.setViewportSize(kDesktop);
+  await page.waitForTimeout(100);
+}
+
 // Goes to `hash` and waits for the page drawn there (`selector`, or anything in #app), its data included.
 async function visit(page, hash, selector = null) {
   await page.goto(`${page.url().replace(/#.*$/, '')}${hash}`);
@@ -205,22 +216,22 @@ async function everyPage(h, viewport) {
   assert(failures.length === 0, `the pages in French:\n  ${failures.join('\n  ')}`);
 }
 
-// A room of each game: waiting for an opponent, then two players, a turn played, a draw offered (both sides
-// seen), then the game resigned.
-async function everyRoom(h, viewport) {
+// A room of each game, at both widths: waiting for an opponent, then two players, a turn played, a draw offered
+// (both sides seen), then the game resigned.
+async function everyRoom(h) {
   const failures = [];
   for (const name of gameNames()) {
     const game = await gameModule(name);
-    const first = await h.newPlayer('Ada', {viewport, locale: kLocale});
-    const second = await h.newPlayer('Ben', {viewport, locale: kLocale});
+    const first = await h.newPlayer('Ada', {viewport: kDesktop, locale: kLocale});
+    const second = await h.newPlayer('Ben', {viewport: kDesktop, locale: kLocale});
     const room = await createRoom(first.page, {game: game.game || name, options: game.options || ''});
     await first.page.waitForSelector('#room[data-status="open"]');
     await first.page.waitForTimeout(300);
-    await check(h, first.page, `room-${name}-waiting`, failures);
+    await checkBoth(h, first.page, `room-${name}-waiting`, failures);
     if (name === gameNames()[0]) {
       // The lobby's list with the room waiting in it.
       await visit(second.page, '#/', `#rooms [data-room="${room}"] .sit`);
-      await check(h, second.page, 'lobby-rooms', failures);
+      await checkBoth(h, second.page, 'lobby-rooms', failures);
     }
     await sitFromLobby(second.page, room);
     for (const player of [first, second]) await waitStatus(player.page, 'live');
@@ -237,19 +248,19 @@ async function everyRoom(h, viewport) {
     await other.locator('#draw').click();
     await mover.locator('#decline-draw').waitFor({state: 'visible'});
     await other.locator('#room-log li').first().waitFor();
-    await check(h, mover, `room-${name}`, failures);
-    await check(h, other, `room-${name}-opponent`, failures);
+    await checkBoth(h, mover, `room-${name}`, failures);
+    await checkBoth(h, other, `room-${name}-opponent`, failures);
     // Resign takes two clicks; then the result, the rematch and playing on from the replay.
     await mover.locator('#resign').click();
     await mover.locator('#resign.armed').click();
     for (const page of bySeat) await waitStatus(page, 'finished');
     await mover.locator('#play-on').waitFor();
     await mover.waitForTimeout(300);
-    await check(h, mover, `room-${name}-over`, failures);
+    await checkBoth(h, mover, `room-${name}-over`, failures);
     if (name === gameNames()[0]) {
       // My games: the game over, who won.
       await visit(mover, '#/', `#my-games [data-room="${room}"]`);
-      await check(h, mover, 'lobby-my-games', failures);
+      await checkBoth(h, mover, 'lobby-my-games', failures);
     }
     for (const player of [first, second]) await player.context.close();
   }
@@ -259,8 +270,7 @@ async function everyRoom(h, viewport) {
 export const tests = {
   'french: every page at a desktop width (no English left, no overflow, contrast 4.5:1)': (h) => everyPage(h, kDesktop),
   'french: every page at a phone width (no English left, no overflow, contrast 4.5:1)': (h) => everyPage(h, kPhone),
-  'french: a room of every game at a desktop width, waiting, under way and over': (h) => everyRoom(h, kDesktop),
-  'french: a room of every game at a phone width, waiting, under way and over': (h) => everyRoom(h, kPhone),
+  'french: a room of every game at both widths, waiting, under way and over': everyRoom,
 };
 
 // Five rooms with two players each take a while on a loaded machine.
