@@ -354,7 +354,7 @@ void on_change_password(CommandContext& cx, Request& rq, ChangePassword& cmd) {
 void on_mail_settings(CommandContext& cx, Request& rq, MailSettings&) {
   if (rq.player->username.empty())
     return cx.reply_error(rq, "no_account", "mail settings are for accounts: register or log in first");
-  if (!cx.services.postman) return reply(rq, account_mail_json(std::nullopt, false));
+  // Read without mail too: the account's language is the site's.
   Resume resume = cx.defer(rq);
   bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, later = rq, resume] {
     note_blocking(cx.services.metrics);
@@ -362,7 +362,7 @@ void on_mail_settings(CommandContext& cx, Request& rq, MailSettings&) {
     if (row.failed())
       cx.reply_error(later, "storage", "your mail settings could not be read: try again");
     else
-      reply(later, account_mail_json(row, true));
+      reply(later, account_mail_json(row, cx.services.postman != nullptr));
     resume->finish();
   });
   if (!queued) {
@@ -374,11 +374,11 @@ void on_mail_settings(CommandContext& cx, Request& rq, MailSettings&) {
 void on_set_mail(CommandContext& cx, Request& rq, SetMail& cmd) {
   if (rq.player->username.empty())
     return cx.reply_error(rq, "no_account", "mail settings are for accounts: register or log in first");
-  if (!cx.services.postman) return cx.reply_error(rq, "no_mail", "this server sends no mail");
+  if (!cx.services.postman && cmd.change.mail()) return cx.reply_error(rq, "no_mail", "this server sends no mail");
   Resume resume = cx.defer(rq);
   bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, later = rq, cmd, resume] {
     note_blocking(cx.services.metrics);
-    json answer = change_account_mail(*cx.services.store, *cx.services.postman, later.player->id,
+    json answer = change_account_mail(*cx.services.store, cx.services.postman, later.player->id,
                                       later.player->username, cmd.change, Services::now().unix_ms);
     if (answer.contains("code")) {
       cx.reply_error(later, answer["code"].get<std::string>(), answer["message"].get<std::string>());
