@@ -39,7 +39,9 @@ constexpr Words kWords[] = {
     {"reminder.head", "Rappel : votre tour au {game} (partie {room}) reste à jouer.\n"},
     {"over.head", "La partie est finie : {result}\n"},
     {"over.site", "\nLa partie sur le site : {link}\n"},
-    {"invite.head", "{inviter} vous invite à une partie de {game} par correspondance sur Cinq (partie {room}) : {days} par coup.\n"},
+    {"invite.head",
+     "{inviter} vous invite à une partie de {game} par correspondance sur Cinq (partie {room}) : {days} par "
+     "coup.\n"},
     {"invite.inviter", "Un joueur"},
     {"invite.side", "Vous jouez {side}. Vous pouvez jouer toute la partie en répondant à ces mails.\n"},
     {"invite.first", "\nVous jouez en premier.\n"},
@@ -50,8 +52,12 @@ constexpr Words kWords[] = {
     {"played.next", "C'est maintenant à {name} de jouer.\n"},
     {"played.opponent", "votre adversaire"},
     {"refused.head", "Votre mail n'a rien joué : {reason}\nRien n'a changé dans la partie.\n"},
-    {"refused.no_moves", "votre mail ne contenait aucun coup : répondez avec le relevé et votre tour en dessous, sur une ligne à part"},
-    {"refused.no_moves_like", "votre mail ne contenait aucun coup : répondez avec le relevé et votre tour en dessous, sur une ligne à part (comme {example})"},
+    {"refused.no_moves",
+     "votre mail ne contenait aucun coup : répondez avec le relevé et votre tour en dessous, sur une ligne à "
+     "part"},
+    {"refused.no_moves_like",
+     "votre mail ne contenait aucun coup : répondez avec le relevé et votre tour en dessous, sur une ligne à "
+     "part (comme {example})"},
     {"refused.over", "la partie est finie : {result}"},
     {"refused.old_game", "cette partie date d'avant le jeu par mail"},
     {"confirm.seat",

@@ -12,6 +12,7 @@
 #include "mail/account.h"
 #include "mail/notices.h"
 #include "mail/read.h"
+#include "mail/schedule.h"
 
 namespace cinq::test {
 namespace {
@@ -132,7 +133,7 @@ TEST_CASE("mail words: a seat's mails in its language, the other seat's in its o
   CHECK(turn.text.find("#! TABLUT\n1   A/e8 i8/   D/e7 i7/\n") != std::string::npos);
   CHECK(turn.text.find("    A/.../\n") != std::string::npos);
   CHECK(turn.text.find("Pour jouer dans un navigateur : https://cinq.test/#/room/AB12?seat=0&token=T\n") != std::string::npos);
-  // The subject's accents are RFC 2047 words, and the whole mail reads back.
+  // The whole mail reads back.
   std::string why;
   auto back = mail::read_message(mail::compose(turn), why);
   REQUIRE_MESSAGE(back.has_value(), why);
@@ -158,6 +159,14 @@ TEST_CASE("mail words: an account's digest and confirmation in its language") {
                                         {{"AB12", "Tablut", "Dan", "Défenseurs (D)", "A/e1 e3/", "", "", kSun0750 + 30 * kHour}},
                                         kSun0750);
   CHECK(d.subject == "Cinq : à vous de jouer dans 1 partie");
+  // A subject with accents goes out as RFC 2047 words and reads back whole.
+  const std::string raw = mail::compose(d);
+  CHECK(raw.find("=?UTF-8?B?") < raw.find("\r\n\r\n"));
+  std::string why;
+  auto back = mail::read_message(raw, why);
+  REQUIRE_MESSAGE(back.has_value(), why);
+  CHECK(back->subject == d.subject);
+  CHECK(back->text.find("Bonjour Carla.") == 0);
   CHECK(d.text.find("Bonjour Carla. C'est à vous de jouer dans 1 partie") == 0);
   CHECK(d.text.find("Tablut contre Dan (partie AB12), vous jouez Défenseurs (D).\n") != std::string::npos);
   CHECK(d.text.find("  Date limite : lundi 30 novembre 2026 à 14:50 CET (13:50 UTC)\n") != std::string::npos);
