@@ -536,8 +536,11 @@ TEST_CASE("mail: an account's confirmed address, its settings per kind, its dail
             "registered");
     json none = ask_ws(carla, {{"type", "mail_settings"}}, "mail_settings");
     CHECK(none == json{{"type", "mail_settings"}, {"available", true}, {"address", ""}, {"pending", ""}, {"turn", true},
-                       {"reminder", true}, {"end", true}, {"digest_hour", nullptr}, {"zone", ""}});
+                       {"reminder", true}, {"end", true}, {"digest_hour", nullptr}, {"zone", ""}, {"language", ""}});
     CHECK(ask_ws(carla, {{"type", "set_mail"}, {"address", "not an address"}}, "mail_settings")["code"] == "bad_message");
+    json unknown = ask_ws(carla, {{"type", "set_mail"}, {"language", "xx"}}, "mail_settings");
+    CHECK(unknown["code"] == "bad_message");
+    CHECK(unknown["message"].get<std::string>().find("'language'") != std::string::npos);
     CHECK(ask_ws(carla, {{"type", "set_mail"}, {"digest_hour", 24}}, "mail_settings")["code"] == "bad_message");
     // A new address is pending until the link mailed to it is followed; a wrong code changes nothing.
     json pending = ask_ws(carla, {{"type", "set_mail"}, {"address", "carla@players.test"}}, "mail_settings");
