@@ -37,11 +37,17 @@ Outgoing base(const GameMail& g, int seat, const std::string& kind, const std::s
   return m;
 }
 
+// Seat `of`'s side in words in the language of the seat the mail is for.
+const std::string& side_for(const GameMail& g, int seat, int of) {
+  const std::string& side = g.seats[seat].sides[static_cast<std::size_t>(of)];
+  return side.empty() ? g.seats[of].side : side;
+}
+
 std::string players_line(const GameMail& g, int seat) {
   const std::string open = say(g, seat, "game.open_seat");
   return say(g, seat, "game.players",
-             {{"first", name_or(g.seats[0], open)}, {"first_side", g.seats[0].side},
-              {"second", name_or(g.seats[1], open)}, {"second_side", g.seats[1].side}});
+             {{"first", name_or(g.seats[0], open)}, {"first_side", side_for(g, seat, 0)},
+              {"second", name_or(g.seats[1], open)}, {"second_side", side_for(g, seat, 1)}});
 }
 
 // The deadline in the time zone and language of the seat the mail is for.

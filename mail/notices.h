@@ -25,6 +25,8 @@ struct SeatView {
   std::string zone;            // the IANA time zone its mails give times in; "" UTC
   std::string language = "en"; // the language of its mails (words.h): its account's, or its seat's settings'
   std::string result;          // the game's result in words in its language, once finished ("" : GameMail's)
+  // Both seats' sides in words in its language, seat 0 first ("" : each seat's `side`).
+  std::array<std::string, 2> sides;
 };
 
 // A game as its mails show it, at the moment a mail is made.

@@ -125,6 +125,8 @@ mail::GameMail Postman::view(const lobby::Room& room, std::int64_t now_ms) const
   g.now_ms = now_ms;
   g.deadline_ms = room.wall_deadline().value_or(0);
   g.turn = room.record().turn_count();
+  for (mail::SeatView& v : g.seats)
+    for (int s = 0; s < 2; ++s) v.sides[static_cast<std::size_t>(s)] = side_words(room, s, v.language);
   if (room.status() == lobby::Status::finished) {
     g.result = result_words(room);
     for (mail::SeatView& v : g.seats) v.result = result_words(room, v.language);

@@ -42,6 +42,9 @@ mail::GameMail game(const std::string& language) {
                 "play+AB12.0.X@play.test", "https://cinq.test/#/room/AB12?seat=0&token=T", "https://cinq.test/u0", "",
                 language};
   g.seats[1] = {"Ben", "Defenders (D)", 'D', "ben@players.test", "play+AB12.1.Y@play.test", "", "", "", "en"};
+  // Both sides in each seat's language.
+  g.seats[0].sides = {g.seats[0].side, language == "fr" ? "Défenseurs (D)" : "Defenders (D)"};
+  g.seats[1].sides = {"Attackers (A)", "Defenders (D)"};
   g.record = "#! TABLUT\n1   A/e8 i8/   D/e7 i7/\n";
   g.board = "(the board)\n";
   g.last_turn = "D/e7 i7/";
@@ -143,11 +146,12 @@ TEST_CASE("mail words: a seat's mails in its language, the other seat's in its o
   const mail::Outgoing english = mail::invitation(g, 1, 3);
   CHECK(english.subject == "Cinq: Tablut, Ann vs Ben (AB12)");
   CHECK(english.text.find("Ann invites you to a game of Tablut by correspondence on Cinq (game AB12): 3 days per move.\n"
-                          "Ann, Attaquants (A), against Ben, Defenders (D).\n") == 0);
+                          "Ann, Attackers (A), against Ben, Defenders (D).\n") == 0);
   mail::GameMail over = g;
   over.result = "Ben (Defenders (D)) wins: the king escaped to a corner";
   over.seats[0].result = "Ben (Défenseurs (D)) gagne : le roi s'est échappé dans un coin";
   CHECK(mail::game_over(over, 0).text.find("La partie est finie : Ben (Défenseurs (D)) gagne") == 0);
+  CHECK(mail::game_over(over, 0).text.find("Ann, Attaquants (A), contre Ben, Défenseurs (D).\n") != std::string::npos);
   CHECK(mail::game_over(over, 1).text.find("The game is over: Ben (Defenders (D)) wins") == 0);
   CHECK(mail::refused(g, 0, "ann@players.test", "", "x").text.find("Votre mail n'a rien joué : x\n") == 0);
 }
