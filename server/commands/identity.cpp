@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "mail/compose.h"
 #include "server/account_mail.h"
 #include "server/accounts.h"
 #include "server/commands/handlers.h"
@@ -387,6 +388,19 @@ void on_set_mail(CommandContext& cx, Request& rq, SetMail& cmd) {
         ++cx.services.metrics.mail_queued;
         cx.services.mail_sender->poke();
       }
+      // A new language reaches the account's unfinished correspondence games whose seat has its address: each
+      // takes it again, with the language (HttpApi::adopt_account_mail, on the room's strand).
+      const std::string address = answer.value("address", "");
+      if (cmd.change.language && !address.empty() && cx.services.adopt_account_mail)
+        for (const store::GameRow& g : cx.services.store->games_of_player(later.player->id, 200)) {
+          if (g.status == "finished" || g.clock_days <= 0) continue;
+          const int seat = g.seat_ids[0] == later.player->id ? 0 : 1;
+          const store::SeatMail& m = g.seat_mail[static_cast<std::size_t>(seat)];
+          if (m.by_mail || !mail::same_address(m.address, address)) continue;
+          cx.rooms.load(g.id, [&cx, seat](RoomDirectory::Lookup found) {
+            if (found.room) cx.services.adopt_account_mail(found.room, seat);
+          });
+        }
       reply(later, std::move(answer));
     }
     resume->finish();

@@ -645,6 +645,16 @@ TEST_CASE("mail: an account's confirmed address, its settings per kind, its dail
   CHECK(off["digest_hour"] == nullptr);
   CHECK(off["address"] == "carla@players.test");
   CHECK(off["zone"] == "Atlantic/Reykjavik");  // her zone stays
+  CHECK(off["language"] == "");
+  // She chooses French (the site's switch): her game's seat, which has her account's address, takes it.
+  CHECK(carla_says({{"type", "set_mail"}, {"language", "fr"}})["language"] == "fr");
+  for (int i = 0; i < 100; ++i) {
+    seat_mail = json::parse(http_request(site.port(), "GET", "/api/games/" + room + "/mail?seat=1&token=" + tokens[1]).body);
+    if (seat_mail.value("language", "") == "fr") break;
+    std::this_thread::sleep_for(50ms);
+  }
+  CHECK(seat_mail["language"] == "fr");
+  CHECK(seat_mail["address"] == "carla@players.test");
   // SIGTERM stops a server that takes LMTP at once, not after the transport's 3 s stop deadline: its listener
   // is closed before the transport stops.
   const auto asked = std::chrono::steady_clock::now();
