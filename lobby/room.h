@@ -163,6 +163,7 @@ struct SeatMail {
   bool confirmed = false;  // the address is its owner's (a confirmation link, or a reply from it)
   std::string reminders;   // "" the default, "off" none, or leads before the deadline ("24h,8h,1h")
   std::string zone;        // the IANA time zone its mails give times in ("Europe/Paris"); "" UTC
+  std::string language;    // the language of its mails ("fr", mail/words.h); "" English
   bool operator==(const SeatMail&) const = default;
 };
 

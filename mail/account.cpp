@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include "mail/schedule.h"
+#include "mail/words.h"
 
 namespace cinq::mail {
 
@@ -24,6 +25,7 @@ std::string AccountPrefs::text() const {
   if (end) add("end");
   if (digest_hour >= 0) add("digest=" + std::to_string(digest_hour));
   if (!zone.empty()) add("zone=" + zone);
+  if (!language.empty()) add("language=" + language);
   return out.empty() ? "none" : out;
 }
 
@@ -52,6 +54,15 @@ std::optional<AccountPrefs> AccountPrefs::parse(std::string_view text, std::stri
       }
       p.zone = std::string(word.substr(5));
     }
+    else if (word.substr(0, 9) == "language=") {
+      if (!known_language(word.substr(9))) {
+        std::string known;
+        for (std::string_view l : languages()) known += (known.empty() ? "" : ", ") + std::string(l);
+        why = "field 'language': unknown language '" + std::string(word.substr(9)) + "' (" + known + ")";
+        return std::nullopt;
+      }
+      p.language = std::string(word.substr(9));
+    }
     else if (word.substr(0, 7) == "digest=") {
       const std::string_view hour = word.substr(7);
       if (hour.empty() || hour.size() > 2 || !std::all_of(hour.begin(), hour.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
@@ -61,7 +72,7 @@ std::optional<AccountPrefs> AccountPrefs::parse(std::string_view text, std::stri
       }
       p.digest_hour = std::stoi(std::string(hour));
     } else {
-      why = "unknown mail setting '" + std::string(word) + "' (turn, reminder, end, digest=HOUR, zone=ZONE)";
+      why = "unknown mail setting '" + std::string(word) + "' (turn, reminder, end, digest=HOUR, zone=ZONE, language=LANGUAGE)";
       return std::nullopt;
     }
   }
@@ -114,11 +125,8 @@ Outgoing confirm_account(const AccountView& a, const std::string& address, const
                          std::int64_t now_ms) {
   Outgoing m = account_mail(a, "confirm-account", address, now_ms);
   m.unsubscribe_url.clear();  // nothing more goes to an address that is not confirmed
-  m.subject = "Cinq: confirm your address";
-  m.text = "This address was given for the account " + a.name +
-           " on Cinq. To get its games' mails here (your turn, reminders, results, or a daily digest), open\n    " +
-           confirm_url +
-           "\nIf you did not ask for it, ignore this mail: nothing more will be sent.\n";
+  m.subject = text(a.language, "account.confirm.subject");
+  m.text = text(a.language, "account.confirm", {{"name", a.name}, {"link", confirm_url}});
   return m;
 }
 
@@ -129,18 +137,21 @@ Outgoing digest(const AccountView& a, const std::string& address, std::vector<Di
     return key(x) < key(y);
   });
   Outgoing m = account_mail(a, "digest", address, now_ms);
-  m.subject = "Cinq: your turn in " + std::to_string(games.size()) + (games.size() == 1 ? " game" : " games");
-  m.text = "Good day, " + a.name + ". It is your turn in " + std::to_string(games.size()) +
-           (games.size() == 1 ? " game" : " games") + ", the nearest deadline first:\n";
+  const std::string_view language = a.language;
+  const std::string count = count_text(language, "count.games", static_cast<std::int64_t>(games.size()));
+  m.subject = text(language, "digest.subject", {{"games", count}});
+  m.text = text(language, "digest.head", {{"name", a.name}, {"games", count}});
   for (const DigestGame& g : games) {
-    m.text += "\n" + g.game + " against " + (g.opponent.empty() ? std::string("?") : g.opponent) + " (game " + g.room +
-              "), you play " + g.side + ".\n";
-    if (!g.last_turn.empty()) m.text += "  Their last turn: " + g.last_turn + "\n";
-    if (g.deadline_ms > 0) m.text += "  Deadline: " + human_time(g.deadline_ms, a.zone) + "\n";
-    if (!g.link.empty()) m.text += "  Play: " + g.link + "\n";
-    if (!g.reply_address.empty()) m.text += "  Or mail your turn to: " + g.reply_address + "\n";
+    m.text += text(language, "digest.game",
+                   {{"game", g.game}, {"opponent", g.opponent.empty() ? std::string("?") : g.opponent}, {"room", g.room},
+                    {"side", g.side}});
+    if (!g.last_turn.empty()) m.text += text(language, "digest.last", {{"turn", g.last_turn}});
+    if (g.deadline_ms > 0)
+      m.text += text(language, "digest.deadline", {{"time", human_time(g.deadline_ms, a.zone, language)}});
+    if (!g.link.empty()) m.text += text(language, "digest.play", {{"link", g.link}});
+    if (!g.reply_address.empty()) m.text += text(language, "digest.reply", {{"address", g.reply_address}});
   }
-  m.text += "\nYour mail settings: " + a.settings_url + "\nNo more mail at all: " + a.unsubscribe_url + "\n";
+  m.text += text(language, "digest.footer", {{"settings", a.settings_url}, {"unsubscribe", a.unsubscribe_url}});
   return m;
 }
 

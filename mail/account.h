@@ -13,8 +13,9 @@
 
 namespace cinq::mail {
 
-// Which mails an account's seats get. As stored: the kinds wanted, space-separated, the digest's hour and the
-// account's time zone: "turn reminder end" (the defaults), "reminder end digest=7 zone=Europe/Paris", "none".
+// Which mails an account's seats get. As stored: the kinds wanted, space-separated, the digest's hour, the
+// account's time zone and its language: "turn reminder end" (the defaults), "reminder end digest=7
+// zone=Europe/Paris language=fr", "none".
 struct AccountPrefs {
   bool turn = true;      // a your-turn mail after each opponent's turn
   bool reminder = true;  // reminders before a correspondence deadline
@@ -22,14 +23,19 @@ struct AccountPrefs {
   int digest_hour = -1;  // 0-23: one mail a day at that hour (in `zone`) listing the games where it is the
                          // player's turn; -1 none
   std::string zone;      // the IANA time zone of its mails' times and of the digest's hour; "" UTC
+  // The language of its mails and of the site (words.h, languages()), once the player chose one (the
+  // header's switch while logged in); "" none chosen: English mails, and the site keeps the browser's.
+  std::string language;
+  // The language its mails are written in: its choice, else English.
+  std::string mail_language() const { return language.empty() ? "en" : language; }
 
   // Whether a game's mail of `kind` goes to the account: "turn", "reminder" and "end" as chosen; a your-turn
   // mail never while the digest is on (the digest tells of it); every other kind (an answer to a mail, an
   // invitation, a confirmation) always.
   bool wants(std::string_view kind) const;
   std::string text() const;
-  // The stored text back; "" is the defaults. nullopt (and `why`) for an unknown word, a bad hour or a zone
-  // the system does not know.
+  // The stored text back; "" is the defaults. nullopt (and `why`) for an unknown word, a bad hour, a zone
+  // the system does not know or a language the mails are not written in.
   static std::optional<AccountPrefs> parse(std::string_view text, std::string& why);
   // What the store holds, read: the defaults for a text that does not read (written by another version).
   static AccountPrefs stored(std::string_view text);
@@ -53,6 +59,7 @@ struct AccountView {
   std::string settings_url;     // where its mail settings are on the site
   std::string unsubscribe_url;  // one click stops every mail of the account (RFC 8058)
   std::string zone;             // the IANA time zone its mails give times in; "" UTC
+  std::string language = "en";  // the language of its mails (AccountPrefs::language)
 };
 
 // One game in a digest: it is the player's turn there.

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "mail/compose.h"
 
@@ -22,6 +23,10 @@ struct SeatView {
   std::string link;            // the seat's link on the site (with its token): opens the room in a browser
   std::string unsubscribe_url; // one click stops its mail (RFC 8058)
   std::string zone;            // the IANA time zone its mails give times in; "" UTC
+  std::string language = "en"; // the language of its mails (words.h): its account's, or its seat's settings'
+  std::string result;          // the game's result in words in its language, once finished ("" : GameMail's)
+  // Both seats' sides in words in its language, seat 0 first ("" : each seat's `side`).
+  std::array<std::string, 2> sides;
 };
 
 // A game as its mails show it, at the moment a mail is made.
@@ -46,8 +51,8 @@ struct GameMail {
 // The thread every mail of `room` belongs to: "game.ROOM@DOMAIN" (a Message-ID no mail has: clients thread
 // by References).
 std::string thread_id(const GameMail& g, int seat);
-// The subject every mail of the game carries: "Cinq: Tablut, Ann vs Ben (AB12)".
-std::string subject_of(const GameMail& g);
+// The subject every mail of the game carries: "Cinq: Tablut, Ann vs Ben (AB12)", in `language`.
+std::string subject_of(const GameMail& g, std::string_view language = "en");
 
 // It is `seat`'s turn: the opponent's last turn, the whole log, the position, the deadline, the links.
 Outgoing your_turn(const GameMail& g, int seat);

@@ -137,6 +137,12 @@ std::int64_t zone_offset_ms(std::string_view zone, std::int64_t unix_ms) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(info.offset).count();
 }
 
+std::string zone_abbrev(std::string_view zone, std::int64_t unix_ms) {
+  const date::time_zone* z = find_zone(zone);
+  if (!z) return {};
+  return z->get_info(date::sys_seconds{std::chrono::seconds{unix_ms / 1000}}).abbrev;
+}
+
 std::string human_time(std::int64_t unix_ms, std::string_view zone) {
   const date::time_zone* z = find_zone(zone);
   if (!z) return human_time_utc(unix_ms);

@@ -31,6 +31,8 @@ std::string human_time_utc(std::int64_t unix_ms);
 // ("Europe/Paris"), read through Howard Hinnant's date/tz (GCC 12's library has no std::chrono::locate_zone,
 // and setenv("TZ") is not thread-safe).
 std::string human_time(std::int64_t unix_ms, std::string_view zone);
+// The abbreviation of `zone` at `unix_ms` ("CET", "CEST"); "" for "" or an unknown zone.
+std::string zone_abbrev(std::string_view zone, std::int64_t unix_ms);
 // Whether `zone` is an IANA zone name the system knows ("" is not one).
 bool valid_zone(std::string_view zone);
 // The offset of `zone` from UTC at `unix_ms`, in milliseconds (0 for "" or an unknown zone).

@@ -38,7 +38,7 @@
 namespace cinq::store {
 namespace {
 
-constexpr int kSchemaVersion = 8;
+constexpr int kSchemaVersion = 9;
 
 // The schema of version 5, as the SQLite file has it (store.h). `meta` holds the schema version (SQLite keeps
 // it in PRAGMA user_version). Text is TEXT, integers BIGINT, reals DOUBLE PRECISION; a user name is unique
@@ -222,6 +222,8 @@ CREATE TABLE IF NOT EXISTS mail_received (
 );
 -- Version 8: each seat's time zone, and an account's own address and mail preferences (store.h, AccountMail).
 ALTER TABLE mail_seats ADD COLUMN IF NOT EXISTS zone TEXT NOT NULL DEFAULT '';
+-- Version 9: each seat's language (its mails', mail/words.h).
+ALTER TABLE mail_seats ADD COLUMN IF NOT EXISTS language TEXT NOT NULL DEFAULT '';
 CREATE TABLE IF NOT EXISTS account_mail (
   player_id TEXT PRIMARY KEY,
   address TEXT NOT NULL,
@@ -376,13 +378,14 @@ constexpr Sql kDeleteSeatTokens{"delete_seat_tokens", "DELETE FROM seat_tokens W
 // --- mail (schema version 7; store.h, SeatMail, MailRow, MailCancel): the statements. The writes are
 // queue_mail_of (with a save), the reads and the sender's calls PostgresStore's "mail" section.
 constexpr Sql kUpsertSeatMail{"upsert_seat_mail",
-                              "INSERT INTO mail_seats (game_id, seat, address, by_mail, confirmed, reminders, zone)"
-                              " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (game_id, seat) DO UPDATE SET"
+                              "INSERT INTO mail_seats (game_id, seat, address, by_mail, confirmed, reminders, zone, language)"
+                              " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (game_id, seat) DO UPDATE SET"
                               " address = excluded.address, by_mail = excluded.by_mail,"
-                              " confirmed = excluded.confirmed, reminders = excluded.reminders, zone = excluded.zone"};
+                              " confirmed = excluded.confirmed, reminders = excluded.reminders, zone = excluded.zone,"
+                              " language = excluded.language"};
 constexpr Sql kDeleteSeatMail{"delete_seat_mail", "DELETE FROM mail_seats WHERE game_id = $1 AND seat = $2"};
 constexpr Sql kSelectSeatMail{"select_seat_mail",
-                              "SELECT seat, address, by_mail, confirmed, reminders, zone FROM mail_seats WHERE game_id = $1"};
+                              "SELECT seat, address, by_mail, confirmed, reminders, zone, language FROM mail_seats WHERE game_id = $1"};
 #define CINQ_MAIL_COLUMNS                                                                                  \
   "id, slot, game_id, seat, kind, sender, recipient, message, created_ms, due_ms, state, attempts, next_ms, " \
   "error, sent_ms"
@@ -723,7 +726,7 @@ void queue_mail_of(Batch& b, const GameSave& s) {
         b.add(kDeleteSeatMail, Params().text(g.id).integer(seat));
       else
         b.add(kUpsertSeatMail, Params().text(g.id).integer(seat).text(m.address).integer(m.by_mail ? 1 : 0)
-                                   .integer(m.confirmed ? 1 : 0).text(m.reminders).text(m.zone));
+                                   .integer(m.confirmed ? 1 : 0).text(m.reminders).text(m.zone).text(m.language));
     }
   for (const MailCancel& c : s.mail_cancels) {
     std::string kinds = ",";
@@ -991,7 +994,7 @@ class PostgresStore final : public Store {
       return fail();
     }
     // Version 5 is the first a PostgreSQL database has; the schema's statements are idempotent, and versions 6
-    // (the cluster), 7 (the mail tables) and 8 (the accounts' mail) only add to it (a column with a default,
+    // (the cluster), 7 (the mail tables), 8 (the accounts' mail) and 9 (the seats' language) only add to it (a column with a default,
     // tables, indexes), so running them again upgrades it.
     if (version < kSchemaVersion) {
       const std::string set_version = "INSERT INTO meta (key, value) VALUES ('schema_version', '" +
@@ -1509,7 +1512,7 @@ class PostgresStore final : public Store {
           const auto seat = r.integer(i, 0);
           if (seat == 0 || seat == 1)
             g.seat_mail[static_cast<std::size_t>(seat)] = {r.text(i, 1), r.integer(i, 2) != 0, r.integer(i, 3) != 0,
-                                                           r.text(i, 4), r.text(i, 5)};
+                                                           r.text(i, 4), r.text(i, 5), r.text(i, 6)};
         });
     }
     ok = end_snapshot(doing, error) && ok;

@@ -21,7 +21,7 @@
 namespace cinq::store {
 namespace {
 
-constexpr int kSchemaVersion = 8;
+constexpr int kSchemaVersion = 9;
 constexpr int kBusyTimeoutMs = 5000;
 
 // CREATE ... IF NOT EXISTS everywhere: opening a database whose schema is already there changes nothing.
@@ -245,6 +245,11 @@ CREATE TABLE IF NOT EXISTS account_mail (
 #define CINQ_NOW_MS "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
 
 // The columns of a games row, in the order bind_game() binds them.
+// Version 9: each seat's language (its mails', mail/words.h).
+constexpr const char* kUpgradeTo9 = R"sql(
+ALTER TABLE mail_seats ADD COLUMN language TEXT NOT NULL DEFAULT '';
+)sql";
+
 #define CINQ_GAME_COLUMNS                                                                            \
   "id, game, options, clock_base_ms, clock_increment_ms, is_private, kind, status, result, record, " \
   "seat0_id, seat1_id, seat0_name, seat1_name, seat0_clock_ms, seat1_clock_ms, version, turns, "     \
@@ -368,12 +373,13 @@ constexpr const char* kSelectSeatTokens = "SELECT seat, token FROM seat_tokens W
 // --- mail (schema version 7; store.h, SeatMail, MailRow, MailCancel): the statements. The writes are
 // write_mail_of (with a save) and write_mail, the reads and the sender's calls SqliteStore's "mail" section.
 constexpr const char* kUpsertSeatMail =
-    "INSERT INTO mail_seats (game_id, seat, address, by_mail, confirmed, reminders, zone)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT(game_id, seat) DO UPDATE SET address = excluded.address,"
-    " by_mail = excluded.by_mail, confirmed = excluded.confirmed, reminders = excluded.reminders, zone = excluded.zone";
+    "INSERT INTO mail_seats (game_id, seat, address, by_mail, confirmed, reminders, zone, language)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT(game_id, seat) DO UPDATE SET address = excluded.address,"
+    " by_mail = excluded.by_mail, confirmed = excluded.confirmed, reminders = excluded.reminders, zone = excluded.zone,"
+    " language = excluded.language";
 constexpr const char* kDeleteSeatMail = "DELETE FROM mail_seats WHERE game_id = ?1 AND seat = ?2";
 constexpr const char* kSelectSeatMail =
-    "SELECT seat, address, by_mail, confirmed, reminders, zone FROM mail_seats WHERE game_id = ?1";
+    "SELECT seat, address, by_mail, confirmed, reminders, zone, language FROM mail_seats WHERE game_id = ?1";
 #define CINQ_MAIL_COLUMNS                                                                                  \
   "id, slot, game_id, seat, kind, sender, recipient, message, created_ms, due_ms, state, attempts, next_ms, " \
   "error, sent_ms"
@@ -949,7 +955,8 @@ bool write_mail_of(Connection& db, const GameSave& s, const std::string& doing, 
                               if (rc == SQLITE_OK) rc = sqlite3_bind_int(stmt, 4, m.by_mail ? 1 : 0);
                               if (rc == SQLITE_OK) rc = sqlite3_bind_int(stmt, 5, m.confirmed ? 1 : 0);
                               if (rc == SQLITE_OK) rc = bind_text(stmt, 6, m.reminders);
-                              return rc == SQLITE_OK ? bind_text(stmt, 7, m.zone) : rc;
+                              if (rc == SQLITE_OK) rc = bind_text(stmt, 7, m.zone);
+                              return rc == SQLITE_OK ? bind_text(stmt, 8, m.language) : rc;
                             });
       if (!ok) return false;
     }
@@ -1148,13 +1155,13 @@ bool create_schema(Connection& db, const std::string& path, Error& error) {
       return db.exec(kSchema, e, doing) && db.exec(kEntriesSchema, e, doing) &&
              db.exec(kExtrasSchema, e, doing) && db.exec(kUpgradeTo5, e, doing) &&
              db.exec(kUpgradeTo6, e, doing) && db.exec(kUpgradeTo7, e, doing) && db.exec(kUpgradeTo8, e, doing) &&
-             db.exec(set_version.c_str(), e, doing);
+             db.exec(kUpgradeTo9, e, doing) && db.exec(set_version.c_str(), e, doing);
     // Version 1 gains the correspondence columns (its games are not correspondence games), then version 2
     // its entries, then version 3 the seat tokens and chat tables (empty: older links cannot be shown again),
     // then version 4 the accounts and ratings (every player a guest, no game rated, winners unknown), then
     // version 5 the cluster's tables (version 3's game_progress gains its commands, which the version 3
     // tables made here have already), then version 6 the mail tables (empty), then version 7 the accounts'
-    // mail (empty).
+    // mail (empty), then version 8 the seats' language (English).
     if (version >= 3 && version <= 5 && !db.exec(kAddCommands, e, upgrading)) return false;
     if (version == 1 && !db.exec(kUpgradeTo2, e, upgrading)) return false;
     if (version <= 2 && !upgrade_to_3(db, path, e, upgrading)) return false;
@@ -1162,7 +1169,8 @@ bool create_schema(Connection& db, const std::string& path, Error& error) {
     if (version <= 4 && !db.exec(kUpgradeTo5, e, upgrading)) return false;
     if (version <= 5 && !db.exec(kUpgradeTo6, e, upgrading)) return false;
     if (version <= 6 && !db.exec(kUpgradeTo7, e, upgrading)) return false;
-    return db.exec(kUpgradeTo8, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
+    if (version <= 7 && !db.exec(kUpgradeTo8, e, upgrading)) return false;
+    return db.exec(kUpgradeTo9, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
   });
 }
 
@@ -1293,7 +1301,7 @@ class SqliteStore final : public Store {
             if (seat == 0 || seat == 1)
               g.seat_mail[seat] = {column_text(stmt, 1), sqlite3_column_int(stmt, 2) != 0,
                                    sqlite3_column_int(stmt, 3) != 0, column_text(stmt, 4),
-                                   column_text(stmt, 5)};
+                                   column_text(stmt, 5), column_text(stmt, 6)};
           });
     }
     // A read that failed part of the way gives nothing: a game without its entries is not that game.

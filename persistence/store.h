@@ -25,7 +25,8 @@
 //                   last_ms) WITHOUT ROWID (version 5): Glicko-2 per game and pool (live, correspondence).
 //   rating_history  (player_id, game_id, ...) WITHOUT ROWID (version 5): one row per rated game and player,
 //                   written with the game's result; its key is what makes a game count once.
-//   mail_seats      (game_id, seat, address, by_mail, confirmed, reminders, zone) (version 7; zone: 8): each seat's mail
+//   mail_seats      (game_id, seat, address, by_mail, confirmed, reminders, zone, language) (version 7; zone: 8;
+//                   language: 9): each seat's mail
 //                   (SeatMail), written with the games row, kept after the game ends.
 //   mail_outbox     (id, slot, game_id, seat, kind, sender, recipient, message, ...) (version 7): the mails to
 //                   send (MailRow), queued in the transaction that causes them, claimed and sent by the server.
@@ -179,6 +180,7 @@ struct SeatMail {
   bool confirmed = false; // the address is its owner's (confirmed by a link, or by a reply from it)
   std::string reminders;  // "" the default reminders, "off" none, or the leads before the deadline ("24h,8h,1h")
   std::string zone;       // the IANA time zone its mails give times in ("Europe/Paris"); "" UTC (version 8)
+  std::string language;   // the language of its mails ("fr"); "" English (version 9)
   bool operator==(const SeatMail&) const = default;
 };
 

@@ -263,6 +263,13 @@ class Game {
   virtual std::array<char, 2> side_letters() const = 0;
   // The game in words (title, what it is, its sides).
   virtual const GameWords& words() const = 0;
+  // The same in `language` ("fr"; the client's codes), for the server's mails: each game's rules give their
+  // words in the languages they know, the same as the client's (web-client/boards/LANGUAGE/NAME.js); English
+  // (words()) for the others.
+  virtual const GameWords& words_in(std::string_view language) const {
+    (void)language;
+    return words();
+  }
   char side_letter(Side s) const { return side_letters()[static_cast<std::size_t>(s)]; }
   // How a result line names winner `w` of an Outcome: the side letter by default, `1`/`2` for Bi-litaire.
   virtual std::string winner_token(int w) const { return std::string(1, side_letter(w)); }

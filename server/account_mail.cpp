@@ -9,6 +9,7 @@
 #include "mail/address.h"
 #include "mail/compose.h"
 #include "mail/schedule.h"
+#include "mail/words.h"
 #include "server/room_bus.h"
 #include "server/http_answers.h"
 #include "server/http_api.h"
@@ -53,6 +54,15 @@ std::optional<AccountMailChange> AccountMailChange::parse(const json& body, std:
     }
     c.zone = it->get<std::string>();
   }
+  if (auto it = body.find("language"); it != body.end()) {
+    if (!it->is_string() || !mail::known_language(it->get<std::string>())) {
+      std::string known;
+      for (std::string_view l : mail::languages()) known += (known.empty() ? "" : ", ") + std::string(l);
+      why = "field 'language' must be one of " + known;
+      return std::nullopt;
+    }
+    c.language = it->get<std::string>();
+  }
   if (auto it = body.find("digest_hour"); it != body.end()) {
     if (it->is_null()) {
       c.digest_hour = -1;
@@ -76,11 +86,13 @@ json account_mail_json(const std::optional<store::AccountMail>& row, bool availa
           {"reminder", prefs.reminder},
           {"end", prefs.end},
           {"digest_hour", prefs.digest_hour >= 0 ? json(prefs.digest_hour) : json(nullptr)},
-          {"zone", prefs.zone}};
+          {"zone", prefs.zone},
+          {"language", prefs.language}};
 }
 
-json change_account_mail(store::Store& store, const Postman& postman, const std::string& player_id,
+json change_account_mail(store::Store& store, const Postman* postman, const std::string& player_id,
                          const std::string& name, const AccountMailChange& change, std::int64_t now_ms) {
+  if (!postman && change.mail()) return {{"code", "no_mail"}, {"message", "this server sends no mail"}};
   auto read = store.account_mail(player_id);
   if (read.failed())
     return {{"code", "storage"}, {"message", "your mail settings could not be read: try again"}};
@@ -92,6 +104,7 @@ json change_account_mail(store::Store& store, const Postman& postman, const std:
   if (change.end) prefs.end = *change.end;
   if (change.digest_hour) prefs.digest_hour = *change.digest_hour;
   if (change.zone) prefs.zone = *change.zone;
+  if (change.language) prefs.language = *change.language;
   row.prefs = prefs.text();
   std::vector<store::MailRow> mails;
   if (change.address) {
@@ -110,8 +123,8 @@ json change_account_mail(store::Store& store, const Postman& postman, const std:
       row.pending = a;
       row.code_hash = token_hash(code);
       mail::Outgoing out =
-          mail::confirm_account(postman.account_view(row, name), a, postman.account_confirm_url(player_id, code), now_ms);
-      mails.push_back(postman.account_row("confirm", out, now_ms));
+          mail::confirm_account(postman->account_view(row, name), a, postman->account_confirm_url(player_id, code), now_ms);
+      mails.push_back(postman->account_row("confirm", out, now_ms));
     }
   }
   row.updated_ms = now_ms;
@@ -120,7 +133,7 @@ json change_account_mail(store::Store& store, const Postman& postman, const std:
     spdlog::error("mail: storing the settings of {}: {}", player_id, error.message);
     return {{"code", "storage"}, {"message", "your mail settings could not be stored: they are unchanged"}};
   }
-  return account_mail_json(row, true);
+  return account_mail_json(row, postman != nullptr);
 }
 
 // --- HTTP: the links in an account's mails, and a seat taking its account's address
@@ -205,13 +218,16 @@ void HttpApi::adopt_account_mail(std::shared_ptr<RoomActor> actor, int seat, std
       note_blocking(services_.metrics);
       auto account = services_.store->account_mail(player);
       if (!account || account->address.empty()) return done(false);
-      const std::string zone = mail::AccountPrefs::stored(account->prefs).zone;
-      actor->post([seat, player, address = account->address, zone, done](RoomActor& a) {
+      const mail::AccountPrefs prefs = mail::AccountPrefs::stored(account->prefs);
+      // The account's language, as the seat keeps it ("" English).
+      const std::string zone = prefs.zone, language = prefs.mail_language() == "en" ? "" : prefs.language;
+      actor->post([seat, player, address = account->address, zone, language, done](RoomActor& a) {
         lobby::Room& room = a.room();
         const lobby::SeatMail& now = room.seat_mail(seat);
         if (room.seats()[seat].id != player || now.by_mail) return done(false);
-        if (now.address == address && now.confirmed && (!now.zone.empty() || zone.empty())) return done(true);
-        room.set_seat_mail(seat, {address, false, true, now.reminders, now.zone.empty() ? zone : now.zone});
+        if (now.address == address && now.confirmed && (!now.zone.empty() || zone.empty()) && now.language == language)
+          return done(true);
+        room.set_seat_mail(seat, {address, false, true, now.reminders, now.zone.empty() ? zone : now.zone, language});
         lobby::Effect save;
         save.save = true;
         a.apply(std::move(save), nullptr, {});

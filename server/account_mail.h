@@ -22,17 +22,21 @@ struct AccountMailChange {
   std::optional<bool> turn, reminder, end;
   std::optional<int> digest_hour;      // -1 no digest
   std::optional<std::string> zone;     // an IANA time zone, "" UTC
+  std::optional<std::string> language; // the account's language ("en", "fr": mail/words.h, languages())
+  // Whether it changes more than the language (what a server without mail cannot store).
+  bool mail() const { return address || turn || reminder || end || digest_hour || zone; }
   // nullopt and `why` (naming the field) for a malformed request.
   static std::optional<AccountMailChange> parse(const nlohmann::json& body, std::string& why);
 };
 
-// {"type":"mail_settings","available","address","pending","turn","reminder","end","digest_hour","zone"} for the
-// account's row (none: the defaults, no address). `available`: this server sends mail.
+// {"type":"mail_settings","available","address","pending","turn","reminder","end","digest_hour","zone","language"}
+// for the account's row (none: the defaults, no address). `available`: this server sends mail.
 nlohmann::json account_mail_json(const std::optional<store::AccountMail>& row, bool available);
 
 // Applies `change` to the account's row and stores it, a new address's confirmation mail with it (one
 // transaction). On a worker. Returns the settings (account_mail_json), or an error {"code","message"}.
-nlohmann::json change_account_mail(store::Store& store, const Postman& postman, const std::string& player_id,
+// `postman` null (a server without mail): the account's language alone can be changed (it is the site's too).
+nlohmann::json change_account_mail(store::Store& store, const Postman* postman, const std::string& player_id,
                                    const std::string& name, const AccountMailChange& change, std::int64_t now_ms);
 
 }  // namespace cinq::server

@@ -12,6 +12,7 @@
 #include "mail/compose.h"
 #include "mail/read.h"
 #include "mail/schedule.h"
+#include "mail/words.h"
 #include "server/room_bus.h"
 #include "server/http_answers.h"
 #include "server/http_api.h"
@@ -195,8 +196,9 @@ void HttpApi::store_answer(store::MailRow row, std::string received, std::functi
 namespace {
 
 // The answer to a mail that holds no move: what it lacked and what to send, with a turn of this game
-// written as a record writes it (the first legal action of the side to move) as the example.
-std::string no_moves(const lobby::Room& room) {
+// written as a record writes it (the first legal action of the side to move) as the example, in the seat's
+// language.
+std::string no_moves(const lobby::Room& room, std::string_view language) {
   std::string example;
   const Record& record = room.record();
   if (!record.finished() && !record.incomplete())
@@ -206,8 +208,8 @@ std::string no_moves(const lobby::Room& room) {
                   record.state().action_text(a) + "/";
         break;
       }
-  return "your mail had no moves: reply with the log and your turn under it, on a line of its own" +
-         (example.empty() ? std::string() : " (like " + example + ")");
+  return example.empty() ? mail::text(language, "refused.no_moves")
+                         : mail::text(language, "refused.no_moves_like", {{"example", example}});
 }
 
 }  // namespace
@@ -238,8 +240,10 @@ void HttpApi::play_mail(std::shared_ptr<RoomActor> actor, std::shared_ptr<const 
                      : outcome(503, "storage", "451 4.3.0 the server could not store its answer: try again later"));
         });
       };
-      if (in->lines.empty()) return answer_refused(no_moves(room));
-      if (room.status() == lobby::Status::finished) return answer_refused("the game is over: " + result_words(room));
+      const std::string language = room.seat_mail(seat).language;
+      if (in->lines.empty()) return answer_refused(no_moves(room, language));
+      if (room.status() == lobby::Status::finished)
+        return answer_refused(mail::text(language, "refused.over", {{"result", result_words(room, language)}}));
       // A reply from the invited (or given) address confirms it; a seat nobody holds is taken by the mail.
       lobby::SeatMail m = room.seat_mail(seat);
       if (!m.address.empty() && !m.confirmed && lower(m.address) == lower(in->from)) {
@@ -255,7 +259,7 @@ void HttpApi::play_mail(std::shared_ptr<RoomActor> actor, std::shared_ptr<const 
       std::string log = in->lines;
       if (log.rfind("#!", 0) != 0 && log.find("\n#!") == std::string::npos) log = room.record().write() + log;
       const std::string token = room.seat_token(seat);
-      if (token.empty()) return answer_refused("this game was made before games could be played by mail");
+      if (token.empty()) return answer_refused(mail::text(language, "refused.old_game"));
       auto body = std::make_shared<const std::string>(std::move(log));
       play_log(actor, seat, token, body,
                [this, actor, in, seat, respond, answer_refused](net::HttpResponse r) {
@@ -305,10 +309,16 @@ void HttpApi::seat_mail(Call& call) {
     out = it->get<std::string>();
     return true;
   };
-  std::string address = "\x01", invite, reminders = "\x01", name, zone = "\x01";
+  std::string address = "\x01", invite, reminders = "\x01", name, zone = "\x01", language = "\x01";
   if (!text("address", address) || !text("invite", invite) || !text("reminders", reminders) || !text("name", name) ||
-      !text("zone", zone))
-    return call.respond(error_response(400, "bad_message", "address, invite, name, reminders and zone are strings"));
+      !text("zone", zone) || !text("language", language))
+    return call.respond(error_response(400, "bad_message", "address, invite, language, name, reminders and zone are strings"));
+  // The page's language (i18n.js): the seat's mails are written in it.
+  if (language != "\x01" && !mail::known_language(language)) {
+    std::string known;
+    for (std::string_view l : mail::languages()) known += (known.empty() ? "" : ", ") + std::string(l);
+    return call.respond(error_response(400, "bad_language", "language: '" + language + "' is not one of " + known));
+  }
   if (zone != "\x01" && !zone.empty() && !mail::valid_zone(zone))
     return call.respond(error_response(400, "bad_zone", "zone: a time zone such as Europe/Paris, or \"\" for UTC"));
   for (const std::string* a : {&address, &invite})
@@ -327,14 +337,15 @@ void HttpApi::seat_mail(Call& call) {
     use_account = it->get<bool>();
   }
   const std::string id = call.params.at(0);
-  rooms_.load(id, [this, id, seat, token, address, invite, reminders, name, zone, by_mail, use_account,
+  rooms_.load(id, [this, id, seat, token, address, invite, reminders, name, zone, language, by_mail, use_account,
                    forwarded = call.request, respond = call.respond](RoomDirectory::Lookup found) mutable {
     if (!found.owner.empty()) return services_.bus->forward_http(found.owner, std::move(forwarded), respond);
     if (found.busy || found.moved) return respond(busy_response());
     if (!found.room) return respond(error_response(404, "not_found", "no game '" + id + "'"));
-    found.room->post([this, seat, token, address, invite, reminders, name, zone, by_mail, use_account, actor = found.room,
+    found.room->post([this, seat, token, address, invite, reminders, name, zone, language, by_mail, use_account, actor = found.room,
                       respond](RoomActor& a) {
-      a.when_settled([this, &a, seat, token, address, invite, reminders, name, zone, by_mail, use_account, actor, respond] {
+      a.when_settled([this, &a, seat, token, address, invite, reminders, name, zone, language, by_mail, use_account, actor,
+                      respond] {
         lobby::Room& room = a.room();
         const Postman& postman = *services_.postman;
         if (room.seat_token_hash(seat).empty() || !token_matches(token, room.seat_token_hash(seat)))
@@ -355,6 +366,10 @@ void HttpApi::seat_mail(Call& call) {
         }
         if (reminders != "\x01") changed |= std::exchange(mine.reminders, reminders) != reminders;
         if (zone != "\x01") changed |= std::exchange(mine.zone, zone) != zone;
+        if (language != "\x01") {
+          const std::string stored = language == "en" ? "" : language;  // English is the default, stored ""
+          changed |= std::exchange(mine.language, stored) != stored;
+        }
         if (by_mail) changed |= std::exchange(mine.by_mail, *by_mail) != *by_mail;
         room.set_seat_mail(seat, mine);
         if (new_address && !mine.address.empty())
@@ -365,7 +380,8 @@ void HttpApi::seat_mail(Call& call) {
           const int other = 1 - seat;
           if (!room.seats()[other].id.empty() || room.status() == lobby::Status::finished)
             return respond(error_response(409, "seat_taken", "the other seat is taken: there is nobody to invite"));
-          room.set_seat_mail(other, {invite, true, false, ""});
+          // Invited in the inviter's language (its page's), which the invited player's seat keeps.
+          room.set_seat_mail(other, {invite, true, false, "", "", mine.language});
           lobby::Player player;
           player.id = "mail:" + room.id() + "." + std::to_string(other);
           player.name = !name.empty() ? name : invite.substr(0, invite.find('@'));
@@ -386,6 +402,7 @@ void HttpApi::seat_mail(Call& call) {
                        {"by_mail", mine.by_mail},
                        {"reminders", mine.reminders},
                        {"zone", mine.zone},
+                       {"language", mine.language.empty() ? std::string("en") : mine.language},
                        {"reply_address", postman.reply_address(room, seat)},
                        {"invited", invited(room, 1 - seat)}};
         a.when_settled([this, answer, respond, id = room.id(), seat] {

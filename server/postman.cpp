@@ -1,34 +1,25 @@
 // Which mails a room's change causes (postman.h), and the parts of a room its mails show.
 #include "server/postman.h"
 
-#include <map>
+#include <set>
 
 #include "mail/address.h"
 #include "mail/schedule.h"
+#include "mail/words.h"
 #include "server/stored_rooms.h"
 
 namespace cinq::server {
 
 namespace {
 
-// A result line's reason in words (docs/notation.md, "Results").
-std::string reason_words(const std::string& reason, const std::string& loser) {
-  static const std::map<std::string, std::string> words = {
-      {"escape", "the king escaped to a corner"},
-      {"capture", "the king was captured"},
-      {"blocked", "the other side could not move"},
-      {"repetition", "the same position came a third time"},
-      {"score", "on score"},
-      {"overflow", "a dropped piece stuck out"},
-      {"exhausted", "the other side had no piece left to drop"},
-      {"agreement", "by agreement"},
-      {"limit", "the turn limit was reached"},
-  };
-  if (reason == "resign") return loser + " resigned";
-  if (reason == "time") return loser + " ran out of time";
-  if (reason == "abandon") return loser + " abandoned the game";
-  auto it = words.find(reason);
-  return it == words.end() ? reason : it->second;
+// A result line's reason in words (docs/notation.md, "Results"; mail/words_*.cpp, "reason.*"): an unknown
+// reason as it is.
+std::string reason_words(const std::string& reason, const std::string& loser, std::string_view language) {
+  static const std::set<std::string, std::less<>> known = {"escape", "capture", "blocked", "repetition", "score",
+                                                           "overflow", "exhausted", "agreement", "limit",
+                                                           "resign", "time", "abandon"};
+  if (!known.contains(reason)) return reason;
+  return mail::text(language, "reason." + reason, {{"loser", loser}});
 }
 
 char side_letter_of(const lobby::Room& room, int seat) {
@@ -38,9 +29,9 @@ char side_letter_of(const lobby::Room& room, int seat) {
   return room.game().side_letter(seat);
 }
 
-std::string name_of(const lobby::Room& room, int seat) {
+std::string name_of(const lobby::Room& room, int seat, std::string_view language) {
   const std::string& name = room.seats()[seat].name;
-  return name.empty() ? "seat " + std::to_string(seat + 1) : name;
+  return name.empty() ? mail::text(language, "result.seat", {{"n", std::to_string(seat + 1)}}) : name;
 }
 
 // The last turn of the record as its log writes it, and the seat that played it.
@@ -58,21 +49,24 @@ std::pair<std::string, int> last_turn(const lobby::Room& room) {
 
 }  // namespace
 
-std::string side_words(const lobby::Room& room, int seat) {
+std::string side_words(const lobby::Room& room, int seat, std::string_view language) {
   const char letter = side_letter_of(room, seat);
   const Game& game = room.game();
   const int side = game.side_letter(0) == letter ? 0 : 1;
-  return std::string(game.words().sides[static_cast<std::size_t>(side)]) + " (" + letter + ")";
+  return std::string(game.words_in(language).sides[static_cast<std::size_t>(side)]) + " (" + letter + ")";
 }
 
-std::string result_words(const lobby::Room& room) {
+std::string result_words(const lobby::Room& room, std::string_view language) {
   auto r = room.record().result();
-  if (!r) return "the game goes on";
-  if (r->kind == Outcome::Kind::aborted) return "the game was aborted";
-  if (r->kind == Outcome::Kind::draw) return "a draw, " + reason_words(r->reason, "");
+  if (!r) return mail::text(language, "result.goes_on");
+  if (r->kind == Outcome::Kind::aborted) return mail::text(language, "result.aborted");
+  if (r->kind == Outcome::Kind::draw)
+    return mail::text(language, "result.draw", {{"reason", reason_words(r->reason, "", language)}});
   const int winner = r->winner;
-  std::string out = name_of(room, winner) + " (" + side_words(room, winner) + ") wins: " +
-                    reason_words(r->reason, name_of(room, 1 - winner));
+  std::string out = mail::text(language, "result.wins",
+                               {{"name", name_of(room, winner, language)},
+                                {"side", side_words(room, winner, language)},
+                                {"reason", reason_words(r->reason, name_of(room, 1 - winner, language), language)}});
   if (!r->detail.empty()) out += " (" + r->detail + ")";
   return out;
 }
@@ -113,7 +107,9 @@ mail::GameMail Postman::view(const lobby::Room& room, std::int64_t now_ms) const
   for (int s = 0; s < 2; ++s) {
     mail::SeatView& v = g.seats[s];
     v.name = room.seats()[s].name;
-    v.side = side_words(room, s);
+    // The seat's own language (its settings, or its account's, taken with its address), English when none.
+    v.language = mail::known_language(room.seat_mail(s).language) ? room.seat_mail(s).language : "en";
+    v.side = side_words(room, s, v.language);
     v.letter = side_letter_of(room, s);
     v.address = room.seat_mail(s).address;
     v.zone = room.seat_mail(s).zone;
@@ -129,7 +125,12 @@ mail::GameMail Postman::view(const lobby::Room& room, std::int64_t now_ms) const
   g.now_ms = now_ms;
   g.deadline_ms = room.wall_deadline().value_or(0);
   g.turn = room.record().turn_count();
-  if (room.status() == lobby::Status::finished) g.result = result_words(room);
+  for (mail::SeatView& v : g.seats)
+    for (int s = 0; s < 2; ++s) v.sides[static_cast<std::size_t>(s)] = side_words(room, s, v.language);
+  if (room.status() == lobby::Status::finished) {
+    g.result = result_words(room);
+    for (mail::SeatView& v : g.seats) v.result = result_words(room, v.language);
+  }
   return g;
 }
 
@@ -201,7 +202,9 @@ mail::AccountView Postman::account_view(const store::AccountMail& account, const
   a.domain = config_.domain;
   a.settings_url = config_.public_url + "/#/account";
   a.unsubscribe_url = account_unsubscribe_url(account);
-  a.zone = mail::AccountPrefs::stored(account.prefs).zone;
+  const mail::AccountPrefs prefs = mail::AccountPrefs::stored(account.prefs);
+  a.zone = prefs.zone;
+  a.language = prefs.mail_language();
   return a;
 }
 
@@ -229,6 +232,7 @@ store::MailRow Postman::account_row(const std::string& kind, const mail::Outgoin
 std::optional<store::MailRow> Postman::digest(const store::AccountMail& account, const std::string& name,
                                               const std::vector<store::GameRow>& games, lobby::Now now) const {
   std::vector<mail::DigestGame> list;
+  const std::string language = mail::AccountPrefs::stored(account.prefs).mail_language();
   for (const store::GameRow& row : games) {
     if (row.status == "finished" || row.clock_days <= 0) continue;
     const int seat = row.seat_ids[0] == account.player_id ? 0 : row.seat_ids[1] == account.player_id ? 1 : -1;
@@ -236,7 +240,7 @@ std::optional<store::MailRow> Postman::digest(const store::AccountMail& account,
     auto room = lobby::Room::restore(from_row(row), now);
     if (!room || room->seat_to_move() != seat || room->status() == lobby::Status::finished) continue;
     const mail::GameMail g = view(*room, now.unix_ms);
-    list.push_back({g.room, g.game, g.seats[1 - seat].name, g.seats[seat].side,
+    list.push_back({g.room, g.game, g.seats[1 - seat].name, side_words(*room, seat, language),
                     g.last_seat == 1 - seat ? g.last_turn : std::string(), g.seats[seat].link,
                     g.seats[seat].reply_address, g.deadline_ms});
   }

@@ -86,9 +86,11 @@ class Postman {
   MailConfig config_;
 };
 
-// The result of a finished room in words: "Ben (Defenders) wins: the king escaped to a corner".
-std::string result_words(const lobby::Room& room);
-// "Attackers (A)" for a seat of the room now (Bi-litaire's sides change with the round).
-std::string side_words(const lobby::Room& room, int seat);
+// The result of a finished room in words, in `language` (mail/words.h): "Ben (Defenders) wins: the king
+// escaped to a corner".
+std::string result_words(const lobby::Room& room, std::string_view language = "en");
+// "Attackers (A)" for a seat of the room now (Bi-litaire's sides change with the round), in `language`: the
+// game's own words (Game::words_in).
+std::string side_words(const lobby::Room& room, int seat, std::string_view language = "en");
 
 }  // namespace cinq::server

@@ -20,7 +20,7 @@ store::GameRow to_row(const lobby::Saved& s, std::int64_t updated_ms) {
   r.seat_tokens = s.seat_tokens;
   for (int k = 0; k < 2; ++k) {
     const lobby::SeatMail& m = s.seat_mail[k];
-    r.seat_mail[k] = {m.address, m.by_mail, m.confirmed, m.reminders, m.zone};
+    r.seat_mail[k] = {m.address, m.by_mail, m.confirmed, m.reminders, m.zone, m.language};
   }
   r.status = lobby::status_name(s.status);
   r.result = s.result;
@@ -52,7 +52,7 @@ lobby::Saved from_row(const store::GameRow& r) {
   s.seat_tokens = r.seat_tokens;
   for (int k = 0; k < 2; ++k) {
     const store::SeatMail& m = r.seat_mail[k];
-    s.seat_mail[k] = {m.address, m.by_mail, m.confirmed, m.reminders, m.zone};
+    s.seat_mail[k] = {m.address, m.by_mail, m.confirmed, m.reminders, m.zone, m.language};
   }
   for (const store::ChatRow& c : r.chat)
     s.chat.push_back({c.at_ms, c.channel == "spectators", c.seat, c.player_id, c.name, c.text});

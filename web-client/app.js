@@ -6,7 +6,7 @@ import {install_account, render_account} from './account.js';
 import {render_archive} from './archive.js';
 import {error_text} from './errors.js';
 import {render_help} from './help.js';
-import {kLanguages, language, remember_language, start_language, t} from './i18n.js';
+import {chosen_language, kLanguages, language, remember_language, start_language, t} from './i18n.js';
 import {render_import} from './import.js';
 import {render_leaderboard} from './leaderboard.js';
 import {render_lobby} from './lobby.js';
@@ -201,14 +201,60 @@ install_social(app);  // social: the header's sound switch and notification butt
 install_account(app);  // accounts: Log in / Register, or the account's page
 
 // The pages need the game table (the games, their titles, sides and options) before the first one shows.
-// The header's language switch: the choice is kept, and the page drawn again in it.
+// The account's language (its settings, `mail_settings`: its mails are written in it too). Changed with the
+// header's switch while logged in; a page that starts logged in, in a browser where nothing was chosen, takes
+// it: once, kept in localStorage, and the page drawn again in it.
+function follow_account_language() {
+  let asked = null;  // the ref of this page's one question
+  conn.on('mail_settings', (m) => {
+    if (asked === null || m.ref !== asked) return;
+    app.quiet_refs.delete(asked);
+    asked = null;
+    if (m.language && m.language !== language() && !chosen_language() && kLanguages.some(({code}) => code === m.language)) {
+      remember_language(m.language);
+      location.reload();
+    }
+  });
+  const ask = () => {
+    if (asked !== null || !conn.username || chosen_language()) return;
+    asked = conn.send({type: 'mail_settings'});
+    if (asked !== null) app.quiet_refs.add(asked);
+  };
+  conn.on_ready(ask);
+  conn.on('welcome', ask);
+}
+follow_account_language();
+
+// Saves `code` as the account's language; resolves once the server answered (or after a while, if not).
+function save_account_language(code) {
+  return new Promise((resolve) => {
+    const ref = conn.username ? conn.send({type: 'set_mail', language: code}) : null;
+    if (ref === null) return resolve();
+    app.quiet_refs.add(ref);
+    const done = (m) => {
+      if (m.ref !== ref) return;
+      off_settings();
+      off_error();
+      clearTimeout(timer);
+      app.quiet_refs.delete(ref);
+      resolve();
+    };
+    const off_settings = conn.on('mail_settings', done);
+    const off_error = conn.on('error', done);
+    const timer = setTimeout(() => done({ref}), 2000);
+  });
+}
+
+// The header's language switch: the choice is kept (in the account too when logged in), and the page drawn
+// again in it.
 function install_language_switch() {
   const select = el('select', {id: 'language', class: 'language-switch', 'aria-label': t('language.label'),
                                title: t('language.switch_title')},
                     ...kLanguages.map(({code, name}) => el('option', {value: code, lang: code}, name)));
   select.value = language();
-  select.addEventListener('change', () => {
+  select.addEventListener('change', async () => {
     remember_language(select.value);
+    await save_account_language(select.value);
     location.reload();
   });
   document.querySelector('.site-header').append(select);

@@ -94,6 +94,9 @@ export function remember_language(code) {
 
 export function language() { return current; }
 
+// The language chosen with the header's switch in this browser, null when none (the browser's decided).
+export function chosen_language() { return stored_language(); }
+
 // Whether `key` has a text in the reader's language or in English.
 export function has_text(key) { return key in catalog || key in fallback; }
 

@@ -316,6 +316,8 @@ export class MailPanel {
     if (reminders !== (s.reminders || '')) body.reminders = reminders;
     // The deadlines in this seat's mails are given in the browser's time zone (with UTC beside them).
     if (Object.keys(body).length && browser_zone() && browser_zone() !== s.zone) body.zone = browser_zone();
+    // Its mails are written in the page's language.
+    if (Object.keys(body).length && language() !== (s.language || 'en')) body.language = language();
     this.saved_.textContent = '';
     if (!Object.keys(body).length) {
       this.error_.hidden = true;
@@ -337,7 +339,8 @@ export class MailPanel {
       this.invite_.focus();
       return;
     }
-    const body = {invite};
+    // The invitation (and the invited seat's mails) in the page's language, the inviter's seat's too.
+    const body = {invite, language: language()};
     const name = this.invite_name_.value.trim();
     if (name) body.name = name;
     if (await this.post_(body, this.invite_error_, t('account.mail.not_invited'))) {

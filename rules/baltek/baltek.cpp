@@ -51,6 +51,14 @@ class BaltekGame final : public Game {
         {"Blue", "Red"}, false, false, kResults};
     return kWords;
   }
+  // Its words in French, the client's (web-client/boards/fr/baltek.js; tests/rules/words_fr_test.cpp compares
+  // the sides).
+  const GameWords& words_in(std::string_view language) const override {
+    static const GameWords kFrench = {"Baltek",
+        "Le football sur un plateau\u00a0: deux équipes de six footballeurs courent, se passent la balle et tirent, trois actions par tour.",
+        {"Bleus", "Rouges"}, true, false};
+    return language == "fr" ? kFrench : words();
+  }
   std::span<const OptionSpec> option_specs() const override { return kOptions; }
   bool header_optional() const override { return true; }
   std::span<const std::string_view> board_reasons() const override { return kBoardReasons; }

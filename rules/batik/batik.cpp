@@ -25,6 +25,14 @@ class BatikGame final : public Game {
         {"Light", "Dark"}, false, false};
     return kWords;
   }
+  // Its words in French, the client's (web-client/boards/fr/batik.js; tests/rules/words_fr_test.cpp compares
+  // the sides).
+  const GameWords& words_in(std::string_view language) const override {
+    static const GameWords kFrench = {"Batik",
+        "Les pièces lâchées dans un cadre tombent et se calent\u00a0; celui dont une pièce dépasse du bord perd.",
+        {"Clair", "Foncé"}, false, false};
+    return language == "fr" ? kFrench : words();
+  }
   std::span<const OptionSpec> option_specs() const override {
     static const std::vector<OptionSpec> specs = {{"match", "on", {"on", "off"}, 0, 0, ""}};
     return specs;

@@ -105,6 +105,14 @@ class BiGame final : public Game {
         {"Marble player", "Tray player"}, false, true, kResults};
     return kWords;
   }
+  // Its words in French, the client's (web-client/boards/fr/bi-litaire.js; tests/rules/words_fr_test.cpp compares
+  // the sides).
+  const GameWords& words_in(std::string_view language) const override {
+    static const GameWords kFrench = {"Bi-litaire",
+        "Un solitaire à deux\u00a0: l'un fait sauter les billes, l'autre bouge les plateaux\u00a0; deux manches en échangeant les rôles, et celui qui laisse le moins de billes gagne.",
+        {"Joueur de billes", "Joueur de plateaux"}, false, true};
+    return language == "fr" ? kFrench : words();
+  }
   std::string winner_token(int w) const override { return w == 0 ? "1" : "2"; }
   std::span<const OptionSpec> option_specs() const override { return {}; }
   bool has_rounds() const override { return true; }

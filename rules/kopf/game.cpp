@@ -62,6 +62,14 @@ class KopfGame final : public Game {
         {"Red", "Blue"}, false, false, kResults};
     return kWords;
   }
+  // Its words in French, the client's (web-client/boards/fr/kopf-oder-knopf.js; tests/rules/words_fr_test.cpp compares
+  // the sides).
+  const GameWords& words_in(std::string_view language) const override {
+    static const GameWords kFrench = {"Kopf oder Knopf",
+        "Des boutons sur des trous\u00a0: vos paires de boutons frappent le long de leur ligne\u00a0; le premier à en retirer 10 gagne.",
+        {"Rouge", "Bleu"}, false, false};
+    return language == "fr" ? kFrench : words();
+  }
   std::span<const OptionSpec> option_specs() const override { return kOptions; }
   std::span<const std::string_view> board_reasons() const override { return kReasons; }
   // Random games at target=8 end by score within a few hundred actions (see the kopf tests' figures).

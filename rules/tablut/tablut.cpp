@@ -63,6 +63,14 @@ class TablutGame final : public Game {
         {"Attackers", "Defenders"}, true, false};
     return kWords;
   }
+  // Its words in French, the client's (web-client/boards/fr/tablut.js; tests/rules/words_fr_test.cpp compares
+  // the sides).
+  const GameWords& words_in(std::string_view language) const override {
+    static const GameWords kFrench = {"Tablut",
+        "Un jeu de siège nordique\u00a0: les Défenseurs mènent leur roi vers un coin, les Attaquants tentent de l'encercler.",
+        {"Attaquants", "Défenseurs"}, true, false};
+    return language == "fr" ? kFrench : words();
+  }
   std::span<const OptionSpec> option_specs() const override { return specs(); }
   std::span<const std::string_view> board_reasons() const override { return kReasons; }
   // Random games end by themselves (captures thin the board out; the king soon finds a corner): in 2000

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "mail/compose.h"
 #include "server/account_mail.h"
 #include "server/accounts.h"
 #include "server/commands/handlers.h"
@@ -354,7 +355,7 @@ void on_change_password(CommandContext& cx, Request& rq, ChangePassword& cmd) {
 void on_mail_settings(CommandContext& cx, Request& rq, MailSettings&) {
   if (rq.player->username.empty())
     return cx.reply_error(rq, "no_account", "mail settings are for accounts: register or log in first");
-  if (!cx.services.postman) return reply(rq, account_mail_json(std::nullopt, false));
+  // Read without mail too: the account's language is the site's.
   Resume resume = cx.defer(rq);
   bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, later = rq, resume] {
     note_blocking(cx.services.metrics);
@@ -362,7 +363,7 @@ void on_mail_settings(CommandContext& cx, Request& rq, MailSettings&) {
     if (row.failed())
       cx.reply_error(later, "storage", "your mail settings could not be read: try again");
     else
-      reply(later, account_mail_json(row, true));
+      reply(later, account_mail_json(row, cx.services.postman != nullptr));
     resume->finish();
   });
   if (!queued) {
@@ -374,11 +375,11 @@ void on_mail_settings(CommandContext& cx, Request& rq, MailSettings&) {
 void on_set_mail(CommandContext& cx, Request& rq, SetMail& cmd) {
   if (rq.player->username.empty())
     return cx.reply_error(rq, "no_account", "mail settings are for accounts: register or log in first");
-  if (!cx.services.postman) return cx.reply_error(rq, "no_mail", "this server sends no mail");
+  if (!cx.services.postman && cmd.change.mail()) return cx.reply_error(rq, "no_mail", "this server sends no mail");
   Resume resume = cx.defer(rq);
   bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, later = rq, cmd, resume] {
     note_blocking(cx.services.metrics);
-    json answer = change_account_mail(*cx.services.store, *cx.services.postman, later.player->id,
+    json answer = change_account_mail(*cx.services.store, cx.services.postman, later.player->id,
                                       later.player->username, cmd.change, Services::now().unix_ms);
     if (answer.contains("code")) {
       cx.reply_error(later, answer["code"].get<std::string>(), answer["message"].get<std::string>());
@@ -387,6 +388,19 @@ void on_set_mail(CommandContext& cx, Request& rq, SetMail& cmd) {
         ++cx.services.metrics.mail_queued;
         cx.services.mail_sender->poke();
       }
+      // A new language reaches the account's unfinished correspondence games whose seat has its address: each
+      // takes it again, with the language (HttpApi::adopt_account_mail, on the room's strand).
+      const std::string address = answer.value("address", "");
+      if (cmd.change.language && !address.empty() && cx.services.adopt_account_mail)
+        for (const store::GameRow& g : cx.services.store->games_of_player(later.player->id, 200)) {
+          if (g.status == "finished" || g.clock_days <= 0) continue;
+          const int seat = g.seat_ids[0] == later.player->id ? 0 : 1;
+          const store::SeatMail& m = g.seat_mail[static_cast<std::size_t>(seat)];
+          if (m.by_mail || !mail::same_address(m.address, address)) continue;
+          cx.rooms.load(g.id, [&cx, seat](RoomDirectory::Lookup found) {
+            if (found.room) cx.services.adopt_account_mail(found.room, seat);
+          });
+        }
       reply(later, std::move(answer));
     }
     resume->finish();

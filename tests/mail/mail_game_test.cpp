@@ -417,6 +417,61 @@ TEST_CASE("mail: a log repeating the first side and a mail with no moves are ans
   CHECK(record->turn_count() == 0);
 }
 
+TEST_CASE("mail: a seat whose page is in French gets its mails in French, the other seat's stay English") {
+  MailSite site;
+  const auto turns = turns_of("records/tablut/sample-escape.txt");
+  auto reply0 = http_request(site.port(), "POST", "/api/games/import?days=1", "#! TABLUT\n", "text/plain");
+  REQUIRE_MESSAGE(reply0.status == 201, reply0.body);
+  json answer = json::parse(reply0.body);
+  MailGame g{answer["room"], {token_of(answer["links"][0]), token_of(answer["links"][1])}};
+  // Ann's page is in French (mail.js sends its language); Ben, invited from it, gets the invitation in French,
+  // then sets his own seat to English. Ann's seat is taken by her first mail, under the name it gives ("ann").
+  auto set = http_request(site.port(), "POST", "/api/games/" + g.room + "/mail?seat=0&token=" + g.tokens[0],
+                          R"({"address":"ann@players.test","by_mail":true,"invite":"ben@players.test","name":"Ben","zone":"Europe/Paris","language":"fr"})",
+                          "application/json");
+  REQUIRE_MESSAGE(set.status == 200, set.body);
+  CHECK(json::parse(set.body)["language"] == "fr");
+  auto bad = http_request(site.port(), "POST", "/api/games/" + g.room + "/mail?seat=0&token=" + g.tokens[0],
+                          R"({"language":"xx"})", "application/json");
+  CHECK(bad.status == 400);
+  CHECK(bad.body.find("language") != std::string::npos);
+  std::size_t ann = 0, ben = 0;
+  const std::string invite = wait_mail(site.mta, "ben", "vous invite", ben);
+  CHECK(body_of(invite).find("Un joueur vous invite à une partie de Tablut par correspondance sur Cinq (partie " +
+                             g.room + ") : 1 jour par coup.\n") == 0);
+  auto english = http_request(site.port(), "POST", "/api/games/" + g.room + "/mail?seat=1&token=" + g.tokens[1],
+                              R"({"language":"en"})", "application/json");
+  REQUIRE_MESSAGE(english.status == 200, english.body);
+  // Ann moves first: her confirmation is in French, her reply to it plays her turn.
+  const std::string confirm = wait_mail(site.mta, "ann", "répondez à ce mail avec votre tour", ann);
+  site.mta.send("ann@players.test", address_in(header(confirm, "Reply-To")), reply("ann", confirm, 0, turns[0], 1));
+  CHECK(body_of(wait_mail(site.mta, "ann", "Votre tour est joué : " + turns[0], ann)).find("Le relevé jusqu'ici") !=
+        std::string::npos);
+  // Ben's your-turn mail is English, as before.
+  const std::string to_ben = wait_mail(site.mta, "ben", "It is your turn, Ben", ben);
+  CHECK(body_of(to_ben).find("ann played: " + turns[0]) != std::string::npos);
+  CHECK(header(to_ben, "Subject") == "Cinq: Tablut, ann vs Ben (" + g.room + ")");
+  site.mta.send("ben@players.test", address_in(header(to_ben, "Reply-To")), reply("ben", to_ben, 0, turns[1], 2));
+  // Ann's your-turn mail: French words, a French date in her zone, the record and notation as they are.
+  const std::string to_ann = wait_mail(site.mta, "ann", "À vous de jouer, ann", ann);
+  const std::string body = body_of(to_ann);
+  CHECK_MESSAGE(body.find("À vous de jouer, ann, au Tablut (partie " + g.room + ").\n") == 0, body);
+  CHECK_MESSAGE(body.find("Ben a joué : " + turns[1] + "\n") != std::string::npos, body);
+  CHECK_MESSAGE(std::regex_search(body, std::regex("Date limite : (lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche) "
+                                                   "[0-9]+ [a-zéû]+ 20[0-9]{2} à [0-9]{2}:[0-9]{2} CES?T \\([0-9]{2}:[0-9]{2} UTC\\)\\. "
+                                                   "Passé ce délai")),
+                body);
+  const auto log = body.find("\nLe relevé jusqu'ici :\n\n#! TABLUT\n");
+  CHECK_MESSAGE(log != std::string::npos, body);
+  CHECK_MESSAGE(body.find(turns[1], log) != std::string::npos, body);
+  CHECK(body.find("Pour jouer par mail, répondez à ce message") != std::string::npos);
+  // The subject in French (accents would be RFC 2047 words: tests/mail/words_test.cpp), read back.
+  std::string why;
+  auto read = mail::read_message(to_ann, why);
+  REQUIRE_MESSAGE(read.has_value(), why);
+  CHECK(read->subject == "Cinq : Tablut, ann contre Ben (" + g.room + ")");
+}
+
 TEST_CASE("mail: a mail refused for good is not tried again and is shown to its seat") {
   MailSite site;
   // No such mailbox: Postfix refuses the recipient (550), so the confirmation fails for good.
@@ -481,8 +536,11 @@ TEST_CASE("mail: an account's confirmed address, its settings per kind, its dail
             "registered");
     json none = ask_ws(carla, {{"type", "mail_settings"}}, "mail_settings");
     CHECK(none == json{{"type", "mail_settings"}, {"available", true}, {"address", ""}, {"pending", ""}, {"turn", true},
-                       {"reminder", true}, {"end", true}, {"digest_hour", nullptr}, {"zone", ""}});
+                       {"reminder", true}, {"end", true}, {"digest_hour", nullptr}, {"zone", ""}, {"language", ""}});
     CHECK(ask_ws(carla, {{"type", "set_mail"}, {"address", "not an address"}}, "mail_settings")["code"] == "bad_message");
+    json unknown = ask_ws(carla, {{"type", "set_mail"}, {"language", "xx"}}, "mail_settings");
+    CHECK(unknown["code"] == "bad_message");
+    CHECK(unknown["message"].get<std::string>().find("'language'") != std::string::npos);
     CHECK(ask_ws(carla, {{"type", "set_mail"}, {"digest_hour", 24}}, "mail_settings")["code"] == "bad_message");
     // A new address is pending until the link mailed to it is followed; a wrong code changes nothing.
     json pending = ask_ws(carla, {{"type", "set_mail"}, {"address", "carla@players.test"}}, "mail_settings");
@@ -587,6 +645,16 @@ TEST_CASE("mail: an account's confirmed address, its settings per kind, its dail
   CHECK(off["digest_hour"] == nullptr);
   CHECK(off["address"] == "carla@players.test");
   CHECK(off["zone"] == "Atlantic/Reykjavik");  // her zone stays
+  CHECK(off["language"] == "");
+  // She chooses French (the site's switch): her game's seat, which has her account's address, takes it.
+  CHECK(carla_says({{"type", "set_mail"}, {"language", "fr"}})["language"] == "fr");
+  for (int i = 0; i < 100; ++i) {
+    seat_mail = json::parse(http_request(site.port(), "GET", "/api/games/" + room + "/mail?seat=1&token=" + tokens[1]).body);
+    if (seat_mail.value("language", "") == "fr") break;
+    std::this_thread::sleep_for(50ms);
+  }
+  CHECK(seat_mail["language"] == "fr");
+  CHECK(seat_mail["address"] == "carla@players.test");
   // SIGTERM stops a server that takes LMTP at once, not after the transport's 3 s stop deadline: its listener
   // is closed before the transport stops.
   const auto asked = std::chrono::steady_clock::now();

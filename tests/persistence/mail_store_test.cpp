@@ -76,12 +76,12 @@ struct MailStore {
 TEST_CASE("store mail: a seat's address is written with the row, read back, kept after the end, cleared") {
   MailStore t;
   REQUIRE(t.save(1, std::nullopt, [](GameSave& s) {
-    s.row.seat_mail[0] = {"ann@players.test", true, false, "24h,1h", "Europe/Paris"};
+    s.row.seat_mail[0] = {"ann@players.test", true, false, "24h,1h", "Europe/Paris", "fr"};
     s.row.seat_mail[1] = {"ben@players.test", false, true, ""};
   }));
   auto g = t.store->game("g1");
   REQUIRE(g);
-  CHECK(g->seat_mail[0] == SeatMail{"ann@players.test", true, false, "24h,1h", "Europe/Paris"});
+  CHECK(g->seat_mail[0] == SeatMail{"ann@players.test", true, false, "24h,1h", "Europe/Paris", "fr"});
   CHECK(g->seat_mail[1] == SeatMail{"ben@players.test", false, true, ""});
   auto unfinished = t.store->unfinished_games();
   REQUIRE(unfinished.size() == 1);
@@ -346,7 +346,7 @@ TEST_CASE("store mail: the Message-IDs of played mails, mails queued outside a s
   CHECK(counts == std::vector<std::pair<std::string, std::int64_t>>{{"queued", 2}});
 }
 
-TEST_CASE("store mail: a store of schema version 6 gains the mail tables (7, 8) at open and keeps its games") {
+TEST_CASE("store mail: a store of schema version 6 gains the mail tables (7 to 9) at open and keeps its games") {
   MailStore t;
   REQUIRE(t.save(1, std::nullopt, [](GameSave&) {}));
   t.store.reset();
@@ -362,7 +362,7 @@ TEST_CASE("store mail: a store of schema version 6 gains the mail tables (7, 8) 
   t.store = open_store(t.path);
   CHECK(test::ask_store(t.path, test::testing_postgres()
                                     ? "SELECT value FROM meta WHERE key = 'schema_version'"
-                                    : "PRAGMA user_version") == "8");
+                                    : "PRAGMA user_version") == "9");
   auto g = t.store->game("g1");
   REQUIRE(g);
   CHECK(g->version == 1);
@@ -381,9 +381,31 @@ TEST_CASE("store mail: a store of schema version 6 gains the mail tables (7, 8) 
   Error error;
   REQUIRE(t.store->put_account_mail({"pb", "ben@players.test", "", "", "K", "", "", 1}, {}, error));
   CHECK(t.store->account_mail("pb")->address == "ben@players.test");
-  // Opened again at version 8: nothing changes.
+  // Opened again at version 9: nothing changes.
   t.store = open_store(t.path);
   CHECK(t.store->mails_of_game("g1").size() == 1);
+}
+
+TEST_CASE("store mail: a store of schema version 8 gains the seats' language at open, English for its seats") {
+  MailStore t;
+  REQUIRE(t.save(1, std::nullopt, [](GameSave& s) { s.row.seat_mail[0] = {"ann@players.test", true, true, "", "Europe/Paris"}; }));
+  t.store.reset();
+  // Back to version 8: the column gone, the version set back, as a server of version 8 left it.
+  const std::string back = test::testing_postgres()
+                               ? "ALTER TABLE mail_seats DROP COLUMN language;"
+                                 " UPDATE meta SET value = '8' WHERE key = 'schema_version'"
+                               : "ALTER TABLE mail_seats DROP COLUMN language; PRAGMA user_version = 8";
+  REQUIRE(test::ask_store(t.path, back) == "");
+  t.store = open_store(t.path);
+  CHECK(test::ask_store(t.path, test::testing_postgres()
+                                    ? "SELECT value FROM meta WHERE key = 'schema_version'"
+                                    : "PRAGMA user_version") == "9");
+  CHECK(t.store->game("g1")->seat_mail[0] == SeatMail{"ann@players.test", true, true, "", "Europe/Paris", ""});
+  REQUIRE(t.save(2, 1, [](GameSave& s) {
+    s.write_row = true;
+    s.row.seat_mail[0] = {"ann@players.test", true, true, "", "Europe/Paris", "fr"};
+  }));
+  CHECK(t.store->game("g1")->seat_mail[0].language == "fr");
 }
 
 TEST_CASE("store mail: a copy of the store has the seats' mail and the mails still queued") {

@@ -107,14 +107,14 @@ void fill(Store& store) {
 
 }  // namespace
 
-TEST_CASE("store postgresql: the schema is created at version 8, reopening keeps every row, a newer one is refused") {
+TEST_CASE("store postgresql: the schema is created at version 9, reopening keeps every row, a newer one is refused") {
   const std::string uri = fresh_uri("schema_test");
   {
     auto store = open_ok(uri);
     CHECK(std::string(store->backend()) == "postgresql");
     fill(*store);
   }
-  CHECK(ask(uri, "SELECT value FROM meta WHERE key = 'schema_version'") == "8");
+  CHECK(ask(uri, "SELECT value FROM meta WHERE key = 'schema_version'") == "9");
   CHECK(ask(uri, "SELECT count(*) FROM pg_tables WHERE schemaname = 'schema_test'") == "16");
   {
     auto store = open_ok(uri);  // opened again: nothing created twice, every row there
@@ -130,7 +130,7 @@ TEST_CASE("store postgresql: the schema is created at version 8, reopening keeps
   ask(uri, "UPDATE meta SET value = '99' WHERE key = 'schema_version'");
   Error error;
   CHECK(Store::open(uri, error) == nullptr);
-  CHECK(error.message.find("has schema version 99, newer than this server's 8") != std::string::npos);
+  CHECK(error.message.find("has schema version 99, newer than this server's 9") != std::string::npos);
 }
 
 TEST_CASE("store postgresql: servers opening one new database at once create its schema once, all of them work") {

@@ -1,0 +1,181 @@
+// The mails' words in each language (mail/words.h): every catalog has English's keys with the same
+// parameters, texts are filled without reading a value again, dates are written as each language writes them,
+// an account's language is kept in its settings, and a game's and an account's mails come in the recipient's
+// language while English ones stay as they were.
+#include "mail/words.h"
+
+#include <doctest/doctest.h>
+
+#include <map>
+#include <set>
+
+#include "mail/account.h"
+#include "mail/notices.h"
+#include "mail/read.h"
+#include "mail/schedule.h"
+
+namespace cinq::test {
+namespace {
+
+constexpr std::int64_t kHour = 3'600'000;
+constexpr std::int64_t kSun0750 = 1'795'938'600'000;  // Sun, 29 Nov 2026 07:50:00 UTC
+
+// The {names} of a text.
+std::set<std::string> params_of(std::string_view text) {
+  std::set<std::string> out;
+  for (std::size_t i = text.find('{'); i != std::string_view::npos; i = text.find('{', i + 1)) {
+    const std::size_t close = text.find('}', i);
+    if (close != std::string_view::npos) out.insert(std::string(text.substr(i + 1, close - i - 1)));
+  }
+  return out;
+}
+
+// A Tablut game's mail for seat 0 (Ann, to move) and 1 (Ben), seat 0 in `language`.
+mail::GameMail game(const std::string& language) {
+  mail::GameMail g;
+  g.room = "AB12";
+  g.game = "Tablut";
+  g.domain = "play.test";
+  g.from = {"Cinq", "cinq@play.test"};
+  g.room_url = "https://cinq.test/#/room/AB12";
+  g.seats[0] = {"Ann", language == "fr" ? "Attaquants (A)" : "Attackers (A)", 'A', "ann@players.test",
+                "play+AB12.0.X@play.test", "https://cinq.test/#/room/AB12?seat=0&token=T", "https://cinq.test/u0", "",
+                language};
+  g.seats[1] = {"Ben", "Defenders (D)", 'D', "ben@players.test", "play+AB12.1.Y@play.test", "", "", "", "en"};
+  // Both sides in each seat's language.
+  g.seats[0].sides = {g.seats[0].side, language == "fr" ? "Défenseurs (D)" : "Defenders (D)"};
+  g.seats[1].sides = {"Attackers (A)", "Defenders (D)"};
+  g.record = "#! TABLUT\n1   A/e8 i8/   D/e7 i7/\n";
+  g.board = "(the board)\n";
+  g.last_turn = "D/e7 i7/";
+  g.last_seat = 1;
+  g.to_move = 0;
+  g.now_ms = kSun0750;
+  g.deadline_ms = kSun0750 + 30 * kHour;
+  g.turn = 2;
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("mail words: every language has English's keys, with the same parameters, and nothing more") {
+  const auto english = mail::catalog("en");
+  std::map<std::string, std::set<std::string>> keys;
+  for (const mail::Words& w : english) CHECK_MESSAGE(keys.emplace(std::string(w.key), params_of(w.text)).second, w.key);
+  REQUIRE(mail::languages().front() == "en");
+  CHECK(mail::languages().size() >= 2);
+  for (std::string_view language : mail::languages()) {
+    std::map<std::string, std::set<std::string>> found;
+    for (const mail::Words& w : mail::catalog(language))
+      CHECK_MESSAGE(found.emplace(std::string(w.key), params_of(w.text)).second, language << ": " << w.key << " twice");
+    for (const auto& [key, params] : keys) {
+      auto it = found.find(key);
+      if (it == found.end()) {
+        FAIL_CHECK(language << " lacks " << key);
+        continue;
+      }
+      CHECK_MESSAGE(it->second == params, language << ": " << key << " has other parameters");
+    }
+    for (const auto& [key, params] : found) CHECK_MESSAGE(keys.contains(key), language << ": " << key << " is not English's");
+  }
+  CHECK(mail::known_language("fr"));
+  CHECK(!mail::known_language("de"));
+  CHECK(!mail::known_language(""));
+}
+
+TEST_CASE("mail words: a text's parameters are filled once, and an unknown language or key falls back") {
+  CHECK(mail::text("fr", "turn.last", {{"name", "{turn}"}, {"turn", "A/e8 i8/"}}) == "{turn} a joué : A/e8 i8/\n");
+  CHECK(mail::text("de", "turn.last", {{"name", "Ann"}, {"turn", "A/"}}) == "Ann played: A/\n");
+  CHECK(mail::text("", "invite.inviter") == "A player");
+  CHECK(mail::text("fr", "no.such.key") == "no.such.key");
+  CHECK(mail::count_text("en", "count.days", 1) == "1 day");
+  CHECK(mail::count_text("en", "count.days", 3) == "3 days");
+  CHECK(mail::count_text("fr", "count.games", 1) == "1 partie");
+  CHECK(mail::count_text("fr", "count.games", 2) == "2 parties");
+}
+
+TEST_CASE("mail words: dates in each language, in the player's zone with UTC beside it") {
+  const std::int64_t kThu2012 = 1'796'328'720'000;  // Thu, 3 Dec 2026 20:12 UTC
+  CHECK(mail::human_time(kThu2012, "Europe/Paris", "fr") == "jeudi 3 décembre 2026 à 21:12 CET (20:12 UTC)");
+  CHECK(mail::human_time(kThu2012, "", "fr") == "jeudi 3 décembre 2026 à 20:12 UTC");
+  // English as schedule.h's human_time writes it.
+  for (const char* zone : {"", "Europe/Paris", "America/New_York", "Mars/Olympus"})
+    CHECK(mail::human_time(kThu2012, zone, "en") == mail::human_time(kThu2012, zone));
+}
+
+TEST_CASE("mail words: an account's language is kept in its settings once chosen, others refused") {
+  std::string why;
+  auto fr = mail::AccountPrefs::parse("turn end zone=Europe/Paris language=fr", why);
+  REQUIRE_MESSAGE(fr.has_value(), why);
+  CHECK(fr->language == "fr");
+  CHECK(fr->text() == "turn end zone=Europe/Paris language=fr");
+  CHECK(mail::AccountPrefs::stored(fr->text()) == *fr);
+  // None chosen: English mails, and the text as before.
+  CHECK(mail::AccountPrefs{}.language.empty());
+  CHECK(mail::AccountPrefs{}.mail_language() == "en");
+  CHECK(mail::AccountPrefs{}.text() == "turn reminder end");
+  CHECK(mail::AccountPrefs::stored("turn language=en").text() == "turn language=en");
+  CHECK(mail::AccountPrefs::stored("turn language=en").mail_language() == "en");
+  mail::AccountPrefs off;
+  off.turn = off.reminder = off.end = false;
+  off.language = "fr";
+  CHECK(mail::AccountPrefs::stored(off.text()) == off);
+  CHECK(!mail::AccountPrefs::parse("turn language=xx", why));
+  CHECK(why.find("'language'") != std::string::npos);
+  CHECK(why.find("'xx'") != std::string::npos);
+  CHECK(!mail::AccountPrefs::parse("language=", why));
+}
+
+TEST_CASE("mail words: a seat's mails in its language, the other seat's in its own, the record untranslated") {
+  const mail::GameMail g = game("fr");
+  const mail::Outgoing turn = mail::your_turn(g, 0);
+  CHECK(turn.subject == "Cinq : Tablut, Ann contre Ben (AB12)");
+  CHECK(turn.text.find("À vous de jouer, Ann, au Tablut (partie AB12).\n") == 0);
+  CHECK(turn.text.find("Ben a joué : D/e7 i7/\n") != std::string::npos);
+  CHECK(turn.text.find("Date limite : lundi 30 novembre 2026 à 13:50 UTC.") != std::string::npos);
+  CHECK(turn.text.find("#! TABLUT\n1   A/e8 i8/   D/e7 i7/\n") != std::string::npos);
+  CHECK(turn.text.find("    A/.../\n") != std::string::npos);
+  CHECK(turn.text.find("Pour jouer dans un navigateur : https://cinq.test/#/room/AB12?seat=0&token=T\n") != std::string::npos);
+  // The whole mail reads back.
+  std::string why;
+  auto back = mail::read_message(mail::compose(turn), why);
+  REQUIRE_MESSAGE(back.has_value(), why);
+  CHECK(back->subject == turn.subject);
+  CHECK(back->text.find("À vous de jouer") != std::string::npos);
+  // Seat 1 is English: as before.
+  const mail::Outgoing english = mail::invitation(g, 1, 3);
+  CHECK(english.subject == "Cinq: Tablut, Ann vs Ben (AB12)");
+  CHECK(english.text.find("Ann invites you to a game of Tablut by correspondence on Cinq (game AB12): 3 days per move.\n"
+                          "Ann, Attackers (A), against Ben, Defenders (D).\n") == 0);
+  mail::GameMail over = g;
+  over.result = "Ben (Defenders (D)) wins: the king escaped to a corner";
+  over.seats[0].result = "Ben (Défenseurs (D)) gagne : le roi s'est échappé dans un coin";
+  CHECK(mail::game_over(over, 0).text.find("La partie est finie : Ben (Défenseurs (D)) gagne") == 0);
+  CHECK(mail::game_over(over, 0).text.find("Ann, Attaquants (A), contre Ben, Défenseurs (D).\n") != std::string::npos);
+  CHECK(mail::game_over(over, 1).text.find("The game is over: Ben (Defenders (D)) wins") == 0);
+  CHECK(mail::refused(g, 0, "ann@players.test", "", "x").text.find("Votre mail n'a rien joué : x\n") == 0);
+}
+
+TEST_CASE("mail words: an account's digest and confirmation in its language") {
+  mail::AccountView a = {"p42", "Carla", {"Cinq", "cinq@play.test"}, "play.test", "https://cinq.test/#/account",
+                         "https://cinq.test/u", "Europe/Paris", "fr"};
+  const mail::Outgoing d = mail::digest(a, "carla@players.test",
+                                        {{"AB12", "Tablut", "Dan", "Défenseurs (D)", "A/e1 e3/", "", "", kSun0750 + 30 * kHour}},
+                                        kSun0750);
+  CHECK(d.subject == "Cinq : à vous de jouer dans 1 partie");
+  // A subject with accents goes out as RFC 2047 words and reads back whole.
+  const std::string raw = mail::compose(d);
+  CHECK(raw.find("=?UTF-8?B?") < raw.find("\r\n\r\n"));
+  std::string why;
+  auto back = mail::read_message(raw, why);
+  REQUIRE_MESSAGE(back.has_value(), why);
+  CHECK(back->subject == d.subject);
+  CHECK(back->text.find("Bonjour Carla.") == 0);
+  CHECK(d.text.find("Bonjour Carla. C'est à vous de jouer dans 1 partie") == 0);
+  CHECK(d.text.find("Tablut contre Dan (partie AB12), vous jouez Défenseurs (D).\n") != std::string::npos);
+  CHECK(d.text.find("  Date limite : lundi 30 novembre 2026 à 14:50 CET (13:50 UTC)\n") != std::string::npos);
+  CHECK(mail::confirm_account(a, "c@players.test", "https://cinq.test/c", kSun0750).subject ==
+        "Cinq : confirmez votre adresse");
+}
+
+}  // namespace cinq::test
