@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the libFuzzer targets of fuzz/, each for SECONDS (default 60), JOBS (default 2) at a time, with
+# Runs the libFuzzer targets of fuzz/, each for SECONDS (default 60), FUZZ_JOBS (default 2) at a time, with
 # AddressSanitizer and UndefinedBehaviorSanitizer, and prints a line per target: executions, coverage
 # (libFuzzer's cov: and ft:), corpus size, crashes. Exits 1 if any target crashed; the input that did is in
 # build-asan/fuzz-artifacts/TARGET/.
@@ -69,16 +69,20 @@ run_target() {
   [ "$status" -eq 0 ] && [ "$crashes" -eq 0 ]
 }
 
-# Each fuzzer is one process on one core: JOBS of them at once take the same minute each in less time.
+# Each fuzzer is one process on one core: FUZZ_JOBS of them at once take the same minute each in less time.
 failed=0
-jobs_at_once=${JOBS:-2}
+jobs_at_once=${FUZZ_JOBS:-2}
+[[ $jobs_at_once =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: FUZZ_JOBS must be a whole number from 1" >&2; exit 2; }
 for ((i = 0; i < ${#TARGETS[@]}; i += jobs_at_once)); do
   pids=()
   for t in "${TARGETS[@]:i:jobs_at_once}"; do
+    rm -f "$BUILD_DIR/fuzz-$t.result"  # a line from an earlier run must not stand for this one
     run_target "$t" &
     pids+=($!)
   done
   for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
-  for t in "${TARGETS[@]:i:jobs_at_once}"; do cat "$BUILD_DIR/fuzz-$t.result"; done
+  for t in "${TARGETS[@]:i:jobs_at_once}"; do
+    cat "$BUILD_DIR/fuzz-$t.result" 2> /dev/null || echo "fuzz $t: no result (the script failed before the end)"
+  done
 done
 exit $failed

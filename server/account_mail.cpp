@@ -219,15 +219,17 @@ void HttpApi::adopt_account_mail(std::shared_ptr<RoomActor> actor, int seat, std
       auto account = services_.store->account_mail(player);
       if (!account || account->address.empty()) return done(false);
       const mail::AccountPrefs prefs = mail::AccountPrefs::stored(account->prefs);
-      // The account's language, as the seat keeps it ("" English).
-      const std::string zone = prefs.zone, language = prefs.mail_language() == "en" ? "" : prefs.language;
+      // The account's language ("" none chosen, "en", "fr"...); the seat keeps English as "".
+      const std::string zone = prefs.zone, language = prefs.language;
       actor->post([seat, player, address = account->address, zone, language, done](RoomActor& a) {
         lobby::Room& room = a.room();
         const lobby::SeatMail& now = room.seat_mail(seat);
         if (room.seats()[seat].id != player || now.by_mail) return done(false);
-        if (now.address == address && now.confirmed && (!now.zone.empty() || zone.empty()) && now.language == language)
+        // An account that chose no language leaves the seat's own (set from its page) as it is.
+        const std::string kept = language.empty() ? now.language : language == "en" ? "" : language;
+        if (now.address == address && now.confirmed && (!now.zone.empty() || zone.empty()) && now.language == kept)
           return done(true);
-        room.set_seat_mail(seat, {address, false, true, now.reminders, now.zone.empty() ? zone : now.zone, language});
+        room.set_seat_mail(seat, {address, false, true, now.reminders, now.zone.empty() ? zone : now.zone, kept});
         lobby::Effect save;
         save.save = true;
         a.apply(std::move(save), nullptr, {});

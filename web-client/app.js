@@ -211,8 +211,8 @@ function follow_account_language() {
     app.quiet_refs.delete(asked);
     asked = null;
     if (m.language && m.language !== language() && !chosen_language() && kLanguages.some(({code}) => code === m.language)) {
-      remember_language(m.language);
-      location.reload();
+      // Only when kept: in a browser that keeps nothing, each reload would ask and reload again.
+      if (remember_language(m.language)) location.reload();
     }
   });
   const ask = () => {

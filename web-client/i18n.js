@@ -83,12 +83,14 @@ export function add_words(by_code) {
   if (current !== kDefaultLanguage) Object.assign(catalog, by_code[current] || {});
 }
 
-// Keeps `code` as the reader's choice (the page reloads to draw everything in it).
+// Keeps `code` as the reader's choice (the page reloads to draw everything in it). False when the browser
+// refuses to keep it (storage blocked): a reload would then not change the language.
 export function remember_language(code) {
   try {
     localStorage.setItem(kStorageKey, code);
+    return localStorage.getItem(kStorageKey) === code;
   } catch {
-    // not kept: this visit only
+    return false;
   }
 }
 
