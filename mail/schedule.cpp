@@ -99,19 +99,6 @@ std::string rfc5322_date(std::int64_t unix_ms) {
   return buffer;
 }
 
-std::string human_time_utc(std::int64_t unix_ms) {
-  static const char* const kDays[] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
-                                      "Thursday", "Friday", "Saturday"};
-  static const char* const kMonths[] = {"January",   "February", "March",    "April",
-                                        "May",       "June",     "July",     "August",
-                                        "September", "October",  "November", "December"};
-  const std::tm tm = utc(unix_ms);
-  char buffer[96];
-  std::snprintf(buffer, sizeof buffer, "%s %d %s %04d, %02d:%02d UTC", kDays[tm.tm_wday], tm.tm_mday,
-                kMonths[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min);
-  return buffer;
-}
-
 namespace {
 
 // The zone named `zone`, or nullptr ("" , a name of other characters, or one the database lacks).
@@ -141,19 +128,6 @@ std::string zone_abbrev(std::string_view zone, std::int64_t unix_ms) {
   const date::time_zone* z = find_zone(zone);
   if (!z) return {};
   return z->get_info(date::sys_seconds{std::chrono::seconds{unix_ms / 1000}}).abbrev;
-}
-
-std::string human_time(std::int64_t unix_ms, std::string_view zone) {
-  const date::time_zone* z = find_zone(zone);
-  if (!z) return human_time_utc(unix_ms);
-  const auto info = z->get_info(date::sys_seconds{std::chrono::seconds{unix_ms / 1000}});
-  const std::int64_t offset = std::chrono::duration_cast<std::chrono::milliseconds>(info.offset).count();
-  std::string local = human_time_utc(unix_ms + offset);
-  local.replace(local.size() - 3, 3, info.abbrev);  // "... 15:00 UTC" -> "... 15:00 CET"
-  const std::tm tm = utc(unix_ms);
-  char utc_part[32];
-  std::snprintf(utc_part, sizeof utc_part, " (%02d:%02d UTC)", tm.tm_hour, tm.tm_min);
-  return local + utc_part;
 }
 
 }  // namespace cinq::mail

@@ -24,13 +24,9 @@ std::optional<std::vector<std::int64_t>> parse_leads(std::string_view text);
 
 // "Sat, 28 Nov 2026 23:50:26 +0000", for a Date header.
 std::string rfc5322_date(std::int64_t unix_ms);
-// "Sunday 29 November 2026, 14:00 UTC", for a deadline in a mail.
-std::string human_time_utc(std::int64_t unix_ms);
-// The same in a player's zone, with UTC after it: "Sunday 29 November 2026, 15:00 CET (14:00 UTC)"; the UTC
-// form alone for "" or a zone the system does not know. Zones are the IANA names of the system's tzdata
-// ("Europe/Paris"), read through Howard Hinnant's date/tz (GCC 12's library has no std::chrono::locate_zone,
-// and setenv("TZ") is not thread-safe).
-std::string human_time(std::int64_t unix_ms, std::string_view zone);
+// Zones are the IANA names of the system's tzdata ("Europe/Paris"), read through Howard Hinnant's date/tz
+// (GCC 12's library has no std::chrono::locate_zone, and setenv("TZ") is not thread-safe). A deadline in words,
+// in a player's zone and language, is mail/words.h's human_time.
 // The abbreviation of `zone` at `unix_ms` ("CET", "CEST"); "" for "" or an unknown zone.
 std::string zone_abbrev(std::string_view zone, std::int64_t unix_ms);
 // Whether `zone` is an IANA zone name the system knows ("" is not one).

@@ -35,8 +35,8 @@ std::string text(std::string_view language, std::string_view key, Params params 
 std::string count_text(std::string_view language, std::string_view key, std::int64_t n);
 
 // A time in a player's zone and language, with UTC after it: "Sunday 29 November 2026, 15:00 CET (14:00 UTC)",
-// "dimanche 29 novembre 2026 à 15:00 CET (14:00 UTC)"; without a known zone, UTC alone. English is
-// schedule.h's human_time.
+// "dimanche 29 novembre 2026 à 15:00 CET (14:00 UTC)"; without a known zone (or for "" or a name the system's
+// tzdata lacks), UTC alone.
 std::string human_time(std::int64_t unix_ms, std::string_view zone, std::string_view language);
 
 }  // namespace cinq::mail

@@ -8,8 +8,8 @@ import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 
 import {
-  assert, createRoom, gameModule, gameNames, kDesktop, kPhone, kRepo, kWait, lowContrastText, mySeat, register,
-  sitFromLobby, waitStatus, waitWelcomed,
+  assert, gameModule, gameNames, kDesktop, kPhone, kRepo, kWait, lowContrastText, register, twoPlayers, waitStatus,
+  waitWelcomed,
 } from './harness.mjs';
 
 const kLocale = 'fr-FR';
@@ -222,22 +222,18 @@ async function everyRoom(h) {
   const failures = [];
   for (const name of gameNames()) {
     const game = await gameModule(name);
-    const first = await h.newPlayer('Ada', {viewport: kDesktop, locale: kLocale});
-    const second = await h.newPlayer('Ben', {viewport: kDesktop, locale: kLocale});
-    const room = await createRoom(first.page, {game: game.game || name, options: game.options || ''});
-    await first.page.waitForSelector('#room[data-status="open"]');
-    await first.page.waitForTimeout(300);
-    await checkBoth(h, first.page, `room-${name}-waiting`, failures);
-    if (name === gameNames()[0]) {
-      // The lobby's list with the room waiting in it.
-      await visit(second.page, '#/', `#rooms [data-room="${room}"] .sit`);
-      await checkBoth(h, second.page, 'lobby-rooms', failures);
-    }
-    await sitFromLobby(second.page, room);
-    for (const player of [first, second]) await waitStatus(player.page, 'live');
-    const bySeat = [];
-    bySeat[await mySeat(first.page)] = first.page;
-    bySeat[await mySeat(second.page)] = second.page;
+    const waiting = async (first, second, room) => {
+      await first.page.waitForSelector('#room[data-status="open"]');
+      await first.page.waitForTimeout(300);
+      await checkBoth(h, first.page, `room-${name}-waiting`, failures);
+      if (name === gameNames()[0]) {
+        // The lobby's list with the room waiting in it.
+        await visit(second.page, '#/', `#rooms [data-room="${room}"] .sit`);
+        await checkBoth(h, second.page, 'lobby-rooms', failures);
+      }
+    };
+    const {room, alice: first, bob: second, bySeat} = await twoPlayers(
+        h, game.game || name, {options: game.options || '', viewport: kDesktop, locale: kLocale, waiting});
     const toMove = Number(await first.page.locator('#room').getAttribute('data-to-move'));
     const mover = bySeat[toMove];
     const other = bySeat[1 - toMove];

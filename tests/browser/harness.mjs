@@ -467,12 +467,15 @@ export async function playComputer(h, game, viewport) {
   return page;
 }
 
-// Alice creates a room of `game` (with `clock`), Bob sits from the lobby, both at `viewport` if given:
-// resolves with the room, the players, their pages by seat and their names by seat.
-export async function twoPlayers(h, game, {clock = null, viewport} = {}) {
-  const alice = await h.newPlayer('Alice', viewport ? {viewport} : {});
-  const bob = await h.newPlayer('Bob', viewport ? {viewport} : {});
-  const room = await createRoom(alice.page, {game, clock});
+// Alice creates a room of `game` (with `options` and `clock`), Bob sits from the lobby, both at `viewport`
+// and in `locale` if given; `waiting(alice, bob, room)`, if given, runs while the room waits for Bob.
+// Resolves with the room, the players, their pages by seat and their names by seat.
+export async function twoPlayers(h, game, {options = '', clock = null, viewport, locale, waiting} = {}) {
+  const how = {...(viewport ? {viewport} : {}), ...(locale ? {locale} : {})};
+  const alice = await h.newPlayer('Alice', how);
+  const bob = await h.newPlayer('Bob', how);
+  const room = await createRoom(alice.page, {game, options, clock});
+  if (waiting) await waiting(alice, bob, room);
   await sitFromLobby(bob.page, room);
   await waitStatus(alice.page, 'live');
   await waitStatus(bob.page, 'live');

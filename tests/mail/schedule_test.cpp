@@ -1,6 +1,7 @@
 // Reminder times before a correspondence deadline, lists of leads as players type them, and dates as mails
 // write them.
 #include "mail/schedule.h"
+#include "mail/words.h"
 
 #include <doctest/doctest.h>
 
@@ -58,8 +59,8 @@ TEST_CASE("mail schedule: dates for a Date header and for a deadline in words, i
   CHECK(mail::rfc5322_date(0) == "Thu, 01 Jan 1970 00:00:00 +0000");
   CHECK(mail::rfc5322_date(kStart + 999) == "Sat, 28 Nov 2026 23:50:26 +0000");
   CHECK(mail::rfc5322_date(-1) == "Wed, 31 Dec 1969 23:59:59 +0000");
-  CHECK(mail::human_time_utc(1'795'960'800'000) == "Sunday 29 November 2026, 14:00 UTC");
-  CHECK(mail::human_time_utc(365 * kDay) == "Friday 1 January 1971, 00:00 UTC");
+  CHECK(mail::human_time(1'795'960'800'000, "", "en") == "Sunday 29 November 2026, 14:00 UTC");
+  CHECK(mail::human_time(365 * kDay, "", "en") == "Friday 1 January 1971, 00:00 UTC");
 }
 
 }  // namespace
@@ -69,14 +70,14 @@ namespace cinq::test {
 
 TEST_CASE("mail schedule: a deadline in the player's time zone with UTC beside it, and UTC alone without a zone") {
   constexpr std::int64_t kSat2350 = 1'795'909'826'000;  // Sat, 28 Nov 2026 23:50:26 UTC
-  CHECK(mail::human_time(kSat2350, "Europe/Paris") == "Sunday 29 November 2026, 00:50 CET (23:50 UTC)");
-  CHECK(mail::human_time(kSat2350, "America/New_York") == "Saturday 28 November 2026, 18:50 EST (23:50 UTC)");
+  CHECK(mail::human_time(kSat2350, "Europe/Paris", "en") == "Sunday 29 November 2026, 00:50 CET (23:50 UTC)");
+  CHECK(mail::human_time(kSat2350, "America/New_York", "en") == "Saturday 28 November 2026, 18:50 EST (23:50 UTC)");
   // Summer time: Paris is 2 hours ahead in July.
   constexpr std::int64_t kJuly = 1'783'000'800'000;  // Thu, 2 Jul 2026 14:00:00 UTC
-  CHECK(mail::human_time(kJuly, "Europe/Paris") == "Thursday 2 July 2026, 16:00 CEST (14:00 UTC)");
-  CHECK(mail::human_time(kSat2350, "") == "Saturday 28 November 2026, 23:50 UTC");
-  CHECK(mail::human_time(kSat2350, "Mars/Olympus") == "Saturday 28 November 2026, 23:50 UTC");
-  CHECK(mail::human_time(kSat2350, "../../etc/passwd") == "Saturday 28 November 2026, 23:50 UTC");
+  CHECK(mail::human_time(kJuly, "Europe/Paris", "en") == "Thursday 2 July 2026, 16:00 CEST (14:00 UTC)");
+  CHECK(mail::human_time(kSat2350, "", "en") == "Saturday 28 November 2026, 23:50 UTC");
+  CHECK(mail::human_time(kSat2350, "Mars/Olympus", "en") == "Saturday 28 November 2026, 23:50 UTC");
+  CHECK(mail::human_time(kSat2350, "../../etc/passwd", "en") == "Saturday 28 November 2026, 23:50 UTC");
   CHECK(mail::valid_zone("Europe/Paris"));
   CHECK(mail::valid_zone("UTC"));
   CHECK(!mail::valid_zone(""));
