@@ -59,6 +59,7 @@ export default {
   'error.no_account': 'There is no such account.',
   'error.bad_address': 'That is not an e-mail address.',
   'error.bad_zone': 'That time zone is not known.',
+  'error.bad_language': 'That language is not one this server knows.',
   'error.bad_reminders': 'Those reminders are not allowed.',
   'error.no_mail': 'This server does not send mail.',
   'error.no_account_address': 'The account has no confirmed e-mail address.',

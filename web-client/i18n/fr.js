@@ -58,6 +58,7 @@ export default {
   'error.no_account': 'Ce compte n\'existe pas.',
   'error.bad_address': 'Ce n\'est pas une adresse électronique.',
   'error.bad_zone': 'Ce fuseau horaire est inconnu.',
+  'error.bad_language': 'Ce serveur ne connaît pas cette langue.',
   'error.bad_reminders': 'Ces rappels ne sont pas permis.',
   'error.no_mail': 'Ce serveur n\'envoie pas de courrier.',
   'error.no_account_address': 'Le compte n\'a pas d\'adresse électronique confirmée.',
