@@ -120,6 +120,12 @@ bool copy_store(Store& from, Store& to, CopyReport& report, Error& error,
   }
   // Queued mails of no game (answers to mails that named none).
   if (auto loose = queued_mails(from, ""); !loose.empty() && !to.queue_mails(loose, {}, error)) return false;
+  // Tournaments, as they are (their version kept: a save made after the copy follows it).
+  const auto tournaments = from.tournaments("", std::numeric_limits<int>::max());
+  if (unreadable(tournaments, "the tournaments")) return false;
+  for (const TournamentRow& t : tournaments)
+    if (!to.put_tournament(t, -1, {}, error)) return false;
+  report.tournaments = static_cast<std::int64_t>(tournaments.size());
   // The check: counts, then every game.
   auto count_check = [&](const char* what, std::size_t a, std::size_t b) {
     if (a == b) return true;
@@ -132,6 +138,11 @@ bool copy_store(Store& from, Store& to, CopyReport& report, Error& error,
       !count_check("ratings", ratings.size(), to.all_ratings().size()) ||
       !count_check("rating changes", history.size(), to.all_rating_history().size()))
     return false;
+  for (const TournamentRow& t : tournaments)
+    if (auto copy = to.tournament(t.id); !copy || *copy != t) {
+      error.message = "check: tournament " + t.id + " differs in the copy";
+      return false;
+    }
   for (const std::string& id : game_ids) {
     auto a = from.game(id);
     auto b = to.game(id);

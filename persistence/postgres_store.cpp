@@ -38,7 +38,7 @@
 namespace cinq::store {
 namespace {
 
-constexpr int kSchemaVersion = 9;
+constexpr int kSchemaVersion = 10;
 
 // The schema of version 5, as the SQLite file has it (store.h). `meta` holds the schema version (SQLite keeps
 // it in PRAGMA user_version). Text is TEXT, integers BIGINT, reals DOUBLE PRECISION; a user name is unique
@@ -234,6 +234,32 @@ CREATE TABLE IF NOT EXISTS account_mail (
   digest_day TEXT NOT NULL,
   updated_ms BIGINT NOT NULL
 );
+-- Version 10: tournaments (store.h, TournamentRow).
+CREATE TABLE IF NOT EXISTS tournaments (
+  id TEXT PRIMARY KEY,
+  game TEXT NOT NULL,
+  format TEXT NOT NULL,
+  name TEXT NOT NULL,
+  status TEXT NOT NULL,
+  created_by TEXT NOT NULL,
+  starts_ms BIGINT NOT NULL,
+  created_ms BIGINT NOT NULL,
+  updated_ms BIGINT NOT NULL,
+  version BIGINT NOT NULL,
+  state TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tournaments_by_status ON tournaments (status, starts_ms, created_ms);
+-- A tournament's save that must find the version it follows (or, new, no row of its id).
+CREATE OR REPLACE FUNCTION cinq_expect_tournament(n BIGINT, id TEXT, version BIGINT) RETURNS INTEGER
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF n = 0 AND version = 0 THEN
+    RAISE EXCEPTION 'tournament %: a tournament of that id exists', id;
+  ELSIF n = 0 THEN
+    RAISE EXCEPTION 'tournament % is not stored at version % (saved meanwhile)', id, version;
+  END IF;
+  RETURN 1;
+END $$;
 -- A change that must find its row (a save made from a stored version): no row, and the transaction fails.
 CREATE OR REPLACE FUNCTION cinq_expect_row(n BIGINT, game_id TEXT, version BIGINT) RETURNS INTEGER
 LANGUAGE plpgsql AS $$
@@ -440,6 +466,26 @@ constexpr Sql kSelectSeatAccountMail{
 constexpr Sql kSelectDigestAccounts{"select_digest_accounts",
                                     "SELECT " CINQ_ACCOUNT_MAIL_COLUMNS " FROM account_mail WHERE address <> ''"
                                     " AND position('digest=' in prefs) > 0 ORDER BY player_id"};
+#define CINQ_TOURNAMENT_COLUMNS \
+  "id, game, format, name, status, created_by, starts_ms, created_ms, updated_ms, version, state"
+constexpr Sql kInsertTournament{
+    "insert_tournament",
+    "WITH i AS (INSERT INTO tournaments (" CINQ_TOURNAMENT_COLUMNS
+    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING RETURNING 1)"
+    " SELECT cinq_expect_tournament((SELECT count(*) FROM i), $1, 0)"};
+// $12 the version the save follows.
+constexpr Sql kUpdateTournament{
+    "update_tournament",
+    "WITH u AS (UPDATE tournaments SET game = $2, format = $3, name = $4, status = $5, created_by = $6,"
+    " starts_ms = $7, created_ms = $8, updated_ms = $9, version = $10, state = $11"
+    " WHERE id = $1 AND version = $12 RETURNING 1)"
+    " SELECT cinq_expect_tournament((SELECT count(*) FROM u), $1, $12)"};
+constexpr Sql kSelectTournament{"select_tournament",
+                                "SELECT " CINQ_TOURNAMENT_COLUMNS " FROM tournaments WHERE id = $1"};
+constexpr Sql kSelectTournaments{
+    "select_tournaments",
+    "SELECT " CINQ_TOURNAMENT_COLUMNS " FROM tournaments WHERE $1 = '' OR status = $1"
+    " ORDER BY starts_ms DESC, created_ms DESC, id LIMIT $2"};
 constexpr Sql kSelectSeatTokens{"select_seat_tokens", "SELECT seat, token FROM seat_tokens WHERE game_id = $1"};
 constexpr Sql kInsertChat{
     "insert_chat",
@@ -708,6 +754,12 @@ MailRow read_mail(const Result& r, int i) {
   m.error = r.text(i, 13);
   m.sent_ms = r.integer(i, 14);
   return m;
+}
+
+TournamentRow read_tournament(const Result& r, int i) {
+  return TournamentRow{r.text(i, 0),    r.text(i, 1),    r.text(i, 2),    r.text(i, 3),
+                       r.text(i, 4),    r.text(i, 5),    r.integer(i, 6), r.integer(i, 7),
+                       r.integer(i, 8), r.integer(i, 9), r.text(i, 10)};
 }
 
 AccountMail read_account_mail(const Result& r, int i) {
@@ -994,7 +1046,8 @@ class PostgresStore final : public Store {
       return fail();
     }
     // Version 5 is the first a PostgreSQL database has; the schema's statements are idempotent, and versions 6
-    // (the cluster), 7 (the mail tables), 8 (the accounts' mail) and 9 (the seats' language) only add to it (a column with a default,
+    // (the cluster), 7 (the mail tables), 8 (the accounts' mail), 9 (the seats' language) and 10 (the
+    // tournaments) only add to it (a column with a default,
     // tables, indexes), so running them again upgrades it.
     if (version < kSchemaVersion) {
       const std::string set_version = "INSERT INTO meta (key, value) VALUES ('schema_version', '" +
@@ -1353,6 +1406,44 @@ class PostgresStore final : public Store {
                                       .text(a.unsubscribe_key).text(a.prefs).text(a.digest_day).integer(a.updated_ms));
     for (const MailRow& m : mails) batch.add(kQueueMail, mail_params(m));
     return writer_.run_transaction(batch, false, error, "storing the mail of account " + a.player_id);
+  }
+
+  // --- tournaments (schema version 10): on the control connection, as the accounts' mail.
+  bool put_tournament(const TournamentRow& t, std::int64_t after, const std::vector<MailRow>& mails,
+                      Error& error) override {
+    const std::string doing = "storing tournament " + t.id;
+    if (after >= 0 && t.version != after + 1) {
+      error.message = doing + ": version " + std::to_string(t.version) + " does not follow " + std::to_string(after);
+      return false;
+    }
+    std::lock_guard lock(writer_.mutex());
+    if (!writer_.ready(error)) return false;
+    Batch batch;
+    Params params = Params().text(t.id).text(t.game).text(t.format).text(t.name).text(t.status).text(t.created_by)
+                        .integer(t.starts_ms).integer(t.created_ms).integer(t.updated_ms).integer(t.version)
+                        .text(t.state);
+    if (after > 0) params.integer(after);
+    batch.add(after <= 0 ? kInsertTournament : kUpdateTournament, params);
+    for (const MailRow& m : mails) batch.add(kQueueMail, mail_params(m));
+    return writer_.run_transaction(batch, false, error, doing);
+  }
+
+  Read<std::optional<TournamentRow>> tournament(const std::string& id) override {
+    std::optional<TournamentRow> out;
+    Error error;
+    if (!control_query(kSelectTournament, Params().text(id), "reading tournament " + id, error,
+                       [&](const Result& r, int i) { out = read_tournament(r, i); }))
+      return error;
+    return out;
+  }
+
+  Read<std::vector<TournamentRow>> tournaments(const std::string& status, int limit) override {
+    std::vector<TournamentRow> out;
+    Error error;
+    if (!control_query(kSelectTournaments, Params().text(status).integer(limit), "reading the tournaments", error,
+                       [&](const Result& r, int i) { out.push_back(read_tournament(r, i)); }))
+      return error;
+    return out;
   }
 
   bool leave(const std::string& node_id, Error& error) override {

@@ -21,7 +21,7 @@
 namespace cinq::store {
 namespace {
 
-constexpr int kSchemaVersion = 9;
+constexpr int kSchemaVersion = 10;
 constexpr int kBusyTimeoutMs = 5000;
 
 // CREATE ... IF NOT EXISTS everywhere: opening a database whose schema is already there changes nothing.
@@ -250,6 +250,24 @@ constexpr const char* kUpgradeTo9 = R"sql(
 ALTER TABLE mail_seats ADD COLUMN language TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 10: tournaments (store.h, TournamentRow).
+constexpr const char* kUpgradeTo10 = R"sql(
+CREATE TABLE IF NOT EXISTS tournaments (
+  id TEXT PRIMARY KEY NOT NULL,
+  game TEXT NOT NULL,
+  format TEXT NOT NULL,
+  name TEXT NOT NULL,
+  status TEXT NOT NULL,
+  created_by TEXT NOT NULL,
+  starts_ms INTEGER NOT NULL,
+  created_ms INTEGER NOT NULL,
+  updated_ms INTEGER NOT NULL,
+  version INTEGER NOT NULL,
+  state TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS tournaments_by_status ON tournaments(status, starts_ms, created_ms);
+)sql";
+
 #define CINQ_GAME_COLUMNS                                                                            \
   "id, game, options, clock_base_ms, clock_increment_ms, is_private, kind, status, result, record, " \
   "seat0_id, seat1_id, seat0_name, seat1_name, seat0_clock_ms, seat1_clock_ms, version, turns, "     \
@@ -431,6 +449,20 @@ constexpr const char* kSelectSeatAccountMail =
 constexpr const char* kSelectDigestAccounts =
     "SELECT " CINQ_ACCOUNT_MAIL_COLUMNS " FROM account_mail WHERE address <> '' AND instr(prefs, 'digest=') > 0"
     " ORDER BY player_id";
+#define CINQ_TOURNAMENT_COLUMNS \
+  "id, game, format, name, status, created_by, starts_ms, created_ms, updated_ms, version, state"
+constexpr const char* kInsertTournament =
+    "INSERT INTO tournaments (" CINQ_TOURNAMENT_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
+    " ON CONFLICT(id) DO NOTHING";
+// ?12 the version the save follows.
+constexpr const char* kUpdateTournament =
+    "UPDATE tournaments SET game = ?2, format = ?3, name = ?4, status = ?5, created_by = ?6, starts_ms = ?7,"
+    " created_ms = ?8, updated_ms = ?9, version = ?10, state = ?11 WHERE id = ?1 AND version = ?12";
+constexpr const char* kSelectTournament = "SELECT " CINQ_TOURNAMENT_COLUMNS " FROM tournaments WHERE id = ?1";
+// ?1 the status ('' any), ?2 the limit.
+constexpr const char* kSelectTournaments =
+    "SELECT " CINQ_TOURNAMENT_COLUMNS " FROM tournaments WHERE ?1 = '' OR status = ?1"
+    " ORDER BY starts_ms DESC, created_ms DESC, id LIMIT ?2";
 constexpr const char* kInsertChat =
     "INSERT INTO chat (game_id, seq, at_ms, channel, seat, player_id, name, text)"
     " VALUES (?1, (SELECT coalesce(max(seq), 0) + 1 FROM chat WHERE game_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7)";
@@ -1155,13 +1187,14 @@ bool create_schema(Connection& db, const std::string& path, Error& error) {
       return db.exec(kSchema, e, doing) && db.exec(kEntriesSchema, e, doing) &&
              db.exec(kExtrasSchema, e, doing) && db.exec(kUpgradeTo5, e, doing) &&
              db.exec(kUpgradeTo6, e, doing) && db.exec(kUpgradeTo7, e, doing) && db.exec(kUpgradeTo8, e, doing) &&
-             db.exec(kUpgradeTo9, e, doing) && db.exec(set_version.c_str(), e, doing);
+             db.exec(kUpgradeTo9, e, doing) && db.exec(kUpgradeTo10, e, doing) &&
+             db.exec(set_version.c_str(), e, doing);
     // Version 1 gains the correspondence columns (its games are not correspondence games), then version 2
     // its entries, then version 3 the seat tokens and chat tables (empty: older links cannot be shown again),
     // then version 4 the accounts and ratings (every player a guest, no game rated, winners unknown), then
     // version 5 the cluster's tables (version 3's game_progress gains its commands, which the version 3
     // tables made here have already), then version 6 the mail tables (empty), then version 7 the accounts'
-    // mail (empty), then version 8 the seats' language (English).
+    // mail (empty), then version 8 the seats' language (English), then version 9 the tournaments (none).
     if (version >= 3 && version <= 5 && !db.exec(kAddCommands, e, upgrading)) return false;
     if (version == 1 && !db.exec(kUpgradeTo2, e, upgrading)) return false;
     if (version <= 2 && !upgrade_to_3(db, path, e, upgrading)) return false;
@@ -1170,7 +1203,8 @@ bool create_schema(Connection& db, const std::string& path, Error& error) {
     if (version <= 5 && !db.exec(kUpgradeTo6, e, upgrading)) return false;
     if (version <= 6 && !db.exec(kUpgradeTo7, e, upgrading)) return false;
     if (version <= 7 && !db.exec(kUpgradeTo8, e, upgrading)) return false;
-    return db.exec(kUpgradeTo9, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
+    if (version <= 8 && !db.exec(kUpgradeTo9, e, upgrading)) return false;
+    return db.exec(kUpgradeTo10, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
   });
 }
 
@@ -1324,6 +1358,10 @@ class SqliteStore final : public Store {
   bool put_account_mail(const AccountMail& mail, const std::vector<MailRow>& mails, Error& error) override;
   Read<std::optional<AccountMail>> seat_account_mail(const std::string& game_id, int seat) override;
   Read<std::vector<AccountMail>> digest_accounts() override;
+  bool put_tournament(const TournamentRow& row, std::int64_t after, const std::vector<MailRow>& mails,
+                      Error& error) override;
+  Read<std::optional<TournamentRow>> tournament(const std::string& id) override;
+  Read<std::vector<TournamentRow>> tournaments(const std::string& status, int limit) override;
   bool put_player(const PlayerRow& player, Error& error) override;
   bool save(const std::vector<PlayerRow>& players, const std::vector<GameSave>& games, Error& error) override;
   Read<std::optional<PlayerRow>> player(const std::string& id) override;
@@ -1807,6 +1845,76 @@ Read<std::vector<std::pair<std::string, std::int64_t>>> SqliteStore::count_mails
   if (!read_rows(kCountMails, "counting the mails", error, nullptr, [&](sqlite3_stmt* stmt) {
         out.emplace_back(column_text(stmt, 0), sqlite3_column_int64(stmt, 1));
       }))
+    return error;
+  return out;
+}
+
+// --- tournaments (schema version 10)
+
+namespace {
+
+TournamentRow read_tournament(sqlite3_stmt* stmt) {
+  return TournamentRow{column_text(stmt, 0),         column_text(stmt, 1),         column_text(stmt, 2),
+                       column_text(stmt, 3),         column_text(stmt, 4),         column_text(stmt, 5),
+                       sqlite3_column_int64(stmt, 6), sqlite3_column_int64(stmt, 7), sqlite3_column_int64(stmt, 8),
+                       sqlite3_column_int64(stmt, 9), column_text(stmt, 10)};
+}
+
+}  // namespace
+
+bool SqliteStore::put_tournament(const TournamentRow& t, std::int64_t after, const std::vector<MailRow>& mails,
+                                 Error& error) {
+  const std::string doing = "storing tournament " + t.id;
+  if (after >= 0 && t.version != after + 1) {
+    error.message = doing + ": version " + std::to_string(t.version) + " does not follow " + std::to_string(after);
+    return false;
+  }
+  return writer.transaction(error, doing, [&](Error& e) {
+    if (!write_one(writer, after <= 0 ? kInsertTournament : kUpdateTournament, doing, e, [&](sqlite3_stmt* stmt) {
+          int rc = SQLITE_OK;
+          int i = 0;
+          for (const std::string* text : {&t.id, &t.game, &t.format, &t.name, &t.status, &t.created_by})
+            if (rc == SQLITE_OK) rc = bind_text(stmt, ++i, *text);
+          for (std::int64_t n : {t.starts_ms, t.created_ms, t.updated_ms, t.version})
+            if (rc == SQLITE_OK) rc = sqlite3_bind_int64(stmt, ++i, n);
+          if (rc == SQLITE_OK) rc = bind_text(stmt, ++i, t.state);
+          if (rc == SQLITE_OK && after > 0) rc = sqlite3_bind_int64(stmt, ++i, after);
+          return rc;
+        }))
+      return false;
+    if (sqlite3_changes(writer.db()) == 0) {
+      e.message = doing + ": " +
+                  (after <= 0 ? std::string("a tournament of that id exists")
+                              : "it is not stored at version " + std::to_string(after) + " (saved meanwhile)");
+      return false;
+    }
+    for (const MailRow& m : mails)
+      if (!write_mail(writer, m, doing, e)) return false;
+    return true;
+  });
+}
+
+Read<std::optional<TournamentRow>> SqliteStore::tournament(const std::string& id) {
+  std::optional<TournamentRow> out;
+  Error error;
+  if (!read_rows(
+          kSelectTournament, "reading tournament " + id, error,
+          [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, id); },
+          [&](sqlite3_stmt* stmt) { out = read_tournament(stmt); }))
+    return error;
+  return out;
+}
+
+Read<std::vector<TournamentRow>> SqliteStore::tournaments(const std::string& status, int limit) {
+  std::vector<TournamentRow> out;
+  Error error;
+  if (!read_rows(
+          kSelectTournaments, "reading the tournaments", error,
+          [&](sqlite3_stmt* stmt) {
+            int rc = bind_text(stmt, 1, status);
+            return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, limit) : rc;
+          },
+          [&](sqlite3_stmt* stmt) { out.push_back(read_tournament(stmt)); }))
     return error;
   return out;
 }

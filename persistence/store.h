@@ -34,6 +34,8 @@
 //                   acts once.
 //   account_mail    (player_id, address, pending, code_hash, unsubscribe_key, prefs, digest_day, updated_ms)
 //                   (version 8): an account's own address and which mails it wants (AccountMail).
+//   tournaments     (id, game, format, name, status, created_by, starts_ms, created_ms, updated_ms, version,
+//                   state) (version 10): a tournament's whole state as its logic saves it (TournamentRow).
 // Version 5 also gives players a user name and a password hash (accounts) and games `rated` and `winner`.
 //
 // So an accepted turn writes one entry row and the progress row, whatever the game's length. Reading a game
@@ -279,6 +281,25 @@ struct AccountMail {
   bool operator==(const AccountMail&) const = default;
 };
 
+// A tournament (schema version 10, table tournaments; docs/tournaments.md): its whole state in the saved form
+// of tournament::Tournament (JSON: entrants, rounds, pairings and their rooms, results), and the columns a
+// list needs. One row, rewritten whole by each save; `version` makes the saves a chain: a save names the
+// version it follows and fails on any other, so two writers never both pair a round.
+struct TournamentRow {
+  std::string id;
+  std::string game;        // "tablut", ...
+  std::string format;      // "swiss", "roundrobin", "arena"
+  std::string name;
+  std::string status;      // "open" (taking entries), "running", "finished"
+  std::string created_by;  // the creating account's player id
+  std::int64_t starts_ms = 0;  // when it starts by itself, 0: by hand
+  std::int64_t created_ms = 0;
+  std::int64_t updated_ms = 0;
+  std::int64_t version = 0;    // 1 for a new tournament, one more each save
+  std::string state;           // the saved form
+  bool operator==(const TournamentRow&) const = default;
+};
+
 // Queued mails that no longer apply (the seat played: its your-turn mail and reminders go): every mail still
 // queued for `seat` of `game_id` whose kind is one of `kinds`.
 struct MailCancel {
@@ -469,6 +490,17 @@ class Store {
   virtual Read<std::optional<AccountMail>> seat_account_mail(const std::string& game_id, int seat) = 0;
   // The accounts whose prefs ask for a digest (prefs holding "digest="), with a confirmed address.
   virtual Read<std::vector<AccountMail>> digest_accounts() = 0;
+
+  // --- tournaments (schema version 10, TournamentRow)
+  // Writes `row` (its version must be `after` + 1; `after` 0: a new tournament, refused if its id exists; -1:
+  // a copied one, inserted at its own version) and
+  // queues `mails` (a round's pairings told), in one transaction. Fails, writing nothing, when the stored
+  // version is not `after`: another writer saved meanwhile, and this one must read it again.
+  virtual bool put_tournament(const TournamentRow& row, std::int64_t after, const std::vector<MailRow>& mails,
+                              Error& error) = 0;
+  virtual Read<std::optional<TournamentRow>> tournament(const std::string& id) = 0;
+  // Tournaments of a status ("" any), newest first (by starts_ms, then created_ms), at most `limit`.
+  virtual Read<std::vector<TournamentRow>> tournaments(const std::string& status, int limit) = 0;
 
  protected:
   Store() = default;

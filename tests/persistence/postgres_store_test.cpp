@@ -103,19 +103,26 @@ void fill(Store& store) {
   REQUIRE(save);
   save->chat = {ChatRow{1, "players", 0, "pA", "Ann", "hello"}, ChatRow{2, "spectators", -1, "pG", "Guest-1", "hi"}};
   REQUIRE(store.save({}, {*save}, error));
+  // A tournament saved twice (version 2).
+  TournamentRow t{"T1", "tablut", "swiss", "Autumn", "open", "pA", 0, 10, 10, 1, R"({"round":0})"};
+  REQUIRE(store.put_tournament(t, 0, {}, error));
+  t.status = "running";
+  t.version = 2;
+  t.state = R"({"round":1})";
+  REQUIRE(store.put_tournament(t, 1, {}, error));
 }
 
 }  // namespace
 
-TEST_CASE("store postgresql: the schema is created at version 9, reopening keeps every row, a newer one is refused") {
+TEST_CASE("store postgresql: the schema is created at version 10, reopening keeps every row, a newer one is refused") {
   const std::string uri = fresh_uri("schema_test");
   {
     auto store = open_ok(uri);
     CHECK(std::string(store->backend()) == "postgresql");
     fill(*store);
   }
-  CHECK(ask(uri, "SELECT value FROM meta WHERE key = 'schema_version'") == "9");
-  CHECK(ask(uri, "SELECT count(*) FROM pg_tables WHERE schemaname = 'schema_test'") == "16");
+  CHECK(ask(uri, "SELECT value FROM meta WHERE key = 'schema_version'") == "10");
+  CHECK(ask(uri, "SELECT count(*) FROM pg_tables WHERE schemaname = 'schema_test'") == "17");
   {
     auto store = open_ok(uri);  // opened again: nothing created twice, every row there
     CHECK(store->count_games() == 8);
@@ -130,7 +137,7 @@ TEST_CASE("store postgresql: the schema is created at version 9, reopening keeps
   ask(uri, "UPDATE meta SET value = '99' WHERE key = 'schema_version'");
   Error error;
   CHECK(Store::open(uri, error) == nullptr);
-  CHECK(error.message.find("has schema version 99, newer than this server's 9") != std::string::npos);
+  CHECK(error.message.find("has schema version 99, newer than this server's 10") != std::string::npos);
 }
 
 TEST_CASE("store postgresql: servers opening one new database at once create its schema once, all of them work") {
@@ -230,6 +237,10 @@ TEST_CASE("store copy: SQLite to PostgreSQL and back, games in progress included
   CHECK(report.chat_lines == 2);
   CHECK(report.ratings == 2);
   CHECK(report.rating_changes == 6);
+  CHECK(report.tournaments == 1);
+  REQUIRE(to->tournament("T1"));
+  CHECK(to->tournament("T1")->version == 2);  // its version kept: the next save follows it
+  CHECK(to->tournament("T1")->state == R"({"round":1})");
   // Not applied again by the copy: the same ratings, not a second period.
   CHECK(to->ratings("pA").size() == from->ratings("pA").size());
   for (std::size_t i = 0; i < to->ratings("pA").size(); ++i)
