@@ -47,7 +47,8 @@ int copy(const CopyArgs& args) {
   std::cout << "copied " << store::Store::describe(args.from) << " to " << store::Store::describe(args.to) << ": "
             << report.players << " players, " << report.games << " games (" << report.unfinished
             << " unfinished), " << report.chat_lines << " chat lines, " << report.ratings << " ratings, "
-            << report.rating_changes << " rating changes; every count and every game checked\n";
+            << report.rating_changes << " rating changes, " << report.tournaments
+            << " tournaments; every count and every game checked\n";
   return 0;
 }
 
