@@ -1,6 +1,9 @@
 // A tiny runner for the browser tests (no @playwright/test): runs the tests exported by every *.test.mjs
-// beside it, one after the other, each against its own fresh server, and prints PASS/FAIL per test.
-//   node run.mjs [path/to/cinq] [--filter=WORDS]      (CINQ_BINARY also names the binary)
+// beside it, each against its own fresh server and browser contexts, and prints PASS/FAIL per test.
+//   node run.mjs [path/to/cinq] [--filter=WORDS] [--jobs=N]      (CINQ_BINARY also names the binary)
+// Tests run N at a time (--jobs, or BROWSER_JOBS; 1 by default) in one browser, each lane taking the next
+// test; a test whose file lists it in its `alone` export (by name) times something a busy machine would
+// upset: those run afterwards, one at a time.
 // Exits 1 if any test failed. Each test has 60 s, or what its file's `timeouts` export gives it by name
 // (milliseconds); a failed test leaves screenshots of its pages in the
 // artifacts directory.
@@ -14,6 +17,8 @@ const kTestTimeoutMs = 60000;
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 const filter = (process.argv.find((arg) => arg.startsWith('--filter=')) || '').slice('--filter='.length);
+const jobsArg = (process.argv.find((arg) => arg.startsWith('--jobs=')) || '').slice('--jobs='.length);
+const kJobs = Math.max(1, Number(jobsArg || process.env.BROWSER_JOBS || 1) || 1);
 
 // A test that timed out keeps running until teardown closes its pages; what it then throws is expected.
 process.on('unhandledRejection', () => {});
@@ -37,7 +42,8 @@ async function collectTests() {
     const module = await import(pathToFileURL(path.join(here, file)).href);
     for (const [name, fn] of Object.entries(module.tests || {})) {
       const timeout = (module.timeouts || {})[name] || kTestTimeoutMs;
-      if (!filter || name.includes(filter) || file.includes(filter)) tests.push({file, name, fn, timeout});
+      const alone = (module.alone || []).includes(name);
+      if (!filter || name.includes(filter) || file.includes(filter)) tests.push({file, name, fn, timeout, alone});
     }
   }
   return tests;
@@ -106,41 +112,61 @@ async function main() {
     console.log('0 passed, 1 failed');
     process.exit(1);
   }
+  // One browser for every lane, launched again (once) should it go away.
   let browser = null;
+  let launching = null;
+  const browserNow = async () => {
+    if (browser && browser.isConnected()) return browser;
+    if (!launching) {
+      launching = launchBrowser().then((launched) => {
+        browser = launched;
+        launching = null;
+        return launched;
+      });
+    }
+    return launching;
+  };
   let passed = 0;
   const failures = [];
   const flaky = [];
-  try {
-    for (const test of tests) {
-      if (!browser || !browser.isConnected()) browser = await launchBrowser();
-      // A test that fails is run once more on a fresh server and page: a pass then is reported as FLAKY (and
-      // counted), so a timing slip of a loaded machine is seen without failing the run; two failures fail it.
-      let outcome = await runOnce(browser, test);
-      if (!outcome.ok) {
-        if (!browser.isConnected()) browser = await launchBrowser();
-        const again = await runOnce(browser, test);
-        if (again.ok) {
-          flaky.push(test.name);
-          console.log(`FLAKY ${test.name}: failed once, passed when run again (${again.seconds} s)`);
-          outcome = again;
-        } else {
-          console.log(`FAIL ${test.name} twice: counted as failed`);
-        }
-      }
-      if (outcome.ok) {
-        passed += 1;
-        if (!flaky.includes(test.name)) console.log(`PASS ${test.name} (${outcome.seconds} s)`);
+  // A test that fails is run once more on a fresh server and page: a pass then is reported as FLAKY (and
+  // counted), so a timing slip of a loaded machine is seen without failing the run; two failures fail it.
+  const runTest = async (test) => {
+    let outcome = await runOnce(await browserNow(), test);
+    if (!outcome.ok) {
+      const again = await runOnce(await browserNow(), test);
+      if (again.ok) {
+        flaky.push(test.name);
+        console.log(`FLAKY ${test.name}: failed once, passed when run again (${again.seconds} s)`);
+        outcome = again;
       } else {
-        failures.push(test.name);
+        console.log(`FAIL ${test.name} twice: counted as failed`);
       }
     }
+    if (outcome.ok) {
+      passed += 1;
+      if (!flaky.includes(test.name)) console.log(`PASS ${test.name} (${outcome.seconds} s)`);
+    } else {
+      failures.push(test.name);
+    }
+  };
+  const started = Date.now();
+  try {
+    const shared = tests.filter((test) => !test.alone);
+    const lane = async () => {
+      for (let test = shared.shift(); test; test = shared.shift()) await runTest(test);
+    };
+    await Promise.all(Array.from({length: Math.min(kJobs, shared.length)}, lane));
+    for (const test of tests.filter((t) => t.alone)) await runTest(test);
   } finally {
     if (browser) await browser.close().catch(() => {});
   }
   console.log('');
   for (const name of flaky) console.log(`flaky: ${name}`);
   for (const name of failures) console.log(`failed: ${name}`);
-  console.log(`${passed} passed (${flaky.length} of them on a second run), ${failures.length} failed`);
+  const minutes = ((Date.now() - started) / 60000).toFixed(1);
+  console.log(`${passed} passed (${flaky.length} of them on a second run), ${failures.length} failed, ` +
+              `in ${minutes} min, ${kJobs} at a time`);
   process.exit(failures.length ? 1 : 0);
 }
 
