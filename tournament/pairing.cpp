@@ -130,9 +130,15 @@ class SwissPairer {
   int points(int pos) const { return players_[placed_[pos].index].points2; }
   int met(int a, int b) const { return met_[static_cast<std::size_t>(placed_[a].index) * placed_.size() + placed_[b].index]; }
 
+  // Up to kWholeGraph players every pair is an edge (a few milliseconds); above, the edges near the ranking
+  // and the Dutch partners first, which pair a large field as well in all but rare late rounds.
+  static constexpr int kWholeGraph = 100;
+  static constexpr int kFirstWindow = 24;
+
   static std::vector<Attempt> attempts(int n) {
     std::vector<Attempt> list;
-    for (int window = 6; window < n; window *= 2) list.push_back({0, window});
+    if (n > kWholeGraph)
+      for (int window = kFirstWindow; window < n; window *= 2) list.push_back({0, window});
     list.push_back({0, 0});
     list.push_back({1, 0});
     list.push_back({2, 0});
