@@ -38,6 +38,18 @@ Tournament with_players(const Spec& spec, int n) {
   return t;
 }
 
+// Started, its first round paired.
+Tournament started(const Spec& spec, int n) {
+  Tournament t = with_players(spec, n);
+  REQUIRE_FALSE(t.start(kT0));
+  t.advance(kT0);
+  return t;
+}
+
+const CrossRow& row_of(const std::vector<CrossRow>& rows, const std::string& player) {
+  return *std::find_if(rows.begin(), rows.end(), [&](const CrossRow& r) { return r.standing.player == player; });
+}
+
 std::vector<Game> pending(const Tournament& t) {
   std::vector<Game> list;
   for (const Game& g : t.games())
@@ -142,9 +154,7 @@ TEST_CASE("tournament: a Swiss pairs its next round once every game of the curre
 }
 
 TEST_CASE("tournament: a result is recorded once: the same again changes nothing, another or an unknown game is refused") {
-  Tournament t = with_players(spec_of(Format::swiss), 2);
-  REQUIRE_FALSE(t.start(kT0));
-  t.advance(kT0);
+  Tournament t = started(spec_of(Format::swiss), 2);
   const std::int64_t version = t.version();
   Recorded r = t.record_result("T-1-1", Result::draw, kT0 + 1);
   CHECK(r.changed);
@@ -163,9 +173,7 @@ TEST_CASE("tournament: a result is recorded once: the same again changes nothing
 }
 
 TEST_CASE("tournament: a forfeit is a win for the player who came, not a game played, and marks the other absent") {
-  Tournament t = with_players(spec_of(Format::swiss), 4);
-  REQUIRE_FALSE(t.start(kT0));
-  t.advance(kT0);
+  Tournament t = started(spec_of(Format::swiss), 4);
   const Game g = t.games()[0];  // p1 - p3
   CHECK(t.record_forfeit(g.id, {true, true}, kT0).error->code == "not_a_forfeit");
   Recorded r = t.record_forfeit(g.id, {true, false}, kT0 + kMinute);
@@ -201,16 +209,12 @@ TEST_CASE("tournament: an absent player is skipped for the round with no points 
   CHECK(t.games().size() == 4);  // five players: two games and a bye
   const auto table = t.standings();
   CHECK(standing_of(table, "p2").points <= 1);  // 0 for the round missed (1 if the bye came to it)
-  const auto rows = t.crosstable();
-  const auto row = std::find_if(rows.begin(), rows.end(), [](const CrossRow& r) { return r.standing.player == "p2"; });
-  CHECK(row->cells[0].text() == "abs");
+  CHECK(row_of(t.crosstable(), "p2").cells[0].text() == "abs");
   CHECK(t.set_absent("nobody", true, kT0)->code == "not_in");
 }
 
 TEST_CASE("tournament: a Swiss takes late entries until its last round is paired, with 0 for the rounds missed") {
-  Tournament t = with_players(spec_of(Format::swiss), 4);
-  REQUIRE_FALSE(t.start(kT0));
-  t.advance(kT0);
+  Tournament t = started(spec_of(Format::swiss), 4);
   REQUIRE_FALSE(t.join("late", "Late", 2500, kT0 + kMinute));  // the best rated, in round 1
   CHECK(t.entrant("late")->first_round == 2);
   finish_games(t, kT0 + 2 * kMinute);
@@ -221,9 +225,7 @@ TEST_CASE("tournament: a Swiss takes late entries until its last round is paired
     if (g.round == 2 && (g.seats[0] == "late" || g.seats[1] == "late")) paired = true;
   const bool bye = std::any_of(t.rests().begin(), t.rests().end(), [](const Rest& r) { return r.player == "late"; });
   CHECK((paired || bye));
-  const auto rows = t.crosstable();
-  const auto row = std::find_if(rows.begin(), rows.end(), [](const CrossRow& r) { return r.standing.player == "late"; });
-  CHECK(row->cells[0].text() == ".");
+  CHECK(row_of(t.crosstable(), "late").cells[0].text() == ".");
   finish_games(t, kT0 + 3 * kMinute);
   t.advance(kT0 + 3 * kMinute);
   CHECK(t.round() == 3);
@@ -231,9 +233,7 @@ TEST_CASE("tournament: a Swiss takes late entries until its last round is paired
 }
 
 TEST_CASE("tournament: a withdrawn player is not paired again and keeps the games played") {
-  Tournament t = with_players(spec_of(Format::swiss), 4);
-  REQUIRE_FALSE(t.start(kT0));
-  t.advance(kT0);
+  Tournament t = started(spec_of(Format::swiss), 4);
   finish_games(t, kT0 + kMinute);
   REQUIRE_FALSE(t.withdraw("p1", kT0 + kMinute));
   CHECK(t.join("p1", "Player 1", 1999, kT0 + kMinute)->code == "closed");
@@ -246,9 +246,7 @@ TEST_CASE("tournament: a withdrawn player is not paired again and keeps the game
 }
 
 TEST_CASE("tournament: a Swiss finishes early when fewer than two players are left") {
-  Tournament t = with_players(spec_of(Format::swiss), 2);
-  REQUIRE_FALSE(t.start(kT0));
-  t.advance(kT0);
+  Tournament t = started(spec_of(Format::swiss), 2);
   finish_games(t, kT0 + kMinute);
   REQUIRE_FALSE(t.withdraw("p2", kT0 + kMinute));
   CHECK(t.advance(kT0 + kMinute).finished);
@@ -293,9 +291,7 @@ TEST_CASE("tournament: a round robin by correspondence starts all its games at o
 }
 
 TEST_CASE("tournament: a round robin's game against a withdrawn or absent player is a forfeit win, with no room") {
-  Tournament t = with_players(spec_of(Format::round_robin), 4);
-  REQUIRE_FALSE(t.start(kT0));
-  t.advance(kT0);
+  Tournament t = started(spec_of(Format::round_robin), 4);
   finish_games(t, kT0);
   REQUIRE_FALSE(t.withdraw("p1", kT0));
   REQUIRE_FALSE(t.set_absent("p3", true, kT0));
@@ -355,9 +351,7 @@ TEST_CASE("tournament: tie-breaks on a round robin worked by hand: points, Buchh
 }
 
 TEST_CASE("tournament: a Swiss bye is worth a win, and Buchholz counts an unplayed round at the player's own score") {
-  Tournament t = with_players(spec_of(Format::swiss), 3);
-  REQUIRE_FALSE(t.start(kT0));
-  t.advance(kT0);
+  Tournament t = started(spec_of(Format::swiss), 3);
   REQUIRE(t.rests().size() == 1);
   CHECK(t.rests()[0] == Rest{1, "p3", SitOut::bye});  // the lowest ranked
   finish_games(t, kT0 + kMinute);  // p1 beats p2
