@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
   long long seed = 1;
   std::vector<int> at = {1, 6, 11};
   CLI::App app("Times the pairing of Swiss rounds (docs/performance.md, \"Tournaments\").", "cinq_bench_tournament");
-  app.add_option("--players", players, "players, 2 to 100000")->check(CLI::Range(2, 100000))->capture_default_str();
+  app.add_option("--players", players, "players, 2 to 10000")->check(CLI::Range(2, 10000))->capture_default_str();
   app.add_option("--rounds", rounds, "the Swiss's rounds, 1 to 100")->check(CLI::Range(1, 100))->capture_default_str();
   app.add_option("--at", at, "the rounds whose pairing is timed")->delimiter(',');
   app.add_option("--runs", runs, "timed runs per round, the median reported")->check(CLI::Range(1, 1000))->capture_default_str();

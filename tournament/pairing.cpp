@@ -81,13 +81,12 @@ class SwissPairer {
         placed_[k] = Placed{order[k], k, k - pos, end - pos, side_preference(players[order[k]].sides)};
       pos = end;
     }
-    met_.assign(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), 0);
+    std::vector<int> pos_of(static_cast<std::size_t>(n));
+    for (int k = 0; k < n; ++k) pos_of[order[k]] = k;
+    met_.resize(static_cast<std::size_t>(n));  // by position: a few opponents each, not an n-by-n table
     for (int i = 0; i < n; ++i)
       for (int o : players[i].opponents)
-        if (o >= 0 && o < n && o != i) {
-          auto& count = met_[static_cast<std::size_t>(i) * n + o];
-          if (count < 255) ++count;
-        }
+        if (o >= 0 && o < n && o != i) met_[pos_of[i]].push_back(pos_of[o]);
     lowest_points2_ = n > 0 ? players[order.back()].points2 : 0;
   }
 
@@ -128,7 +127,7 @@ class SwissPairer {
 
  private:
   int points(int pos) const { return players_[placed_[pos].index].points2; }
-  int met(int a, int b) const { return met_[static_cast<std::size_t>(placed_[a].index) * placed_.size() + placed_[b].index]; }
+  int met(int a, int b) const { return static_cast<int>(std::count(met_[a].begin(), met_[a].end(), b)); }
 
   // Up to kWholeGraph players every pair is an edge (a few milliseconds); above, the edges near the ranking
   // and the Dutch partners first, which pair a large field as well in all but rare late rounds.
@@ -301,7 +300,7 @@ class SwissPairer {
 
   const std::vector<SwissPlayer>& players_;
   std::vector<Placed> placed_;
-  std::vector<unsigned char> met_;
+  std::vector<std::vector<int>> met_;  // by position: the positions of the opponents met, once a game
   int lowest_points2_ = 0;
 };
 
