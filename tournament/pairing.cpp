@@ -348,7 +348,7 @@ std::vector<BergerRound> round_robin_rounds(int n, bool double_round) {
   return rounds;
 }
 
-std::vector<std::array<int, 2>> pair_arena(const std::vector<ArenaPlayer>& waiting) {
+std::vector<std::array<int, 2>> pair_arena(const std::vector<ArenaPlayer>& waiting, bool others_playing) {
   const int n = static_cast<int>(waiting.size());
   std::vector<bool> taken(static_cast<std::size_t>(n), false);
   std::vector<std::array<int, 2>> pairs;
@@ -366,7 +366,7 @@ std::vector<std::array<int, 2>> pair_arena(const std::vector<ArenaPlayer>& waiti
                             std::abs(waiting[chosen].points - waiting[i].points))
         chosen = j;
     }
-    if (chosen < 0) chosen = rematch;
+    if (chosen < 0 && !others_playing) chosen = rematch;
     if (chosen < 0) continue;
     taken[i] = taken[chosen] = true;
     const bool i_first = waiting[i].balance <= waiting[chosen].balance;

@@ -82,8 +82,10 @@ struct ArenaPlayer {
 };
 
 // Pairs the players waiting for a game, given in ranking order (best first): the best waiting player meets
-// the nearest in points, not the opponent of its last game while another player waits; then the next
-// unpaired, and so on. An odd player out waits. The side goes to the player who played it less.
-std::vector<std::array<int, 2>> pair_arena(const std::vector<ArenaPlayer>& waiting);
+// the nearest in points, never the opponent of its last game while another player waits; then the next
+// unpaired, and so on. Two who just met and find no one else waiting meet again only if no one else is
+// playing either (`others_playing` false); otherwise they wait for the next players to finish. An odd player
+// out waits. The first seat goes to the player who had it less.
+std::vector<std::array<int, 2>> pair_arena(const std::vector<ArenaPlayer>& waiting, bool others_playing = false);
 
 }  // namespace cinq::tournament

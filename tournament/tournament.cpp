@@ -363,7 +363,7 @@ std::vector<Game> Tournament::pair_arena(std::int64_t now_ms) {
         if (!forfeit(g.result)) players[me->second].balance += s == 0 ? 1 : -1;
       }
   std::vector<Game> made;
-  for (const auto& pair : tournament::pair_arena(players)) {
+  for (const auto& pair : tournament::pair_arena(players, !playing.empty())) {
     made.push_back(make_game(0, next_number_++, {waiting[pair[0]]->id, waiting[pair[1]]->id}, now_ms));
   }
   if (!made.empty()) {

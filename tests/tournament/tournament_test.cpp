@@ -424,7 +424,13 @@ TEST_CASE("tournament: an arena player who forfeits is paused until back") {
   CHECK(t.entrant(g.seats[1])->absent);
   CHECK(t.advance(kT0 + kMinute).paired.empty());  // the winner waits: the other game still runs
   REQUIRE_FALSE(t.set_absent(g.seats[1], false, kT0 + 2 * kMinute));
-  CHECK(t.advance(kT0 + 2 * kMinute).paired.size() == 1);
+  // Back, but its only waiting partner is its last opponent while another game runs: both wait for it.
+  CHECK(t.advance(kT0 + 2 * kMinute).paired.empty());
+  REQUIRE(t.record_result(step.paired[1].id, Result::draw, kT0 + 3 * kMinute).changed);
+  const Step next = t.advance(kT0 + 3 * kMinute);
+  REQUIRE(next.paired.size() == 2);
+  for (const Game& n : next.paired)
+    CHECK(std::set<std::string>{n.seats[0], n.seats[1]} != std::set<std::string>{g.seats[0], g.seats[1]});
 }
 
 TEST_CASE("tournament: the saved form round-trips exactly, and a restored tournament pairs the same round") {
