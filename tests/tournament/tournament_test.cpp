@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -482,6 +483,78 @@ TEST_CASE("tournament: the saved form of an arena and of a round robin round-tri
     auto restored = Tournament::from_json(t.to_json());
     REQUIRE(restored);
     CHECK(*restored == t);
+  }
+}
+
+}  // namespace
+}  // namespace cinq::tournament
+
+namespace cinq::tournament {
+namespace {
+
+// Random lives of Swiss tournaments: joins (late ones too), withdrawals, absences, forfeits and results in
+// random order, with the invariants checked after every step and the saved form round-tripped each round.
+TEST_CASE("tournament: random Swiss lives keep their invariants and their saved form") {
+  for (unsigned seed = 1; seed <= 40; ++seed) {
+    CAPTURE(seed);
+    std::mt19937 rng(seed);
+    Spec spec = spec_of(Format::swiss);
+    spec.rounds = 2 + static_cast<int>(rng() % 6);
+    Tournament t = with_players(spec, 2 + static_cast<int>(rng() % 14));
+    REQUIRE_FALSE(t.start(kT0));
+    std::map<std::string, int> withdrawn_after;  // player -> the last round paired when it withdrew
+    std::int64_t now = kT0;
+    int joined = 0;
+    for (int step = 0; step < 400 && t.status() == Status::running; ++step) {
+      now += kMinute;
+      const int round_before = t.round();
+      if (t.advance(now).finished) break;
+      const unsigned roll = rng() % 20;
+      const std::vector<Game> open = pending(t);
+      const std::string someone = t.entrants()[rng() % t.entrants().size()].id;
+      if (roll == 0) {
+        (void)t.join("late" + std::to_string(++joined), "Late", 1000 + (rng() % 1000), now);
+      } else if (roll == 1 && !withdrawn_after.count(someone)) {
+        REQUIRE_FALSE(t.withdraw(someone, now));
+        withdrawn_after[someone] = t.round();
+      } else if (roll <= 3) {
+        REQUIRE_FALSE(t.set_absent(someone, roll == 2, now));
+      } else if (!open.empty()) {
+        const Game& g = open[rng() % open.size()];
+        if (roll == 4) {
+          REQUIRE_FALSE(t.record_forfeit(g.id, {rng() % 2 == 0, false}, now).error);
+        } else {
+          const Result r = roll % 3 == 0 ? Result::draw : roll % 3 == 1 ? Result::first_wins : Result::second_wins;
+          REQUIRE(t.record_result(g.id, r, now).changed);
+          CHECK_FALSE(t.record_result(g.id, r, now).changed);  // once
+        }
+      }
+      if (t.round() != round_before) {
+        auto restored = Tournament::from_json(t.to_json());
+        REQUIRE(restored);
+        CHECK(*restored == t);
+      }
+    }
+    CHECK(t.status() == Status::finished);
+    // Each round: a player at most once (a game, a bye or an absence), never after withdrawing.
+    std::map<int, std::map<std::string, int>> seen;
+    for (const Game& g : t.games())
+      for (const std::string& p : g.seats) {
+        ++seen[g.round][p];
+        if (withdrawn_after.count(p)) CHECK(g.round <= withdrawn_after[p]);
+      }
+    int byes = 0;
+    for (const Rest& r : t.rests()) {
+      ++seen[r.round][r.player];
+      byes += r.kind == SitOut::bye;
+    }
+    for (const auto& round : seen)
+      for (const auto& player : round.second) CHECK(player.second == 1);
+    // The points: every game's and every bye's, no more.
+    double total = 0, expected = byes;
+    for (const Standing& s : t.standings()) total += s.points;
+    for (const Game& g : t.games()) expected += points_for(g.result, 0) + points_for(g.result, 1);
+    CHECK(total == expected);
   }
 }
 
