@@ -10,13 +10,15 @@
 //   2. Store to_json() (the `version` grew), THEN create a room for each game in rooms_to_create() (pending
 //      games with no room attached), seating game.seats[0] in the first seat and game.seats[1] in the second,
 //      and attach_room(game, room) (store again). After a crash the stored state still names the paired
-//      games: rooms_to_create() gives those whose room was never attached; a game whose room is attached but
-//      missing from the store is made again under its own id (Game::id, deterministic).
+//      games: rooms_to_create() gives those whose room was never attached; a pending game whose attached room
+//      is missing from the store is made again under that room id. (Game::id is deterministic,
+//      `<tournament>-<round>-<board>`: a server may use it as the room id.)
 //   3. When a room ends, record_result(game, result, now); a live game whose first move never came is
 //      record_forfeit(game, who was there, now). Recording is idempotent: the same result again changes
 //      nothing; another result for a finished game, or any for an unknown game, is refused. Then advance(now).
 //   4. A player away at pairing time is set_absent(player, true, now): skipped (no game, no bye, no points)
 //      until set_absent(player, false, now). A forfeit marks the player who did not come absent.
+//   5. withdraw() does not end a game in progress: the server resigns it for the player and records it.
 #pragma once
 
 #include <array>
