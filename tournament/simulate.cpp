@@ -85,6 +85,7 @@ bool simulate(const SimulateConfig& c, std::ostream& out, std::string& error) {
     return false;
   }
   Spec spec;
+  spec.name = "simulation";
   spec.format = c.format;
   spec.game = std::string(game->name());
   spec.options = c.options;

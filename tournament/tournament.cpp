@@ -33,11 +33,11 @@ std::optional<Format> format_named(const std::string& name) {
 
 const char* status_name(Status s) {
   switch (s) {
-    case Status::created: return "created";
+    case Status::open: return "open";
     case Status::running: return "running";
     case Status::finished: return "finished";
   }
-  return "created";
+  return "open";
 }
 
 const char* result_name(Result r) {
@@ -155,7 +155,7 @@ std::optional<Error> Tournament::withdraw(const std::string& player, std::int64_
   Entrant* e = find(player);
   if (!e) return error("not_in", "not in the tournament");
   if (status_ == Status::finished) return error("finished", "the tournament is over");
-  if (status_ == Status::created) {
+  if (status_ == Status::open) {
     entrants_.erase(entrants_.begin() + (e - entrants_.data()));
   } else {
     if (e->withdrawn) return std::nullopt;
@@ -176,7 +176,7 @@ std::optional<Error> Tournament::set_absent(const std::string& player, bool abse
 }
 
 std::optional<Error> Tournament::start(std::int64_t now_ms) {
-  if (status_ != Status::created) return error("not_created", "the tournament has started");
+  if (status_ != Status::open) return error("started", "the tournament has started");
   const auto present = std::count_if(entrants_.begin(), entrants_.end(), [](const Entrant& e) { return !e.withdrawn; });
   if (present < 2) return error("too_few", "a tournament needs two players");
   status_ = Status::running;
@@ -210,7 +210,7 @@ bool Tournament::due_to_finish(std::int64_t now_ms) const {
 Step Tournament::advance(std::int64_t now_ms) {
   Step step;
   const std::int64_t before = version_;
-  if (status_ == Status::created && spec_.start_ms && now_ms >= *spec_.start_ms && !start(now_ms))
+  if (status_ == Status::open && spec_.start_ms && now_ms >= *spec_.start_ms && !start(now_ms))
     step.started = true;
   if (status_ == Status::running) {
     if (spec_.format == Format::arena) {

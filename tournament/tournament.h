@@ -44,6 +44,7 @@ struct Pace {
 };
 
 struct Spec {
+  std::string name;  // as shown ("Sunday Tablut Swiss")
   Format format = Format::swiss;
   std::string game;     // the game's name (rules/registry.h); the server checks it and the options
   std::string options;  // `key=value ...`, for every game of the tournament
@@ -68,8 +69,8 @@ struct Error {
 // Why `spec` cannot make a tournament (bad_spec), or nothing.
 std::optional<Error> check_spec(const Spec& spec);
 
-enum class Status : std::uint8_t { created, running, finished };
-const char* status_name(Status s);  // "created", "running", "finished"
+enum class Status : std::uint8_t { open, running, finished };
+const char* status_name(Status s);  // "open" (taking entries, not started), "running", "finished"
 
 struct Entrant {
   std::string id;    // the player (account) id
@@ -190,7 +191,7 @@ class Tournament {
   std::optional<Error> set_absent(const std::string& player, bool absent, std::int64_t now_ms);
 
   // --- Life
-  // Starts now (by hand, or at the planned time through advance). Errors: not_created, too_few (fewer than
+  // Starts now (by hand, or at the planned time through advance). Errors: started, too_few (fewer than
   // two entrants).
   std::optional<Error> start(std::int64_t now_ms);
   // Everything due at `now_ms`: the planned start (with two entrants or more; else it waits), the pairing of
@@ -236,7 +237,7 @@ class Tournament {
   std::string standings_text() const;
 
   // --- Saved form: everything above, as one JSON object (docs/tournaments.md, "Saved form"):
-  //   {"format_version":1, "id", "spec":{"format","game","options","rated","rounds","double_round_robin",
+  //   {"format_version":1, "id", "spec":{"name","format","game","options","rated","rounds","double_round_robin",
   //    "duration_ms","pace":{"base_ms","increment_ms","days"},"start_ms"(null: by hand),"creator"},
   //    "status", "version", "created_ms", "started_ms", "ends_ms", "round", "total_rounds",
   //    "order":[player ids in Berger numbers' order (round robin)], "next_number" (arena's next game),
@@ -261,7 +262,7 @@ class Tournament {
 
   std::string id_;
   Spec spec_;
-  Status status_ = Status::created;
+  Status status_ = Status::open;
   std::int64_t version_ = 0;
   std::int64_t created_ms_ = 0;
   std::int64_t started_ms_ = 0;

@@ -15,7 +15,8 @@ const char* sit_out_name(SitOut k) { return k == SitOut::bye ? "bye" : "absent";
 }  // namespace
 
 json Tournament::to_json() const {
-  json spec = {{"format", format_name(spec_.format)},
+  json spec = {{"name", spec_.name},
+               {"format", format_name(spec_.format)},
                {"game", spec_.game},
                {"options", spec_.options},
                {"rated", spec_.rated},
@@ -78,6 +79,7 @@ std::optional<Tournament> Tournament::from_json(const json& j, std::string* erro
     const auto format = format_named(s.at("format").get<std::string>());
     if (!format) return fail("unknown format " + s.at("format").dump());
     t.spec_.format = *format;
+    t.spec_.name = s.at("name").get<std::string>();
     t.spec_.game = s.at("game").get<std::string>();
     t.spec_.options = s.at("options").get<std::string>();
     t.spec_.rated = s.at("rated").get<bool>();
@@ -91,7 +93,7 @@ std::optional<Tournament> Tournament::from_json(const json& j, std::string* erro
     t.spec_.creator = s.at("creator").get<std::string>();
     const std::string status = j.at("status").get<std::string>();
     bool known = false;
-    for (Status st : {Status::created, Status::running, Status::finished})
+    for (Status st : {Status::open, Status::running, Status::finished})
       if (status == status_name(st)) {
         t.status_ = st;
         known = true;

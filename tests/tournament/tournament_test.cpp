@@ -22,6 +22,7 @@ constexpr std::int64_t kMinute = 60'000;
 
 Spec spec_of(Format format) {
   Spec s;
+  s.name = "Test " + std::string(format_name(format));
   s.format = format;
   s.game = "tablut";
   s.rounds = format == Format::swiss ? 3 : 0;
@@ -101,7 +102,7 @@ TEST_CASE("tournament: entrants join and leave before the start, which needs two
   CHECK_FALSE(t.join("b", "Ben", 1600, kT0));  // and may come back
   CHECK_FALSE(t.start(kT0));
   CHECK(t.status() == Status::running);
-  CHECK(t.start(kT0)->code == "not_created");
+  CHECK(t.start(kT0)->code == "started");
 }
 
 TEST_CASE("tournament: a planned start happens at its time through advance, with two players or more") {
