@@ -1,5 +1,5 @@
 // The `cinq` command line: replay (check and show a record), play (referee a game by mail), perft
-// (move-generation counts), games, and the subcommands of the files that add them (serve, selfplay). CLI11
+// (move-generation counts), games, tournament simulate (tournament/simulate.h), and the subcommands of the files that add them (serve, selfplay). CLI11
 // parses every argument and writes the help.
 #include "server/cli.h"
 
@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -25,6 +26,7 @@
 #include "rules/registry.h"
 #include "server/selfplay.h"
 #include "server/store_command.h"
+#include "tournament/simulate.h"
 
 namespace cinq {
 
@@ -528,6 +530,41 @@ int cli_main(int argc, char** argv) {
   Command mail_in = add_mail_in_command(app);  // mail_in_command.cpp
   commands[app.get_subcommand("mail-in")] = std::move(mail_in);
 
+  // `cinq tournament simulate`: the tournament and its games are tournament/simulate.h's; here only the flags.
+  tournament::SimulateConfig simulate;
+  std::string simulate_action, simulate_format = "swiss";
+  long long simulate_seed = 1;
+  CLI::App* tour = app.add_subcommand(
+      "tournament",
+      "simulate: plays a tournament of N bots of level L offline, every game through the rules, and prints each "
+      "round's pairings and results (an arena's games as they end, in simulated time), then the standings with "
+      "their tie-breaks (Buchholz, Sonneborn-Berger, direct encounter, wins) and the crosstable. The same seed "
+      "gives the same tournament.");
+  auto range = [](long long min, long long max) { return CLI::Range(min, max).description(""); };
+  tour->add_option("simulate", simulate_action, "the action")->required()->check(CLI::IsMember({"simulate"}).description(""));
+  tour->add_option("--format", simulate_format, "swiss, roundrobin or arena")
+      ->type_name("F")->check(CLI::IsMember({"swiss", "roundrobin", "arena"}).description(""))->capture_default_str();
+  tour->add_option("--game", simulate.game, "the game")->type_name("GAME")->required()->check(known_game());
+  tour->add_option("--players", simulate.players, "the number of bots, 2 to 1000")
+      ->type_name("N")->check(range(2, 1000))->capture_default_str();
+  tour->add_option("--rounds", simulate.rounds, "a Swiss's rounds, 1 to 100")
+      ->type_name("R")->check(range(1, 100))->capture_default_str();
+  tour->add_flag("--double", simulate.double_round_robin, "a round robin of two cycles, sides swapped");
+  tour->add_option("--minutes", simulate.minutes, "an arena's length in simulated minutes, 1 to 1440")
+      ->type_name("M")->check(range(1, 1440))->capture_default_str();
+  tour->add_option("--level", simulate.level, "the bots' level, 0 (random) to 5")
+      ->type_name("L")->check(range(0, 5))->capture_default_str();
+  tour->add_option("--seed", simulate_seed, "the seed of every game's turns")
+      ->type_name("S")->check(range(0, std::numeric_limits<long long>::max()))->capture_default_str();
+  tour->add_option("--options", simulate.options, "the game's options, like \"king=armed\"")->type_name("\"key=value ...\"");
+  tour->add_flag("--json", simulate.json, "the final state and standings as JSON instead");
+  commands[tour] = [&] {
+    simulate.format = *tournament::format_named(simulate_format);
+    simulate.seed = static_cast<std::uint64_t>(simulate_seed);
+    std::string why;
+    return tournament::simulate(simulate, std::cout, why) ? 0 : usage_error(*tour, why);
+  };
+
   CLI::App* games = app.add_subcommand("games", "Lists the games with their options and their defaults.");
   bool games_json = false;
   games->add_flag("--json", games_json, "the game table as the server sends it (GET /api/games/table)");
@@ -551,7 +588,7 @@ int cli_main(int argc, char** argv) {
   }
   for (const auto& [command, run] : commands)
     if (command->parsed()) return run();
-  return usage_error(app, "a command is needed: replay, play, perft, serve, mail-in, selfplay, store or games");
+  return usage_error(app, "a command is needed: replay, play, perft, serve, mail-in, selfplay, store, tournament or games");
 }
 
 }  // namespace cinq

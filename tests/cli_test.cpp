@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -306,7 +308,8 @@ TEST_CASE("cli: cinq --help lists every command with its options and their defau
     for (const char* text :
          {"Usage: cinq COMMAND [ARGUMENTS]", "  cinq replay [--json] [--canonical] FILE\n",
           "  cinq play FILE [TURN]\n", "  cinq perft GAME DEPTH [key=value ...]\n", "  cinq serve [--port N] ",
-          "  cinq selfplay GAME N [--level L] [--versus L2] [--out DIR] ", "  cinq games [--json]\n", "  cinq store copy FROM TO\n", "--json ",
+          "  cinq selfplay GAME N [--level L] [--versus L2] [--out DIR] ", "  cinq games [--json]\n", "  cinq store copy FROM TO\n",
+          "  cinq tournament [--double] [--json] simulate [--format F] [--game GAME] [--players N]", "--json ",
           "--port N ", "(default 8080)", "--log-level LEVEL ", "(default info)", "--level L ", "(default 3)",
           "--jobs J ", "Exit status: 0 success, 1 a bad record or a rejected action, 2 a usage error."})
       CHECK_MESSAGE(help.out.find(text) != std::string::npos, text);
@@ -330,6 +333,10 @@ TEST_CASE("cli: cinq COMMAND --help shows the command, its arguments and their d
         "--think-ms MS ", "--playouts P ", "--jobs J ", "(default 1)", "--out DIR ", "(default .)"}},
       {"games", {"Usage: cinq games [--json]\n", "--json "}},
       {"store", {"Usage: cinq store copy FROM TO\n", "FROM ", "TO ", "postgresql://"}},
+      {"tournament",
+       {"Usage: cinq tournament [--double] [--json] simulate [--format F]", "--players N ", "(default 8)",
+        "--rounds R ", "(default 5)", "--format F ", "(default swiss)", "--minutes M ", "(default 60)",
+        "--level L ", "(default 0)"}},
   };
   for (const auto& entry : commands) {
     const auto& command = entry.first;  // not a structured binding: doctest's INFO captures it (clang 14)
@@ -404,4 +411,89 @@ TEST_CASE("cli: cinq serve raises its open files limit to the hard limit and log
   cinq::test::ServerProcess quiet(quiet_data.path(), CINQ_WEB_DIR, {"--log-level", "warn"});
   CHECK(quiet.log().find("listening on http://") != std::string::npos);  // the command's own output stays
   CHECK(quiet.log().find(marker) == std::string::npos);                   // an info line does not
+}
+
+namespace {
+
+// The lines of a `cinq tournament simulate` report that pair two bots: "  3  Bot 4 - Bot 12   1-0".
+struct Board {
+  int round = 0;
+  std::string first, second, result;
+};
+
+std::vector<Board> boards_of(const std::string& out) {
+  std::vector<Board> list;
+  std::istringstream in(out);
+  int round = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("Round ", 0) == 0) round = std::stoi(line.substr(6));
+    const auto dash = line.find(" - ");
+    if (dash == std::string::npos || line.find("Bot ") == std::string::npos) continue;
+    Board b;
+    b.round = round;
+    const auto start = line.find("Bot ");
+    b.first = line.substr(start, dash - start);
+    const auto end = line.find("  ", dash + 3);
+    b.second = line.substr(dash + 3, end - dash - 3);
+    b.result = line.substr(line.find_last_of(' ') + 1);
+    list.push_back(b);
+  }
+  return list;
+}
+
+}  // namespace
+
+TEST_CASE("cli: cinq tournament simulate plays a Swiss of bots: each round's pairings, the standings, the same for a seed") {
+  const std::string args = "tournament simulate --format swiss --game kopf-oder-knopf --players 16 --rounds 5 --seed 3";
+  auto run = run_cinq(args);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run_cinq(args).out == run.out);  // deterministic
+  CHECK(run.out.rfind("swiss tournament of kopf-oder-knopf, 16 bots of level 0, seed 3\n", 0) == 0);
+  CHECK(run.out.find("Standings (finished)") != std::string::npos);
+  CHECK(run.out.find("Buchholz") != std::string::npos);
+  const std::vector<Board> boards = boards_of(run.out);
+  CHECK(boards.size() == 40);  // 5 rounds of 8 boards
+  std::set<std::set<std::string>> pairs;
+  for (const Board& b : boards) {
+    pairs.insert({b.first, b.second});
+    CHECK((b.result == "1-0" || b.result == "0-1" || b.result == "1/2"));
+  }
+  CHECK(pairs.size() == 40);  // no pair met twice
+  for (int rank = 1; rank <= 16; ++rank)
+    CHECK(run.out.find("\n" + std::string(rank < 10 ? "   " : "  ") + std::to_string(rank) + "  Bot ") != std::string::npos);
+  CHECK(run_cinq(args.substr(0, args.size() - 1) + "4").out != run.out);  // another seed, another tournament
+}
+
+TEST_CASE("cli: cinq tournament simulate plays a round robin by Berger tables and an arena in simulated time") {
+  auto rr = run_cinq("tournament simulate --format roundrobin --game kopf-oder-knopf --players 5 --seed 2");
+  REQUIRE(rr.exit_code == 0);
+  const std::vector<Board> boards = boards_of(rr.out);
+  CHECK(boards.size() == 10);  // 5 rounds of 2 boards, everyone meeting everyone once
+  std::set<std::set<std::string>> pairs;
+  for (const Board& b : boards) pairs.insert({b.first, b.second});
+  CHECK(pairs.size() == 10);
+  CHECK(rr.out.find("Round 5\n") != std::string::npos);
+  CHECK(rr.out.find(": bye\n") != std::string::npos);
+
+  auto arena = run_cinq("tournament simulate --format arena --game kopf-oder-knopf --players 6 --minutes 20 --seed 2");
+  REQUIRE(arena.exit_code == 0);
+  CHECK(arena.out.find("game   1  ") != std::string::npos);
+  CHECK(arena.out.find("Standings (finished)") != std::string::npos);
+  CHECK(arena.out.find("Games in order") != std::string::npos);
+
+  auto json = run_cinq("tournament simulate --format swiss --game tablut --players 4 --rounds 2 --json");
+  REQUIRE(json.exit_code == 0);
+  const auto parsed = nlohmann::json::parse(json.out);
+  CHECK(parsed["tournament"]["format_version"] == 1);
+  CHECK(parsed["tournament"]["status"] == "finished");
+  CHECK(parsed["standings"].size() == 4);
+}
+
+TEST_CASE("cli: cinq tournament simulate refuses an unknown game, bad options and a bad format with exit 2") {
+  CHECK(run_cinq("tournament simulate --game chess").exit_code == 2);
+  auto bad = run_cinq("tournament simulate --game tablut --options 'speed=fast'");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.out.find("--options: ") != std::string::npos);
+  CHECK(run_cinq("tournament simulate --game tablut --format knockout").exit_code == 2);
+  CHECK(run_cinq("tournament play --game tablut").exit_code == 2);
 }
