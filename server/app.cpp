@@ -38,9 +38,13 @@ App::App(store::Store& store, store::Worker& writer, Limits limits, BotConfig bo
   identities_ = std::make_unique<Identities>(services_, *workers_);
   protocol_ = std::make_unique<Protocol>(services_, *rooms_, *identities_, *workers_, limits);
   http_ = std::make_unique<HttpApi>(services_, *rooms_, *workers_,
-                                    HttpApi::Extra{[this] { return protocol_->seeks_waiting(); }});
+                                    HttpApi::Extra{[this] { return protocol_->seeks_waiting(); },
+                                                   &protocol_->tournaments()});
   services_.open_rematch = [this](const std::shared_ptr<RoomActor>& old) { rooms_->open_rematch(old); };
   services_.forget_room = [this](const std::string& id) { rooms_->forget(id); };
+  services_.room_over = [this](const std::string& id, const lobby::Room& room) {
+    protocol_->tournaments().room_over(id, room);
+  };
   if (postman_)
     services_.adopt_account_mail = [this](std::shared_ptr<RoomActor> actor, int seat) {
       http_->adopt_account_mail(std::move(actor), seat, [](bool) {});
@@ -72,7 +76,12 @@ int App::attach(net::Server& server) {
   services_.net = &server;
   if (cluster_) cluster_->start(server);
   if (postman_) start_mail(server);
-  return rooms_->reopen_unfinished();
+  const int reopened = rooms_->reopen_unfinished();
+  // Tournaments after their rooms: a pending game whose room reopened is attached, one whose room is gone is
+  // made again, a finished one counts.
+  if (const int n = protocol_->tournaments().load()) spdlog::info("tournaments: {} unfinished loaded", n);
+  protocol_->tournaments().start(server);
+  return reopened;
 }
 
 int App::lmtp_port() const { return lmtp_ ? lmtp_->port() : 0; }

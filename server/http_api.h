@@ -26,6 +26,7 @@ struct Services;
 class RoomDirectory;
 class RoomActor;
 class Workers;
+class TournamentDesk;
 
 class HttpApi {
  public:
@@ -33,6 +34,7 @@ class HttpApi {
   // What the server adds to /metrics that it alone knows (seeks waiting).
   struct Extra {
     std::function<std::size_t()> seeks;
+    TournamentDesk* tournaments = nullptr;  // GET /api/tournaments[/{id}] (server/tournaments.h)
   };
 
   HttpApi(Services& services, RoomDirectory& rooms, Workers& workers, Extra extra);
@@ -67,6 +69,10 @@ class HttpApi {
   void chat(Call& call);
   void replay(Call& call);
   void metrics(Call& call);
+  // GET /api/tournaments?status=: the list; GET /api/tournaments/{id}: one, whole (as the `tournament`
+  // message's member).
+  void tournaments(Call& call);
+  void tournament(Call& call);
   // A room's view once settled: its state or its record.
   void show_room(Call& call, bool record_only);
 

@@ -32,12 +32,27 @@ Protocol::Protocol(Services& services, RoomDirectory& rooms, Identities& identit
     : services_(services),
       rooms_(rooms),
       limits_(limits),
-      commands_{services, rooms, identities, workers, seeks_, logins_, *this} {}
+      tournaments_(services, rooms, workers),
+      commands_{services, rooms, identities, workers, seeks_, tournaments_, logins_, *this} {
+  // A paired player is told on every connection it has here.
+  tournaments_.set_to_player([this](const std::string& player_id, const std::string& text) {
+    std::vector<std::shared_ptr<net::Connection>> to;
+    {
+      std::lock_guard lock(clients_mutex_);
+      for (auto& [id, client] : clients_)
+        if (client.player && client.player->id == player_id)
+          if (auto c = client.connection.lock()) to.push_back(std::move(c));
+    }
+    auto message = std::make_shared<const std::string>(text);
+    for (auto& c : to) c->send(message);
+  });
+}
 
 Protocol::~Protocol() = default;
 
 void Protocol::shutdown() {
   stopping_ = true;
+  tournaments_.stop();
   std::unordered_map<std::uint64_t, Client> clients;
   std::lock_guard lock(clients_mutex_);
   clients.swap(clients_);
@@ -74,6 +89,7 @@ void Protocol::on_close(const std::shared_ptr<net::Connection>& c) {
     lane->waiting.clear();
   }
   seeks_.remove_connection(c->id());
+  tournaments_.closed(c->id());
   for (const auto& id : rooms)
     if (auto actor = rooms_.find(id)) actor->post([cid = c->id()](RoomActor& a) { a.unsubscribe(cid); });
   // Several nodes: the rooms and the lobby elsewhere forget it too.

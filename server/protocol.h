@@ -27,6 +27,7 @@
 #include "server/commands/context.h"
 #include "server/net/transport.h"
 #include "server/request.h"
+#include "server/tournaments.h"
 
 namespace cinq::server {
 
@@ -81,6 +82,8 @@ class Protocol : public Clients {
   void log_out_others(const std::string& player_id, std::uint64_t except) override;
 
   std::size_t seeks_waiting();
+  // The tournaments (server/tournaments.h): loaded at start-up, shown over HTTP too.
+  TournamentDesk& tournaments() { return tournaments_; }
   // From now on no message is handled and no completion goes on; drops every connection record.
   void shutdown();
 
@@ -130,6 +133,7 @@ class Protocol : public Clients {
   std::atomic<bool> stopping_{false};
 
   SeekDesk seeks_;
+  TournamentDesk tournaments_;
   LoginLimiter logins_;
   CommandContext commands_;  // what the commands are given, over the members above and this
 };

@@ -235,6 +235,11 @@ void RoomActor::flush() {
   }
   if (!outbox_.empty()) return;
   if (!listed) update_listing();
+  // The end is stored: a tournament's game counts now (once; the tournament ignores the same result again).
+  if (room_.status() == lobby::Status::finished && !over_told_) {
+    over_told_ = true;
+    if (services_.room_over) services_.room_over(id_, room_);
+  }
   fetch_ratings();
   auto ready = std::move(settled_);
   settled_.clear();

@@ -191,6 +191,7 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   std::vector<store::MailRow> mail_pending_;
   std::vector<std::string> received_pending_;
 
+  bool over_told_ = false;  // Services::room_over called
   bool ratings_asked_ = false;
   nlohmann::json ratings_;  // the seats' changes (null until read)
 

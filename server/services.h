@@ -56,6 +56,9 @@ struct Services {
   std::function<void(const std::shared_ptr<RoomActor>&)> open_rematch;
   // Called on a room's strand when the room may leave memory (finished, nobody in it, or broken).
   std::function<void(const std::string& room)> forget_room;
+  // Called on a room's strand once a finished room's last save committed (the game's end is stored): a
+  // tournament's game (its id `T-R-B`) counts in its tournament (server/tournaments.h).
+  std::function<void(const std::string& room, const lobby::Room& state)> room_over;
   // Called on a room's strand when an account may have taken a seat of a correspondence room (mail on): the
   // seat takes the account's confirmed address if it has one (HttpApi::adopt_account_mail).
   std::function<void(std::shared_ptr<RoomActor>, int seat)> adopt_account_mail;

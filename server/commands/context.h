@@ -20,6 +20,7 @@ class RoomDirectory;
 class Identities;
 class Workers;
 class LoginLimiter;
+class TournamentDesk;
 
 // This node's seeks (lobby::SeekBook) behind a mutex: the commands add and remove them, a connection's go
 // when it closes or logs out, the lobby lists them.
@@ -44,6 +45,7 @@ struct CommandContext {
   Identities& identities;
   Workers& workers;
   SeekDesk& seeks;
+  TournamentDesk& tournaments;  // server/tournaments.h
   LoginLimiter& logins;  // login attempts per account and per address
   Clients& clients;      // the connections' players, sessions and rooms
 

@@ -60,4 +60,14 @@ void on_unseek(CommandContext& cx, Request& rq, Unseek& cmd);
 void on_rooms(CommandContext& cx, Request& rq, Rooms& cmd);
 void on_my_games(CommandContext& cx, Request& rq, MyGames& cmd);
 
+// --- tournaments.cpp: tournaments (server/tournaments.h does the work)
+void on_tournament_create(CommandContext& cx, Request& rq, TournamentCreate& cmd);
+void on_tournament_join(CommandContext& cx, Request& rq, TournamentId& cmd);
+void on_tournament_withdraw(CommandContext& cx, Request& rq, TournamentId& cmd);
+void on_tournament_start(CommandContext& cx, Request& rq, TournamentId& cmd);
+void on_tournament(CommandContext& cx, Request& rq, TournamentId& cmd);
+void on_tournament_watch(CommandContext& cx, Request& rq, TournamentId& cmd);
+void on_tournament_unwatch(CommandContext& cx, Request& rq, TournamentId& cmd);
+void on_tournaments(CommandContext& cx, Request& rq, TournamentList& cmd);
+
 }  // namespace cinq::server::commands

@@ -340,4 +340,71 @@ Parsed<Rooms> Rooms::parse(const json&) { return Rooms{}; }
 
 Parsed<MyGames> MyGames::parse(const json&) { return MyGames{}; }
 
+namespace {
+
+// An integer field: nullopt when absent or null; a refusal when it is not an integer.
+std::optional<Refusal> int_field(const json& body, const char* key, std::optional<std::int64_t>& out) {
+  auto it = body.find(key);
+  if (it == body.end() || it->is_null()) return std::nullopt;
+  if (!it->is_number_integer()) return bad_message(std::string("field '") + key + "' must be an integer");
+  out = it->get<std::int64_t>();
+  return std::nullopt;
+}
+
+}  // namespace
+
+Parsed<TournamentCreate> TournamentCreate::parse(const json& body) {
+  TournamentCreate c;
+  std::string why;
+  auto format = string_field(body, "format", why);
+  if (!format) return bad_message(why + " (swiss, roundrobin or arena)");
+  auto f = tournament::format_named(*format);
+  if (!f) return Refusal{"bad_spec", "unknown format '" + *format + "': swiss, roundrobin or arena"};
+  c.spec.format = *f;
+  auto g = GameRequest::parse(body);
+  if (auto* r = std::get_if<Refusal>(&g)) return *r;
+  const GameRequest& game = std::get<GameRequest>(g);
+  c.spec.game = std::string(game.game->name());
+  c.spec.options = game.options;
+  c.spec.pace = {game.clock.base_ms, game.clock.increment_ms, game.clock.days};
+  if (auto r = bool_field(body, "rated", c.spec.rated)) return *r;
+  if (auto r = bool_field(body, "double", c.spec.double_round_robin)) return *r;
+  std::optional<std::int64_t> rounds, duration, start;
+  if (auto r = int_field(body, "rounds", rounds)) return *r;
+  if (auto r = int_field(body, "duration_ms", duration)) return *r;
+  if (auto r = int_field(body, "start_ms", start)) return *r;
+  if (rounds && (*rounds < 0 || *rounds > tournament::kMaxRounds))
+    return Refusal{"bad_spec", "a Swiss tournament has 1 to " + std::to_string(tournament::kMaxRounds) + " rounds"};
+  c.spec.rounds = static_cast<int>(rounds.value_or(0));
+  c.spec.duration_ms = duration.value_or(0);
+  c.spec.start_ms = start;
+  auto name = string_field(body, "name", why, false);
+  if (!why.empty()) return bad_message(why);
+  if (name) {
+    auto clean = clean_name(*name, why);
+    if (!clean) return Refusal{"bad_name", why};
+    c.name = *clean;
+  } else {
+    c.name = std::string(game.game->words().title) + " " + tournament::format_name(c.spec.format);
+  }
+  return c;
+}
+
+Parsed<TournamentId> TournamentId::parse(const json& body) {
+  std::string why;
+  auto id = string_field(body, "tournament", why);
+  if (!id) return bad_message(why);
+  return TournamentId{*id};
+}
+
+Parsed<TournamentList> TournamentList::parse(const json& body) {
+  std::string why;
+  auto status = string_field(body, "status", why, false);
+  if (!why.empty()) return bad_message(why);
+  TournamentList l{status.value_or("")};
+  if (!l.status.empty() && l.status != "created" && l.status != "running" && l.status != "finished")
+    return bad_message("field 'status' must be created, running or finished (absent: any)");
+  return l;
+}
+
 }  // namespace cinq::server::commands

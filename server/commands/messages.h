@@ -14,6 +14,7 @@
 #include "rules/game.h"
 #include "server/account_mail.h"
 #include "server/request.h"
+#include "tournament/tournament.h"
 
 namespace cinq::server::commands {
 
@@ -141,6 +142,27 @@ struct Seek {
   bool rated = false;
   std::optional<std::array<double, 2>> range;  // the opponent's rating: [min, max]
   static Parsed<Seek> parse(const nlohmann::json& body);
+};
+
+// --- tournaments (docs/protocol.md, "Tournaments")
+
+// tournament_create: the format, the game (its options and clock, as `create`), rounds or duration, a start.
+struct TournamentCreate {
+  tournament::Spec spec;  // its creator is set by the desk
+  std::string name;
+  static Parsed<TournamentCreate> parse(const nlohmann::json& body);
+};
+
+// tournament, tournament_join, tournament_withdraw, tournament_start, tournament_watch, tournament_unwatch.
+struct TournamentId {
+  std::string id;
+  static Parsed<TournamentId> parse(const nlohmann::json& body);
+};
+
+// tournaments: a list by status ("created", "running", "finished"; absent: any).
+struct TournamentList {
+  std::string status;
+  static Parsed<TournamentList> parse(const nlohmann::json& body);
 };
 
 }  // namespace cinq::server::commands

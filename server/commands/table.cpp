@@ -191,6 +191,14 @@ const std::unordered_map<std::string_view, Command>& table() {
       {"unseek", {true, &plain<Unseek, &on_unseek>}},
       {"rooms", {true, &plain<Rooms, &on_rooms>}},
       {"my_games", {true, &plain<MyGames, &on_my_games>}},
+      {"tournament_create", {true, &plain<TournamentCreate, &on_tournament_create>}},
+      {"tournament_join", {true, &plain<TournamentId, &on_tournament_join>}},
+      {"tournament_withdraw", {true, &plain<TournamentId, &on_tournament_withdraw>}},
+      {"tournament_start", {true, &plain<TournamentId, &on_tournament_start>}},
+      {"tournament", {true, &plain<TournamentId, &on_tournament>}},
+      {"tournament_watch", {true, &plain<TournamentId, &on_tournament_watch>}},
+      {"tournament_unwatch", {true, &plain<TournamentId, &on_tournament_unwatch>}},
+      {"tournaments", {true, &plain<TournamentList, &on_tournaments>}},
   };
   return kTable;
 }
