@@ -63,6 +63,16 @@ export default {
   'error.bad_reminders': 'Those reminders are not allowed.',
   'error.no_mail': 'This server does not send mail.',
   'error.no_account_address': 'The account has no confirmed e-mail address.',
+  'error.no_tournament': 'There is no such tournament.',
+  'error.not_creator': 'Only the tournament\'s creator can start it.',
+  'error.single_node_only': 'Tournaments are not available on this server.',
+  'error.bad_spec': 'Those tournament settings are not allowed.',
+  'error.already_in': 'You are already in this tournament.',
+  'error.not_in': 'You are not in this tournament.',
+  'error.closed': 'This tournament takes no more players.',
+  'error.finished': 'This tournament is over.',
+  'error.not_created': 'This tournament has already started.',
+  'error.too_few': 'A tournament needs at least two players.',
   // ---- end errors
 
   // ---- play: the lobby, the room, the move list, imports, chat (lobby.js, room*.js, ...)

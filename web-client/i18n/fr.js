@@ -62,6 +62,16 @@ export default {
   'error.bad_reminders': 'Ces rappels ne sont pas permis.',
   'error.no_mail': 'Ce serveur n\'envoie pas de courrier.',
   'error.no_account_address': 'Le compte n\'a pas d\'adresse électronique confirmée.',
+  'error.no_tournament': 'Ce tournoi n\'existe pas.',
+  'error.not_creator': 'Seul le créateur du tournoi peut le lancer.',
+  'error.single_node_only': 'Les tournois ne sont pas proposés sur ce serveur.',
+  'error.bad_spec': 'Ces réglages de tournoi ne sont pas permis.',
+  'error.already_in': 'Vous êtes déjà inscrit à ce tournoi.',
+  'error.not_in': 'Vous n\'êtes pas inscrit à ce tournoi.',
+  'error.closed': 'Ce tournoi n\'accepte plus de joueurs.',
+  'error.finished': 'Ce tournoi est terminé.',
+  'error.not_created': 'Ce tournoi a déjà commencé.',
+  'error.too_few': 'Il faut au moins deux joueurs pour un tournoi.',
   // ---- end errors
 
   // ---- play: the lobby, the room, the move list, imports, chat (lobby.js, room*.js, ...)
