@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "lobby/room.h"
 #include "server/caps.h"
 #include "server/net/transport.h"
 
@@ -69,10 +70,19 @@ class HttpApi {
   void chat(Call& call);
   void replay(Call& call);
   void metrics(Call& call);
+  // --- tournament_http.cpp: tournaments (docs/protocol.md, "Tournaments")
   // GET /api/tournaments?status=: the list; GET /api/tournaments/{id}: one, whole (as the `tournament`
   // message's member).
   void tournaments(Call& call);
   void tournament(Call& call);
+  // POST /api/tournaments, /api/tournaments/{id}/join|withdraw|start: the account named by the body's
+  // `player` and `token` (checked as `hello` checks them, on a worker) does it.
+  void tournament_create(Call& call);
+  void tournament_join(Call& call);
+  void tournament_withdraw(Call& call);
+  void tournament_start(Call& call);
+  using AsAccount = std::function<bool(const lobby::Player& by, std::function<void(net::HttpResponse)> respond)>;
+  void as_account(Call& call, AsAccount then);
   // A room's view once settled: its state or its record.
   void show_room(Call& call, bool record_only);
 

@@ -16,7 +16,6 @@
 #include "server/room_actor.h"
 #include "server/rooms.h"
 #include "server/services.h"
-#include "server/tournaments.h"
 #include "server/workers.h"
 
 namespace cinq::server {
@@ -136,7 +135,11 @@ const std::vector<HttpApi::Route>& HttpApi::routes() {
       {"POST", "/api/account/unsubscribe", &HttpApi::account_unsubscribe},
       {"GET", "/api/games/{id}/mail", &HttpApi::seat_mail},
       {"GET", "/api/tournaments", &HttpApi::tournaments},
+      {"POST", "/api/tournaments", &HttpApi::tournament_create},
       {"GET", "/api/tournaments/{id}", &HttpApi::tournament},
+      {"POST", "/api/tournaments/{id}/join", &HttpApi::tournament_join},
+      {"POST", "/api/tournaments/{id}/withdraw", &HttpApi::tournament_withdraw},
+      {"POST", "/api/tournaments/{id}/start", &HttpApi::tournament_start},
       {"POST", "/api/games/{id}/mail", &HttpApi::seat_mail},
   };
   return kRoutes;
@@ -194,34 +197,6 @@ void HttpApi::health(Call& call) {
     status = 503;
   }
   call.respond(json_response(status, body));
-}
-
-namespace {
-
-// A desk's answer as HTTP: 200 and the body, or the error (404 for no tournament, 503 storage, else 400).
-net::HttpResponse from_reply(const TournamentDesk::Reply& r) {
-  if (r.code.empty()) return json_response(200, r.body);
-  const int status = r.code == "no_tournament" ? 404 : r.code == "storage" ? 503 : 400;
-  return error_response(status, r.code, r.message);
-}
-
-}  // namespace
-
-void HttpApi::tournaments(Call& call) {
-  if (!extra_.tournaments) return call.respond(error_response(404, "not_found", "no tournaments here"));
-  std::string status = call.query.count("status") ? call.query["status"] : "";
-  if (!status.empty() && status != "created" && status != "running" && status != "finished")
-    return call.respond(error_response(400, "bad_request", "status is created, running or finished (none: any)"));
-  auto respond = call.respond;
-  if (!extra_.tournaments->list(status, [respond](TournamentDesk::Reply r) { respond(from_reply(r)); }))
-    call.respond(busy_response());
-}
-
-void HttpApi::tournament(Call& call) {
-  if (!extra_.tournaments) return call.respond(error_response(404, "not_found", "no tournaments here"));
-  auto respond = call.respond;
-  if (!extra_.tournaments->get(call.params[0], [respond](TournamentDesk::Reply r) { respond(from_reply(r)); }))
-    call.respond(busy_response());
 }
 
 void HttpApi::game_table(Call& call) {

@@ -337,19 +337,39 @@ async def swiss(node, players):
           f"{final['standings'][0]['points']} points")
 
 
+def post(node, path, player, **fields):
+    """POST a JSON body with the player's id and token; (status, JSON)."""
+    body = {"player": player.id, "token": player.token, **fields} if player else fields
+    status, _, text = http(node.port, path, json.dumps(body), "application/json")
+    return status, json.loads(text)
+
+
 async def correspondence(node, players):
+    """Over HTTP this time: created, joined in part, started and left with POSTs."""
     five = players[:5]
-    m = await five[0].ask({"type": "tournament_create", "format": "roundrobin", "game": GAME, "name": "Five by post",
-                           "clock": {"days": 3}}, "tournament")
-    tid = m["tournament"]["id"]
-    for p in five:
+    status, answer = await asyncio.to_thread(post, node, "/api/tournaments", five[0], format="roundrobin",
+                                             game=GAME, name="Five by post", clock={"days": 3}, rated=True)
+    check(status == 201 and answer["spec"]["rated"], f"POST /api/tournaments: {status} {short(answer)}")
+    tid = answer["id"]
+    stranger = Player(99)
+    stranger.id, stranger.token = five[1].id, "not-the-token"
+    status, answer = await asyncio.to_thread(post, node, f"/api/tournaments/{tid}/join", stranger)
+    check(status == 401 and answer["error"]["code"] == "bad_token", f"a wrong token: {status} {short(answer)}")
+    for p in five[:3]:
         await p.ask({"type": "tournament_join", "tournament": tid}, "tournament")
-    t = (await five[0].ask({"type": "tournament_start", "tournament": tid}, "tournament"))["tournament"]
+    for p in five[3:]:
+        status, answer = await asyncio.to_thread(post, node, f"/api/tournaments/{tid}/join", p)
+        check(status == 200 and any(e["id"] == p.id for e in answer["entrants"]), f"joined: {status} {short(answer)}")
+    status, answer = await asyncio.to_thread(post, node, f"/api/tournaments/{tid}/start", five[1])
+    check(status == 403 and answer["error"]["code"] == "not_creator", f"not the creator: {status} {short(answer)}")
+    status, t = await asyncio.to_thread(post, node, f"/api/tournaments/{tid}/start", five[0])
+    check(status == 200, f"started: {status} {short(t)}")
     check(t["round"] == 5 and sum(len(r["games"]) for r in t["rounds"]) == 10, f"every round paired: {short(t)}")
     for p in five:
         await until(f"{p.username} told of its 4 games", lambda: len(p.game_notes(tid)) == 4)
     quitter = five[4]
-    await quitter.ask({"type": "tournament_withdraw", "tournament": tid}, "tournament")
+    status, answer = await asyncio.to_thread(post, node, f"/api/tournaments/{tid}/withdraw", quitter)
+    check(status == 200, f"withdrawn: {status} {short(answer)}")
     chosen = {}
     by_id = {p.id: p for p in five}
     jobs = []
