@@ -406,7 +406,7 @@ async def no_first_move(node, players):
     g1, g2 = games
     a, b = by_id[g1["seats"][0]["id"]], by_id[g1["seats"][1]["id"]]
     chosen[g1["id"]] = "1-0"
-    await play(g1["room"], (a, b), "1-0")
+    await play(g1["room"] or g1["id"], (a, b), "1-0")
     absent = by_id[g2["seats"][0]["id"]]
     chosen[g2["id"]] = "0-1 forfeit"
     print(f"waiting for {absent.username}'s first move to be too late (30 s)...")
@@ -422,8 +422,10 @@ async def no_first_move(node, players):
     back = await absent.ask({"type": "tournament_join", "tournament": tid}, "tournament")
     check(not next(e for e in back["tournament"]["entrants"] if e["id"] == absent.id)["absent"], "back again")
     g = r2["games"][0]
+    pair = (by_id[g["seats"][0]["id"]], by_id[g["seats"][1]["id"]])
+    await told_round(list(pair), tid, 2, 1)
     chosen[g["id"]] = "1/2-1/2"
-    await play(g["room"], (by_id[g["seats"][0]["id"]], by_id[g["seats"][1]["id"]]), "1/2-1/2")
+    await play(g["room"] or g["id"], pair, "1/2-1/2")
     final = await until("the end of the small Swiss", lambda: (lambda t: t if t["status"] == "finished" else None)(
         get_json(node, f"/api/tournaments/{tid}")))
     check_consistent(final, chosen, {p.id: p.username for p in four})
