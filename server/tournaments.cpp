@@ -9,7 +9,11 @@
 
 #include "ratings/glicko2.h"
 #include "rules/registry.h"
+#include "mail/account.h"
+#include "mail/compose.h"
 #include "server/identity.h"
+#include "server/mail_sender.h"
+#include "server/postman.h"
 #include "server/metrics.h"
 #include "server/room_actor.h"
 #include "server/rooms.h"
@@ -121,12 +125,52 @@ TournamentDesk::Entry* TournamentDesk::find_locked(const std::string& id, bool* 
   return &e;
 }
 
-bool TournamentDesk::store_locked(Entry& e, tn::Tournament next, std::string& why) {
+// The mails of a pairing: each paired player whose account has a confirmed address (and wants your-turn
+// mails) is told its game is ready, in its language; queued with the save that stores the pairing, under ids
+// of the game and seat (queued once, whatever happens after).
+std::vector<store::MailRow> TournamentDesk::paired_mails(const std::string& name, const std::vector<tn::Game>& games,
+                                                         std::int64_t now) {
+  std::vector<store::MailRow> out;
+  const Postman* postman = services_.postman;
+  if (!postman) return out;
+  const MailConfig& config = postman->config();
+  for (const tn::Game& g : games) {
+    if (!g.pending()) continue;
+    for (int s = 0; s < 2; ++s) {
+      note_blocking(services_.metrics);
+      auto account = services_.store->account_mail(g.seats[s]);
+      if (account.failed() || !account || account->address.empty()) continue;
+      const mail::AccountPrefs prefs = mail::AccountPrefs::stored(account->prefs);
+      if (!prefs.turn) continue;
+      const bool fr = prefs.mail_language() == "fr";
+      const std::string round = std::to_string(g.round > 0 ? g.round : g.board);
+      const std::string url = config.public_url + "/#/room/" + g.id;
+      mail::Outgoing m;
+      m.from = {config.from_name, config.from};
+      m.to = {"", account->address};
+      m.subject = fr ? name + " : votre partie de la ronde " + round + " est prête"
+                     : name + ": your round " + round + " game is ready";
+      m.message_id = "tournament." + g.id + "." + std::to_string(s) + "@" + config.domain;
+      m.date_ms = now;
+      m.unsubscribe_url = postman->account_unsubscribe_url(*account);
+      m.text = (fr ? "Votre partie de la ronde " + round + " du tournoi " + name + " vous attend :\n" + url +
+                         "\n\nEn direct, chaque camp a 30 secondes pour jouer son premier coup.\n"
+                   : "Your round " + round + " game of the tournament " + name + " is waiting for you:\n" + url +
+                         "\n\nLive, each side has 30 seconds to make its first move.\n");
+      out.push_back(postman->account_row("tournament", m, now));
+    }
+  }
+  return out;
+}
+
+bool TournamentDesk::store_locked(Entry& e, tn::Tournament next, std::string& why, std::vector<store::MailRow> mails) {
   note_blocking(services_.metrics);
   store::TournamentRow row = tournament_row(next, e.name, now_ms());
   row.version = e.row_version + 1;
   store::Error error;
-  if (!services_.store->put_tournament(row, e.row_version, {}, error)) {
+  const bool mailing = !mails.empty();
+  if (mailing) services_.metrics.mail_queued += static_cast<std::int64_t>(mails.size());
+  if (!services_.store->put_tournament(row, e.row_version, mails, error)) {
     why = error.message;
     spdlog::error("tournament {}: could not store version {}: {}; read again", next.id(), row.version, why);
     const std::string id = next.id();
@@ -137,6 +181,7 @@ bool TournamentDesk::store_locked(Entry& e, tn::Tournament next, std::string& wh
   }
   e.t = std::move(next);
   e.row_version = row.version;
+  if (mailing && services_.mail_sender) services_.mail_sender->poke();
   return true;
 }
 
@@ -148,11 +193,11 @@ TournamentDesk::Reply TournamentDesk::change(const std::string& id, const Change
   tn::Tournament next = e->t;
   const std::int64_t now = now_ms();
   if (auto error = fn(next, now)) return refused(error->code, error->message);
-  next.advance(now);
+  tn::Step step = next.advance(now);
   const bool changed = next.version() != e->t.version();
   if (changed) {
     std::string why;
-    if (!store_locked(*e, std::move(next), why)) return refused("storage", kBusy);
+    if (!store_locked(*e, std::move(next), why, paired_mails(e->name, step.paired, now))) return refused("storage", kBusy);
     e = &entries_.at(id);
   }
   // Stored first, then the rooms (those whose making failed before are tried again here).
@@ -486,8 +531,10 @@ int TournamentDesk::load() {
         if (rec.error) spdlog::warn("tournament {}: the result of {} was refused: {}", row.id, g.id, rec.error->message);
       }
     }
-    next.advance(now);
-    if (next.version() != e.t.version() && !store_locked(e, std::move(next), why)) continue;
+    tn::Step step = next.advance(now);
+    if (next.version() != e.t.version() &&
+        !store_locked(e, std::move(next), why, paired_mails(e.name, step.paired, now)))
+      continue;
     Entry& now_e = entries_.at(row.id);
     make_rooms_locked(now_e, again);
     spdlog::info("tournament {}: loaded ({}, round {})", row.id, tn::status_name(now_e.t.status()), now_e.t.round());

@@ -101,7 +101,11 @@ class TournamentDesk {
   Reply change(const std::string& id, const Change& change, bool show = true);
   // With mutex_ held: stores `next` as the entry's new state; false (and the entry read again) if the store
   // refused it.
-  bool store_locked(Entry& e, tournament::Tournament next, std::string& why);
+  bool store_locked(Entry& e, tournament::Tournament next, std::string& why,
+                    std::vector<store::MailRow> mails = {});
+  // The mails telling the players of `games` (with an account address) that their game is ready.
+  std::vector<store::MailRow> paired_mails(const std::string& name, const std::vector<tournament::Game>& games,
+                                           std::int64_t now);
   // With mutex_ held: makes the rooms of the pending games with no room, and of `again` (attached, but
   // missing from the store).
   void make_rooms_locked(Entry& e, const std::vector<tournament::Game>& again);

@@ -36,8 +36,8 @@ PASSWORD = "correct horse battery"
 class Node:
     """`cinq serve` on a data directory that outlives it: started, killed and started again."""
 
-    def __init__(self, binary, web):
-        self.binary, self.web = binary, web
+    def __init__(self, binary, web, *extra):
+        self.binary, self.web, self.extra = binary, web, list(extra)
         self.data = tempfile.mkdtemp(prefix="cinq-tournament-test-")
         self.runs = 0
         self.process = self.port = self.log = None
@@ -48,7 +48,7 @@ class Node:
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(
             [self.binary, "serve", "--port", "0", "--data", self.data, "--web", self.web,
-             "--per-address-rate", "0", "--http-rate", "0", "--worker-threads", "4"],
+             "--per-address-rate", "0", "--http-rate", "0", "--worker-threads", "4", *self.extra],
             stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -453,6 +453,52 @@ async def run(node):
     print(f"tournaments played in {time.monotonic() - started:.1f} s")
 
 
+async def mail_pairing(node):
+    """A server with mail (its SMTP server unreachable: the outbox keeps what is queued): a paired player whose
+    account has a confirmed address gets a "your game is ready" mail queued with the pairing, once."""
+    import email
+    import email.policy
+    import sqlite3
+    db = os.path.join(node.data, "cinq.db")
+
+    def outbox(kind):
+        with sqlite3.connect(db, timeout=10) as c:
+            return c.execute("SELECT id, recipient, message FROM mail_outbox WHERE kind = ?", (kind,)).fetchall()
+
+    two = [Player(20), Player(21)]
+    for p in two:
+        await p.connect(node)
+        await p.register()
+        address = f"{p.username}@players.test"
+        await p.ask({"type": "set_mail", "address": address, "language": "fr" if p.index == 21 else "en"},
+                    "mail_settings")
+        row = await until(f"the confirmation to {address}", lambda: [r for r in outbox("account_confirm") + outbox("confirm")
+                                                                    if r[1] == address])
+        body = email.message_from_string(row[0][2], policy=email.policy.default).get_body(("plain",)).get_content()
+        link = re.search(r"/api/account/confirm\?\S+", body).group(0)
+        status, _, text = await asyncio.to_thread(http, node.port, link)
+        check(status == 200, f"confirmed {address}: {status} {text[:200]}")
+    m = await two[0].ask({"type": "tournament_create", "format": "swiss", "game": GAME, "rounds": 1, "name": "Mailed",
+                          "clock": {"base_ms": 300000, "increment_ms": 0}}, "tournament")
+    tid = m["tournament"]["id"]
+    for p in two:
+        await p.ask({"type": "tournament_join", "tournament": tid}, "tournament")
+    await two[0].ask({"type": "tournament_start", "tournament": tid}, "tournament")
+    await told_round(two, tid, 1, 1)
+    rows = outbox("tournament")
+    check(sorted(r[1] for r in rows) == ["tp20@players.test", "tp21@players.test"], f"the pairing's mails: {rows}")
+    for mail_id, recipient, message in rows:
+        check(mail_id.startswith(f"tournament.{tid}-1-1."), f"a pairing mail's id: {mail_id}")
+        parsed = email.message_from_string(message, policy=email.policy.default)
+        text = parsed.get_body(("plain",)).get_content()
+        french = recipient.startswith("tp21")
+        check(("ronde 1" if french else "round 1") in str(parsed["Subject"]) and f"/#/room/{tid}-1-1" in text,
+              f"the mail to {recipient}: {parsed['Subject']} {text[:200]}")
+    for p in two:
+        await p.client.close()
+    print("mail: each paired account told by mail, in its language")
+
+
 def main():
     if len(sys.argv) != 3:
         print(__doc__, file=sys.stderr)
@@ -473,6 +519,26 @@ def main():
         code = node.stop() if node.process else 0
     if failure is None and code != 0:
         failure = f"cinq serve exited with {code} after SIGTERM (expected 0)"
+    if failure is None:
+        mailing = Node(sys.argv[1], sys.argv[2], "--smtp", "smtp://127.0.0.1:9", "--mail-from", "cinq@cinq.test",
+                       "--mail-domain", "cinq.test")
+        try:
+            mailing.start()
+            asyncio.run(asyncio.wait_for(mail_pairing(mailing), 60))
+        except Failed as e:
+            failure = str(e)
+        except Exception as e:  # noqa: BLE001
+            import traceback
+            failure = f"{type(e).__name__}: {e}\n{traceback.format_exc()}"
+        finally:
+            code = mailing.stop() if mailing.process else 0
+        if failure is None and code != 0:
+            failure = f"cinq serve (mail) exited with {code} after SIGTERM"
+        if failure:
+            shutil.rmtree(node.data, ignore_errors=True)
+            node = mailing
+        else:
+            shutil.rmtree(mailing.data, ignore_errors=True)
     if failure:
         print(f"FAILED: {failure}\n--- server log (end) ---\n{node.tail()}", file=sys.stderr)
     shutil.rmtree(node.data, ignore_errors=True)
