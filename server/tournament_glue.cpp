@@ -71,13 +71,13 @@ lobby::ClockSpec tournament_clock(const tn::Pace& pace) {
   return c;
 }
 
-store::TournamentRow tournament_row(const tn::Tournament& t, const std::string& name, std::int64_t now) {
+store::TournamentRow tournament_row(const tn::Tournament& t, std::int64_t now) {
   store::TournamentRow row;
   row.id = t.id();
   row.game = t.spec().game;
   row.format = tn::format_name(t.spec().format);
-  row.name = name;
-  row.status = t.status() == tn::Status::created ? "open" : tn::status_name(t.status());
+  row.name = t.spec().name;
+  row.status = tn::status_name(t.status());
   row.created_by = t.spec().creator;
   row.starts_ms = t.spec().start_ms.value_or(0);
   row.created_ms = t.created_ms();
@@ -86,7 +86,7 @@ store::TournamentRow tournament_row(const tn::Tournament& t, const std::string& 
   return row;
 }
 
-json tournament_json(const tn::Tournament& t, const std::string& name) {
+json tournament_json(const tn::Tournament& t) {
   const json saved = t.to_json();
   std::map<std::string, std::string> names;
   json entrants = json::array();
@@ -154,7 +154,7 @@ json tournament_json(const tn::Tournament& t, const std::string& name) {
                           {"cells", std::move(cells)}});
   }
   return {{"id", t.id()},
-          {"name", name},
+          {"name", t.spec().name},
           {"status", tn::status_name(t.status())},
           {"version", t.version()},
           {"spec", saved["spec"]},
@@ -174,7 +174,7 @@ json tournament_summary(const store::TournamentRow& row) {
               {"name", row.name},
               {"game", row.game},
               {"format", row.format},
-              {"status", row.status == "open" ? "created" : row.status},
+              {"status", row.status},
               {"created_by", row.created_by},
               {"starts_ms", row.starts_ms ? json(row.starts_ms) : json(nullptr)},
               {"created_ms", row.created_ms}};

@@ -35,11 +35,11 @@ std::optional<TournamentOutcome> tournament_outcome(const store::GameRow& row);
 // The tournament as the protocol shows it (the `tournament` member of a `tournament` message, and GET
 // /api/tournaments/{id}): spec, status, entrants, standings with tie-breaks, rounds with their games and
 // rooms, crosstable.
-nlohmann::json tournament_json(const tournament::Tournament& t, const std::string& name);
+nlohmann::json tournament_json(const tournament::Tournament& t);
 // One line of a list (`tournaments`, GET /api/tournaments): id, name, game, format, status, entrants...
 nlohmann::json tournament_summary(const store::TournamentRow& row);
-// The store's row of a tournament (its status in the store's words: "open" for created).
-store::TournamentRow tournament_row(const tournament::Tournament& t, const std::string& name, std::int64_t now_ms);
+// The store's row of a tournament.
+store::TournamentRow tournament_row(const tournament::Tournament& t, std::int64_t now_ms);
 // A room's clock for a tournament's pace.
 lobby::ClockSpec tournament_clock(const tournament::Pace& pace);
 

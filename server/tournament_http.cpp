@@ -40,8 +40,8 @@ TournamentDesk::Done answer(HttpApi::Respond respond, int ok = 200) {
 void HttpApi::tournaments(Call& call) {
   if (!extra_.tournaments) return call.respond(error_response(404, "not_found", "no tournaments here"));
   const std::string status = call.query.count("status") ? call.query["status"] : "";
-  if (!status.empty() && status != "created" && status != "running" && status != "finished")
-    return call.respond(error_response(400, "bad_request", "status is created, running or finished (none: any)"));
+  if (!status.empty() && status != "open" && status != "running" && status != "finished")
+    return call.respond(error_response(400, "bad_request", "status is open, running or finished (none: any)"));
   if (!extra_.tournaments->list(status, answer(call.respond))) call.respond(busy_response());
 }
 
@@ -82,7 +82,7 @@ void HttpApi::tournament_create(Call& call) {
   if (services_.bus)
     return call.respond(error_response(409, "single_node_only", "tournaments run on a single server: this one is a cluster's node"));
   as_account(call, [this, cmd = std::get<commands::TournamentCreate>(parsed)](const lobby::Player& by, Respond respond) {
-    return extra_.tournaments->create(by, cmd.spec, cmd.name, answer(std::move(respond), 201));
+    return extra_.tournaments->create(by, cmd.spec, answer(std::move(respond), 201));
   });
 }
 

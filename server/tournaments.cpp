@@ -121,7 +121,6 @@ TournamentDesk::Entry* TournamentDesk::find_locked(const std::string& id, bool* 
   Entry& e = entries_[id];
   e.t = std::move(*t);
   e.row_version = row->version;
-  e.name = row->name;
   return &e;
 }
 
@@ -165,7 +164,7 @@ std::vector<store::MailRow> TournamentDesk::paired_mails(const std::string& name
 
 bool TournamentDesk::store_locked(Entry& e, tn::Tournament next, std::string& why, std::vector<store::MailRow> mails) {
   note_blocking(services_.metrics);
-  store::TournamentRow row = tournament_row(next, e.name, now_ms());
+  store::TournamentRow row = tournament_row(next, now_ms());
   row.version = e.row_version + 1;
   store::Error error;
   const bool mailing = !mails.empty();
@@ -197,13 +196,13 @@ TournamentDesk::Reply TournamentDesk::change(const std::string& id, const Change
   const bool changed = next.version() != e->t.version();
   if (changed) {
     std::string why;
-    if (!store_locked(*e, std::move(next), why, paired_mails(e->name, step.paired, now))) return refused("storage", kBusy);
+    if (!store_locked(*e, std::move(next), why, paired_mails(e->t.spec().name, step.paired, now))) return refused("storage", kBusy);
     e = &entries_.at(id);
   }
   // Stored first, then the rooms (those whose making failed before are tried again here).
   make_rooms_locked(*e, {});
   if (changed) tell_watchers(*e);
-  return {{}, {}, show ? tournament_json(e->t, e->name) : json(nullptr)};
+  return {{}, {}, show ? tournament_json(e->t) : json(nullptr)};
 }
 
 void TournamentDesk::make_rooms_locked(Entry& e, const std::vector<tn::Game>& again) {
@@ -270,7 +269,7 @@ void TournamentDesk::tell_paired(const Entry& e, const tn::Game& g) {
     const tn::Entrant* other = e.t.entrant(g.seats[1 - s]);
     json m = {{"type", "tournament_game"},
               {"tournament", e.t.id()},
-              {"name", e.name},
+              {"name", e.t.spec().name},
               {"round", g.round},
               {"board", g.board},
               {"game", g.id},
@@ -298,7 +297,7 @@ void TournamentDesk::tell_watchers(const Entry& e) {
   }
   if (to.empty()) return;
   auto text = std::make_shared<const std::string>(
-      json{{"type", "tournament"}, {"tournament", tournament_json(e.t, e.name)}}.dump());
+      json{{"type", "tournament"}, {"tournament", tournament_json(e.t)}}.dump());
   for (auto& c : to) c->send(text);
 }
 
@@ -326,8 +325,8 @@ void TournamentDesk::closed(std::uint64_t connection) {
 // ---------------------------------------------------------------------------------------------------------
 // Commands
 
-bool TournamentDesk::create(const lobby::Player& by, tn::Spec spec, std::string name, Done done) {
-  return submit([this, by, spec = std::move(spec), name = std::move(name), done = std::move(done)]() mutable {
+bool TournamentDesk::create(const lobby::Player& by, tn::Spec spec, Done done) {
+  return submit([this, by, spec = std::move(spec), done = std::move(done)]() mutable {
     spec.creator = by.id;
     if (auto bad = tn::check_spec(spec)) return done(refused(bad->code, bad->message));
     const std::int64_t now = now_ms();
@@ -344,10 +343,7 @@ bool TournamentDesk::create(const lobby::Player& by, tn::Spec spec, std::string 
     if (id.empty()) return done(refused("storage", kBusy));
     Entry e;
     e.t = tn::Tournament(id, std::move(spec), now);
-    e.name = name;
-    tn::Tournament first = e.t;
-    std::string why;
-    store::TournamentRow row = tournament_row(first, name, now);
+    store::TournamentRow row = tournament_row(e.t, now);
     row.version = 1;
     store::Error error;
     note_blocking(services_.metrics);
@@ -358,7 +354,7 @@ bool TournamentDesk::create(const lobby::Player& by, tn::Spec spec, std::string 
     e.row_version = 1;
     Entry& stored = entries_[id] = std::move(e);
     spdlog::info("tournament {} ({}, {}) created by {}", id, row.format, row.game, by.username);
-    done({{}, {}, tournament_json(stored.t, stored.name)});
+    done({{}, {}, tournament_json(stored.t)});
   });
 }
 
@@ -421,14 +417,14 @@ bool TournamentDesk::get(const std::string& id, Done done) {
     bool failed = false;
     Entry* e = find_locked(id, &failed);
     if (!e) return done(failed ? refused("storage", kBusy) : refused("no_tournament", "no tournament '" + id + "'"));
-    done({{}, {}, tournament_json(e->t, e->name)});
+    done({{}, {}, tournament_json(e->t)});
   });
 }
 
 bool TournamentDesk::list(const std::string& status, Done done) {
   return submit([this, status, done = std::move(done)] {
     note_blocking(services_.metrics);
-    auto rows = services_.store->tournaments(status == "created" ? "open" : status, kListLimit);
+    auto rows = services_.store->tournaments(status, kListLimit);
     if (rows.failed()) return done(refused("storage", kBusy));
     json out = json::array();
     for (const store::TournamentRow& row : rows) out.push_back(tournament_summary(row));
@@ -510,7 +506,6 @@ int TournamentDesk::load() {
     Entry& e = entries_[row.id];
     e.t = std::move(*t);
     e.row_version = row.version;
-    e.name = row.name;
     ++loaded;
     // Each pending game: its room finished (the result recorded), in the store (attached), or missing (made
     // again under the same id).
@@ -533,7 +528,7 @@ int TournamentDesk::load() {
     }
     tn::Step step = next.advance(now);
     if (next.version() != e.t.version() &&
-        !store_locked(e, std::move(next), why, paired_mails(e.name, step.paired, now)))
+        !store_locked(e, std::move(next), why, paired_mails(e.t.spec().name, step.paired, now)))
       continue;
     Entry& now_e = entries_.at(row.id);
     make_rooms_locked(now_e, again);

@@ -70,7 +70,7 @@ class TournamentDesk {
   void stop();
 
   // The commands. Each runs on a worker and calls `done` there; false if the workers could not take it.
-  bool create(const lobby::Player& by, tournament::Spec spec, std::string name, Done done);
+  bool create(const lobby::Player& by, tournament::Spec spec, Done done);
   bool join(const std::string& id, const lobby::Player& by, Done done);
   bool withdraw(const std::string& id, const lobby::Player& by, Done done);
   bool start_now(const std::string& id, const lobby::Player& by, Done done);
@@ -90,7 +90,6 @@ class TournamentDesk {
   struct Entry {
     tournament::Tournament t;
     std::int64_t row_version = 0;  // the stored row's version (its save counter)
-    std::string name;
     std::set<std::string> making;  // games whose room is being made (its first save not committed yet)
   };
   using Change = std::function<std::optional<tournament::Error>(tournament::Tournament&, std::int64_t now)>;

@@ -383,9 +383,9 @@ Parsed<TournamentCreate> TournamentCreate::parse(const json& body) {
   if (name) {
     auto clean = clean_name(*name, why);
     if (!clean) return Refusal{"bad_name", why};
-    c.name = *clean;
+    c.spec.name = *clean;
   } else {
-    c.name = std::string(game.game->words().title) + " " + tournament::format_name(c.spec.format);
+    c.spec.name = std::string(game.game->words().title) + " " + tournament::format_name(c.spec.format);
   }
   return c;
 }
@@ -402,8 +402,8 @@ Parsed<TournamentList> TournamentList::parse(const json& body) {
   auto status = string_field(body, "status", why, false);
   if (!why.empty()) return bad_message(why);
   TournamentList l{status.value_or("")};
-  if (!l.status.empty() && l.status != "created" && l.status != "running" && l.status != "finished")
-    return bad_message("field 'status' must be created, running or finished (absent: any)");
+  if (!l.status.empty() && l.status != "open" && l.status != "running" && l.status != "finished")
+    return bad_message("field 'status' must be open, running or finished (absent: any)");
   return l;
 }
 

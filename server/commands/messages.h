@@ -149,7 +149,6 @@ struct Seek {
 // tournament_create: the format, the game (its options and clock, as `create`), rounds or duration, a start.
 struct TournamentCreate {
   tournament::Spec spec;  // its creator is set by the desk
-  std::string name;
   static Parsed<TournamentCreate> parse(const nlohmann::json& body);
 };
 
@@ -159,7 +158,7 @@ struct TournamentId {
   static Parsed<TournamentId> parse(const nlohmann::json& body);
 };
 
-// tournaments: a list by status ("created", "running", "finished"; absent: any).
+// tournaments: a list by status ("open", "running", "finished"; absent: any).
 struct TournamentList {
   std::string status;
   static Parsed<TournamentList> parse(const nlohmann::json& body);

@@ -48,7 +48,7 @@ void on_tournament_create(CommandContext& cx, Request& rq, TournamentCreate& cmd
   if (cx.services.bus)
     return cx.reply_error(rq, "single_node_only", "tournaments run on a single server: this one is a cluster's node");
   run_desk(cx, rq, "tournament", "tournament", [&](TournamentDesk::Done done) {
-    return cx.tournaments.create(*rq.player, std::move(cmd.spec), std::move(cmd.name), std::move(done));
+    return cx.tournaments.create(*rq.player, std::move(cmd.spec), std::move(done));
   });
 }
 

@@ -27,16 +27,17 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cinq_support import Client, Failed, check, expand_legal, http, set_address_rate, short  # noqa: E402
+from cinq_support import Client, Failed, Server, check, expand_legal, http, set_address_rate, short  # noqa: E402
 
 GAME = "tablut"
 PASSWORD = "correct horse battery"
 
 
-class Node:
-    """`cinq serve` on a data directory that outlives it: started, killed and started again."""
+class Node(Server):
+    """`cinq serve` on a data directory that outlives it: started, killed and started again (cinq_support's
+    Server, whose process is made by start())."""
 
-    def __init__(self, binary, web, *extra):
+    def __init__(self, binary, web, *extra):  # not Server.__init__, which starts the process at once
         self.binary, self.web, self.extra = binary, web, list(extra)
         self.data = tempfile.mkdtemp(prefix="cinq-tournament-test-")
         self.runs = 0
@@ -50,39 +51,12 @@ class Node:
             [self.binary, "serve", "--port", "0", "--data", self.data, "--web", self.web,
              "--per-address-rate", "0", "--http-rate", "0", "--worker-threads", "4", *self.extra],
             stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            with open(self.log_path) as f:
-                found = re.search(r"^cinq: listening on http://[^:\s]+:(\d+)\s*$", f.read(), re.M)
-            if found:
-                self.port = int(found.group(1))
-                return
-            check(self.process.poll() is None, f"cinq serve exited:\n{self.tail()}")
-            time.sleep(0.05)
-        raise Failed(f"cinq serve did not start:\n{self.tail()}")
+        self.wait_ready(20)
 
     def kill(self):
         self.process.send_signal(signal.SIGKILL)
         self.process.wait()
         self.log.close()
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                code = self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-                code = None
-        else:
-            code = self.process.returncode
-        self.log.close()
-        return code
-
-    def tail(self, lines=40):
-        with open(self.log_path, errors="replace") as f:
-            return "".join(f.readlines()[-lines:])
 
     def url(self):
         return f"ws://127.0.0.1:{self.port}/ws"
@@ -277,14 +251,14 @@ async def swiss(node, players):
     m = await creator.ask({"type": "tournament_create", "format": "swiss", "game": GAME, "rounds": 4,
                            "name": "Sixteen", "clock": {"base_ms": 600000, "increment_ms": 5000}}, "tournament")
     tid = m["tournament"]["id"]
-    check(m["tournament"]["status"] == "created" and m["tournament"]["spec"]["rounds"] == 4, short(m))
+    check(m["tournament"]["status"] == "open" and m["tournament"]["spec"]["rounds"] == 4, short(m))
     await asyncio.gather(*(p.ask({"type": "tournament_join", "tournament": tid}, "tournament") for p in players))
     await players[1].refused({"type": "tournament_join", "tournament": tid}, "already_in")
     await players[1].refused({"type": "tournament_start", "tournament": tid}, "not_creator")
     watch = await players[15].ask({"type": "tournament_watch", "tournament": tid}, "tournament")
     check(len(watch["tournament"]["entrants"]) == 16, f"16 entrants: {short(watch)}")
-    listed = await asyncio.to_thread(get_json, node, "/api/tournaments?status=created")
-    check(any(x["id"] == tid and x["entrants"] == 16 for x in listed), f"the list of created ones: {short(listed)}")
+    listed = await asyncio.to_thread(get_json, node, "/api/tournaments?status=open")
+    check(any(x["id"] == tid and x["entrants"] == 16 for x in listed), f"the list of open ones: {short(listed)}")
     await creator.ask({"type": "tournament_start", "tournament": tid}, "tournament")
 
     chosen = {}
@@ -499,19 +473,17 @@ async def mail_pairing(node):
     print("mail: each paired account told by mail, in its language")
 
 
-def main():
-    if len(sys.argv) != 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    node = Node(sys.argv[1], sys.argv[2])
+def checked(node, checks, timeout_s):
+    """Starts `node`, runs `checks(node)` within `timeout_s`, stops it (it must exit 0 on SIGTERM): the failure,
+    or None."""
     failure = None
     try:
         node.start()
-        asyncio.run(asyncio.wait_for(run(node), 280))
+        asyncio.run(asyncio.wait_for(checks(node), timeout_s))
     except Failed as e:
         failure = str(e)
     except asyncio.TimeoutError:
-        failure = "the checks took over 280 s"
+        failure = f"the checks took over {timeout_s} s"
     except Exception as e:  # noqa: BLE001 - any surprise is a failed test with its reason
         import traceback
         failure = f"{type(e).__name__}: {e}\n{traceback.format_exc()}"
@@ -519,30 +491,22 @@ def main():
         code = node.stop() if node.process else 0
     if failure is None and code != 0:
         failure = f"cinq serve exited with {code} after SIGTERM (expected 0)"
-    if failure is None:
-        mailing = Node(sys.argv[1], sys.argv[2], "--smtp", "smtp://127.0.0.1:9", "--mail-from", "cinq@cinq.test",
-                       "--mail-domain", "cinq.test")
-        try:
-            mailing.start()
-            asyncio.run(asyncio.wait_for(mail_pairing(mailing), 60))
-        except Failed as e:
-            failure = str(e)
-        except Exception as e:  # noqa: BLE001
-            import traceback
-            failure = f"{type(e).__name__}: {e}\n{traceback.format_exc()}"
-        finally:
-            code = mailing.stop() if mailing.process else 0
-        if failure is None and code != 0:
-            failure = f"cinq serve (mail) exited with {code} after SIGTERM"
-        if failure:
-            shutil.rmtree(node.data, ignore_errors=True)
-            node = mailing
-        else:
-            shutil.rmtree(mailing.data, ignore_errors=True)
     if failure:
         print(f"FAILED: {failure}\n--- server log (end) ---\n{node.tail()}", file=sys.stderr)
     shutil.rmtree(node.data, ignore_errors=True)
-    return 1 if failure else 0
+    return failure
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    binary, web = sys.argv[1:]
+    if checked(Node(binary, web), run, 280):
+        return 1
+    mailing = Node(binary, web, "--smtp", "smtp://127.0.0.1:9", "--mail-from", "cinq@cinq.test",
+                   "--mail-domain", "cinq.test")
+    return 1 if checked(mailing, mail_pairing, 60) else 0
 
 
 if __name__ == "__main__":

@@ -71,7 +71,7 @@ export default {
   'error.not_in': 'You are not in this tournament.',
   'error.closed': 'This tournament takes no more players.',
   'error.finished': 'This tournament is over.',
-  'error.not_created': 'This tournament has already started.',
+  'error.started': 'This tournament has already started.',
   'error.too_few': 'A tournament needs at least two players.',
   // ---- end errors
 

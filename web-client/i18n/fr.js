@@ -70,7 +70,7 @@ export default {
   'error.not_in': 'Vous n\'êtes pas inscrit à ce tournoi.',
   'error.closed': 'Ce tournoi n\'accepte plus de joueurs.',
   'error.finished': 'Ce tournoi est terminé.',
-  'error.not_created': 'Ce tournoi a déjà commencé.',
+  'error.started': 'Ce tournoi a déjà commencé.',
   'error.too_few': 'Il faut au moins deux joueurs pour un tournoi.',
   // ---- end errors
 
