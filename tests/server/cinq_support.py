@@ -461,18 +461,15 @@ async def get_json(port, path):
     return json.loads(body)
 
 
-def run_main(usage, argc, body, timeout_s, server_args=()):
-    """Starts the server, runs `body(port)` (a coroutine function) within `timeout_s`, stops the server (it
-    must exit 0 on SIGTERM), prints the failure with the server log's end. Returns the exit code."""
+def checked_run(server, start, checks, timeout_s):
+    """`start()` (waits for the server), then `checks()` (a coroutine function) within `timeout_s`, then stops
+    the server (it must exit 0 on SIGTERM); prints the failure with the server log's end. Returns the failure,
+    None if none. The server's data stay (cleanup())."""
     import sys
-    if len(sys.argv) != argc:
-        print(usage, file=sys.stderr)
-        return 2
-    server = Server(sys.argv[1], sys.argv[2], *server_args)
     failure = None
     try:
-        server.wait_ready()
-        asyncio.run(asyncio.wait_for(body(server.port, *sys.argv[3:]), timeout_s))
+        start()
+        asyncio.run(asyncio.wait_for(checks(), timeout_s))
     except Failed as e:
         failure = str(e)
     except asyncio.TimeoutError:
@@ -486,7 +483,17 @@ def run_main(usage, argc, body, timeout_s, server_args=()):
         failure = f"cinq serve exited with {code} after SIGTERM (expected 0)"
     if failure:
         print(f"FAILED: {failure}\n--- server log (end) ---\n{server.tail()}", file=sys.stderr)
-        server.cleanup()
-        return 1
+    return failure
+
+
+def run_main(usage, argc, body, timeout_s, server_args=()):
+    """Starts the server, runs `body(port)` (a coroutine function) within `timeout_s`, stops the server (it
+    must exit 0 on SIGTERM), prints the failure with the server log's end. Returns the exit code."""
+    import sys
+    if len(sys.argv) != argc:
+        print(usage, file=sys.stderr)
+        return 2
+    server = Server(sys.argv[1], sys.argv[2], *server_args)
+    failure = checked_run(server, server.wait_ready, lambda: body(server.port, *sys.argv[3:]), timeout_s)
     server.cleanup()
-    return 0
+    return 1 if failure else 0

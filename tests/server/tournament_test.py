@@ -19,7 +19,6 @@ import itertools
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -27,7 +26,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cinq_support import Client, Failed, Server, check, expand_legal, http, set_address_rate, short  # noqa: E402
+from cinq_support import (Client, Failed, Server, check, checked_run, expand_legal, http,  # noqa: E402
+                          set_address_rate, short)
 
 GAME = "tablut"
 PASSWORD = "correct horse battery"
@@ -363,15 +363,21 @@ async def correspondence(node, players):
     print(f"round robin: 10 games, {quitter.username} withdrew, winner {final['standings'][0]['name']}")
 
 
+async def live_swiss(players, rounds, **fields):
+    """A live Swiss made by players[0], joined by them all and started; its id once round 1 was told."""
+    m = await players[0].ask({"type": "tournament_create", "format": "swiss", "game": GAME, "rounds": rounds,
+                              "clock": {"base_ms": 300000, "increment_ms": 0}, **fields}, "tournament")
+    tid = m["tournament"]["id"]
+    for p in players:
+        await p.ask({"type": "tournament_join", "tournament": tid}, "tournament")
+    await players[0].ask({"type": "tournament_start", "tournament": tid}, "tournament")
+    await told_round(players, tid, 1, len(players) // 2)
+    return tid
+
+
 async def no_first_move(node, players):
     four = players[:4]
-    m = await four[0].ask({"type": "tournament_create", "format": "swiss", "game": GAME, "rounds": 2,
-                           "clock": {"base_ms": 300000, "increment_ms": 0}}, "tournament")
-    tid = m["tournament"]["id"]
-    for p in four:
-        await p.ask({"type": "tournament_join", "tournament": tid}, "tournament")
-    await four[0].ask({"type": "tournament_start", "tournament": tid}, "tournament")
-    await told_round(four, tid, 1, 2)
+    tid = await live_swiss(four, 2)
     t = await tournament_of(node, tid)
     games = t["rounds"][0]["games"]
     by_id = {p.id: p for p in four}
@@ -452,13 +458,7 @@ async def mail_pairing(node):
         link = re.search(r"/api/account/confirm\?\S+", body).group(0)
         status, _, text = await asyncio.to_thread(http, node.port, link)
         check(status == 200, f"confirmed {address}: {status} {text[:200]}")
-    m = await two[0].ask({"type": "tournament_create", "format": "swiss", "game": GAME, "rounds": 1, "name": "Mailed",
-                          "clock": {"base_ms": 300000, "increment_ms": 0}}, "tournament")
-    tid = m["tournament"]["id"]
-    for p in two:
-        await p.ask({"type": "tournament_join", "tournament": tid}, "tournament")
-    await two[0].ask({"type": "tournament_start", "tournament": tid}, "tournament")
-    await told_round(two, tid, 1, 1)
+    tid = await live_swiss(two, 1, name="Mailed")
     rows = outbox("tournament")
     check(sorted(r[1] for r in rows) == ["tp20@players.test", "tp21@players.test"], f"the pairing's mails: {rows}")
     for mail_id, recipient, message in rows:
@@ -473,40 +473,19 @@ async def mail_pairing(node):
     print("mail: each paired account told by mail, in its language")
 
 
-def checked(node, checks, timeout_s):
-    """Starts `node`, runs `checks(node)` within `timeout_s`, stops it (it must exit 0 on SIGTERM): the failure,
-    or None."""
-    failure = None
-    try:
-        node.start()
-        asyncio.run(asyncio.wait_for(checks(node), timeout_s))
-    except Failed as e:
-        failure = str(e)
-    except asyncio.TimeoutError:
-        failure = f"the checks took over {timeout_s} s"
-    except Exception as e:  # noqa: BLE001 - any surprise is a failed test with its reason
-        import traceback
-        failure = f"{type(e).__name__}: {e}\n{traceback.format_exc()}"
-    finally:
-        code = node.stop() if node.process else 0
-    if failure is None and code != 0:
-        failure = f"cinq serve exited with {code} after SIGTERM (expected 0)"
-    if failure:
-        print(f"FAILED: {failure}\n--- server log (end) ---\n{node.tail()}", file=sys.stderr)
-    shutil.rmtree(node.data, ignore_errors=True)
-    return failure
-
-
 def main():
     if len(sys.argv) != 3:
         print(__doc__, file=sys.stderr)
         return 2
     binary, web = sys.argv[1:]
-    if checked(Node(binary, web), run, 280):
-        return 1
+    plain = Node(binary, web)
     mailing = Node(binary, web, "--smtp", "smtp://127.0.0.1:9", "--mail-from", "cinq@cinq.test",
                    "--mail-domain", "cinq.test")
-    return 1 if checked(mailing, mail_pairing, 60) else 0
+    failure = checked_run(plain, plain.start, lambda: run(plain), 280) or \
+        checked_run(mailing, mailing.start, lambda: mail_pairing(mailing), 60)
+    for node in (plain, mailing):
+        node.cleanup()
+    return 1 if failure else 0
 
 
 if __name__ == "__main__":
