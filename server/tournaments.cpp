@@ -517,7 +517,10 @@ int TournamentDesk::load() {
       auto stored = services_.store->game(g.id);
       if (stored.failed()) continue;  // the sweep tries again
       if (!stored) {
-        if (!g.room.empty()) again.push_back(g);
+        if (!g.room.empty()) {
+          spdlog::warn("tournament {}: the room of {} is missing from the store: made again", row.id, g.id);
+          again.push_back(g);
+        }
         continue;
       }
       if (g.room.empty()) (void)next.attach_room(g.id, g.id);
