@@ -4,13 +4,14 @@
    resignation or an agreed draw, chosen so that the standings are not trivial). In round 3, after half of its
    games ended, the server is SIGKILLed and started again on the same data: the standings and pairings are
    the same, the round's other games go on in their rooms (one of them, deleted from the store while the
-   server was down, made again under its id), and the tournament ends with every result counted once. Every round is paired once, no pair meets twice, the standings and crosstable agree with the results.
-2. A correspondence round robin of 5 (every game paired at the start); one player withdraws after the start
-   (its games are resigned: its opponents win), the others play theirs.
+   server was down, made again under its id), and the tournament ends with every result counted once.
+   Every round is paired once, no pair meets twice, the standings and crosstable agree with the results.
+2. A rated correspondence round robin of 5 (every game paired at the start), made, joined, started and left
+   over HTTP in part; one player withdraws after the start (its games are resigned: its opponents win), the
+   others play theirs.
 3. A live Swiss of 4 where one player never makes its first move: after lobby::Room::kFirstMoveMs (30 s) the
    room aborts "no first move", which counts as a forfeit won by its opponent and marks the player absent
    (left out of round 2) until it joins again.
-
 4. With mail (an SMTP server that cannot be reached: the outbox keeps what is queued), the paired accounts
    with a confirmed address get a "your game is ready" mail, in their language.
 
