@@ -213,6 +213,8 @@ function create_form(app, subscriptions) {
                      check('tour-start-at', t('tournament.new.start_at'), at_time), when),
                   error, submit);
 
+  // An error said stays until the form is changed.
+  form.addEventListener('input', () => say(''));
   let pending = null;  // the ref of the create waiting for its answer
   form.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -299,9 +301,9 @@ export function render_tournament(root, app, id) {
   subscriptions.push(conn.on('tournament', (m) => {
     const tour = m.tournament;
     if (m.ref !== undefined) {
-      asked.delete(m.ref);
-      if (m.ref === watch_ref) app.quiet_refs.delete(watch_ref);
-      else app.quiet_refs.delete(m.ref);
+      const mine = asked.delete(m.ref);
+      if (mine) error.hidden = true;  // done: an earlier refusal no longer holds
+      if (mine || m.ref === watch_ref) app.quiet_refs.delete(m.ref);
     }
     if (!tour || tour.id !== id || (shown && tour.version < shown.version)) return;
     shown = tour;
@@ -315,6 +317,10 @@ export function render_tournament(root, app, id) {
         page.dataset.state = 'missing';
         page.replaceChildren(el('div', {class: 'card missing'}, el('h1', {}, t('tournament.missing')),
                                 el('a', {class: 'back-link', href: '#/tournaments'}, t('tournament.back_to_list'))));
+      } else if (!shown) {
+        // Not read (the store was busy): said, and asked again in a moment.
+        page.replaceChildren(el('p', {class: 'form-error', role: 'alert'}, error_text(m.code, m.message)));
+        setTimeout(() => { if (!shown && subscriptions.length) watch(); }, 2000);
       }
       return;
     }
@@ -325,9 +331,10 @@ export function render_tournament(root, app, id) {
   }));
   // A reconnection ends the watch on the server: asked again; a login changes the buttons.
   subscriptions.push(conn.on_ready(watch));
-  for (const type of ['registered', 'logged_out']) subscriptions.push(conn.on(type, draw));
+  for (const type of ['welcome', 'registered', 'logged_out']) subscriptions.push(conn.on(type, draw));
   return () => {
     for (const unsubscribe of subscriptions) unsubscribe();
+    subscriptions.length = 0;
     conn.send({type: 'tournament_unwatch', tournament: id});
   };
 }

@@ -729,7 +729,7 @@ export default {
   'tournament.pace_live': '{clock} (min + s)',
   'tournament.starts_at': 'starts {date}',
   'tournament.started_at': 'started {date}',
-  'tournament.starts_by_hand': 'started by its creator',
+  'tournament.starts_by_hand': 'when its creator starts it',
   'tournament.round_of': 'round {round} of {total}',
   'tournament.rounds': {one: '{count} round', other: '{count} rounds'},
   'tournament.entrants_count': {zero: 'no entrant yet', one: '{count} entrant', other: '{count} entrants'},

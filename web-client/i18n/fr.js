@@ -753,7 +753,7 @@ export default {
   'tournament.pace_live': '{clock} (min + s)',
   'tournament.starts_at': 'commence le {date}',
   'tournament.started_at': 'commencé le {date}',
-  'tournament.starts_by_hand': 'lancé par son organisateur',
+  'tournament.starts_by_hand': 'quand son organisateur le lancera',
   'tournament.round_of': 'ronde {round} sur {total}',
   'tournament.rounds': {one: '{count} ronde', other: '{count} rondes'},
   'tournament.entrants_count': {zero: 'aucun inscrit pour l\'instant', one: '{count} inscrit', other: '{count} inscrits'},
