@@ -112,6 +112,11 @@ async function swiss(h) {
          spec.start_ms === null, `the tournament as asked: ${JSON.stringify(spec)}`);
   await orga.page.locator('#tournament-join').click();
   await orga.page.locator('#tournament-me[data-me="in"]').waitFor();
+  // A refusal is said on the page, in words: one entrant is too few to start.
+  await orga.page.locator('#tournament-start').click();
+  await orga.page.locator('#tournament-error:not([hidden])').waitFor();
+  assertEqual(await orga.page.locator('#tournament-error').textContent(), 'A tournament needs two entrants to start.',
+              'too_few in words');
 
   // A guest watches from the start: told to log in, no buttons; then ada and ben join from their browsers.
   const guest = await h.newPlayer('', {moreOptions: false});
@@ -202,6 +207,35 @@ async function swiss(h) {
   // A guest's form: told to log in.
   await goto(guest.page, '#/tournaments/new');
   await guest.page.locator('#tournament-log-in').waitFor();
+
+  // A double round robin by correspondence that starts by itself tomorrow: upcoming, its start said. An arena
+  // is live only: the form offers it no correspondence pace.
+  await goto(orga.page, '#/tournaments/new');
+  await orga.page.locator('#tour-format').selectOption('arena');
+  assert(await orga.page.locator('#tour-pace option[value="3d"]').isDisabled(), 'an arena has no correspondence pace');
+  await orga.page.locator('#tour-format').selectOption('roundrobin');
+  await orga.page.locator('#tour-double').check();
+  await orga.page.locator('#tour-pace').selectOption('3d');
+  await orga.page.locator('#tour-name').fill('Slow');
+  await orga.page.locator('#tour-start-at').check();
+  const tomorrow = new Date(Date.now() + 86400000);
+  const pad = (n) => String(n).padStart(2, '0');
+  await orga.page.locator('#tour-start-time').fill(
+      `${tomorrow.getFullYear()}-${pad(tomorrow.getMonth() + 1)}-${pad(tomorrow.getDate())}T${pad(tomorrow.getHours())}:${pad(tomorrow.getMinutes())}`);
+  await orga.page.locator('#tour-submit').click();
+  await orga.page.waitForURL((url) => /#\/tournament\/[A-Za-z0-9]+$/.test(url.hash) && !url.hash.endsWith(id), {timeout: kWait});
+  const slow = /#\/tournament\/([A-Za-z0-9]+)$/.exec(orga.page.url())[1];
+  await waitPage(orga.page, slow, {status: 'created'});
+  const slow_spec = (await stored(h, slow)).spec;
+  assert(slow_spec.format === 'roundrobin' && slow_spec.double_round_robin && slow_spec.pace.days === 3 &&
+         Math.abs(slow_spec.start_ms - tomorrow.getTime()) < 120000, `the round robin as asked: ${JSON.stringify(slow_spec)}`);
+  await goto(guest.page, '#/tournaments');
+  const upcoming = guest.page.locator(`#tournaments-created .tournament-row[data-tournament="${slow}"]`);
+  await upcoming.waitFor();
+  const slow_line = (await upcoming.textContent()).replace(/\s+/g, ' ');
+  for (const words of ['Slow', 'Round robin', '3 days per move', 'starts ']) {
+    assert(slow_line.includes(words), `the upcoming line says "${words}": ${slow_line}`);
+  }
 
   // In French: the list, the finished tournament, a guest's form; no English left at either width.
   const french = await h.newPlayer('', {locale: 'fr-FR', moreOptions: false});
