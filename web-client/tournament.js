@@ -12,7 +12,7 @@ import {OptionsMenu} from './options.js';
 import {sound} from './sound.js';
 import {clock_label, el, game_title, kClocks, kCorrespondenceDays, kGames, parse_clock_choice} from './ui.js';
 
-const kStatuses = ['created', 'running', 'finished'];
+const kStatuses = ['open', 'running', 'finished'];
 const kFormats = ['swiss', 'roundrobin', 'arena'];
 // The list is read again this often while it is on screen (it is not pushed).
 const kListRefreshMs = 10000;
@@ -35,7 +35,7 @@ function status_text(status) { return kStatuses.includes(status) ? t(`tournament
 
 // When it starts or started, in words.
 function start_text({status, starts_ms, started_ms}) {
-  if (status !== 'created') return started_ms ? t('tournament.started_at', {date: date_time(started_ms)}) : '';
+  if (status !== 'open') return started_ms ? t('tournament.started_at', {date: date_time(started_ms)}) : '';
   return starts_ms ? t('tournament.starts_at', {date: date_time(starts_ms)}) : t('tournament.starts_by_hand');
 }
 
@@ -96,7 +96,7 @@ function summary_row(s) {
   const meta = [
     game_title(s.game), format_text(s.format), pace_text(s.pace),
     t('tournament.entrants_count', {count: s.entrants || 0}), round_text(s.format, s.round, s.total_rounds),
-    start_text({status: s.status, starts_ms: s.starts_ms, started_ms: s.status === 'created' ? null : s.starts_ms}),
+    start_text({status: s.status, starts_ms: s.starts_ms, started_ms: s.status === 'open' ? null : s.starts_ms}),
   ].filter(Boolean);
   return el('li', {class: 'tournament-row', 'data-tournament': s.id, 'data-status': s.status},
             el('a', {class: 'tournament-link', href: `#/tournament/${s.id}`},
@@ -366,7 +366,7 @@ function tournament_view(tour, app, command, error) {
   // Start (its creator, before the start), Join and Withdraw (an account), or how a guest takes part.
   const actions = [];
   if (conn.username) {
-    if (tour.status === 'created' && spec.creator === me) {
+    if (tour.status === 'open' && spec.creator === me) {
       actions.push(el('button', {id: 'tournament-start', type: 'button', class: 'primary',
                                  onclick: () => command('tournament_start')}, t('tournament.start')));
     }
@@ -395,7 +395,7 @@ function tournament_view(tour, app, command, error) {
                   error,
                   el('p', {class: 'muted'}, el('a', {class: 'back-link', href: '#/tournaments'}, t('tournament.back_to_list'))));
   const parts = [head];
-  if (tour.status === 'created') {
+  if (tour.status === 'open') {
     parts.push(entrants_card(tour, me));
   } else {
     parts.push(standings_card(tour, me), rounds_card(tour, me), crosstable_card(tour, me));

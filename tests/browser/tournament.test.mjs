@@ -91,7 +91,7 @@ async function swiss(h) {
   await register(orga.page, 'orga', kPassword);
   await orga.page.locator('.site-nav a[href="#/tournaments"]').click();
   await orga.page.locator('#tournaments[data-state="done"]').waitFor();
-  await orga.page.locator('#tournaments-created').waitFor({state: 'attached'});
+  await orga.page.locator('#tournaments-open').waitFor({state: 'attached'});
   await orga.page.locator('#tournament-new-link').click();
   await orga.page.locator('#tournament-form').waitFor();
   assertEqual(await orga.page.locator('#tour-game').inputValue(), game, 'the first game is chosen');
@@ -106,7 +106,7 @@ async function swiss(h) {
   await orga.page.locator('#tour-submit').click();
   await orga.page.waitForURL(/#\/tournament\/[A-Za-z0-9]+$/, {timeout: kWait});
   const id = /#\/tournament\/([A-Za-z0-9]+)$/.exec(orga.page.url())[1];
-  await waitPage(orga.page, id, {status: 'created'});
+  await waitPage(orga.page, id, {status: 'open'});
   const spec = (await stored(h, id)).spec;
   assert(spec.format === 'swiss' && spec.rounds === 2 && spec.game === game && spec.pace.base_ms === 600000 &&
          spec.start_ms === null, `the tournament as asked: ${JSON.stringify(spec)}`);
@@ -137,7 +137,7 @@ async function swiss(h) {
     players[(await identityOf(page)).id] = page;
   }
   await guest.page.locator('#tournament-entrants li').nth(2).waitFor();
-  await checkPage(h, guest.page, 'created', failures);
+  await checkPage(h, guest.page, 'open', failures);
 
   // Started: round 1 pairs two of them, the third has the bye.
   await orga.page.locator('#tournament-start').click();
@@ -225,12 +225,12 @@ async function swiss(h) {
   await orga.page.locator('#tour-submit').click();
   await orga.page.waitForURL((url) => /#\/tournament\/[A-Za-z0-9]+$/.test(url.hash) && !url.hash.endsWith(id), {timeout: kWait});
   const slow = /#\/tournament\/([A-Za-z0-9]+)$/.exec(orga.page.url())[1];
-  await waitPage(orga.page, slow, {status: 'created'});
+  await waitPage(orga.page, slow, {status: 'open'});
   const slow_spec = (await stored(h, slow)).spec;
   assert(slow_spec.format === 'roundrobin' && slow_spec.double_round_robin && slow_spec.pace.days === 3 &&
          Math.abs(slow_spec.start_ms - tomorrow.getTime()) < 120000, `the round robin as asked: ${JSON.stringify(slow_spec)}`);
   await goto(guest.page, '#/tournaments');
-  const upcoming = guest.page.locator(`#tournaments-created .tournament-row[data-tournament="${slow}"]`);
+  const upcoming = guest.page.locator(`#tournaments-open .tournament-row[data-tournament="${slow}"]`);
   await upcoming.waitFor();
   const slow_line = (await upcoming.textContent()).replace(/\s+/g, ' ');
   for (const words of ['Slow', 'Round robin', '3 days per move', 'starts ']) {
