@@ -1,6 +1,6 @@
 // The shell's entry point: one connection for the page, a hash router (#/, #/room/ID, #/import,
-// #/help[/GAME], #/account[/register], #/player/NAME, #/leaderboard[/GAME][?pool=P], #/archive[?SEARCH]) and
-// the header. Each page is a render(root, app) function returning its cleanup.
+// #/help[/GAME], #/account[/register], #/player/NAME, #/leaderboard[/GAME][?pool=P], #/archive[?SEARCH],
+// #/tournaments, #/tournaments/new, #/tournament/ID) and the header. Each page is a render(root, app) function returning its cleanup.
 
 import {install_account, render_account} from './account.js';
 import {render_archive} from './archive.js';
@@ -14,6 +14,7 @@ import {Connection, socket_url} from './net.js';
 import {render_player} from './player.js';
 import {render_room} from './room.js';
 import {install_social} from './social.js';
+import {install_tournament_notices, render_tournament, render_tournament_new, render_tournaments} from './tournament.js';
 import {el, load_games, notify} from './ui.js';
 
 // Every text is looked up in the reader's language: its catalog is loaded before anything is drawn.
@@ -65,11 +66,13 @@ function route() {
   const player = /^#\/player\/([^/?#]+)\/?$/.exec(hash);
   const leaderboard = /^#\/leaderboard(?:\/([a-z-]+))?\/?(?:\?(.*))?$/.exec(hash);
   const archive = /^#\/archive\/?(?:\?(.*))?$/.exec(hash);
+  const tournament = /^#\/tournament\/([A-Za-z0-9]+)\/?$/.exec(hash);
   for (const link of document.querySelectorAll('.site-nav a')) {
     // A section's link stays current on its sub-pages (#/help for #/help/tablut).
     const href = link.getAttribute('href');
     const active = !room &&
-        (href === hash || (href !== '#/' && (hash.startsWith(`${href}/`) || hash.startsWith(`${href}?`))));
+        (href === hash || (href !== '#/' && (hash.startsWith(`${href}/`) || hash.startsWith(`${href}?`))) ||
+         (tournament && href === '#/tournaments'));
     if (active) {
       link.setAttribute('aria-current', 'page');
     } else {
@@ -90,6 +93,12 @@ function route() {
     cleanup = render_leaderboard(root, app, leaderboard[1] || null, new URLSearchParams(leaderboard[2] || '').get('pool'));
   } else if (archive) {
     cleanup = render_archive(root, app, archive[1] || '');
+  } else if (/^#\/tournaments\/?$/.test(hash)) {
+    cleanup = render_tournaments(root, app);
+  } else if (/^#\/tournaments\/new\/?$/.test(hash)) {
+    cleanup = render_tournament_new(root, app);
+  } else if (tournament) {
+    cleanup = render_tournament(root, app, tournament[1]);
   } else {
     cleanup = render_lobby(root, app);
   }
@@ -199,6 +208,7 @@ conn.on('state', (state) => app.states.set(state.room, state));
 window.cinqApp = app;
 install_social(app);  // social: the header's sound switch and notification button, correspondence alerts
 install_account(app);  // accounts: Log in / Register, or the account's page
+install_tournament_notices(app);  // a round paired me: a notice on every page, with the game's room
 
 // The pages need the game table (the games, their titles, sides and options) before the first one shows.
 // The account's language (its settings, `mail_settings`: its mails are written in it too). Changed with the

@@ -84,6 +84,11 @@ export function turn_alert(state, seat) {
   start_alert(state.room, t('attention.title'), alert_body(state.game, opponent));
 }
 
+// A tournament paired the player (tournament.js): the same alert, in the tournament's words.
+export function game_alert(room, title, body) {
+  start_alert(room, title, body);
+}
+
 // The room page: the player can no longer act (they played, or the game ended): the alert about it ends.
 export function turn_alert_over(room) {
   if (alerting && alert_room === room) end_alert();

@@ -15,7 +15,7 @@ import {
 const kLocale = 'fr-FR';
 
 // What a check finds on the page, in three lists: English left, text overflowing its box, low contrast.
-async function findings(page) {
+export async function findings(page) {
   const [english, overflow] = await page.evaluate(async () => {
     // The catalogs, each game's words included (boards/CODE/GAME.js, for the games of the table).
     const table = await (await fetch('/api/games/table')).json();
@@ -213,6 +213,9 @@ async function everyPage(h, viewport) {
   await check(h, page, 'account-logged-in', failures);
   await visit(page, '#/', '#quick-start');
   await check(h, page, 'lobby-account', failures);
+  // The form that creates a tournament (the tournaments' other pages: tournament.test.mjs).
+  await visit(page, '#/tournaments/new', '#tournament-form');
+  await check(h, page, 'tournament-new', failures);
   assert(failures.length === 0, `the pages in French:\n  ${failures.join('\n  ')}`);
 }
 
