@@ -470,6 +470,15 @@ TEST_CASE("mail: a seat whose page is in French gets its mails in French, the ot
   auto read = mail::read_message(to_ann, why);
   REQUIRE_MESSAGE(read.has_value(), why);
   CHECK(read->subject == "Cinq : Tablut, ann contre Ben (" + g.room + ")");
+  // A refused turn is answered in French too, the rules' reason included: j1 is off the board.
+  site.mta.send("ann@players.test", address_in(header(to_ann, "Reply-To")),
+                reply("ann", to_ann, 0, "A/a1 j1/", 3));
+  const std::string refused = body_of(wait_mail(site.mta, "ann", "Votre mail n'a rien joué", ann));
+  CHECK_MESSAGE(
+      std::regex_search(refused, std::regex("Votre mail n'a rien joué : ligne [0-9]+ : « a1 j1 » : « j1 » "
+                                            "n'est pas une case \\(de a1 à i9, en minuscules\\)\n")),
+      refused);
+  CHECK_MESSAGE(refused.find("is not a square") == std::string::npos, refused);
 }
 
 TEST_CASE("mail: a mail refused for good is not tried again and is shown to its seat") {
