@@ -3,6 +3,7 @@
 // is the one it always was.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -24,12 +25,14 @@ bool well_formed(const Error& e) {
 }
 
 TEST_CASE(
-    "error codes: the registry has unique codes, each of lower-case words, its parameters named alike") {
+    "error codes: the registry has unique codes, each of lower-case words and digits, its parameters named "
+    "alike") {
   std::vector<std::string_view> seen;
   for (const ErrorCodeInfo& info : error_codes()) {
     CHECK_MESSAGE(std::find(seen.begin(), seen.end(), info.code) == seen.end(), info.code);
     seen.push_back(info.code);
-    for (char c : info.code) CHECK_MESSAGE(((c >= 'a' && c <= 'z') || c == '_'), info.code);
+    for (char c : info.code)
+      CHECK_MESSAGE(((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'), info.code);
     for (char c : info.params) CHECK_MESSAGE(((c >= 'a' && c <= 'z') || c == '_' || c == ' '), info.code);
   }
   CHECK(error_code_info(ErrorCode::unknown_cell).code == "unknown_cell");
