@@ -144,7 +144,7 @@ constexpr Words kWords[] = {
     {"rules.action_not_legal", "not a legal action here"},
     {"rules.no_such_winner", "no such winner"},
     {"rules.game_over_no_turn", "the game is over ({result}): no turn may follow"},
-    {"rules.wrong_side", "it is the turn of {side}, not of {written_side}"},
+    {"rules.wrong_side", "{side} to move, not {written_side}"},
     {"rules.unknown_game", "unknown game '{game}' ({games})"},
     {"rules.version_not_option", "'{version}' is not an option (write key=value)"},
     {"rules.unknown_version", "unknown rules version {version} (1.0 or 1.1)"},
@@ -180,21 +180,21 @@ constexpr Words kWords[] = {
     {"rules.no_score_detail", "no score detail may follow this result here"},
     {"rules.expected_one_turn", "expected one turn, like B/g3 f3/"},
     {"rules.half_line_repeats",
-     "this turn line gives the turn of {first_side} again: each line holds one turn of each side, "
-     "{first_side} then {second_side}, and turn line {stopped} still waits for the turn of {second_side}: "
-     "write it after the turn of {first_side} on turn line {stopped}, or alone on a line with no number (or "
+     "this turn line gives {first_side} the turn again: each line holds one turn of each side, {first_side} "
+     "then {second_side}, and turn line {stopped} still waits for {second_side}: write the turn of "
+     "{second_side} after that of {first_side} on turn line {stopped}, or alone on a line with no number (or "
      "numbered {stopped})"},
     {"rules.half_line_completes",
      "this turn line holds the turn of {second_side}, which completes turn line {stopped}: write it after "
-     "the turn of {first_side} on turn line {stopped}, or alone on a line with no number (or numbered "
+     "that of {first_side} on turn line {stopped}, or alone on a line with no number (or numbered "
      "{stopped})"},
     {"rules.half_line_alone",
-     "a line completing turn line {stopped} holds the turn of {second_side} alone: write it after the turn "
-     "of {first_side} on turn line {stopped}, or alone on a line with no number (or numbered {stopped})"},
+     "a line completing turn line {stopped} holds the turn of {second_side} alone: write it after that of "
+     "{first_side} on turn line {stopped}, or alone on a line with no number (or numbered {stopped})"},
     {"rules.half_line_waits",
      "this turn line cannot follow turn line {stopped}, which still waits for the turn of {second_side} "
-     "alone: write it after the turn of {first_side} on turn line {stopped}, or alone on a line with no "
-     "number (or numbered {stopped})"},
+     "alone: write it after that of {first_side} on turn line {stopped}, or alone on a line with no number "
+     "(or numbered {stopped})"},
     {"rules.header_no_game", "the #! line names no game (write #! TABLUT, #! BALTEK, ...)"},
     {"rules.result_empty", "empty result line (write #= B score 2-1, #= draw agreement, ...)"},
     {"rules.after_aborted", "nothing may follow '#= aborted'"},
@@ -222,7 +222,7 @@ constexpr Words kWords[] = {
     {"rules.text_before_header",
      "text before the first #! line (each record of a file of several starts with its own)"},
     {"rules.no_piece_on", "{item}: there is no piece on {square}"},
-    {"rules.not_own_piece", "{item}: {square} holds a piece of the other side, and {side} are to move"},
+    {"rules.not_own_piece", "{item}: {square} holds a piece of the other side ({side} to move)"},
     {"rules.piece_stays", "{item}: the piece does not move"},
     {"rules.not_row_or_column", "{item}: a piece moves along its row or its column"},
     {"rules.square_occupied", "{item}: {square} is occupied"},
@@ -244,7 +244,7 @@ constexpr Words kWords[] = {
     {"rules.diagram_rows", "a diagram needs the rows {first} to {last}"},
     {"rules.one_king", "a diagram needs exactly one king"},
     {"rules.pass_with_move",
-     "pass: {side} has a legal move ({move}); a player passes only when no move exists"},
+     "pass: a legal move is open to {side} ({move}); a player passes only when no move exists"},
     {"rules.strike_ends_game", "{item}: the strike reaches the target and ends the game, so no move follows"},
     {"rules.strike_twice", "{item}: the strike is written once per turn"},
     {"rules.strike_place",
@@ -280,13 +280,13 @@ constexpr Words kWords[] = {
     {"rules.removed_counts", "the removed counts do not fit the board and the target"},
     {"rules.row_missing", "row {row} is missing"},
     {"rules.game_over_plain", "the game is over"},
-    {"rules.no_points_left", "{side} has no points left this turn"},
+    {"rules.no_points_left", "no points left for {side} this turn"},
     {"rules.kick_space", "'{item}': write a space between the kick and its square (@ d3)"},
     {"rules.not_a_field_action",
      "'{item}' is not a Baltek action (runs 'g3 f3', sprints 'g3* e2', kicks '@ c3')"},
     {"rules.kick_form", "'{item}': a kick is '@', its marks '+' and '!', a space, then its square"},
     {"rules.not_a_field_square", "'{item}': '{token}' is not a square of the field"},
-    {"rules.own_goal", "'{item}': no own goals ({side} defend {square})"},
+    {"rules.own_goal", "'{item}': no own goals (the goal of {side} is {square})"},
     {"rules.ball_not_held", "'{item}': no footballer of {side} has the ball ({square})"},
     {"rules.already_kicked", "'{item}': the footballer of {side} on {square} has already kicked"},
     {"rules.ball_distance", "'{item}': the ball moves 1 or 2 squares in a straight line from {square}"},
@@ -294,7 +294,7 @@ constexpr Words kWords[] = {
     {"rules.kick_duel", "the kick {item} of {side} needs a duel of {count} (write {fixed})"},
     {"rules.kick_no_lob", "the kick {item} of {side} needs no lob (write {fixed})"},
     {"rules.kick_lob", "the kick {item} of {side} needs a lob of {count} (write {fixed})"},
-    {"rules.kick_cost", "'{item}' costs {cost} points; {side} have {left} left"},
+    {"rules.kick_cost", "'{item}' costs {cost} points; {left} left for {side}"},
     {"rules.no_footballer", "'{item}': no footballer of {side} on {square}"},
     {"rules.already_ran", "'{item}': the footballer of {side} on {square} has already run this turn"},
     {"rules.into_goal", "'{item}': footballers never enter a goal"},
@@ -307,8 +307,8 @@ constexpr Words kWords[] = {
     {"rules.two_balls", "two balls"},
     {"rules.ball_mark", "cell '{cell}': the third character is 'o' (ball) or '.'"},
     {"rules.no_ball", "no ball"},
-    {"rules.six_footballers", "{side} need six footballers"},
-    {"rules.team_strengths", "{side} need one 3, two 2s and three 1s"},
+    {"rules.six_footballers", "{side}: six footballers needed"},
+    {"rules.team_strengths", "{side}: one 3, two 2s and three 1s needed"},
     {"rules.empty_item", "an empty action"},
     {"rules.announcement_token", "'{item}': an announcement is one token (!3)"},
     {"rules.announce_after_tray", "'{item}': the tray player announces after its tray action"},

@@ -8,6 +8,7 @@
 
 #include "lobby/game_table.h"
 #include "lobby/json_value.h"
+#include "lobby/room.h"
 #include "rules/notation.h"
 #include "rules/registry.h"
 #include "server/http_answers.h"
@@ -29,12 +30,7 @@ namespace {
 // #! line names a known game, that game (`game`: a reader shows side letters as its words).
 json record_error_json(std::string_view text, const Error& error) {
   json e = {{"code", "bad_record"}, {"line", error.line}, {"message", error.text()}};
-  if (!error.code.empty()) {
-    e["reason_code"] = error.code;
-    json params = json::object();
-    for (const auto& p : error.params) params[p.first] = p.second;
-    e["params"] = std::move(params);
-  }
+  lobby::add_reason(lobby::rules_failure("bad_record", error), e);
   if (auto lines = parse_lines(text); lines && !lines->empty() && lines->front().kind == Entry::Kind::header)
     if (const Game* g = find_game(lines->front().game)) e["game"] = std::string(g->name());
   return e;

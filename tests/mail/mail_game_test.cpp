@@ -403,10 +403,14 @@ TEST_CASE("mail: a log repeating the first side and a mail with no moves are ans
   };
   // The Attackers' turn on line 1, then the Attackers again on line 2.
   const std::string twice = refusal("#! TABLUT\n1   A/e8 i8/\n2   A/d1 d5/", 1);
-  CHECK_MESSAGE(twice.find("turn line 2 gives the Attackers' turn again: each line holds one turn of each side") !=
-                    std::string::npos,
-                twice);
-  CHECK_MESSAGE(twice.find("write the Defenders' turn after the Attackers' on turn line 1") != std::string::npos, twice);
+  CHECK_MESSAGE(
+      twice.find(
+          "line 3: this turn line gives Attackers the turn again: each line holds one turn of each side") !=
+          std::string::npos,
+      twice);
+  CHECK_MESSAGE(
+      twice.find("write the turn of Defenders after that of Attackers on turn line 1") != std::string::npos,
+      twice);
   // A mail with nothing of its own.
   const std::string empty = refusal("", 2);
   CHECK_MESSAGE(empty.find("your mail had no moves: reply with the log and your turn under it") != std::string::npos,
