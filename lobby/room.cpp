@@ -266,7 +266,11 @@ Effect Room::act_seat(int seat, const std::vector<std::string>& items, bool end_
     trial->apply(a);
     return true;
   });
-  if (!turn) return fail("illegal", turn.error().message);
+  if (!turn) {
+    Effect e;
+    e.error = rules_failure("illegal", turn.error());
+    return e;
+  }
   // Annotations alone (a strike sent without its move) change nothing: no event, and above all no
   // increment for a turn that did not happen.
   if (turn->actions.empty())
@@ -328,7 +332,7 @@ Room::Tried Room::try_turn(const std::string& player_id, const std::vector<std::
   request.end_turn = end_turn;
   request.from_record = false;
   auto turn = play_items(trial.state(), request, [&trial](Action a) { return trial.play(a); });
-  if (!turn) return out.error = Failure{"illegal", turn.error().message}, out;
+  if (!turn) return out.error = rules_failure("illegal", turn.error()), out;
   json texts = turn->texts;
   out.members = "\"actions\":" + texts.dump() + ",\"position\":";
   write_json(position_of(trial, now), out.members);

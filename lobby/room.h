@@ -70,7 +70,19 @@ struct Failure {
   std::string code;
   std::string message;
   int line = 0;  // the line of a mailed log the failure is about (play_log), 0 if none
+  // When the rules refused (an illegal act, a bad record): their reason's code and parameters (cinq::Error,
+  // rules/errors.inc), for a reader to say it in its language; `turn` is the mailed log's turn it is about
+  // (play_log), 0 if none.
+  std::string reason_code{};
+  ErrorParams params{};
+  int turn = 0;
 };
+
+// A failure `code` whose reason is the rules' `error`: its message, its code and parameters.
+Failure rules_failure(std::string code, const Error& error);
+// The failure's reason fields, added to an error object of the protocol: `reason_code` and `params` (an
+// object of strings) when the rules gave the reason, `turn` when there is one (docs/protocol.md).
+void add_reason(const Failure& failure, nlohmann::json& error);
 
 using Message = std::shared_ptr<const std::string>;
 

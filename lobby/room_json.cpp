@@ -168,6 +168,23 @@ json ungroup_legal(const json& legal) {
   return out;
 }
 
+Failure rules_failure(std::string code, const Error& error) {
+  Failure f{std::move(code), error.message};
+  f.reason_code = error.code;
+  f.params = error.params;
+  return f;
+}
+
+void add_reason(const Failure& failure, json& error) {
+  if (!failure.reason_code.empty()) {
+    error["reason_code"] = failure.reason_code;
+    json params = json::object();
+    for (const auto& p : failure.params) params[p.first] = p.second;
+    error["params"] = std::move(params);
+  }
+  if (failure.turn > 0) error["turn"] = failure.turn;
+}
+
 json clock_json(const ClockSpec& c) {
   if (c.correspondence()) return {{"days", c.days}};
   if (c.enabled()) return {{"base_ms", c.base_ms}, {"increment_ms", c.increment_ms}};

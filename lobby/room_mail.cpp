@@ -43,6 +43,16 @@ Effect refuse(std::string code, int line, std::string message) {
   return e;
 }
 
+// A refusal whose reason is the rules' (`reason`: its code and parameters kept), about turn `turn` of the log
+// when it is one of its new turns (0 otherwise).
+Effect refuse(std::string code, int line, std::string message, const Failure& reason, int turn = 0) {
+  Effect e = refuse(std::move(code), line, std::move(message));
+  e.error->reason_code = reason.reason_code;
+  e.error->params = reason.params;
+  e.error->turn = turn;
+  return e;
+}
+
 }  // namespace
 
 // A seat link used over the WebSocket: the seat goes to whoever presents its token.
@@ -154,7 +164,8 @@ Effect Room::play_log(int seat, std::string_view text, Now now) {
   if (!sent_record) {
     if (status_ == Status::finished)  // most likely a turn after the end: say first that the game is over
       return refuse("game_over", 0, "the game is over (" + record_.result_text() + ")");
-    return refuse("bad_record", sent_record.error().line, sent_record.error().message);
+    return refuse("bad_record", sent_record.error().line, sent_record.error().message,
+                  rules_failure("bad_record", sent_record.error()));
   }
   const Record& sent = *sent_record;
   if (&sent.game() != &record_.game() || sent.options().text() != config_.options)
@@ -234,8 +245,8 @@ Effect Room::play_log(int seat, std::string_view text, Now now) {
     }
     Effect e = next.act_seat(seat, t.turn.items, true, now);
     if (e.error)
-      return refuse(e.error->code == "illegal" ? "illegal" : e.error->code, t.line,
-                    "turn " + number + ": " + e.error->message);
+      return refuse(e.error->code, t.line, "turn " + number + ": " + e.error->message, *e.error,
+                    static_cast<int>(k + 1));
     if (!next.record_.finished() && next.seat_to_move() == seat && next.record_.state().mid_turn())
       return refuse("illegal", t.line, "turn " + number + " is not complete");
     if (e.patched != Effect::npos) {

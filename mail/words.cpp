@@ -32,7 +32,8 @@ const std::string_view* find(std::span<const Words> words, std::string_view key)
   return nullptr;
 }
 
-std::string fill(std::string_view text, Params params) {
+template <class Range>
+std::string fill(std::string_view text, const Range& params) {
   std::string out;
   out.reserve(text.size() + 64);
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -75,6 +76,22 @@ std::string text(std::string_view language, std::string_view key, Params params)
   const std::string_view* found = find(catalog(language), key);
   if (!found) found = find(kEnglishWords, key);
   return fill(found ? *found : key, params);
+}
+
+std::string rules_reason(std::string_view language, std::string_view code,
+                         const std::vector<std::pair<std::string, std::string>>& params, int line, int turn,
+                         const std::function<std::string(const std::string&)>& side_word) {
+  const std::string key = "rules." + std::string(code);
+  if (code.empty() || !find(catalog(language), key)) return {};
+  std::vector<std::pair<std::string, std::string>> said = params;
+  for (auto& p : said)
+    if ((p.first == "side" || p.first.ends_with("_side")) && side_word) p.second = side_word(p.second);
+  std::string reason = fill(*find(catalog(language), key), said);
+  if (turn > 0)
+    reason = text(language, "refused.at_turn", {{"turn", std::to_string(turn)}, {"reason", reason}});
+  if (line > 0)
+    reason = text(language, "refused.at_line", {{"line", std::to_string(line)}, {"reason", reason}});
+  return reason;
 }
 
 std::string count_text(std::string_view language, std::string_view key, std::int64_t n) {

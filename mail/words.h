@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <span>
 #include <string>
@@ -31,6 +32,14 @@ std::span<const Words> catalog(std::string_view language);
 // so a record or a name holding braces stays as it is). A key no catalog has reads as itself.
 using Params = std::initializer_list<std::pair<std::string_view, std::string>>;
 std::string text(std::string_view language, std::string_view key, Params params = {});
+// A refusal of the rules (a cinq::Error's code and parameters, rules/errors.inc) in `language`: the catalog's
+// `rules.CODE` text, after "turn N: " and "line N: " when `turn` and `line` are known (0 otherwise). A side
+// letter (a parameter named `side` or ending in `_side`) is said by `side_word` (the game's word for it);
+// squares, items and results stay as the notation writes them. "" when the catalog has no such code (a
+// reason of a newer server, or none).
+std::string rules_reason(std::string_view language, std::string_view code,
+                         const std::vector<std::pair<std::string, std::string>>& params, int line, int turn,
+                         const std::function<std::string(const std::string&)>& side_word);
 // "1 game", "3 games": the key's ".one" or ".other" text with {n}.
 std::string count_text(std::string_view language, std::string_view key, std::int64_t n);
 

@@ -28,6 +28,18 @@ std::string describe(const OptionSpec& spec) {
   return s;
 }
 
+// The values an option takes, in no language: "2, 3", "1..50", "1.." (no upper bound), then ", none".
+std::string allowed_values(const OptionSpec& spec) {
+  std::string s;
+  if (!spec.choices.empty()) {
+    for (const auto& c : spec.choices) s += (s.empty() ? "" : ", ") + c;
+    return s;
+  }
+  s = std::to_string(spec.min) + ".." + (spec.max == INT_MAX ? "" : std::to_string(spec.max));
+  if (!spec.none_value.empty()) s += ", " + spec.none_value;
+  return s;
+}
+
 bool valid_value(const OptionSpec& spec, std::string_view v) {
   if (!spec.choices.empty())
     return std::find(spec.choices.begin(), spec.choices.end(), v) != spec.choices.end();
@@ -36,7 +48,23 @@ bool valid_value(const OptionSpec& spec, std::string_view v) {
   return n && *n >= spec.min && *n <= spec.max;
 }
 
+constexpr ErrorCodeInfo kErrorCodes[] = {
+#define CINQ_ERROR(code, params) {#code, params},
+#include "rules/errors.inc"
+#undef CINQ_ERROR
+};
+
 }  // namespace
+
+std::span<const ErrorCodeInfo> error_codes() { return kErrorCodes; }
+
+const ErrorCodeInfo& error_code_info(ErrorCode code) { return kErrorCodes[static_cast<std::size_t>(code)]; }
+
+bool params_match(ErrorCode code, const ErrorParams& params) {
+  std::string names;
+  for (const auto& p : params) names += (names.empty() ? "" : " ") + p.first;
+  return names == error_code_info(code).params;
+}
 
 Result<Options> Options::parse(std::span<const OptionSpec> specs,
                                const std::vector<std::pair<std::string, std::string>>& given) {
@@ -51,15 +79,20 @@ Result<Options> Options::parse(std::span<const OptionSpec> specs,
     if (it == specs.end()) {
       std::string known;
       for (const auto& s : specs) known += (known.empty() ? "" : ", ") + s.key;
-      return make_error("unknown option '" + key + "'" +
-                        (known.empty() ? " (this game has no options)" : " (options: " + known + ")"));
+      if (known.empty())
+        return make_error(ErrorCode::no_options, {{"option", key}},
+                          "unknown option '" + key + "' (this game has no options)");
+      return make_error(ErrorCode::unknown_option, {{"option", key}, {"options", known}},
+                        "unknown option '" + key + "' (options: " + known + ")");
     }
     if (std::find(seen.begin(), seen.end(), key) != seen.end())
-      return make_error("option '" + key + "' given twice");
+      return make_error(ErrorCode::option_twice, {{"option", key}}, "option '" + key + "' given twice");
     seen.push_back(key);
     if (!valid_value(*it, value))
-      return make_error("option " + key + "=" + value + " is not allowed (" + key + ": " + describe(*it) +
-                        ")");
+      return make_error(
+          ErrorCode::option_not_allowed,
+          {{"option", key}, {"value", value}, {"allowed", allowed_values(*it)}},
+          "option " + key + "=" + value + " is not allowed (" + key + ": " + describe(*it) + ")");
     // Integers are kept in their canonical form (`goals=02` is `goals=2`).
     std::string canonical =
         it->choices.empty() && parse_int(value) ? std::to_string(*parse_int(value)) : value;
@@ -81,10 +114,12 @@ Result<Options> Options::parse_text(std::span<const OptionSpec> specs, std::stri
     rest = sp == std::string_view::npos ? std::string_view{} : rest.substr(sp + 1);
     auto eq = tok.find('=');
     if (eq == std::string_view::npos || eq == 0)
-      return make_error("option '" + std::string(tok) + "' is not of the form key=value");
+      return make_error(ErrorCode::option_not_key_value, {{"option", std::string(tok)}},
+                        "option '" + std::string(tok) + "' is not of the form key=value");
     std::string key(tok.substr(0, eq));
     if (std::any_of(key.begin(), key.end(), [](char c) { return !(c >= 'a' && c <= 'z'); }))
-      return make_error("option key '" + key + "' must be lower-case letters");
+      return make_error(ErrorCode::option_key_case, {{"key", key}},
+                        "option key '" + key + "' must be lower-case letters");
     given.emplace_back(key, std::string(tok.substr(eq + 1)));
   }
   return parse(specs, given);
@@ -129,7 +164,8 @@ Result<Item> State::read_item(std::string_view text, const ItemContext&) const {
   legal_actions(legal);
   for (Action a : legal)
     if (!a.is_end_turn() && action_text(a) == folded) return Item{false, a};
-  return make_error("'" + folded + "' is not a legal action here");
+  return make_error(ErrorCode::not_legal_here, {{"item", folded}},
+                    "'" + folded + "' is not a legal action here");
 }
 
 std::uint64_t Game::perft(const State& state, int depth) const {

@@ -51,13 +51,41 @@
 namespace cinq {
 
 // An error a person can read: what was wrong with a piece of untrusted input. `line` is the record line at
-// fault (1-based) when the input was a record, 0 otherwise.
+// fault (1-based) when the input was a record, 0 otherwise. `code` says what was wrong in a stable word
+// (rules/errors.inc lists every code with the names of its parameters) and `params` the values the text
+// names (squares, items as written, side letters, numbers), so that a reader can say it in another language;
+// `message` is the English text, for tools and logs.
+using ErrorParams = std::vector<std::pair<std::string, std::string>>;
 struct Error {
   std::string message;
   int line = 0;
+  std::string code;  // empty for an error made outside the rules
+  ErrorParams params;
   // "line 4: message", or the message alone.
   std::string text() const { return line > 0 ? "line " + std::to_string(line) + ": " + message : message; }
+  // The value of parameter `key`, or "".
+  std::string param(std::string_view key) const {
+    for (const auto& p : params)
+      if (p.first == key) return p.second;
+    return {};
+  }
 };
+
+// The codes of the rules' errors, each with the names of its parameters (rules/errors.inc).
+enum class ErrorCode {
+#define CINQ_ERROR(code, params) code,
+#include "rules/errors.inc"
+#undef CINQ_ERROR
+};
+struct ErrorCodeInfo {
+  std::string_view code;
+  std::string_view params;  // the parameters' names, space-separated, in the order the sites give them
+};
+// Every code the rules may give, in the order of errors.inc.
+std::span<const ErrorCodeInfo> error_codes();
+const ErrorCodeInfo& error_code_info(ErrorCode code);
+// Whether `params` are named as `code` says (the sites are checked by tests; make_error asserts it).
+bool params_match(ErrorCode code, const ErrorParams& params);
 
 // A value or an error. (std::expected is C++23; this is the part of it we need.)
 template <class T>
@@ -80,7 +108,13 @@ class [[nodiscard]] Result {
   std::variant<T, Error> v_;
 };
 
-inline Error make_error(std::string message, int line = 0) { return Error{std::move(message), line}; }
+// An error without a code: for the layers above the rules (rooms, tools). The rules give every error a code.
+inline Error make_error(std::string message, int line = 0) { return Error{std::move(message), line, {}, {}}; }
+// An error of the rules: its code, its parameters (named as errors.inc says) and its English text.
+inline Error make_error(ErrorCode code, ErrorParams params, std::string message, int line = 0) {
+  assert(params_match(code, params));
+  return Error{std::move(message), line, std::string(error_code_info(code).code), std::move(params)};
+}
 
 using Side = int;  // 0 or 1: the order of notation.md's side-letter table
 inline Side other(Side s) { return 1 - s; }

@@ -28,20 +28,44 @@ std::string side_list(const Game& g) {
 
 // Checks a result that is not the board's against the game: which reasons may be declared. `limit` is the
 // board's own in a game that has a turn-limit option (Baltek).
-std::optional<std::string> check_declared(const Game& g, const Outcome& o) {
+std::optional<Error> check_declared(const Game& g, const Outcome& o) {
   if (o.kind == Outcome::Kind::aborted) return std::nullopt;
   if (contains(g.board_reasons(), o.reason))
-    return "the board does not give '" + o.reason + "' here: the game is not over";
+    return make_error(ErrorCode::reason_not_on_board, {{"reason", o.reason}},
+                      "the board does not give '" + o.reason + "' here: the game is not over");
   if (o.kind == Outcome::Kind::win) {
     if (contains(kWinReasons, o.reason)) return std::nullopt;
-    if (contains(kDrawReasons, o.reason)) return "'" + o.reason + "' is a draw: write #= draw " + o.reason;
+    if (contains(kDrawReasons, o.reason))
+      return make_error(ErrorCode::reason_is_draw, {{"reason", o.reason}},
+                        "'" + o.reason + "' is a draw: write #= draw " + o.reason);
   } else if (o.kind == Outcome::Kind::draw) {
     if (contains(kDrawReasons, o.reason)) return std::nullopt;
-    if (contains(kWinReasons, o.reason)) return "'" + o.reason + "' names a winner, not a draw";
+    if (contains(kWinReasons, o.reason))
+      return make_error(ErrorCode::reason_names_winner, {{"reason", o.reason}},
+                        "'" + o.reason + "' names a winner, not a draw");
   } else {
-    return "a game cannot be declared ongoing";
+    return make_error(ErrorCode::declared_ongoing, {}, "a game cannot be declared ongoing");
   }
-  return "unknown result reason '" + o.reason + "'";
+  return make_error(ErrorCode::unknown_reason, {{"reason", o.reason}},
+                    "unknown result reason '" + o.reason + "'");
+}
+
+// A side letter that is not one of the game's, on a turn or a player line.
+Error not_a_side(const Game& g, char letter) {
+  return make_error(ErrorCode::not_a_side,
+                    {{"letter", std::string(1, letter)},
+                     {"game", std::string(g.record_name())},
+                     {"first_letter", std::string(1, g.side_letter(0))},
+                     {"second_letter", std::string(1, g.side_letter(1))}},
+                    std::string("'") + letter + "' is not a side of " + std::string(g.record_name()) + " (" +
+                        side_list(g) + ")");
+}
+
+// A round's number said with the game's word for it: Batik's `#- N` starts a game of a match (the codes
+// `match_game_*`), Bi-litaire's a round (`round_*`).
+Error round_error(const Game& g, ErrorCode round, ErrorCode match_game, ErrorParams params,
+                  std::string message) {
+  return make_error(g.name() == "batik" ? match_game : round, std::move(params), std::move(message));
 }
 
 }  // namespace
@@ -170,9 +194,13 @@ void append_final_result(std::vector<Entry>& entries, const Game& game, const Ou
 }  // namespace
 
 Result<bool> Record::play(Action a) {
-  if (finished()) return make_error("the game is over (" + result_text() + ")");
-  if (incomplete_) return make_error("the record stops at '...': turns are missing, it cannot go on");
-  if (!state_->is_legal(a)) return make_error("not a legal action here");
+  if (finished())
+    return make_error(ErrorCode::game_over, {{"result", result_text()}},
+                      "the game is over (" + result_text() + ")");
+  if (incomplete_)
+    return make_error(ErrorCode::record_incomplete, {},
+                      "the record stops at '...': turns are missing, it cannot go on");
+  if (!state_->is_legal(a)) return make_error(ErrorCode::action_not_legal, {}, "not a legal action here");
   if (!state_->mid_turn()) {
     if (state_->round() > section_) {
       close_round_results();
@@ -199,10 +227,12 @@ Result<bool> Record::play(Action a) {
 }
 
 Result<bool> Record::declare(const Outcome& outcome) {
-  if (finished()) return make_error("the game is over (" + result_text() + ")");
-  if (auto why = check_declared(*game_, outcome)) return make_error(*why);
+  if (finished())
+    return make_error(ErrorCode::game_over, {{"result", result_text()}},
+                      "the game is over (" + result_text() + ")");
+  if (auto why = check_declared(*game_, outcome)) return *why;
   if (outcome.kind == Outcome::Kind::win && outcome.winner != 0 && outcome.winner != 1)
-    return make_error("no such winner");
+    return make_error(ErrorCode::no_such_winner, {}, "no such winner");
   Outcome o = outcome;
   if (o.kind != Outcome::Kind::aborted) o.detail = state_->score();
   declared_ = o;
@@ -223,13 +253,15 @@ class Replayer {
     const Game& g = *r.game_;
     State& s = *r.state_;
     auto letters = g.side_letters();
-    if (t.side != letters[0] && t.side != letters[1])
-      return make_error(std::string("'") + t.side + "' is not a side of " + std::string(g.record_name()) +
-                        " (" + side_list(g) + ")");
-    if (r.finished()) return make_error("the game is over (" + r.result_text() + "): no turn may follow");
+    if (t.side != letters[0] && t.side != letters[1]) return not_a_side(g, t.side);
+    if (r.finished())
+      return make_error(ErrorCode::game_over_no_turn, {{"result", r.result_text()}},
+                        "the game is over (" + r.result_text() + "): no turn may follow");
     char to_move = g.side_letter(s.to_move());
     if (t.side != to_move)
-      return make_error(std::string("it is ") + to_move + "'s turn, not " + t.side + "'s");
+      return make_error(ErrorCode::wrong_side,
+                        {{"side", std::string(1, to_move)}, {"written_side", std::string(1, t.side)}},
+                        std::string("it is ") + to_move + "'s turn, not " + t.side + "'s");
     TurnRequest request;
     request.items = t.items;
     auto played = play_items(s, request, [&r](Action a) { return r.play(a); });
@@ -261,22 +293,31 @@ class Replayer {
       g = find_game(header->game);
       std::string upper;
       for (const Game* x : games()) upper += (upper.empty() ? "" : ", ") + std::string(x->record_name());
-      if (!g) return make_error("unknown game '" + header->game + "' (" + upper + ")", line);
+      if (!g)
+        return make_error(ErrorCode::unknown_game, {{"game", header->game}, {"games", upper}},
+                          "unknown game '" + header->game + "' (" + upper + ")", line);
       if (!header->version.empty()) {
         if (!g->header_optional())
-          return make_error("'" + header->version + "' is not an option (write key=value)", line);
+          return make_error(ErrorCode::version_not_option, {{"version", header->version}},
+                            "'" + header->version + "' is not an option (write key=value)", line);
         if (header->version != "1.0" && header->version != "1.1")
-          return make_error("unknown rules version " + header->version + " (1.0 or 1.1)", line);
+          return make_error(ErrorCode::unknown_version, {{"version", header->version}},
+                            "unknown rules version " + header->version + " (1.0 or 1.1)", line);
       }
       given = header->options;
     } else {
       g = find_game("baltek");
-      if (!g) return make_error("the record has no #! line naming its game", line);
+      if (!g) return make_error(ErrorCode::no_header, {}, "the record has no #! line naming its game", line);
     }
     if (!header && !g->header_optional())
-      return make_error("the record must start with a #! line naming its game", line);
+      return make_error(ErrorCode::header_required, {},
+                        "the record must start with a #! line naming its game", line);
     auto options = Options::parse(g->option_specs(), given);
-    if (!options) return make_error(options.error().message, line);
+    if (!options) {
+      Error e = options.error();
+      e.line = line;
+      return e;
+    }
     r_ = Record::start(*g, std::move(*options));
     return std::nullopt;
   }
@@ -296,18 +337,21 @@ class Replayer {
         r_.entries_.push_back(e);
         break;
       case K::players:
-        if (final_result_) return make_error("a player line after the result line");
-        if (r_.incomplete_) return make_error("only comments and timestamps may follow '...'");
+        if (final_result_)
+          return make_error(ErrorCode::players_after_result, {}, "a player line after the result line");
+        if (r_.incomplete_) return only_comments_after_ellipsis();
         for (const auto& [letter, name] : e.players)
-          if (letter != g.side_letter(0) && letter != g.side_letter(1))
-            return make_error(std::string("'") + letter + "' is not a side of " +
-                              std::string(g.record_name()) + " (" + side_list(g) + ")");
+          if (letter != g.side_letter(0) && letter != g.side_letter(1)) return not_a_side(g, letter);
         r_.entries_.push_back(e);
         break;
       case K::round: {
-        if (!g.has_rounds()) return make_error("'#- N' lines are only for Batik games and Bi-litaire rounds");
-        if (r_.incomplete_) return make_error("only comments and timestamps may follow '...'");
-        if (final_result_) return make_error("the game is over: no round may follow the result line");
+        if (!g.has_rounds())
+          return make_error(ErrorCode::no_rounds, {},
+                            "'#- N' lines are only for Batik games and Bi-litaire rounds");
+        if (r_.incomplete_) return only_comments_after_ellipsis();
+        if (final_result_)
+          return make_error(ErrorCode::round_after_result, {},
+                            "the game is over: no round may follow the result line");
         int section = r_.section_;
         if (e.number == 1 && section == 1 && r_.turn_count_ == 0 && !saw_round_) {
           saw_round_ = true;
@@ -315,11 +359,15 @@ class Replayer {
           break;
         }
         if (e.number != section + 1)
-          return make_error("expected '#- " + std::to_string(section + 1) + "', found '#- " +
-                            std::to_string(e.number) + "'");
+          return make_error(ErrorCode::expected_round,
+                            {{"expected", std::to_string(section + 1)}, {"found", std::to_string(e.number)}},
+                            "expected '#- " + std::to_string(section + 1) + "', found '#- " +
+                                std::to_string(e.number) + "'");
         if (s.round() < e.number)
-          return make_error(round_word(g) + " " + std::to_string(section) + " is not over: '#- " +
-                            std::to_string(e.number) + "' cannot start yet");
+          return round_error(g, ErrorCode::round_not_over, ErrorCode::match_game_not_over,
+                             {{"n", std::to_string(section)}, {"found", std::to_string(e.number)}},
+                             round_word(g) + " " + std::to_string(section) + " is not over: '#- " +
+                                 std::to_string(e.number) + "' cannot start yet");
         r_.close_round_results();
         r_.entries_.push_back(e);
         r_.section_ = e.number;
@@ -329,37 +377,49 @@ class Replayer {
         break;
       }
       case K::turns: {
-        if (final_result_) return make_error("the game is over: no turn may follow the result line");
-        if (r_.incomplete_) return make_error("no turn may follow '...'");
+        if (final_result_)
+          return make_error(ErrorCode::turn_after_result, {},
+                            "the game is over: no turn may follow the result line");
+        if (r_.incomplete_) return make_error(ErrorCode::turn_after_ellipsis, {}, "no turn may follow '...'");
         if (s.outcome().over())
-          return make_error("the game is over (" + r_.result_text() + "): no turn may follow");
+          return make_error(ErrorCode::game_over_no_turn, {{"result", r_.result_text()}},
+                            "the game is over (" + r_.result_text() + "): no turn may follow");
         int section = r_.section_;
         if (s.round() > section)
-          return make_error(round_word(g) + " " + std::to_string(section) + " is over: write '#- " +
-                            std::to_string(section + 1) + "' before its turns");
+          return round_error(g, ErrorCode::round_over, ErrorCode::match_game_over,
+                             {{"n", std::to_string(section)}, {"next", std::to_string(section + 1)}},
+                             round_word(g) + " " + std::to_string(section) + " is over: write '#- " +
+                                 std::to_string(section + 1) + "' before its turns");
         // A line holding only the second side's turn, numbered as the line it completes or not numbered,
         // continues a line that stopped after the first side's turn (how a mailed log grows).
         const bool continues = half_line_ && e.turns.size() == 1 && !e.ellipsis &&
                                (e.number == 0 || e.number == next_line_ - 1);
-        if (half_line_ && !continues) return make_error(half_line_error(g, s, e));
+        if (half_line_ && !continues) return half_line_error(g, s, e);
         if (!continues && e.number != 0 && e.number != next_line_)
-          return make_error("expected turn line " + std::to_string(next_line_) + ", found " +
-                            std::to_string(e.number));
+          return make_error(
+              ErrorCode::expected_turn_line,
+              {{"expected", std::to_string(next_line_)}, {"found", std::to_string(e.number)}},
+              "expected turn line " + std::to_string(next_line_) + ", found " + std::to_string(e.number));
         for (std::size_t i = 0; i < e.turns.size(); ++i) {
           if (s.round() > section)
-            return make_error(round_word(g) + " " + std::to_string(section) +
-                              " ended with the first turn of this line: the next turn starts '#- " +
-                              std::to_string(section + 1) + "'");
+            return round_error(g, ErrorCode::round_ended_in_line, ErrorCode::match_game_ended_in_line,
+                               {{"n", std::to_string(section)}, {"next", std::to_string(section + 1)}},
+                               round_word(g) + " " + std::to_string(section) +
+                                   " ended with the first turn of this line: the next turn starts '#- " +
+                                   std::to_string(section + 1) + "'");
           auto ok = Replayer::play_turn(r_, e.turns[i]);
-          if (!ok) return make_error(ok.error().message);
+          if (!ok) {
+            Error err = ok.error();
+            err.line = 0;  // the caller names the line
+            return err;
+          }
         }
         if (continues) {
           half_line_ = false;
           break;
         }
         ++next_line_;
-        if (e.ellipsis && s.outcome().over())
-          return make_error("the game is over (" + r_.result_text() + "): '...' cannot stand for more turns");
+        if (e.ellipsis && s.outcome().over()) return game_over_no_ellipsis();
         if (e.ellipsis) {
           r_.incomplete_ = true;
           Entry dots;
@@ -371,10 +431,10 @@ class Replayer {
         break;
       }
       case K::ellipsis:
-        if (r_.incomplete_) return make_error("a second '...'");
-        if (final_result_) return make_error("'...' after the result line");
-        if (s.outcome().over())
-          return make_error("the game is over (" + r_.result_text() + "): '...' cannot stand for more turns");
+        if (r_.incomplete_) return make_error(ErrorCode::second_ellipsis, {}, "a second '...'");
+        if (final_result_)
+          return make_error(ErrorCode::ellipsis_after_result, {}, "'...' after the result line");
+        if (s.outcome().over()) return game_over_no_ellipsis();
         r_.incomplete_ = true;
         r_.entries_.push_back(e);
         break;
@@ -394,29 +454,54 @@ class Replayer {
   // Why a turn line cannot follow a line that stopped after its first turn, said as what the player wrote
   // and what to write instead: the usual slips in a mailed log are a new line for the side that just moved,
   // and the second side's turn under the next number.
-  std::string half_line_error(const Game& g, const State& s, const Entry& e) const {
+  Error half_line_error(const Game& g, const State& s, const Entry& e) const {
     const std::string stopped = std::to_string(next_line_ - 1);
     const std::string here = e.number != 0 ? "turn line " + std::to_string(e.number) : "this turn line";
     const char next = g.side_letter(s.to_move());
     const std::string first = sides_of(g, half_side_), second = sides_of(g, next);
     const std::string fix = "write " + second + " turn after " + first + " on turn line " + stopped +
                             ", or alone on a line with no number (or numbered " + stopped + ")";
+    ErrorParams params = {{"stopped", stopped},
+                          {"first_side", std::string(1, half_side_)},
+                          {"second_side", std::string(1, next)}};
     if (!e.turns.empty() && e.turns.front().side == half_side_)
-      return here + " gives " + first + " turn again: each line holds one turn of each side, " + first +
-             " then " + second + ", and turn line " + stopped + " still waits for " + second + " turn: " + fix;
+      return make_error(ErrorCode::half_line_repeats, std::move(params),
+                        here + " gives " + first + " turn again: each line holds one turn of each side, " +
+                            first + " then " + second + ", and turn line " + stopped + " still waits for " +
+                            second + " turn: " + fix);
     if (!e.turns.empty() && e.turns.front().side == next && e.turns.size() == 1)
-      return here + " holds " + second + " turn, which completes turn line " + stopped + ": " + fix;
+      return make_error(
+          ErrorCode::half_line_completes, std::move(params),
+          here + " holds " + second + " turn, which completes turn line " + stopped + ": " + fix);
     if (e.number == 0 || e.number == next_line_ - 1)
-      return "a line completing turn line " + stopped + " holds " + second + " turn alone: " + fix;
-    return here + " cannot follow turn line " + stopped + ", which still waits for " + second +
-           " turn alone: " + fix;
+      return make_error(
+          ErrorCode::half_line_alone, std::move(params),
+          "a line completing turn line " + stopped + " holds " + second + " turn alone: " + fix);
+    return make_error(ErrorCode::half_line_waits, std::move(params),
+                      here + " cannot follow turn line " + stopped + ", which still waits for " + second +
+                          " turn alone: " + fix);
+  }
+
+  static Error only_comments_after_ellipsis() {
+    return make_error(ErrorCode::only_comments_after_ellipsis, {},
+                      "only comments and timestamps may follow '...'");
+  }
+
+  Error game_over_no_ellipsis() const {
+    return make_error(ErrorCode::game_over_no_ellipsis, {{"result", r_.result_text()}},
+                      "the game is over (" + r_.result_text() + "): '...' cannot stand for more turns");
+  }
+
+  static Error score_differs(const std::string& score, const std::string& written) {
+    return make_error(ErrorCode::score_differs, {{"score", score}, {"written", written}},
+                      "the score is " + score + ", not " + written);
   }
 
   std::optional<Error> read_result(const ResultText& rt) {
     const Game& g = *r_.game_;
     const State& s = *r_.state_;
-    if (r_.incomplete_) return make_error("no result may follow '...'");
-    if (final_result_) return make_error("a second result line");
+    if (r_.incomplete_) return make_error(ErrorCode::result_after_ellipsis, {}, "no result may follow '...'");
+    if (final_result_) return make_error(ErrorCode::second_result, {}, "a second result line");
     // A finished round's own result line (a Batik game inside a match).
     int section = r_.section_;
     if (s.round() > section && r_.written_round_results_ < section) {
@@ -424,8 +509,10 @@ class Replayer {
         std::string winner = o->kind == Outcome::Kind::win ? g.winner_token(o->winner) : "draw";
         if (rt.aborted || rt.winner != winner || rt.reason != o->reason ||
             (!rt.detail.empty() && rt.detail != o->detail))
-          return make_error(round_word(g) + " " + std::to_string(section) + " ended '" + result_text(g, *o) +
-                            "'");
+          return round_error(
+              g, ErrorCode::round_result, ErrorCode::match_game_result,
+              {{"n", std::to_string(section)}, {"result", result_text(g, *o)}},
+              round_word(g) + " " + std::to_string(section) + " ended '" + result_text(g, *o) + "'");
         r_.close_round_results();
         return std::nullopt;
       }
@@ -441,8 +528,11 @@ class Replayer {
       if (rt.winner == "draw") {
         declared = Outcome::draw(rt.reason);
       } else if (winner < 0) {
-        return make_error("unknown winner '" + rt.winner + "' (" + g.winner_token(0) + ", " +
-                          g.winner_token(1) + " or draw)");
+        return make_error(
+            ErrorCode::unknown_winner,
+            {{"winner", rt.winner}, {"first", g.winner_token(0)}, {"second", g.winner_token(1)}},
+            "unknown winner '" + rt.winner + "' (" + g.winner_token(0) + ", " + g.winner_token(1) +
+                " or draw)");
       } else {
         declared = Outcome::win(winner, rt.reason);
       }
@@ -451,25 +541,30 @@ class Replayer {
     if (board.over()) {
       std::string want = result_text(g, board);
       if (declared.kind == Outcome::Kind::aborted || declared.reason != board.reason)
-        return make_error("the moves end the game: the result is '" + want + "'");
+        return make_error(ErrorCode::moves_end_game, {{"result", want}},
+                          "the moves end the game: the result is '" + want + "'");
       if (declared.kind != board.kind || declared.winner != board.winner)
-        return make_error("the result is '" + want + "', not '" + rt.winner + " " + rt.reason + "'");
+        return make_error(ErrorCode::result_differs,
+                          {{"result", want}, {"written", rt.winner + " " + rt.reason}},
+                          "the result is '" + want + "', not '" + rt.winner + " " + rt.reason + "'");
       if (!rt.detail.empty() && rt.detail != board.detail) {
         if (board.detail.empty())
-          return make_error("a " + std::string(g.record_name()) + " result takes no detail");
-        return make_error("the score is " + board.detail + ", not " + rt.detail);
+          return make_error(ErrorCode::no_result_detail, {{"game", std::string(g.record_name())}},
+                            "a " + std::string(g.record_name()) + " result takes no detail");
+        return score_differs(board.detail, rt.detail);
       }
       write_board_result();
       return std::nullopt;
     }
-    if (auto why = check_declared(g, declared)) return make_error(*why);
+    if (auto why = check_declared(g, declared)) return why;
     if (!rt.detail.empty()) {
       std::string score = s.score();
-      if (score.empty()) return make_error("no score detail may follow this result here");
-      if (score != rt.detail) return make_error("the score is " + score + ", not " + rt.detail);
+      if (score.empty())
+        return make_error(ErrorCode::no_score_detail, {}, "no score detail may follow this result here");
+      if (score != rt.detail) return score_differs(score, rt.detail);
     }
     auto ok = r_.declare(declared);
-    if (!ok) return make_error(ok.error().message);
+    if (!ok) return ok.error();
     return std::nullopt;
   }
 
@@ -492,10 +587,16 @@ Result<Record> Record::read(std::string_view text) { return Replayer::read(text)
 Result<bool> Record::play_turn(std::string_view turn_text) {
   std::string line = "1 " + std::string(turn_text);
   auto entries = parse_lines(line);
-  if (!entries) return make_error(entries.error().message);
+  if (!entries) {
+    Error e = entries.error();
+    e.line = 0;
+    return e;
+  }
   if (entries->size() != 1 || entries->front().turns.size() != 1 || entries->front().ellipsis)
-    return make_error("expected one turn, like B/g3 f3/");
-  if (incomplete_) return make_error("the record stops at '...': turns are missing, it cannot go on");
+    return make_error(ErrorCode::expected_one_turn, {}, "expected one turn, like B/g3 f3/");
+  if (incomplete_)
+    return make_error(ErrorCode::record_incomplete, {},
+                      "the record stops at '...': turns are missing, it cannot go on");
   Record copy(*this);
   auto ok = Replayer::play_turn(copy, entries->front().turns.front());
   if (!ok) return ok.error();

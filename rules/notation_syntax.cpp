@@ -87,7 +87,9 @@ Result<Entry> parse_header(std::string_view rest, int line) {
   Entry e;
   e.kind = Entry::Kind::header;
   auto toks = tokens(rest);
-  if (toks.empty()) return make_error("the #! line names no game (write #! TABLUT, #! BALTEK, ...)", line);
+  if (toks.empty())
+    return make_error(ErrorCode::header_no_game, {},
+                      "the #! line names no game (write #! TABLUT, #! BALTEK, ...)", line);
   e.game = toks[0];
   std::size_t i = 1;
   if (i < toks.size() && !toks[i].empty() && is_digit(toks[i][0]) && toks[i].find('=') == std::string::npos)
@@ -96,11 +98,13 @@ Result<Entry> parse_header(std::string_view rest, int line) {
     const std::string& t = toks[i];
     auto eq = t.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == t.size())
-      return make_error("option '" + t + "' is not of the form key=value", line);
+      return make_error(ErrorCode::option_not_key_value, {{"option", t}},
+                        "option '" + t + "' is not of the form key=value", line);
     std::string key = t.substr(0, eq);
     for (char c : key)
       if (!(c >= 'a' && c <= 'z'))
-        return make_error("option key '" + key + "' must be lower-case letters", line);
+        return make_error(ErrorCode::option_key_case, {{"key", key}},
+                          "option key '" + key + "' must be lower-case letters", line);
     e.options.emplace_back(key, t.substr(eq + 1));
   }
   return e;
@@ -110,14 +114,20 @@ Result<Entry> parse_result(std::string_view rest, int line) {
   Entry e;
   e.kind = Entry::Kind::result;
   auto toks = tokens(rest);
-  if (toks.empty()) return make_error("empty result line (write #= B score 2-1, #= draw agreement, ...)", line);
+  if (toks.empty())
+    return make_error(ErrorCode::result_empty, {},
+                      "empty result line (write #= B score 2-1, #= draw agreement, ...)", line);
   if (toks[0] == "aborted") {
-    if (toks.size() > 1) return make_error("nothing may follow '#= aborted'", line);
+    if (toks.size() > 1)
+      return make_error(ErrorCode::after_aborted, {}, "nothing may follow '#= aborted'", line);
     e.result.aborted = true;
     return e;
   }
-  if (toks.size() < 2) return make_error("the result '" + toks[0] + "' gives no reason", line);
-  if (toks.size() > 3) return make_error("too many words in the result line", line);
+  if (toks.size() < 2)
+    return make_error(ErrorCode::result_no_reason, {{"result", toks[0]}},
+                      "the result '" + toks[0] + "' gives no reason", line);
+  if (toks.size() > 3)
+    return make_error(ErrorCode::result_too_long, {}, "too many words in the result line", line);
   e.result.winner = toks[0];
   e.result.reason = toks[1];
   if (toks.size() == 3) e.result.detail = toks[2];
@@ -147,7 +157,9 @@ Result<Entry> parse_players(std::string_view s, int line) {
     std::size_t to = from;
     while (to < s.size() && player_start(s, to) == std::string_view::npos) ++to;
     std::string name = fold_spaces(s.substr(from, to - from));
-    if (name.empty()) return make_error(std::string("no name after '") + letter + " ='", line);
+    if (name.empty())
+      return make_error(ErrorCode::no_player_name, {{"letter", std::string(1, letter)}},
+                        std::string("no name after '") + letter + " ='", line);
     e.players.emplace_back(letter, name);
     i = to;
   }
@@ -165,10 +177,12 @@ Result<Entry> parse_turns(std::string_view s, int line) {
     std::size_t zeros = 0;
     while (zeros < s.size() && s[zeros] == '0') ++zeros;
     while (i < s.size() && is_digit(s[i])) ++i;
-    if (i - std::min(zeros, i - 1) > 7) return make_error("turn number too large", line);
+    if (i - std::min(zeros, i - 1) > 7)
+      return make_error(ErrorCode::turn_number_too_large, {}, "turn number too large", line);
     e.number = std::stoi(std::string(s.substr(std::min(zeros, i - 1), i - std::min(zeros, i - 1))));
     if (i == s.size() || !is_space(s[i]))
-      return make_error("a turn line is a number, spaces, then turns like B/g3 f3/", line);
+      return make_error(ErrorCode::turn_line_form, {},
+                        "a turn line is a number, spaces, then turns like B/g3 f3/", line);
   }
   const std::string num = e.number > 0 ? std::to_string(e.number) : "without a number";
   while (i < s.size()) {
@@ -177,17 +191,22 @@ Result<Entry> parse_turns(std::string_view s, int line) {
     if (s.substr(i, 3) == "...") {
       std::size_t j = i + 3;
       while (j < s.size() && is_space(s[j])) ++j;
-      if (j != s.size()) return make_error("nothing may follow '...' on a turn line", line);
+      if (j != s.size())
+        return make_error(ErrorCode::after_ellipsis_on_line, {}, "nothing may follow '...' on a turn line",
+                          line);
       if (e.turns.size() != 1)
-        return make_error("'...' may stand only in place of the second turn of a line", line);
+        return make_error(ErrorCode::ellipsis_place, {},
+                          "'...' may stand only in place of the second turn of a line", line);
       e.ellipsis = true;
       break;
     }
-    if (e.turns.size() == 2) return make_error("a turn line holds at most two turns", line);
+    if (e.turns.size() == 2)
+      return make_error(ErrorCode::too_many_turns, {}, "a turn line holds at most two turns", line);
     if (!is_upper(s[i]) || i + 1 >= s.size() || s[i + 1] != '/') {
       std::size_t j = i;
       while (j < s.size() && !is_space(s[j])) ++j;
-      return make_error("'" + std::string(s.substr(i, j - i)) +
+      return make_error(ErrorCode::not_a_turn, {{"text", std::string(s.substr(i, j - i))}},
+                        "'" + std::string(s.substr(i, j - i)) +
                             "' is not a turn: a turn is a side letter and '/', like B/g3 f3/",
                         line);
     }
@@ -198,22 +217,30 @@ Result<Entry> parse_turns(std::string_view s, int line) {
       std::size_t slash = s.find('/', i);
       std::size_t eol = s.size();
       if (slash == std::string_view::npos) {
-        return make_error("turn " + std::string(1, t.side) + "/" + std::string(s.substr(i, eol - i)) +
+        return make_error(ErrorCode::turn_not_closed,
+                          {{"turn", std::string(1, t.side) + "/" + std::string(s.substr(i, eol - i))}},
+                          "turn " + std::string(1, t.side) + "/" + std::string(s.substr(i, eol - i)) +
                               " is not closed by '/'",
                           line);
       }
       std::string_view item = s.substr(i, slash - i);
-      if (item.empty()) return make_error("an empty action '//' in the turn of " + std::string(1, t.side), line);
+      if (item.empty())
+        return make_error(ErrorCode::empty_action, {{"letter", std::string(1, t.side)}},
+                          "an empty action '//' in the turn of " + std::string(1, t.side), line);
       if (is_space(item.front()) || is_space(item.back()))
-        return make_error("a space touches '/' in '" + std::string(item) + "' (write " +
-                              std::string(1, t.side) + "/" + fold_spaces(item) + "/)",
-                          line);
+        return make_error(
+            ErrorCode::space_at_slash,
+            {{"item", std::string(item)}, {"turn", std::string(1, t.side) + "/" + fold_spaces(item) + "/"}},
+            "a space touches '/' in '" + std::string(item) + "' (write " + std::string(1, t.side) + "/" +
+                fold_spaces(item) + "/)",
+            line);
       t.items.push_back(fold_spaces(item));
       i = slash + 1;
     }
     e.turns.push_back(std::move(t));
   }
-  if (e.turns.empty()) return make_error("turn line " + num + " holds no turn", line);
+  if (e.turns.empty())
+    return make_error(ErrorCode::turn_line_empty, {}, "turn line " + num + " holds no turn", line);
   return e;
 }
 
@@ -237,12 +264,13 @@ Result<std::vector<Entry>> parse_lines(std::string_view text) {
     }
     for (char c : s)
       if (static_cast<unsigned char>(c) < 0x20 && c != '\t')
-        return make_error("a control character in the line", line);
-    if (!valid_utf8(s)) return make_error("the line is not UTF-8 text", line);
-    Result<Entry> e = make_error("", line);
+        return make_error(ErrorCode::control_character, {}, "a control character in the line", line);
+    if (!valid_utf8(s)) return make_error(ErrorCode::not_utf8, {}, "the line is not UTF-8 text", line);
+    Result<Entry> e = Entry{};
     if (s.substr(0, 2) == "#!") {
       if (!entries.empty())
-        return make_error("the #! line must be the first line of the record", line);
+        return make_error(ErrorCode::header_not_first, {}, "the #! line must be the first line of the record",
+                          line);
       e = parse_header(s.substr(2), line);
     } else if (s.substr(0, 2) == "#-" && (s.size() == 2 || is_space(s[2]) || is_digit(s[2]))) {
       Entry r;
@@ -250,7 +278,9 @@ Result<std::vector<Entry>> parse_lines(std::string_view text) {
       auto toks = tokens(s.substr(2));
       bool ok = toks.size() == 1 && toks[0].size() <= 3 && !toks[0].empty();
       for (char c : ok ? toks[0] : std::string()) ok = ok && is_digit(c);
-      if (!ok || std::stoi(toks[0]) < 1) return make_error("a round line is '#- N' with N a number from 1", line);
+      if (!ok || std::stoi(toks[0]) < 1)
+        return make_error(ErrorCode::round_line_form, {}, "a round line is '#- N' with N a number from 1",
+                          line);
       r.number = std::stoi(toks[0]);
       e = r;
     } else if (s.substr(0, 2) == "#=" && (s.size() == 2 || is_space(s[2]) || std::isalnum(static_cast<unsigned char>(s[2])))) {
@@ -265,7 +295,8 @@ Result<std::vector<Entry>> parse_lines(std::string_view text) {
       t.kind = Entry::Kind::timestamp;
       t.text = fold_spaces(s.substr(1));
       if (!valid_timestamp(t.text))
-        return make_error("malformed timestamp '" + t.text + "' (write > YYYY-MM-DD HH:MM:SS, UTC)", line);
+        return make_error(ErrorCode::bad_timestamp, {{"timestamp", t.text}},
+                          "malformed timestamp '" + t.text + "' (write > YYYY-MM-DD HH:MM:SS, UTC)", line);
       e = t;
     } else if (s == "...") {
       Entry t;
@@ -276,9 +307,11 @@ Result<std::vector<Entry>> parse_lines(std::string_view text) {
     } else if (looks_like_players(s)) {
       e = parse_players(s, line);
     } else {
-      return make_error("unrecognised line '" + excerpt(s, 40) + "'" +
-                            " (expected a turn line, a player line 'X = name', '> date time', '#...' or '...')",
-                        line);
+      return make_error(
+          ErrorCode::unrecognised_line, {{"text", excerpt(s, 40)}},
+          "unrecognised line '" + excerpt(s, 40) + "'" +
+              " (expected a turn line, a player line 'X = name', '> date time', '#...' or '...')",
+          line);
     }
     if (!e) {
       Error err = e.error();

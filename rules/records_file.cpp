@@ -33,7 +33,8 @@ Result<std::vector<RecordText>> split_records(std::string_view text) {
   }
   if (records.size() <= 1) return std::vector<RecordText>{{text, 1}};
   if (first_text_line > 0)
-    return make_error("text before the first #! line (each record of a file of several starts with its own)",
+    return make_error(ErrorCode::text_before_header, {},
+                      "text before the first #! line (each record of a file of several starts with its own)",
                       first_text_line);
   for (std::size_t k = 0; k + 1 < records.size(); ++k)
     records[k].text.remove_suffix(records[k + 1].text.size());

@@ -29,8 +29,11 @@ Result<TurnPlayed> play_items(const State& s, const TurnRequest& r,
           continue;
         }
       }
-      return make_error(r.from_record ? side + "/" + text + "/: the turn is already over"
-                                      : "'" + raw + "': your turn is already over");
+      if (r.from_record)
+        return make_error(ErrorCode::turn_already_over, {{"turn", side + "/" + text + "/"}},
+                          side + "/" + text + "/: the turn is already over");
+      return make_error(ErrorCode::your_turn_over, {{"item", raw}},
+                        "'" + raw + "': your turn is already over");
     }
     auto item = s.read_item(text, ctx);
     ++ctx.index;
@@ -47,12 +50,19 @@ Result<TurnPlayed> play_items(const State& s, const TurnRequest& r,
     }
     if (!found) {
       if (!item) return item.error();
-      return make_error(r.from_record ? "'" + text + "': not a legal action here"
-                                      : "'" + text + "' is not legal now");
+      if (r.from_record)
+        return make_error(ErrorCode::not_legal_here, {{"item", text}},
+                          "'" + text + "': not a legal action here");
+      return make_error(ErrorCode::not_legal_now, {{"item", text}}, "'" + text + "' is not legal now");
     }
     out.texts.push_back(s.action_text(*found));
     out.actions.push_back(*found);
-    if (auto played = play(*found); !played) return make_error("'" + text + "': " + played.error().message);
+    if (auto played = play(*found); !played) {
+      // The play's own reason, named after the item (its code and parameters are the play's).
+      Error e = played.error();
+      e.message = "'" + text + "': " + e.message;
+      return e;
+    }
     ++applied;
   }
   const bool open = !s.outcome().over() && s.seat_of(s.to_move()) == seat && s.round() == round &&
@@ -60,9 +70,13 @@ Result<TurnPlayed> play_items(const State& s, const TurnRequest& r,
   if (open && (r.whole || r.end_turn)) {
     if (!s.is_legal(Action::end_turn())) {
       if (r.from_record)
-        return make_error(applied == 0 ? side + "/: this turn cannot be empty"
-                                       : side + "/" + r.items.back() + "/: the turn is not complete");
-      return make_error(applied == 0 && !s.mid_turn() ? "you cannot pass now" : "the turn cannot end here");
+        return applied == 0
+                   ? make_error(ErrorCode::turn_empty, {{"turn", side + "/"}},
+                                side + "/: this turn cannot be empty")
+                   : make_error(ErrorCode::turn_not_complete, {{"turn", side + "/" + r.items.back() + "/"}},
+                                side + "/" + r.items.back() + "/: the turn is not complete");
+      if (applied == 0 && !s.mid_turn()) return make_error(ErrorCode::cannot_pass, {}, "you cannot pass now");
+      return make_error(ErrorCode::turn_cannot_end, {}, "the turn cannot end here");
     }
     if (auto played = play(Action::end_turn()); !played) return played.error();
     out.actions.push_back(Action::end_turn());

@@ -47,7 +47,10 @@ int status_of(const std::string& code) {
 }
 
 net::HttpResponse refusal(const lobby::Failure& error) {
-  return error_response(status_of(error.code), error.code, error.message, error.line);
+  json e = {{"code", error.code}, {"message", error.message}};
+  if (error.line > 0) e["line"] = error.line;
+  lobby::add_reason(error, e);
+  return json_response(status_of(error.code), {{"error", e}});
 }
 
 void count(Metrics& metrics, const lobby::Effect& effect) {

@@ -212,6 +212,26 @@ std::string no_moves(const lobby::Room& room, std::string_view language) {
                          : mail::text(language, "refused.no_moves_like", {{"example", example}});
 }
 
+// The rules' reason of a refused log (`error`: the answer's reason_code, params, line and turn) in
+// `language`, a side letter said as the game's word for the side; "" when the answer gives no code the mails
+// know.
+std::string rules_reason(const lobby::Room& room, const std::string& language, const json& error) {
+  if (!error.contains("reason_code") || !error.at("reason_code").is_string()) return {};
+  std::vector<std::pair<std::string, std::string>> params;
+  if (error.contains("params") && error.at("params").is_object())
+    for (const auto& [key, value] : error.at("params").items())
+      if (value.is_string()) params.emplace_back(key, value.get<std::string>());
+  const Game& game = room.record().game();
+  auto side_word = [&game, &language](const std::string& letter) {
+    for (int side = 0; side < 2; ++side)
+      if (letter.size() == 1 && letter[0] == game.side_letter(side))
+        return std::string(game.words_in(language).sides[static_cast<std::size_t>(side)]);
+    return letter;
+  };
+  return mail::rules_reason(language, error.at("reason_code").get<std::string>(), params,
+                            error.value("line", 0), error.value("turn", 0), side_word);
+}
+
 }  // namespace
 
 void HttpApi::play_mail(std::shared_ptr<RoomActor> actor, std::shared_ptr<const MailIn> in, Respond respond) {
@@ -271,7 +291,13 @@ void HttpApi::play_mail(std::shared_ptr<RoomActor> actor, std::shared_ptr<const 
                    if (r.status != 200) {
                      std::string reason = r.body;
                      try {
-                       reason = json::parse(r.body).at("error").at("message").get<std::string>();
+                       const json error = json::parse(r.body).at("error");
+                       reason = error.at("message").get<std::string>();
+                       // The rules' reason in the seat's language, when the answer gives its code.
+                       if (std::string said =
+                               rules_reason(a.room(), a.room().seat_mail(seat).language, error);
+                           !said.empty())
+                         reason = said;
                      } catch (const std::exception&) {
                      }
                      return answer_refused(reason);

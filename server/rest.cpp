@@ -8,12 +8,14 @@
 
 #include "lobby/game_table.h"
 #include "lobby/json_value.h"
+#include "lobby/room.h"
 #include "rules/notation.h"
+#include "rules/registry.h"
 #include "server/http_answers.h"
 #include "server/http_api.h"
 #include "server/postman.h"
-#include "server/room_bus.h"
 #include "server/room_actor.h"
+#include "server/room_bus.h"
 #include "server/rooms.h"
 #include "server/services.h"
 #include "server/workers.h"
@@ -24,15 +26,23 @@ using nlohmann::json;
 
 namespace {
 
+// A record's refusal: its line and English text, the rules' reason (`reason_code`, `params`) and, when the
+// #! line names a known game, that game (`game`: a reader shows side letters as its words).
+json record_error_json(std::string_view text, const Error& error) {
+  json e = {{"code", "bad_record"}, {"line", error.line}, {"message", error.text()}};
+  lobby::add_reason(lobby::rules_failure("bad_record", error), e);
+  if (auto lines = parse_lines(text); lines && !lines->empty() && lines->front().kind == Entry::Kind::header)
+    if (const Game* g = find_game(lines->front().game)) e["game"] = std::string(g->name());
+  return e;
+}
+
 // A record checked and laid out move by move (the import page, the replay after a game): the position after
 // each turn, or the first bad line and why. A whole replay: on a worker.
 net::HttpResponse replay_response(const std::string& text) {
   if (blank(text)) return blank_record_response();
   auto record = Record::read(text);
   if (!record) {
-    return json_response(
-        422, {{"error",
-               {{"code", "bad_record"}, {"line", record.error().line}, {"message", record.error().text()}}}});
+    return json_response(422, {{"error", record_error_json(text, record.error())}});
   }
   const Game& game = record->game();
   Record step = Record::start(game, record->options());

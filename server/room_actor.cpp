@@ -152,7 +152,7 @@ void RoomActor::update_expiry() {
 void RoomActor::apply(lobby::Effect effect, const std::shared_ptr<net::Connection>& sender,
                       const std::string& ref, std::optional<std::chrono::steady_clock::time_point> received) {
   if (effect.error && sender) {
-    sender->send(error_message(effect.error->code, effect.error->message, ref, id_));
+    sender->send(error_message(*effect.error, ref, id_));
     services_.metrics.count_error(effect.error->code);
   }
   // A command forwarded by another node: remembered (and stored with this effect), so that it is never

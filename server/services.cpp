@@ -4,6 +4,8 @@
 #include <atomic>
 #include <nlohmann/json.hpp>
 
+#include "lobby/room.h"
+
 namespace cinq::server {
 
 lobby::Now Services::now() {
@@ -25,6 +27,14 @@ std::int64_t Services::next_epoch() {
 std::string error_message(const std::string& code, const std::string& message, const std::string& ref,
                           const std::string& room) {
   nlohmann::json j = {{"type", "error"}, {"code", code}, {"message", message}};
+  if (!ref.empty()) j["ref"] = nlohmann::json::parse(ref, nullptr, false);
+  if (!room.empty()) j["room"] = room;
+  return j.dump();
+}
+
+std::string error_message(const lobby::Failure& failure, const std::string& ref, const std::string& room) {
+  nlohmann::json j = {{"type", "error"}, {"code", failure.code}, {"message", failure.message}};
+  lobby::add_reason(failure, j);
   if (!ref.empty()) j["ref"] = nlohmann::json::parse(ref, nullptr, false);
   if (!room.empty()) j["room"] = room;
   return j.dump();

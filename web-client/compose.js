@@ -27,9 +27,10 @@ const kPassConfirmMs = 5000;
 // --- `try` over the page's connection (room.js puts it in the board's ctx)
 
 // `try(actions)` resolves with the server's `tried` answer ({actions, position, legal, can_end_turn}) or
-// rejects with an Error carrying the server's `code`. `owns(message)` tells room.js which errors are answers
+// rejects with an Error carrying the server's `code` (and the rules' reason_code and params, with `game()`,
+// the room's game, to say them). `owns(message)` tells room.js which errors are answers
 // to a try, which the composer reports itself.
-export function make_try(conn, room_id) {
+export function make_try(conn, room_id, game = () => null) {
   const waiting = new Map();  // ref -> {resolve, reject, timer}
   const refs = new Set();
   const settle = (ref, fn) => {
@@ -39,10 +40,12 @@ export function make_try(conn, room_id) {
     clearTimeout(entry.timer);
     fn(entry);
   };
-  const failure = (code, message) => Object.assign(new Error(message || code), {code});
+  // The rules' reason comes with an illegal action's refusal (reason_code, params); `game` says its sides.
+  const failure = (code, message, m = {}) => Object.assign(
+      new Error(message || code), {code, reason_code: m.reason_code, params: m.params, game: game()});
   const off = [
     conn.on('tried', (m) => settle(m.ref, (entry) => entry.resolve(m))),
-    conn.on('error', (m) => settle(m.ref, (entry) => entry.reject(failure(m.code, m.message)))),
+    conn.on('error', (m) => settle(m.ref, (entry) => entry.reject(failure(m.code, m.message, m)))),
   ];
   return {
     try
@@ -71,7 +74,7 @@ export function make_try(conn, room_id) {
 function try_failure_text(error) {
   if (error.code === 'timeout') return t('compose.no_answer');
   if (error.code === 'offline') return error.message;
-  return failure_text(error);
+  return failure_text(error, error.game);
 }
 
 // --- the turn bar

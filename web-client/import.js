@@ -5,11 +5,11 @@
 // so that the board gets the screen's height (the boards fit themselves to the height under their top).
 
 import {mount_board} from './board-host.js';
+import {error_text, rules_reason_text} from './errors.js';
+import {t} from './i18n.js';
 import {MoveList} from './movelist.js';
 import {play_on_panel} from './play-on.js';  // play on from the position shown
 import {fetch_replay, replay_position, replay_turns} from './replay.js';
-import {error_text} from './errors.js';
-import {t} from './i18n.js';
 import {el, game_title} from './ui.js';
 import {parse_result_text, result_sentence, seat_label} from './words.js';
 
@@ -42,11 +42,12 @@ function outcome_text(data) {
 }
 
 // Why the server refused a record (fetch_replay's error), in the reader's language: "line N" around the
-// server's reason (that reason is the server's own text, in English), or the refusal by its code.
+// rules' reason said from the catalog (its reason_code and params; the server's English text only for a code
+// the catalog does not know), or the refusal by its code.
 export function replay_failure_text(failure) {
   if (!failure) return t('error.unknown');
   if (failure.code === 'unreachable') return t('play_on.unreachable');
-  const message = String(failure.reason || '');
+  const message = rules_reason_text(failure, failure.game || null) || String(failure.reason || '');
   if (failure.line) {
     return t('import.line_error', {line: String(failure.line), reason: message});
   }

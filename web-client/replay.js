@@ -2,11 +2,13 @@
 // show. Step k is the position after k turns; step 0 is the start. The controls that step through them are
 // the move list's (movelist.js).
 
+import {rules_reason_text} from './errors.js';
 import {t} from './i18n.js';
 
-// Returns {data} (the replay) or {error: {line, code, status, reason, message}}: `code` the server's (or
-// 'unreachable'), `reason` the server's own words (English, like the notation they speak of), `message` the
-// whole in the reader's language ("line N" said in it).
+// Returns {data} (the replay) or {error: {line, code, status, reason, message, reason_code, params, game}}:
+// `code` the server's (or 'unreachable'), `reason` the server's own words (English, for an unknown
+// reason_code), `message` the whole in the reader's language ("line N" said in it), `reason_code` and
+// `params` the rules' reason (errors.js says it), `game` the game the record's #! line names.
 export async function fetch_replay(record) {
   let response;
   try {
@@ -27,9 +29,21 @@ export async function fetch_replay(record) {
   if (response.ok && body && Array.isArray(body.steps)) return {data: body};
   const error = (body && body.error) || {};
   const reason = String(error.message || '').replace(/^line \d+:\s*/, '');
-  let message = reason || t('replay.http_error', {status: String(response.status)});
-  if (error.line && reason) message = t('replay.line', {line: String(error.line), message: reason});
-  return {error: {line: error.line || null, code: error.code || null, status: response.status, reason, message}};
+  const said = rules_reason_text(error, error.game || null) || reason;
+  let message = said || t('replay.http_error', {status: String(response.status)});
+  if (error.line && said) message = t('replay.line', {line: String(error.line), message: said});
+  return {
+    error: {
+      line: error.line || null,
+      code: error.code || null,
+      status: response.status,
+      reason,
+      message,
+      reason_code: error.reason_code || null,
+      params: error.params || {},
+      game: error.game || null,
+    }
+  };
 }
 
 // What a board receives for step `index` of a replay: a POSITION with nothing to play, and the turn that led

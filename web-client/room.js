@@ -44,7 +44,8 @@ export function render_room(root, app, room_id) {
   let record_fetch = 0;  // sequence number: only the latest record fetch is shown
   let destroyed = false;
   const seat_names = ['', ''];  // shared with the board's ctx and kept current
-  const tries = make_try(conn, room_id);  // boards: `try` answers, for the board's ctx
+  // Boards: `try` answers, for the board's ctx (the game's sides say a refusal's reason).
+  const tries = make_try(conn, room_id, () => state && state.game);
 
   // --- DOM
   const button = (id, text, onclick, cls = '') =>
@@ -829,7 +830,7 @@ export function render_room(root, app, room_id) {
     if (about_join) resyncing = false;
     if (error.code === 'storage') join();
     if ((error.code === 'seat_owned' || error.code === 'seat_held') && claim) return claim_refused(error);
-    notify(error_text(error.code, error.message));
+    notify(error_text(error.code, error.message, error, state && state.game));
   }));
   subscriptions.push(conn.on('welcome', () => render()));
   // A rated game ended: the ratings before and after, by seat (a later state carries them as `ratings`).

@@ -250,13 +250,18 @@ Result<Action> BaltekState::parse(std::string_view t) const {
   const Side me = to_move_, opp = other(me);
   const std::string who = kTeamName[me];
   const std::string quoted = "'" + std::string(t) + "'";
-  if (winner_ >= 0 || drawn_) return make_error("the game is over");
-  if (points_ == 0) return make_error(who + " has no points left this turn");
+  const std::string item(t);
+  const std::string side(1, me == 0 ? 'B' : 'R');
+  if (winner_ >= 0 || drawn_) return make_error(ErrorCode::game_over_plain, {}, "the game is over");
+  if (points_ == 0)
+    return make_error(ErrorCode::no_points_left, {{"side", side}}, who + " has no points left this turn");
   auto sp = t.find(' ');
   if (sp == std::string_view::npos || t.find(' ', sp + 1) != std::string_view::npos) {
     if (!t.empty() && t[0] == '@' && t.size() > 1 && t.back() != '@')
-      return make_error(quoted + ": write a space between the kick and its square (@ d3)");
-    return make_error(quoted + " is not a Baltek action (runs 'g3 f3', sprints 'g3* e2', kicks '@ c3')");
+      return make_error(ErrorCode::kick_space, {{"item", item}},
+                        quoted + ": write a space between the kick and its square (@ d3)");
+    return make_error(ErrorCode::not_a_field_action, {{"item", item}},
+                      quoted + " is not a Baltek action (runs 'g3 f3', sprints 'g3* e2', kicks '@ c3')");
   }
   std::string_view head = t.substr(0, sp), tail = t.substr(sp + 1);
   if (head[0] == '@') {
@@ -264,19 +269,32 @@ Result<Action> BaltekState::parse(std::string_view t) const {
     for (char c : head.substr(1)) {
       if (c == '+') ++duel;
       else if (c == '!') ++lob;
-      else return make_error(quoted + ": a kick is '@', its marks '+' and '!', a space, then its square");
+      else
+        return make_error(ErrorCode::kick_form, {{"item", item}},
+                          quoted + ": a kick is '@', its marks '+' and '!', a space, then its square");
     }
     Square to = tail == "#" ? kGoal[opp] : parse_square(tail);
-    if (to == kNone) return make_error(quoted + ": '" + std::string(tail) + "' is not a square of the field");
-    if (to == kGoal[me]) return make_error(quoted + ": no own goals (" + who + " defends " + square_name(to) + ")");
+    if (to == kNone)
+      return make_error(ErrorCode::not_a_field_square, {{"item", item}, {"token", std::string(tail)}},
+                        quoted + ": '" + std::string(tail) + "' is not a square of the field");
+    if (to == kGoal[me])
+      return make_error(ErrorCode::own_goal, {{"item", item}, {"side", side}, {"square", square_name(to)}},
+                        quoted + ": no own goals (" + who + " defends " + square_name(to) + ")");
     const int kicker = at(me, ball_);
-    if (kicker < 0) return make_error(quoted + ": no " + who + " footballer has the ball (" + square_name(ball_) + ")");
+    if (kicker < 0)
+      return make_error(ErrorCode::ball_not_held,
+                        {{"item", item}, {"side", side}, {"square", square_name(ball_)}},
+                        quoted + ": no " + who + " footballer has the ball (" + square_name(ball_) + ")");
     if (kicked_ >> kicker & 1)
-      return make_error(quoted + ": the " + who + " footballer on " + square_name(ball_) + " has already kicked");
+      return make_error(
+          ErrorCode::already_kicked, {{"item", item}, {"side", side}, {"square", square_name(ball_)}},
+          quoted + ": the " + who + " footballer on " + square_name(ball_) + " has already kicked");
     int dc = col_of(to) - col_of(ball_), dr = row_of(to) - row_of(ball_);
     int dist = std::max(std::abs(dc), std::abs(dr));
     if (dist == 0 || dist > 2 || (dc != 0 && dr != 0 && std::abs(dc) != std::abs(dr)))
-      return make_error(quoted + ": the ball moves 1 or 2 squares in a straight line from " + square_name(ball_));
+      return make_error(
+          ErrorCode::ball_distance, {{"item", item}, {"square", square_name(ball_)}},
+          quoted + ": the ball moves 1 or 2 squares in a straight line from " + square_name(ball_));
     const int strength = kStrength[kicker];
     int holder = at(opp, ball_);
     int want_duel = holder >= 0 ? std::max(0, kStrength[holder] - strength) : 0;
@@ -290,13 +308,24 @@ Result<Action> BaltekState::parse(std::string_view t) const {
     auto count = [](int n, const char* what) {
       return n == 0 ? std::string("no ") + what : std::string("a ") + what + " of " + std::to_string(n);
     };
-    if (duel != want_duel)
-      return make_error(who + " kick " + std::string(t) + " needs " + count(want_duel, "duel") + " (write " + fixed + ")");
-    if (lob != want_lob)
-      return make_error(who + " kick " + std::string(t) + " needs " + count(want_lob, "lob") + " (write " + fixed + ")");
+    auto needs = [&](int n, ErrorCode none, ErrorCode some, const char* what) {
+      ErrorParams params = {{"side", side}, {"item", item}};
+      if (n > 0) params.emplace_back("count", std::to_string(n));
+      params.emplace_back("fixed", fixed);
+      return make_error(
+          n == 0 ? none : some, std::move(params),
+          who + " kick " + std::string(t) + " needs " + count(n, what) + " (write " + fixed + ")");
+    };
+    if (duel != want_duel) return needs(want_duel, ErrorCode::kick_no_duel, ErrorCode::kick_duel, "duel");
+    if (lob != want_lob) return needs(want_lob, ErrorCode::kick_no_lob, ErrorCode::kick_lob, "lob");
     if (1 + duel + lob > points_)
-      return make_error(quoted + " costs " + std::to_string(1 + duel + lob) + " points; " + who + " has " +
-                        std::to_string(points_) + " left");
+      return make_error(ErrorCode::kick_cost,
+                        {{"item", item},
+                         {"cost", std::to_string(1 + duel + lob)},
+                         {"side", side},
+                         {"left", std::to_string(points_)}},
+                        quoted + " costs " + std::to_string(1 + duel + lob) + " points; " + who + " has " +
+                            std::to_string(points_) + " left");
     assert(is_legal(a));
     return a;
   }
@@ -304,20 +333,36 @@ Result<Action> BaltekState::parse(std::string_view t) const {
   Square from = parse_square(sprint ? head.substr(0, 2) : head);
   Square to = parse_square(tail);
   if (from == kNone || to == kNone)
-    return make_error(quoted + " is not a Baltek action (runs 'g3 f3', sprints 'g3* e2', kicks '@ c3')");
+    return make_error(ErrorCode::not_a_field_action, {{"item", item}},
+                      quoted + " is not a Baltek action (runs 'g3 f3', sprints 'g3* e2', kicks '@ c3')");
   const int i = at(me, from);
-  if (i < 0) return make_error(quoted + ": no " + who + " footballer on " + square_name(from));
+  if (i < 0)
+    return make_error(ErrorCode::no_footballer,
+                      {{"item", item}, {"side", side}, {"square", square_name(from)}},
+                      quoted + ": no " + who + " footballer on " + square_name(from));
   if (ran_ >> i & 1)
-    return make_error(quoted + ": the " + who + " footballer on " + square_name(from) + " has already run this turn");
-  if (!is_field(to)) return make_error(quoted + ": footballers never enter a goal");
-  if (at(me, to) >= 0) return make_error(quoted + ": " + square_name(to) + " holds a " + who + " footballer");
+    return make_error(
+        ErrorCode::already_ran, {{"item", item}, {"side", side}, {"square", square_name(from)}},
+        quoted + ": the " + who + " footballer on " + square_name(from) + " has already run this turn");
+  if (!is_field(to))
+    return make_error(ErrorCode::into_goal, {{"item", item}}, quoted + ": footballers never enter a goal");
+  if (at(me, to) >= 0)
+    return make_error(ErrorCode::own_footballer_there,
+                      {{"item", item}, {"square", square_name(to)}, {"side", side}},
+                      quoted + ": " + square_name(to) + " holds a " + who + " footballer");
   int dist = std::max(std::abs(col_of(to) - col_of(from)), std::abs(row_of(to) - row_of(from)));
   if (sprint) {
-    if (!bonus_[me]) return make_error(quoted + ": " + who + "'s bonus is spent until the next kickoff");
-    if (dist > 2) return make_error(quoted + ": a sprint goes at most 2 squares");
+    if (!bonus_[me])
+      return make_error(ErrorCode::bonus_spent, {{"item", item}, {"side", side}},
+                        quoted + ": " + who + "'s bonus is spent until the next kickoff");
+    if (dist > 2)
+      return make_error(ErrorCode::sprint_too_far, {{"item", item}},
+                        quoted + ": a sprint goes at most 2 squares");
   } else if (dist > 1) {
-    return make_error(quoted + ": a run goes to a neighbouring square (a sprint is written " + square_name(from) +
-                      "* " + square_name(to) + ")");
+    return make_error(ErrorCode::run_too_far,
+                      {{"item", item}, {"sprint", square_name(from) + "* " + square_name(to)}},
+                      quoted + ": a run goes to a neighbouring square (a sprint is written " +
+                          square_name(from) + "* " + square_name(to) + ")");
   }
   Action a = make(sprint ? kSprint : kRun, from, to);
   assert(is_legal(a));

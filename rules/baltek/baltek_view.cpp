@@ -51,32 +51,43 @@ Result<BaltekState> BaltekState::from_ascii(std::string_view diagram, char to_mo
     std::vector<std::string> cells;
     for (std::string w; words >> w;)
       if (w != "#") cells.push_back(w);
-    if (cells.size() != 10) return make_error("row " + first + " needs 10 cells");
+    if (cells.size() != 10)
+      return make_error(ErrorCode::row_cells, {{"row", first}, {"count", "10"}},
+                        "row " + first + " needs 10 cells");
     for (int col = 1; col <= 10; ++col) {
       const std::string& c = cells[static_cast<std::size_t>(col - 1)];
-      if (c.size() != 3) return make_error("cell '" + c + "' on row " + first + " is not three characters");
+      if (c.size() != 3)
+        return make_error(ErrorCode::cell_length, {{"cell", c}, {"row", first}},
+                          "cell '" + c + "' on row " + first + " is not three characters");
       for (int team = 0; team < 2; ++team) {
         if (c[team] == '.') continue;
-        if (c[team] < '1' || c[team] > '3') return make_error("bad strength in cell '" + c + "'");
+        if (c[team] < '1' || c[team] > '3')
+          return make_error(ErrorCode::bad_strength, {{"cell", c}}, "bad strength in cell '" + c + "'");
         found[team].emplace_back(c[team] - '0', square(col, row));
       }
       if (c[2] == 'o') {
-        if (ball != kNone) return make_error("two balls");
+        if (ball != kNone) return make_error(ErrorCode::two_balls, {}, "two balls");
         ball = square(col, row);
       } else if (c[2] != '.') {
-        return make_error("cell '" + c + "': the third character is 'o' (ball) or '.'");
+        return make_error(ErrorCode::ball_mark, {{"cell", c}},
+                          "cell '" + c + "': the third character is 'o' (ball) or '.'");
       }
     }
   }
-  if (rows_seen != 5) return make_error("the diagram needs rows 5 to 1");
-  if (ball == kNone) return make_error("no ball");
+  if (rows_seen != 5)
+    return make_error(ErrorCode::diagram_rows, {{"first", "5"}, {"last", "1"}},
+                      "the diagram needs rows 5 to 1");
+  if (ball == kNone) return make_error(ErrorCode::no_ball, {}, "no ball");
   for (int team = 0; team < 2; ++team) {
     auto& f = found[team];
     std::sort(f.begin(), f.end(), [](auto& a, auto& b) { return a.first > b.first; });
-    if (f.size() != 6) return make_error(std::string(1, kLetter[team]) + " needs six footballers");
+    if (f.size() != 6)
+      return make_error(ErrorCode::six_footballers, {{"side", std::string(1, kLetter[team])}},
+                        std::string(1, kLetter[team]) + " needs six footballers");
     for (int i = 0; i < 6; ++i) {
       if (f[static_cast<std::size_t>(i)].first != kStrength[static_cast<std::size_t>(i)])
-        return make_error(std::string(1, kLetter[team]) + " needs one 3, two 2s and three 1s");
+        return make_error(ErrorCode::team_strengths, {{"side", std::string(1, kLetter[team])}},
+                          std::string(1, kLetter[team]) + " needs one 3, two 2s and three 1s");
       st.pos_[team][static_cast<std::size_t>(i)] = f[static_cast<std::size_t>(i)].second;
     }
   }

@@ -11,6 +11,7 @@ namespace cinq::batik {
 namespace {
 
 std::string side_name(Side s) { return s == 0 ? "Light" : "Dark"; }
+std::string side_letter(Side s) { return s == 0 ? "C" : "F"; }
 
 std::string piece_ids() {
   std::string s;
@@ -28,8 +29,9 @@ int to_int(std::string_view digits) {
   return v;
 }
 
-Error drop_error(std::string_view item, const std::string& why) {
-  return make_error("'" + std::string(item) + "': " + why);
+Error drop_error(std::string_view item, ErrorCode code, ErrorParams params, const std::string& why) {
+  params.insert(params.begin(), {"item", std::string(item)});
+  return make_error(code, std::move(params), "'" + std::string(item) + "': " + why);
 }
 
 // A position `I` or `I.F` (digits) in eighths; nullopt if it is not a decimal. `exact` is false when the
@@ -79,14 +81,16 @@ std::string drop_text(const Drop& d) {
 
 Result<Item> BatikState::read_item(std::string_view text, const ItemContext&) const {
   std::string item = fold_spaces(text);
-  if (outcome_.over()) return drop_error(item, "the game is over");
+  if (outcome_.over()) return drop_error(item, ErrorCode::item_game_over, {}, "the game is over");
   std::vector<std::string_view> tokens;
   for (std::string_view rest = item; !rest.empty();) {
     auto sp = rest.find(' ');
     tokens.push_back(rest.substr(0, sp));
     rest = sp == std::string_view::npos ? std::string_view{} : rest.substr(sp + 1);
   }
-  if (tokens.size() != 3) return drop_error(item, "a drop is PIECE[~] ANGLE X, e.g. TL 45 3.25 or NR~ 90 0");
+  if (tokens.size() != 3)
+    return drop_error(item, ErrorCode::drop_form, {},
+                      "a drop is PIECE[~] ANGLE X, e.g. TL 45 3.25 or NR~ 90 0");
 
   // The piece.
   std::string_view id = tokens[0];
@@ -94,23 +98,29 @@ Result<Item> BatikState::read_item(std::string_view text, const ItemContext&) co
   if (flipped) id.remove_suffix(1);
   int piece = piece_index(id);
   if (piece < 0)
-    return drop_error(item, "unknown piece '" + std::string(id) + "' (pieces: " + piece_ids() + ")");
+    return drop_error(item, ErrorCode::unknown_piece, {{"piece", std::string(id)}, {"pieces", piece_ids()}},
+                      "unknown piece '" + std::string(id) + "' (pieces: " + piece_ids() + ")");
   if (lost_[static_cast<std::size_t>(to_move_)] & (1u << piece))
-    return drop_error(item,
+    return drop_error(item, ErrorCode::piece_lost,
+                      {{"side", side_letter(to_move_)}, {"piece", std::string(id)}},
                       side_name(to_move_) + " lost " + std::string(id) + " in an earlier game of the match");
   if (dropped_[static_cast<std::size_t>(to_move_)] & (1u << piece))
-    return drop_error(item, side_name(to_move_) + "'s " + std::string(id) + " is already in the frame");
+    return drop_error(item, ErrorCode::piece_dropped,
+                      {{"side", side_letter(to_move_)}, {"piece", std::string(id)}},
+                      side_name(to_move_) + "'s " + std::string(id) + " is already in the frame");
 
   // The rotation.
   std::string_view angle_text = tokens[1];
   if (!all_digits(angle_text) || angle_text.size() > 6)
-    return drop_error(item,
+    return drop_error(item, ErrorCode::rotation_not_number, {{"angle", std::string(angle_text)}},
                       "the rotation '" + std::string(angle_text) + "' is not a whole number of degrees");
   int degrees = to_int(angle_text);
   if (degrees % kAngleStep != 0)
-    return drop_error(item, "the rotation " + std::to_string(degrees) + " is not a multiple of 15 degrees");
+    return drop_error(item, ErrorCode::rotation_step, {{"angle", std::to_string(degrees)}},
+                      "the rotation " + std::to_string(degrees) + " is not a multiple of 15 degrees");
   if (degrees >= kAngles * kAngleStep)
-    return drop_error(item, "the rotation " + std::to_string(degrees) + " is out of range (0 to 345)");
+    return drop_error(item, ErrorCode::rotation_range, {{"angle", std::to_string(degrees)}},
+                      "the rotation " + std::to_string(degrees) + " is out of range (0 to 345)");
   int angle = degrees / kAngleStep;
 
   // The position.
@@ -118,16 +128,24 @@ Result<Item> BatikState::read_item(std::string_view text, const ItemContext&) co
   int max_x = shape.max_x[static_cast<std::size_t>(angle)];
   std::string range = " (x from 0 to " + eighths_text(max_x) + " for " + std::string(tokens[0]) + " " +
                       std::to_string(degrees) + ")";
+  auto wall = [&](ErrorCode code, const std::string& why) {
+    return drop_error(
+        item, code,
+        {{"max", eighths_text(max_x)}, {"piece", std::string(tokens[0])}, {"angle", std::to_string(degrees)}},
+        why + range);
+  };
   std::string_view x_text = tokens[2];
   if (!x_text.empty() && x_text.front() == '-' && parse_position(x_text.substr(1)))
-    return drop_error(item, "the piece would stick out of the left wall" + range);
+    return wall(ErrorCode::left_wall, "the piece would stick out of the left wall");
   auto position = parse_position(x_text);
   if (!position)
-    return drop_error(item, "the position '" + std::string(x_text) + "' is not a decimal number");
+    return drop_error(item, ErrorCode::position_not_number, {{"position", std::string(x_text)}},
+                      "the position '" + std::string(x_text) + "' is not a decimal number");
   if (!position->huge && !position->exact)
-    return drop_error(item, "the position " + std::string(x_text) + " is not a multiple of 1/8");
+    return drop_error(item, ErrorCode::position_step, {{"position", std::string(x_text)}},
+                      "the position " + std::string(x_text) + " is not a multiple of 1/8");
   if (position->huge || position->eighths > max_x)
-    return drop_error(item, "the piece would stick out of the right wall" + range);
+    return wall(ErrorCode::right_wall, "the piece would stick out of the right wall");
   return Item{false, encode({piece, flipped, angle, position->eighths})};
 }
 

@@ -34,6 +34,13 @@ std::string slot_list(const std::vector<int>& slots) {
 std::string gap(int hole) {
   return hole_name(hole) + " is in a gap (no tray on " + slot_name(slot_of(hole)) + ")";
 }
+ErrorParams gap_params(int hole) { return {{"hole", hole_name(hole)}, {"slot", slot_name(slot_of(hole))}}; }
+
+// An item's error: its code, its parameters after the item's own, and its English reason.
+Error item_error(const std::string& item, ErrorCode code, ErrorParams params, const std::string& why) {
+  params.insert(params.begin(), {"item", item});
+  return make_error(code, std::move(params), "'" + item + "': " + why);
+}
 
 constexpr const char* kTrayHelp = "slide a tray (B1 >2) or remove an empty one (x B1)";
 
@@ -41,12 +48,13 @@ constexpr const char* kTrayHelp = "slide a tray (B1 >2) or remove an empty one (
 
 Result<Item> BiState::read_item(std::string_view text, const ItemContext&) const {
   std::string folded = fold_spaces(text);
-  if (folded.empty()) return make_error("an empty action");
-  if (phase_ == Phase::over) return make_error("'" + folded + "': the game is over");
+  if (folded.empty()) return make_error(ErrorCode::empty_item, {}, "an empty action");
+  if (phase_ == Phase::over) return item_error(folded, ErrorCode::item_game_over, {}, "the game is over");
   auto words = split_words(folded);
   std::vector<std::string> tokens(words.begin(), words.end());
   if (tokens[0][0] == '!') {
-    if (tokens.size() != 1) return make_error("'" + folded + "': an announcement is one token (!3)");
+    if (tokens.size() != 1)
+      return item_error(folded, ErrorCode::announcement_token, {}, "an announcement is one token (!3)");
     return read_announcement(tokens[0]);
   }
   if (phase_ == Phase::tray || phase_ == Phase::tray_done) return read_tray_item(tokens);
@@ -56,49 +64,70 @@ Result<Item> BiState::read_item(std::string_view text, const ItemContext&) const
 Result<Item> BiState::read_announcement(std::string_view token) const {
   std::string item(token);
   if (phase_ == Phase::tray)
-    return make_error("'" + item + "': the tray player announces after its tray action");
-  if (phase_ != Phase::tray_done) return make_error("'" + item + "': only the tray player announces");
+    return item_error(item, ErrorCode::announce_after_tray, {},
+                      "the tray player announces after its tray action");
+  if (phase_ != Phase::tray_done)
+    return item_error(item, ErrorCode::announce_tray_player, {}, "only the tray player announces");
   auto k = parse_count(token.substr(1));
-  if (!k) return make_error("'" + item + "' is not an announcement (write the number of jumps: !3)");
-  if (*k < 2) return make_error("'" + item + "': an announcement is at least 2 (a single jump needs none)");
+  if (!k)
+    return make_error(ErrorCode::not_an_announcement, {{"item", item}},
+                      "'" + item + "' is not an announcement (write the number of jumps: !3)");
+  if (*k < 2)
+    return item_error(item, ErrorCode::announcement_small, {},
+                      "an announcement is at least 2 (a single jump needs none)");
   if (*k > longest_) {
-    if (longest_ == 0) return make_error("'" + item + "': no marble can jump here");
-    return make_error("'" + item + "': no marble can make " + std::to_string(*k) +
-                      " jumps in a row here (at most " + std::to_string(longest_) + ")");
+    if (longest_ == 0) return item_error(item, ErrorCode::no_jump, {}, "no marble can jump here");
+    return item_error(item, ErrorCode::chain_too_long,
+                      {{"count", std::to_string(*k)}, {"longest", std::to_string(longest_)}},
+                      "no marble can make " + std::to_string(*k) + " jumps in a row here (at most " +
+                          std::to_string(longest_) + ")");
   }
   return Item{false, encode_announce(*k)};
 }
 
 Result<Item> BiState::read_tray_item(const std::vector<std::string>& tokens) const {
   std::string item = joined(tokens);
-  auto fail = [&](const std::string& why) { return make_error("'" + item + "': " + why); };
+  auto fail = [&](ErrorCode code, ErrorParams params, const std::string& why) {
+    return item_error(item, code, std::move(params), why);
+  };
   if (phase_ == Phase::tray_done)
-    return fail("the tray action is made; announce a chain (!2) or end the turn");
+    return fail(ErrorCode::tray_action_made, {},
+                "the tray action is made; announce a chain (!2) or end the turn");
   if (tokens[0] == "x") {
-    if (tokens.size() != 2) return fail("a removal names one tray slot (x B1)");
+    if (tokens.size() != 2)
+      return fail(ErrorCode::removal_one_slot, {}, "a removal names one tray slot (x B1)");
     auto slot = parse_slot(tokens[1]);
     if (!slot) {
-      if (parse_hole(tokens[1])) return fail("the tray player removes an empty tray (x B1), not a marble");
-      return fail("'" + tokens[1] + "' is not a tray slot (A1 to D4)");
+      if (parse_hole(tokens[1]))
+        return fail(ErrorCode::removes_tray_not_marble, {},
+                    "the tray player removes an empty tray (x B1), not a marble");
+      return fail(ErrorCode::not_a_slot, {{"token", tokens[1]}},
+                  "'" + tokens[1] + "' is not a tray slot (A1 to D4)");
     }
-    if (!board_.has_tray(*slot)) return fail("there is no tray on " + tokens[1]);
+    if (!board_.has_tray(*slot))
+      return fail(ErrorCode::no_tray, {{"slot", tokens[1]}}, "there is no tray on " + tokens[1]);
     if (!board_.tray_empty(*slot)) {
       int n = std::popcount(board_.marbles & slot_holes(*slot));
-      return fail("the tray on " + tokens[1] + " still holds " + std::to_string(n) +
-                  (n == 1 ? " marble" : " marbles"));
+      return fail(ErrorCode::tray_not_empty, {{"slot", tokens[1]}, {"count", std::to_string(n)}},
+                  "the tray on " + tokens[1] + " still holds " + std::to_string(n) +
+                      (n == 1 ? " marble" : " marbles"));
     }
     return Item{false, encode_remove_tray(*slot)};
   }
   auto slot = parse_slot(tokens[0]);
   if (!slot) {
-    if (parse_hole(tokens[0])) return fail("it is the tray player's turn: " + std::string(kTrayHelp));
-    return fail("not a tray action: " + std::string(kTrayHelp));
+    if (parse_hole(tokens[0]))
+      return fail(ErrorCode::tray_players_turn, {},
+                  "it is the tray player's turn: " + std::string(kTrayHelp));
+    return fail(ErrorCode::not_a_tray_action, {}, "not a tray action: " + std::string(kTrayHelp));
   }
   if (tokens.size() != 2)
-    return fail("a push is the slot then the direction and distance in one token (B1 >2)");
+    return fail(ErrorCode::push_one_token, {},
+                "a push is the slot then the direction and distance in one token (B1 >2)");
   auto dir = dir_from_mark(tokens[1][0]);
   auto distance = parse_count(std::string_view(tokens[1]).substr(1));
-  if (!dir || !distance) return fail("a push is written with > < ^ or v and a distance (B1 >2)");
+  if (!dir || !distance)
+    return fail(ErrorCode::push_form, {}, "a push is written with > < ^ or v and a distance (B1 >2)");
   Push push{*slot, *dir, *distance};
   std::vector<int> group = board_.push_group(*slot, *dir);
   int blocker = -1;
@@ -106,73 +135,105 @@ Result<Item> BiState::read_tray_item(const std::vector<std::string>& tokens) con
     case PushFault::none:
       return Item{false, encode_push(push)};
     case PushFault::no_tray:
-      return fail("there is no tray on " + tokens[0]);
+      return fail(ErrorCode::no_tray, {{"slot", tokens[0]}}, "there is no tray on " + tokens[0]);
     case PushFault::too_many:
-      return fail("a group of four trays (" + slot_list(group) + ") cannot be pushed");
+      return fail(ErrorCode::four_trays, {{"slots", slot_list(group)}},
+                  "a group of four trays (" + slot_list(group) + ") cannot be pushed");
     case PushFault::too_far:
-      if (push.distance < 1) return fail("a push moves the trays at least one slot");
-      if (group.size() == 1) return fail("a single tray moves at most 3 slots");
+      if (push.distance < 1)
+        return fail(ErrorCode::push_zero, {}, "a push moves the trays at least one slot");
+      if (group.size() == 1)
+        return fail(ErrorCode::one_tray_distance, {}, "a single tray moves at most 3 slots");
       if (group.size() == 2)
-        return fail("a group of two trays (" + slot_list(group) + ") moves at most 2 slots");
-      return fail("a group of three trays (" + slot_list(group) + ") moves only 1 slot");
+        return fail(ErrorCode::two_trays_distance, {{"slots", slot_list(group)}},
+                    "a group of two trays (" + slot_list(group) + ") moves at most 2 slots");
+      return fail(ErrorCode::three_trays_distance, {{"slots", slot_list(group)}},
+                  "a group of three trays (" + slot_list(group) + ") moves only 1 slot");
     case PushFault::frame:
-      return fail("the push is blocked by the frame");
+      return fail(ErrorCode::push_frame, {}, "the push is blocked by the frame");
     case PushFault::tray:
-      return fail("the push is blocked by the tray on " + slot_name(blocker));
+      return fail(ErrorCode::push_tray, {{"slot", slot_name(blocker)}},
+                  "the push is blocked by the tray on " + slot_name(blocker));
   }
-  return fail("not a legal push");
+  return fail(ErrorCode::push_not_legal, {}, "not a legal push");
 }
 
 Result<Item> BiState::read_marble_item(const std::vector<std::string>& tokens) const {
   std::string item = joined(tokens);
-  auto fail = [&](const std::string& why) { return make_error("'" + item + "': " + why); };
+  auto fail = [&](ErrorCode code, ErrorParams params, const std::string& why) {
+    return item_error(item, code, std::move(params), why);
+  };
   if (phase_ == Phase::first_removal) {
     if (tokens[0] != "x" || tokens.size() != 2)
-      return fail("the marble player starts the round by removing one marble (x d4)");
+      return fail(ErrorCode::first_removal, {},
+                  "the marble player starts the round by removing one marble (x d4)");
     auto hole = parse_hole(tokens[1]);
-    if (!hole) return fail("'" + tokens[1] + "' is not a hole (a1 to h8)");
-    if (!board_.is_hole(*hole)) return fail(gap(*hole));
-    if (!board_.has_marble(*hole)) return fail("there is no marble on " + tokens[1]);
+    if (!hole)
+      return fail(ErrorCode::not_a_hole, {{"token", tokens[1]}},
+                  "'" + tokens[1] + "' is not a hole (a1 to h8)");
+    if (!board_.is_hole(*hole)) return fail(ErrorCode::in_gap, gap_params(*hole), gap(*hole));
+    if (!board_.has_marble(*hole))
+      return fail(ErrorCode::no_marble, {{"hole", tokens[1]}}, "there is no marble on " + tokens[1]);
     return Item{false, encode_remove_marble(*hole)};
   }
   if (tokens[0] == "x")
-    return fail("a marble is removed only at the start of a round; now a marble jumps (d2 d4)");
-  if (parse_slot(tokens[0])) return fail("it is the marble player's turn: a marble jumps (d2 d4)");
+    return fail(ErrorCode::removal_over, {},
+                "a marble is removed only at the start of a round; now a marble jumps (d2 d4)");
+  if (parse_slot(tokens[0]))
+    return fail(ErrorCode::marble_players_turn, {}, "it is the marble player's turn: a marble jumps (d2 d4)");
   std::vector<int> path;
   for (const auto& t : tokens) {
     auto hole = parse_hole(t);
-    if (!hole) return fail("'" + t + "' is not a hole (a1 to h8)");
+    if (!hole) return fail(ErrorCode::not_a_hole, {{"token", t}}, "'" + t + "' is not a hole (a1 to h8)");
     path.push_back(*hole);
   }
-  if (path.size() < 2) return fail("a jump names the marble's hole and its landing hole (d2 d4)");
-  if (!board_.has_marble(path[0]))
-    return fail(board_.is_hole(path[0]) ? "there is no marble on " + tokens[0] : gap(path[0]));
+  if (path.size() < 2)
+    return fail(ErrorCode::jump_form, {}, "a jump names the marble's hole and its landing hole (d2 d4)");
+  if (!board_.has_marble(path[0])) {
+    if (board_.is_hole(path[0]))
+      return fail(ErrorCode::no_marble, {{"hole", tokens[0]}}, "there is no marble on " + tokens[0]);
+    return fail(ErrorCode::in_gap, gap_params(path[0]), gap(path[0]));
+  }
   // Play the chain on a copy: the jumper leaves its start, each jumped marble goes at once.
   Board b = board_;
   b.marbles &= ~(std::uint64_t{1} << path[0]);
   for (std::size_t i = 1; i < path.size(); ++i) {
     int from = path[i - 1], to = path[i];
     std::string jump = path.size() > 2 ? "jump " + tokens[i - 1] + " " + tokens[i] + ": " : "";
+    // The jump at fault, named in the parameters (the item is the whole chain).
+    auto jump_fail = [&](ErrorCode code, ErrorParams params, const std::string& why) {
+      params.insert(params.begin(), {"jump", tokens[i - 1] + " " + tokens[i]});
+      return fail(code, std::move(params), jump + why);
+    };
     int dx = to % 8 - from % 8, dy = to / 8 - from / 8;
     bool straight = (dy == 0 && (dx == 2 || dx == -2)) || (dx == 0 && (dy == 2 || dy == -2));
-    if (!straight) return fail(jump + "a jump goes straight over one hole (across, up or down)");
+    if (!straight)
+      return jump_fail(ErrorCode::jump_straight, {},
+                       "a jump goes straight over one hole (across, up or down)");
     int over = (from + to) / 2;
     if (!b.is_hole(over))
-      return fail(jump + "there is no hole on " + hole_name(over) + " to jump over (no tray on " +
-                  slot_name(slot_of(over)) + ")");
-    if (!b.has_marble(over)) return fail(jump + "there is no marble on " + hole_name(over) + " to jump over");
-    if (!b.is_hole(to)) return fail(jump + gap(to));
-    if (b.has_marble(to)) return fail(jump + hole_name(to) + " is not empty");
+      return jump_fail(ErrorCode::jump_over_gap, gap_params(over),
+                       "there is no hole on " + hole_name(over) + " to jump over (no tray on " +
+                           slot_name(slot_of(over)) + ")");
+    if (!b.has_marble(over))
+      return jump_fail(ErrorCode::jump_over_empty, {{"hole", hole_name(over)}},
+                       "there is no marble on " + hole_name(over) + " to jump over");
+    if (!b.is_hole(to)) return jump_fail(ErrorCode::jump_into_gap, gap_params(to), gap(to));
+    if (b.has_marble(to))
+      return jump_fail(ErrorCode::landing_taken, {{"hole", hole_name(to)}}, hole_name(to) + " is not empty");
     b.marbles &= ~(std::uint64_t{1} << over);
   }
   int made = static_cast<int>(path.size()) - 1;
   if (announced_ == 0 && made != 1)
-    return fail("without an announcement the marble player makes exactly one jump, not " +
-                std::to_string(made));
+    return fail(
+        ErrorCode::one_jump, {{"made", std::to_string(made)}},
+        "without an announcement the marble player makes exactly one jump, not " + std::to_string(made));
   if (announced_ > 0 && made != announced_)
-    return fail("the tray player announced !" + std::to_string(announced_) +
-                ": the chain must make exactly " + std::to_string(announced_) + " jumps, not " +
-                std::to_string(made));
+    return fail(ErrorCode::announced_chain,
+                {{"announced", std::to_string(announced_)}, {"made", std::to_string(made)}},
+                "the tray player announced !" + std::to_string(announced_) +
+                    ": the chain must make exactly " + std::to_string(announced_) + " jumps, not " +
+                    std::to_string(made));
   return Item{false, encode_chain(path)};
 }
 
@@ -295,17 +356,21 @@ Result<std::unique_ptr<State>> position(std::string_view diagram, const Setup& s
     start = end + 1;
     if (tokens.size() < 9 || tokens[0].size() != 1 || tokens[0][0] < '1' || tokens[0][0] > '8') continue;
     int row = tokens[0][0] - '1';
-    if (seen[row]) return make_error("row " + tokens[0] + " is given twice");
+    if (seen[row])
+      return make_error(ErrorCode::row_twice, {{"row", tokens[0]}}, "row " + tokens[0] + " is given twice");
     seen[row] = true;
     for (int col = 0; col < 8; ++col) {
       const std::string& t = tokens[col + 1];
       if (t.size() != 1 || (t[0] != 'o' && t[0] != '+' && t[0] != '.'))
-        return make_error("row " + tokens[0] + ": '" + t + "' is not a cell (o, + or .)");
+        return make_error(ErrorCode::bad_cell, {{"row", tokens[0]}, {"cell", t}, {"cells", "o + ."}},
+                          "row " + tokens[0] + ": '" + t + "' is not a cell (o, + or .)");
       cells[row][col] = t[0];
     }
   }
   for (int row = 0; row < 8; ++row)
-    if (!seen[row]) return make_error("row " + std::to_string(row + 1) + " is missing");
+    if (!seen[row])
+      return make_error(ErrorCode::row_missing, {{"row", std::to_string(row + 1)}},
+                        "row " + std::to_string(row + 1) + " is missing");
   for (int s = 0; s < kSlots; ++s) {
     int gaps = 0;
     for (int h = 0; h < kHoles; ++h) {
@@ -314,22 +379,33 @@ Result<std::unique_ptr<State>> position(std::string_view diagram, const Setup& s
       gaps += c == '.';
       if (c == 'o') b.marbles |= std::uint64_t{1} << h;
     }
-    if (gaps != 0 && gaps != 4) return make_error("slot " + slot_name(s) + " is half a tray");
+    if (gaps != 0 && gaps != 4)
+      return make_error(ErrorCode::half_tray, {{"slot", slot_name(s)}},
+                        "slot " + slot_name(s) + " is half a tray");
     if (gaps == 0) b.trays = static_cast<std::uint16_t>(b.trays | (1u << s));
   }
-  if (setup.round < 1 || setup.round > 2) return make_error("a round is 1 or 2");
-  if (setup.phase == Phase::over) return make_error("a diagram sets a game in progress, not a finished one");
+  if (setup.round < 1 || setup.round > 2) return make_error(ErrorCode::round_number, {}, "a round is 1 or 2");
+  if (setup.phase == Phase::over)
+    return make_error(ErrorCode::diagram_finished, {},
+                      "a diagram sets a game in progress, not a finished one");
   if ((setup.round == 2) != (setup.round1_left >= 0))
-    return make_error("round 2, and round 2 only, needs the marbles left at the end of round 1");
+    return make_error(ErrorCode::round_one_marbles, {},
+                      "round 2, and round 2 only, needs the marbles left at the end of round 1");
   if (setup.announced != 0 && setup.phase != Phase::marbles)
-    return make_error("an announcement is set only where the marble player is to jump");
-  if (setup.announced < 0 || setup.announced > kMaxChain) return make_error("an announcement is 0 to 22");
-  if (b.marbles == 0) return make_error("a position has at least one marble");
+    return make_error(ErrorCode::announcement_phase, {},
+                      "an announcement is set only where the marble player is to jump");
+  if (setup.announced < 0 || setup.announced > kMaxChain)
+    return make_error(ErrorCode::announcement_range, {{"max", std::to_string(kMaxChain)}},
+                      "an announcement is 0 to 22");
+  if (b.marbles == 0) return make_error(ErrorCode::no_marbles, {}, "a position has at least one marble");
   if (setup.phase == Phase::marbles) {
     int longest = b.longest_chain();
-    if (longest == 0) return make_error("the marble player has no jump here: the round would be over");
+    if (longest == 0)
+      return make_error(ErrorCode::diagram_no_jump, {},
+                        "the marble player has no jump here: the round would be over");
     if (setup.announced > longest)
-      return make_error("no chain of " + std::to_string(setup.announced) + " jumps here to announce");
+      return make_error(ErrorCode::no_chain_to_announce, {{"count", std::to_string(setup.announced)}},
+                        "no chain of " + std::to_string(setup.announced) + " jumps here to announce");
   }
   return std::unique_ptr<State>(std::make_unique<BiState>(b, setup));
 }

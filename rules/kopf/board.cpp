@@ -129,25 +129,41 @@ std::vector<std::pair<int, int>> moves(const Cells& cells, const Holes& holes, i
   return out;
 }
 
-std::string move_error(const Cells& cells, const Holes& holes, int side, int from, int to) {
+std::optional<Error> move_error(const Cells& cells, const Holes& holes, int side, int from, int to,
+                                const std::string& item) {
+  auto fail = [&](ErrorCode code, ErrorParams params, const std::string& why) {
+    params.insert(params.begin(), {"item", item});
+    return make_error(code, std::move(params), item + ": " + why);
+  };
+  auto letter = [](int s) { return std::string(s == 0 ? "R" : "B"); };
   std::string f = square_name(from), t = square_name(to);
-  if (cells[from] == kEmpty) return f + " is empty";
+  if (cells[from] == kEmpty) return fail(ErrorCode::square_empty, {{"square", f}}, f + " is empty");
   if (cells[from] != side)
-    return f + " is a " + side_name(cells[from]) + " button, not " + side_name(side) + "'s";
-  if (from == to) return "a move must leave its square";
+    return fail(ErrorCode::other_button,
+                {{"square", f}, {"owner_side", letter(cells[from])}, {"side", letter(side)}},
+                f + " is a " + side_name(cells[from]) + " button, not " + side_name(side) + "'s");
+  if (from == to) return fail(ErrorCode::piece_stays, {}, "a move must leave its square");
   int dc = col_of(to) - col_of(from), dr = row_of(to) - row_of(from);
   if (dc != 0 && dr != 0 && std::abs(dc) != std::abs(dr))
-    return t + " is not on a line from " + f + " (8 directions: straight or diagonal)";
+    return fail(ErrorCode::not_on_line, {{"to", t}, {"from", f}},
+                t + " is not on a line from " + f + " (8 directions: straight or diagonal)");
   int n = std::max(std::abs(dc), std::abs(dr));
   int h = holes[from];
   auto [lo, hi] = distance_range(h);
   if (n < lo || n > hi) {
-    if (h == 4) return f + " stands on 4 holes: it moves 1 to 4 squares, not " + std::to_string(n);
-    return f + " stands on " + std::to_string(h) + (h == 1 ? " hole" : " holes") + ": it moves exactly " +
-           std::to_string(h) + (h == 1 ? " square" : " squares") + ", not " + std::to_string(n);
+    if (h == 4)
+      return fail(ErrorCode::four_holes_distance, {{"square", f}, {"distance", std::to_string(n)}},
+                  f + " stands on 4 holes: it moves 1 to 4 squares, not " + std::to_string(n));
+    return fail(ErrorCode::holes_distance,
+                {{"square", f}, {"holes", std::to_string(h)}, {"distance", std::to_string(n)}},
+                f + " stands on " + std::to_string(h) + (h == 1 ? " hole" : " holes") +
+                    ": it moves exactly " + std::to_string(h) + (h == 1 ? " square" : " squares") + ", not " +
+                    std::to_string(n));
   }
-  if (cells[to] != kEmpty) return t + " is taken by a " + std::string(side_name(cells[to])) + " button";
-  return "";
+  if (cells[to] != kEmpty)
+    return fail(ErrorCode::square_taken, {{"square", t}, {"owner_side", letter(cells[to])}},
+                t + " is taken by a " + std::string(side_name(cells[to])) + " button");
+  return std::nullopt;
 }
 
 }  // namespace cinq::kopf

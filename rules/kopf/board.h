@@ -49,6 +49,7 @@ std::vector<int> strike(const Cells& cells, const Holes& holes, int side);
 std::vector<std::pair<int, int>> moves(const Cells& cells, const Holes& holes, int side);
 
 // Why (from, to) is not a move of `side` on `cells`, in words; "" if it is one.
-std::string move_error(const Cells& cells, const Holes& holes, int side, int from, int to);
+std::optional<Error> move_error(const Cells& cells, const Holes& holes, int side, int from, int to,
+                                const std::string& item);
 
 }  // namespace cinq::kopf

@@ -35,7 +35,9 @@ std::optional<Error> for_rows(std::string_view diagram, F row) {
     for (char c : tokens[0])
       n = std::isdigit(static_cast<unsigned char>(c)) && n < 100 ? n * 10 + (c - '0') : 1000;
     if (n < 1 || n > kSize)
-      return make_error("'" + std::string(tokens[0]) + "' is not a row number (1 to 10)");
+      return make_error(ErrorCode::not_a_row,
+                        {{"row", std::string(tokens[0])}, {"first", "1"}, {"last", "10"}},
+                        "'" + std::string(tokens[0]) + "' is not a row number (1 to 10)");
     tokens.erase(tokens.begin());
     if (auto e = row(n - 1, tokens)) return e;
   }
@@ -91,20 +93,24 @@ Result<Holes> parse_layout(std::string_view diagram) {
   Holes holes{};
   std::array<bool, kSize> seen{};
   auto e = for_rows(diagram, [&](int r, const std::vector<std::string_view>& t) -> std::optional<Error> {
-    if (seen[r]) return make_error("row " + std::to_string(r + 1) + " is given twice");
+    const std::string row = std::to_string(r + 1);
+    if (seen[r]) return make_error(ErrorCode::row_twice, {{"row", row}}, "row " + row + " is given twice");
     seen[r] = true;
-    if (t.size() != kSize) return make_error("row " + std::to_string(r + 1) + " needs ten hole counts");
+    if (t.size() != kSize)
+      return make_error(ErrorCode::row_hole_counts, {{"row", row}}, "row " + row + " needs ten hole counts");
     for (int c = 0; c < kSize; ++c) {
       if (t[c].size() != 1 || t[c][0] < '1' || t[c][0] > '4')
-        return make_error("row " + std::to_string(r + 1) + ": '" + std::string(t[c]) +
-                          "' is not 1 to 4 holes");
+        return make_error(ErrorCode::bad_hole_count, {{"row", row}, {"cell", std::string(t[c])}},
+                          "row " + row + ": '" + std::string(t[c]) + "' is not 1 to 4 holes");
       holes[square(c, r)] = static_cast<std::int8_t>(t[c][0] - '0');
     }
     return std::nullopt;
   });
   if (e) return *e;
   for (int r = 0; r < kSize; ++r)
-    if (!seen[r]) return make_error("row " + std::to_string(r + 1) + " is missing");
+    if (!seen[r])
+      return make_error(ErrorCode::row_missing, {{"row", std::to_string(r + 1)}},
+                        "row " + std::to_string(r + 1) + " is missing");
   return holes;
 }
 
@@ -124,37 +130,53 @@ Result<std::unique_ptr<State>> from_ascii(std::string_view diagram, const Setup&
   cells.fill(kEmpty);
   std::array<bool, kSize> seen{};
   auto e = for_rows(diagram, [&](int r, const std::vector<std::string_view>& t) -> std::optional<Error> {
-    std::string row = "row " + std::to_string(r + 1);
-    if (seen[r]) return make_error(row + " is given twice");
+    const std::string number = std::to_string(r + 1);
+    const std::string row = "row " + number;
+    if (seen[r]) return make_error(ErrorCode::row_twice, {{"row", number}}, row + " is given twice");
     seen[r] = true;
-    if (t.size() < kSize) return make_error(row + " needs ten squares");
+    if (t.size() < kSize)
+      return make_error(ErrorCode::row_cells, {{"row", number}, {"count", "10"}}, row + " needs ten squares");
     for (int c = 0; c < kSize; ++c) {
       if (t[c] == "R" || t[c] == "B")
         cells[square(c, r)] = t[c] == "R" ? 0 : 1;
       else if (t[c] != ".")
-        return make_error(row + ": '" + std::string(t[c]) + "' is not R, B or .");
+        return make_error(ErrorCode::bad_cell,
+                          {{"row", number}, {"cell", std::string(t[c])}, {"cells", "R, B ."}},
+                          row + ": '" + std::string(t[c]) + "' is not R, B or .");
     }
     // Optionally the row number again and the ten hole counts, as ascii() prints them: they must agree.
     std::size_t at = kSize;
     if (t.size() == at) return std::nullopt;
     if (t.size() == at + 1 + kSize && t[at] == std::to_string(r + 1)) ++at;
-    if (t.size() != at + kSize) return make_error(row + ": ten hole counts expected after the squares");
+    if (t.size() != at + kSize)
+      return make_error(ErrorCode::row_hole_counts, {{"row", number}},
+                        row + ": ten hole counts expected after the squares");
     for (int c = 0; c < kSize; ++c)
       if (t[at + c] != std::to_string((*holes)[square(c, r)]))
-        return make_error(row + ": the layout has " + std::to_string((*holes)[square(c, r)]) + " holes on " +
-                          square_name(square(c, r)) + ", the diagram says " + std::string(t[at + c]));
+        return make_error(ErrorCode::holes_differ,
+                          {{"row", number},
+                           {"holes", std::to_string((*holes)[square(c, r)])},
+                           {"square", square_name(square(c, r))},
+                           {"written", std::string(t[at + c])}},
+                          row + ": the layout has " + std::to_string((*holes)[square(c, r)]) + " holes on " +
+                              square_name(square(c, r)) + ", the diagram says " + std::string(t[at + c]));
     return std::nullopt;
   });
   if (e) return *e;
   for (int r = 0; r < kSize; ++r)
-    if (!seen[r]) return make_error("row " + std::to_string(r + 1) + " is missing");
-  if (setup.to_move != 0 && setup.to_move != 1) return make_error("the side to move is 0 (Red) or 1 (Blue)");
-  if (setup.target < 8 || setup.target > 14) return make_error("the target is 8 to 14");
+    if (!seen[r])
+      return make_error(ErrorCode::row_missing, {{"row", std::to_string(r + 1)}},
+                        "row " + std::to_string(r + 1) + " is missing");
+  if (setup.to_move != 0 && setup.to_move != 1)
+    return make_error(ErrorCode::side_to_move, {}, "the side to move is 0 (Red) or 1 (Blue)");
+  if (setup.target < 8 || setup.target > 14)
+    return make_error(ErrorCode::target_range, {{"min", "8"}, {"max", "14"}}, "the target is 8 to 14");
   for (int s = 0; s < 2; ++s) {
     int left = 0;
     for (auto who : cells) left += who == 1 - s;
     if (setup.removed[s] < 0 || setup.removed[s] >= setup.target || setup.removed[s] + left > 14)
-      return make_error("the removed counts do not fit the board and the target");
+      return make_error(ErrorCode::removed_counts, {},
+                        "the removed counts do not fit the board and the target");
   }
   std::unique_ptr<State> state = std::make_unique<KopfState>(
       game(), std::move(holes), setup.target, cells, setup.to_move, setup.removed, setup.opponent_passed);

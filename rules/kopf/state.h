@@ -60,7 +60,7 @@ class KopfState final : public State {
   Result<Item> read_penalty(std::string_view text, const ItemContext& ctx) const;
   Result<Item> read_move(std::string_view text) const;
   // Non-empty when the strike that follows no penalty ends the game: no move or pass may be written.
-  std::string strike_ends_game(std::string_view item) const;
+  std::optional<Error> strike_ends_game(std::string_view item) const;
 
   const Game* game_;
   std::shared_ptr<const Holes> holes_;

@@ -48,7 +48,8 @@ class TablutState final : public State {
   // The squares `m` would capture (the king's included), by column then row.
   std::vector<int> captured_by(Move m) const;
   // Why `m` is not a legal move for the side to move, or "" if it is.
-  std::string why_illegal(Move m) const;
+  // Why move `m` (written `item`) is not legal, or nothing.
+  std::optional<Error> why_illegal(Move m, const std::string& item) const;
 
   Board board_;
   std::vector<Key> history_;  // the positions since the last capture, the current one last

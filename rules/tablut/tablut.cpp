@@ -251,24 +251,31 @@ Result<std::unique_ptr<State>> position(std::string_view diagram, Side to_move, 
     if (line.empty() || line[0] < '1' || line[0] > '9') continue;
     int r = line[0] - '1';
     if (line.size() != 2 + 2 * kSize - 1 || line[1] != ' ')
-      return make_error("row " + line.substr(0, 1) + ": expected nine cells separated by spaces");
-    if (seen[static_cast<std::size_t>(r)]) return make_error("row " + line.substr(0, 1) + " is given twice");
+      return make_error(ErrorCode::row_cells, {{"row", line.substr(0, 1)}, {"count", "9"}},
+                        "row " + line.substr(0, 1) + ": expected nine cells separated by spaces");
+    if (seen[static_cast<std::size_t>(r)])
+      return make_error(ErrorCode::row_twice, {{"row", line.substr(0, 1)}},
+                        "row " + line.substr(0, 1) + " is given twice");
     seen[static_cast<std::size_t>(r)] = true;
     for (int c = 0; c < kSize; ++c) {
       int sq = r * kSize + c;
       char ch = line[static_cast<std::size_t>(2 + 2 * c)];
       std::uint8_t p = ch == 'A' ? kAttacker : ch == 'D' ? kDefender : ch == 'K' ? kKing : kEmpty;
       if (p == kEmpty && ch != '.' && ch != '#' && ch != '+')
-        return make_error(square_name(sq) + ": unknown cell '" + std::string(1, ch) + "'");
+        return make_error(ErrorCode::unknown_cell,
+                          {{"square", square_name(sq)}, {"cell", std::string(1, ch)}},
+                          square_name(sq) + ": unknown cell '" + std::string(1, ch) + "'");
       if (p != kEmpty && p != kKing && !b.may_stop(p, sq))
-        return make_error(square_name(sq) + ": only the king may stand there");
+        return make_error(ErrorCode::king_square, {{"square", square_name(sq)}},
+                          square_name(sq) + ": only the king may stand there");
       if (p == kKing) ++kings;
       b.put(sq, p);
     }
   }
   if (std::count(seen.begin(), seen.end(), true) != kSize)
-    return make_error("a diagram needs the nine rows 9 to 1");
-  if (kings != 1) return make_error("a diagram needs exactly one king");
+    return make_error(ErrorCode::diagram_rows, {{"first", "9"}, {"last", "1"}},
+                      "a diagram needs the nine rows 9 to 1");
+  if (kings != 1) return make_error(ErrorCode::one_king, {}, "a diagram needs exactly one king");
   b.set_side(to_move);
   return std::unique_ptr<State>(std::make_unique<TablutState>(b));
 }

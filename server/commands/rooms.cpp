@@ -287,7 +287,7 @@ void on_try(CommandContext& cx, Request& rq, Act& cmd, const RoomPtr& actor) {
     auto tried = a.room().try_turn(pid, items, end_turn, Services::now());
     if (tried.error) {
       metrics.count_error(tried.error->code);
-      return c->send(error_message(tried.error->code, tried.error->message, ref, a.id()));
+      return c->send(error_message(*tried.error, ref, a.id()));
     }
     std::string m = R"({"type":"tried","room":)" + json(a.id()).dump();
     if (!ref.empty()) m += R"(,"ref":)" + ref;

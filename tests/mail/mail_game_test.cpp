@@ -403,10 +403,14 @@ TEST_CASE("mail: a log repeating the first side and a mail with no moves are ans
   };
   // The Attackers' turn on line 1, then the Attackers again on line 2.
   const std::string twice = refusal("#! TABLUT\n1   A/e8 i8/\n2   A/d1 d5/", 1);
-  CHECK_MESSAGE(twice.find("turn line 2 gives the Attackers' turn again: each line holds one turn of each side") !=
-                    std::string::npos,
-                twice);
-  CHECK_MESSAGE(twice.find("write the Defenders' turn after the Attackers' on turn line 1") != std::string::npos, twice);
+  CHECK_MESSAGE(
+      twice.find(
+          "line 3: this turn line gives Attackers the turn again: each line holds one turn of each side") !=
+          std::string::npos,
+      twice);
+  CHECK_MESSAGE(
+      twice.find("write the turn of Defenders after that of Attackers on turn line 1") != std::string::npos,
+      twice);
   // A mail with nothing of its own.
   const std::string empty = refusal("", 2);
   CHECK_MESSAGE(empty.find("your mail had no moves: reply with the log and your turn under it") != std::string::npos,
@@ -470,6 +474,15 @@ TEST_CASE("mail: a seat whose page is in French gets its mails in French, the ot
   auto read = mail::read_message(to_ann, why);
   REQUIRE_MESSAGE(read.has_value(), why);
   CHECK(read->subject == "Cinq : Tablut, ann contre Ben (" + g.room + ")");
+  // A refused turn is answered in French too, the rules' reason included: j1 is off the board.
+  site.mta.send("ann@players.test", address_in(header(to_ann, "Reply-To")),
+                reply("ann", to_ann, 0, "A/a1 j1/", 3));
+  const std::string refused = body_of(wait_mail(site.mta, "ann", "Votre mail n'a rien joué", ann));
+  CHECK_MESSAGE(
+      std::regex_search(refused, std::regex("Votre mail n'a rien joué : ligne [0-9]+ : « a1 j1 » : « j1 » "
+                                            "n'est pas une case \\(de a1 à i9, en minuscules\\)\n")),
+      refused);
+  CHECK_MESSAGE(refused.find("is not a square") == std::string::npos, refused);
 }
 
 TEST_CASE("mail: a mail refused for good is not tried again and is shown to its seat") {

@@ -13,6 +13,8 @@
 #include "mail/notices.h"
 #include "mail/read.h"
 #include "mail/schedule.h"
+#include "rules/game.h"
+#include "rules/registry.h"
 
 namespace cinq::test {
 namespace {
@@ -183,6 +185,55 @@ TEST_CASE("mail words: an account's digest and confirmation in its language") {
   CHECK(d.text.find("  Date limite : lundi 30 novembre 2026 à 14:50 CET (13:50 UTC)\n") != std::string::npos);
   CHECK(mail::confirm_account(a, "c@players.test", "https://cinq.test/c", kSun0750).subject ==
         "Cinq : confirmez votre adresse");
+}
+
+// The rules' reasons (rules/errors.inc) in the mails' words: each catalog has a text for every code the rules
+// may give and no other, with the code's parameters; a refusal is said in the recipient's language, its side
+// letters as the game's words.
+TEST_CASE(
+    "rules reasons: every mail catalog says every code of the rules, with its parameters, and no other") {
+  std::set<std::string> codes;
+  for (const ErrorCodeInfo& info : error_codes()) {
+    CHECK_MESSAGE(codes.insert(std::string(info.code)).second, "a code given twice: " << info.code);
+  }
+  CHECK(codes.size() > 100);
+  for (std::string_view language : mail::languages()) {
+    std::set<std::string> said;
+    for (const mail::Words& w : mail::catalog(language))
+      if (w.key.starts_with("rules.")) said.insert(std::string(w.key.substr(6)));
+    CHECK_MESSAGE(said == codes, "the rules.* keys of the " << language << " mail words");
+    for (const ErrorCodeInfo& info : error_codes()) {
+      const std::string key = "rules." + std::string(info.code);
+      std::set<std::string> names;
+      for (std::string_view rest = info.params; !rest.empty();) {
+        const auto sp = rest.find(' ');
+        names.insert(std::string(rest.substr(0, sp)));
+        rest = sp == std::string_view::npos ? std::string_view{} : rest.substr(sp + 1);
+      }
+      for (const mail::Words& w : mail::catalog(language))
+        if (w.key == key) CHECK_MESSAGE(params_of(w.text) == names, language << " " << key);
+    }
+  }
+}
+
+TEST_CASE("rules reasons: a refusal in French names its line and turn, sides in the game's words") {
+  const Game* tablut = find_game("tablut");
+  REQUIRE(tablut != nullptr);
+  auto side_word = [tablut](const std::string& letter) {
+    for (int side = 0; side < 2; ++side)
+      if (letter.size() == 1 && letter[0] == tablut->side_letter(side))
+        return std::string(tablut->words_in("fr").sides[static_cast<std::size_t>(side)]);
+    return letter;
+  };
+  CHECK(mail::rules_reason("fr", "wrong_side", {{"side", "A"}, {"written_side", "D"}}, 3, 0, side_word) ==
+        "ligne 3 : c'est au tour du camp Attaquants, pas du camp Défenseurs");
+  CHECK(mail::rules_reason("fr", "not_legal_now", {{"item", "e2 e9"}}, 5, 2, side_word) ==
+        "ligne 5 : tour 2 : « e2 e9 » n'est pas permis maintenant");
+  CHECK(mail::rules_reason("en", "not_legal_now", {{"item", "e2 e9"}}, 5, 2, side_word) ==
+        "line 5: turn 2: 'e2 e9' is not legal now");
+  // A code no catalog knows (a newer rules library), or none: nothing, and the English message stands.
+  CHECK(mail::rules_reason("fr", "no_such_code", {}, 1, 0, side_word).empty());
+  CHECK(mail::rules_reason("fr", "", {}, 1, 0, side_word).empty());
 }
 
 }  // namespace cinq::test

@@ -170,6 +170,8 @@ TEST_CASE(
     CHECK(error_of(r)["code"] == "bad_record");
     CHECK(error_of(r)["line"] == 4);
     CHECK(error_of(r)["message"].get<std::string>().rfind("line 4: ", 0) == 0);
+    CHECK_FALSE(error_of(r)["reason_code"].get<std::string>().empty());
+    CHECK(error_of(r)["params"]["item"] == "e8 e5");
   }
   SUBCASE("a wrong seat token") {
     auto r = post_log(port, g, 0, append_turn(log, 2, "A/i6 g6/"), g.tokens[1]);

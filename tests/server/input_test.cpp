@@ -81,5 +81,24 @@ TEST_CASE("input: an empty or blank record is refused by the import and the repl
   CHECK(games["games"].empty());
 }
 
+TEST_CASE("input: the replay's bad record gives the rules' reason as a code, its parameters and the game") {
+  TempDir data;
+  ServerProcess server(data.path(), CINQ_WEB_DIR);
+  auto reply = http_request(server.port(), "POST", "/api/replay", "#! TABLUT\n1 D/e3 c3/\n", "text/plain");
+  CHECK(reply.status == 422);
+  auto error = json::parse(reply.body)["error"];
+  CHECK(error["code"] == "bad_record");
+  CHECK(error["line"] == 2);
+  CHECK(error["message"] == "line 2: it is A's turn, not D's");
+  CHECK(error["reason_code"] == "wrong_side");
+  CHECK(error["params"] == json{{"side", "A"}, {"written_side", "D"}});
+  CHECK(error["game"] == "tablut");
+  // A record without a known game names none.
+  error = json::parse(
+      http_request(server.port(), "POST", "/api/replay", "#! NOSUCH\n", "text/plain").body)["error"];
+  CHECK(error["reason_code"] == "unknown_game");
+  CHECK_FALSE(error.contains("game"));
+}
+
 }  // namespace
 }  // namespace cinq::test

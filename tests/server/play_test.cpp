@@ -35,6 +35,10 @@ TEST_CASE("try: the position after part of a Baltek turn goes to its sender only
   json bad = p.alice.until_type("error");
   CHECK(bad["code"] == "illegal");
   CHECK(bad["ref"] == 8);
+  // The rules' reason, to be said in the reader's language: its code and parameters beside the English text.
+  CHECK(bad["reason_code"] == "not_a_field_action");
+  CHECK(bad["params"] == json{{"item", "z9 z8"}});
+  CHECK(bad["message"] == "'z9 z8' is not a Baltek action (runs 'g3 f3', sprints 'g3* e2', kicks '@ c3')");
   p.bob.send({{"type", "try"}, {"room", p.room}, {"actions", json::array()}});
   CHECK(p.bob.until_type("error")["code"] == "not_your_turn");
 

@@ -35,6 +35,7 @@ export default {
   'error.not_started': 'La partie attend un second joueur.',
   'error.not_your_turn': 'Ce n\'est pas votre tour.',
   'error.illegal': 'Ce coup n\'est pas permis ici.',
+  'error.illegal_reason': 'Ce coup n\'est pas permis ici\u00a0: {reason}',
   'error.game_over': 'La partie est terminée.',
   'error.cannot_abort': 'Les deux joueurs ont joué : abandonnez ou proposez la nulle.',
   'error.cannot_take_back': 'Il n\'y a pas de coup à reprendre.',
@@ -74,6 +75,315 @@ export default {
   'error.too_few': 'Il faut au moins deux joueurs pour un tournoi.',
   // ---- end errors
 
+  // ---- rules : les raisons des règles pour refuser un relevé ou une action, par code (rules/errors.inc ;
+  // errors.js). Les actions, les cases et les résultats sont ceux de la notation ; {side} et {..._side} sont
+  // des noms de camps.
+  'rules.no_options': 'option «\u00a0{option}\u00a0» inconnue (ce jeu n\'a pas d\'options)',
+  'rules.unknown_option': 'option «\u00a0{option}\u00a0» inconnue (options\u00a0: {options})',
+  'rules.option_twice': 'l\'option «\u00a0{option}\u00a0» est donnée deux fois',
+  'rules.option_not_allowed': 'l\'option {option}={value} n\'est pas permise ({option}\u00a0: {allowed})',
+  'rules.option_not_key_value': 'l\'option «\u00a0{option}\u00a0» n\'est pas de la forme clé=valeur',
+  'rules.option_key_case': 'la clé d\'option «\u00a0{key}\u00a0» doit être en lettres minuscules',
+  'rules.not_legal_here': '«\u00a0{item}\u00a0» n\'est pas une action permise ici',
+  'rules.turn_already_over': '{turn}\u00a0: le tour est déjà fini',
+  'rules.your_turn_over': '«\u00a0{item}\u00a0»\u00a0: votre tour est déjà fini',
+  'rules.not_legal_now': '«\u00a0{item}\u00a0» n\'est pas permis maintenant',
+  'rules.turn_empty': '{turn}\u00a0: ce tour ne peut pas être vide',
+  'rules.turn_not_complete': '{turn}\u00a0: le tour n\'est pas complet',
+  'rules.cannot_pass': 'vous ne pouvez pas passer maintenant',
+  'rules.turn_cannot_end': 'le tour ne peut pas finir ici',
+  'rules.reason_not_on_board':
+      'le plateau ne donne pas «\u00a0{reason}\u00a0» ici\u00a0: la partie n\'est pas finie',
+  'rules.reason_is_draw': '«\u00a0{reason}\u00a0» est une nulle\u00a0: écrivez #= draw {reason}',
+  'rules.reason_names_winner': '«\u00a0{reason}\u00a0» désigne un gagnant, pas une nulle',
+  'rules.declared_ongoing': 'une partie ne peut pas être déclarée en cours',
+  'rules.unknown_reason': 'raison de résultat «\u00a0{reason}\u00a0» inconnue',
+  'rules.not_a_side':
+      '«\u00a0{letter}\u00a0» n\'est pas un camp de {game} ({first_letter} ou {second_letter})',
+  'rules.game_over': 'la partie est finie ({result})',
+  'rules.record_incomplete':
+      'le relevé s\'arrête à «\u00a0...\u00a0»\u00a0: il manque des tours, il ne peut pas continuer',
+  'rules.action_not_legal': 'cette action n\'est pas permise ici',
+  'rules.no_such_winner': 'ce gagnant n\'existe pas',
+  'rules.game_over_no_turn': 'la partie est finie ({result})\u00a0: aucun tour ne peut suivre',
+  'rules.wrong_side': 'c\'est au tour du camp {side}, pas du camp {written_side}',
+  'rules.unknown_game': 'jeu «\u00a0{game}\u00a0» inconnu ({games})',
+  'rules.version_not_option': '«\u00a0{version}\u00a0» n\'est pas une option (écrivez clé=valeur)',
+  'rules.unknown_version': 'version des règles {version} inconnue (1.0 ou 1.1)',
+  'rules.no_header': 'le relevé n\'a pas de ligne #! qui nomme son jeu',
+  'rules.header_required': 'le relevé doit commencer par une ligne #! qui nomme son jeu',
+  'rules.players_after_result': 'une ligne de joueurs après la ligne de résultat',
+  'rules.only_comments_after_ellipsis':
+      'seuls des commentaires et des horodatages peuvent suivre «\u00a0...\u00a0»',
+  'rules.no_rounds':
+      'les lignes «\u00a0#- N\u00a0» ne servent qu\'aux parties de Batik et aux manches de Bi-litaire',
+  'rules.round_after_result': 'la partie est finie\u00a0: aucune manche ne peut suivre la ligne de résultat',
+  'rules.expected_round': '«\u00a0#- {expected}\u00a0» attendu, «\u00a0#- {found}\u00a0» trouvé',
+  'rules.round_not_over':
+      'la manche {n} n\'est pas finie\u00a0: «\u00a0#- {found}\u00a0» ne peut pas encore commencer',
+  'rules.match_game_not_over':
+      'la partie {n} n\'est pas finie\u00a0: «\u00a0#- {found}\u00a0» ne peut pas encore commencer',
+  'rules.turn_after_result': 'la partie est finie\u00a0: aucun tour ne peut suivre la ligne de résultat',
+  'rules.turn_after_ellipsis': 'aucun tour ne peut suivre «\u00a0...\u00a0»',
+  'rules.round_over': 'la manche {n} est finie\u00a0: écrivez «\u00a0#- {next}\u00a0» avant ses tours',
+  'rules.match_game_over': 'la partie {n} est finie\u00a0: écrivez «\u00a0#- {next}\u00a0» avant ses tours',
+  'rules.expected_turn_line': 'ligne de tours {expected} attendue, {found} trouvée',
+  'rules.round_ended_in_line':
+      'la manche {n} s\'est finie avec le premier tour de cette ligne\u00a0: le tour suivant commence «\u00a0#- {next}\u00a0»',
+  'rules.match_game_ended_in_line':
+      'la partie {n} s\'est finie avec le premier tour de cette ligne\u00a0: le tour suivant commence «\u00a0#- {next}\u00a0»',
+  'rules.second_ellipsis': 'un second «\u00a0...\u00a0»',
+  'rules.ellipsis_after_result': '«\u00a0...\u00a0» après la ligne de résultat',
+  'rules.result_after_ellipsis': 'aucun résultat ne peut suivre «\u00a0...\u00a0»',
+  'rules.second_result': 'une seconde ligne de résultat',
+  'rules.round_result': 'la manche {n} s\'est finie par «\u00a0{result}\u00a0»',
+  'rules.match_game_result': 'la partie {n} s\'est finie par «\u00a0{result}\u00a0»',
+  'rules.unknown_winner': 'gagnant «\u00a0{winner}\u00a0» inconnu ({first}, {second} ou draw)',
+  'rules.moves_end_game': 'les coups finissent la partie\u00a0: le résultat est «\u00a0{result}\u00a0»',
+  'rules.result_differs': 'le résultat est «\u00a0{result}\u00a0», pas «\u00a0{written}\u00a0»',
+  'rules.no_result_detail': 'un résultat de {game} ne prend pas de détail',
+  'rules.score_differs': 'le score est {score}, pas {written}',
+  'rules.no_score_detail': 'aucun détail de score ne peut suivre ce résultat ici',
+  'rules.expected_one_turn': 'un seul tour est attendu, comme B/g3 f3/',
+  'rules.half_line_repeats':
+      'cette ligne de tours redonne un tour au camp {first_side}\u00a0: chaque ligne contient un tour de chaque camp, {first_side} puis {second_side}, et la ligne de tours {stopped} attend encore le tour du camp {second_side}\u00a0: écrivez-le après celui du camp {first_side} sur la ligne {stopped}, ou seul sur une ligne sans numéro (ou numérotée {stopped})',
+  'rules.half_line_completes':
+      'cette ligne de tours contient le tour du camp {second_side}, qui complète la ligne de tours {stopped}\u00a0: écrivez-le après celui du camp {first_side} sur la ligne {stopped}, ou seul sur une ligne sans numéro (ou numérotée {stopped})',
+  'rules.half_line_alone':
+      'une ligne qui complète la ligne de tours {stopped} ne contient que le tour du camp {second_side}\u00a0: écrivez-le après celui du camp {first_side} sur la ligne {stopped}, ou seul sur une ligne sans numéro (ou numérotée {stopped})',
+  'rules.half_line_waits':
+      'cette ligne de tours ne peut pas suivre la ligne de tours {stopped}, qui attend encore le seul tour du camp {second_side}\u00a0: écrivez-le après celui du camp {first_side} sur la ligne {stopped}, ou seul sur une ligne sans numéro (ou numérotée {stopped})',
+  'rules.header_no_game': 'la ligne #! ne nomme aucun jeu (écrivez #! TABLUT, #! BALTEK…)',
+  'rules.result_empty': 'ligne de résultat vide (écrivez #= B score 2-1, #= draw agreement…)',
+  'rules.after_aborted': 'rien ne peut suivre «\u00a0#= aborted\u00a0»',
+  'rules.result_no_reason': 'le résultat «\u00a0{result}\u00a0» ne donne pas de raison',
+  'rules.result_too_long': 'trop de mots dans la ligne de résultat',
+  'rules.no_player_name': 'aucun nom après «\u00a0{letter} =\u00a0»',
+  'rules.turn_number_too_large': 'numéro de tour trop grand',
+  'rules.turn_line_form': 'une ligne de tours est un numéro, des espaces, puis des tours comme B/g3 f3/',
+  'rules.after_ellipsis_on_line': 'rien ne peut suivre «\u00a0...\u00a0» sur une ligne de tours',
+  'rules.ellipsis_place': '«\u00a0...\u00a0» ne peut tenir que la place du second tour d\'une ligne',
+  'rules.too_many_turns': 'une ligne de tours contient au plus deux tours',
+  'rules.not_a_turn':
+      '«\u00a0{text}\u00a0» n\'est pas un tour\u00a0: un tour est une lettre de camp et «\u00a0/\u00a0», comme B/g3 f3/',
+  'rules.turn_not_closed': 'le tour {turn} n\'est pas fermé par «\u00a0/\u00a0»',
+  'rules.empty_action': 'une action vide «\u00a0//\u00a0» dans le tour de {letter}',
+  'rules.space_at_slash': 'une espace touche «\u00a0/\u00a0» dans «\u00a0{item}\u00a0» (écrivez {turn})',
+  'rules.turn_line_empty': 'cette ligne de tours ne contient aucun tour',
+  'rules.control_character': 'un caractère de contrôle dans la ligne',
+  'rules.not_utf8': 'la ligne n\'est pas du texte UTF-8',
+  'rules.header_not_first': 'la ligne #! doit être la première ligne du relevé',
+  'rules.round_line_form': 'une ligne de manche s\'écrit «\u00a0#- N\u00a0», N étant un nombre à partir de 1',
+  'rules.bad_timestamp':
+      'horodatage «\u00a0{timestamp}\u00a0» mal formé (écrivez > AAAA-MM-JJ HH:MM:SS, en UTC)',
+  'rules.unrecognised_line':
+      'ligne «\u00a0{text}\u00a0» non reconnue (attendu\u00a0: une ligne de tours, une ligne de joueurs «\u00a0X = nom\u00a0», «\u00a0> date heure\u00a0», «\u00a0#...\u00a0» ou «\u00a0...\u00a0»)',
+  'rules.text_before_header':
+      'du texte avant la première ligne #! (dans un fichier de plusieurs relevés, chacun commence par la sienne)',
+  'rules.no_piece_on': '{item}\u00a0: il n\'y a pas de pièce en {square}',
+  'rules.not_own_piece':
+      '{item}\u00a0: la pièce en {square} est à l\'adversaire, et c\'est au camp {side} de jouer',
+  'rules.piece_stays': '{item}\u00a0: la pièce ne bouge pas',
+  'rules.not_row_or_column': '{item}\u00a0: une pièce se déplace le long de sa rangée ou de sa colonne',
+  'rules.square_occupied': '{item}\u00a0: {square} est occupée',
+  'rules.path_blocked': '{item}\u00a0: le chemin est barré en {square}',
+  'rules.corner_for_king': '{item}\u00a0: seul le roi peut s\'arrêter sur un coin',
+  'rules.throne_for_king': '{item}\u00a0: seul le roi peut s\'arrêter sur le trône',
+  'rules.item_game_over': '«\u00a0{item}\u00a0»\u00a0: la partie est finie',
+  'rules.not_a_move':
+      '«\u00a0{item}\u00a0» n\'est pas un coup\u00a0: écrivez la case de départ et celle d\'arrivée, comme e2 a2',
+  'rules.capture_list_only':
+      '«\u00a0{item}\u00a0»\u00a0: seule une liste de prises peut suivre le coup, comme e2 a2 x a3 b4',
+  'rules.not_a_square':
+      '«\u00a0{item}\u00a0»\u00a0: «\u00a0{token}\u00a0» n\'est pas une case (de {first} à {last}, en minuscules)',
+  'rules.bare_x':
+      '«\u00a0{item}\u00a0»\u00a0: un x seul\u00a0; écrivez après lui les cases prises, ou retirez-le',
+  'rules.listed_twice': '«\u00a0{item}\u00a0»\u00a0: {square} figure deux fois',
+  'rules.captures_nothing': '«\u00a0{item}\u00a0»\u00a0: le coup ne prend rien (écrivez {move})',
+  'rules.captures_other': '«\u00a0{item}\u00a0»\u00a0: le coup prend {squares} (écrivez {move})',
+  'rules.row_cells': 'rangée {row}\u00a0: {count} cases séparées par des espaces sont attendues',
+  'rules.row_twice': 'la rangée {row} est donnée deux fois',
+  'rules.unknown_cell': '{square}\u00a0: case «\u00a0{cell}\u00a0» inconnue',
+  'rules.king_square': '{square}\u00a0: seul le roi peut s\'y tenir',
+  'rules.diagram_rows': 'un diagramme doit donner les rangées {first} à {last}',
+  'rules.one_king': 'un diagramme doit avoir exactement un roi',
+  'rules.pass_with_move':
+      'pass\u00a0: le camp {side} a un coup permis ({move})\u00a0; on ne passe que si aucun coup n\'existe',
+  'rules.strike_ends_game':
+      '{item}\u00a0: la frappe atteint l\'objectif et finit la partie, aucun coup ne suit donc',
+  'rules.strike_twice': '{item}\u00a0: la frappe ne s\'écrit qu\'une fois par tour',
+  'rules.strike_place':
+      '{item}\u00a0: l\'annotation de la frappe vient en premier dans le tour, ou juste après la pénalité',
+  'rules.strike_names_squares': 'x\u00a0: une annotation de frappe nomme les cases frappées (x c4 d7)',
+  'rules.nothing_struck': '{item}\u00a0: aucun bouton n\'est frappé ici',
+  'rules.not_struck': '{item}\u00a0: {square} n\'est pas frappée (la frappe prend {struck})',
+  'rules.struck_too': '{item}\u00a0: {square} est frappée aussi (la frappe prend {struck})',
+  'rules.penalty_one_square': '{item}\u00a0: une pénalité nomme une seule case (- e5)',
+  'rules.penalty_before_strike': '{item}\u00a0: la pénalité vient avant la frappe',
+  'rules.one_penalty': '{item}\u00a0: une seule pénalité par tour',
+  'rules.square_empty': '{item}\u00a0: {square} est vide',
+  'rules.penalty_own_button': '{item}\u00a0: {square} porte un bouton du camp {side}, celui qui a le trait',
+  'rules.penalty_small_group':
+      '{item}\u00a0: le bouton du camp {side} en {square} n\'est pas dans un groupe de trois ou plus',
+  'rules.not_a_button_action':
+      '«\u00a0{item}\u00a0» n\'est pas une action de Kopf oder Knopf (une pénalité - e5, une frappe x c4 d7, un coup c3 c5, ou pass)',
+  'rules.other_button': '{item}\u00a0: {square} porte un bouton du camp {owner_side}, pas du camp {side}',
+  'rules.not_on_line':
+      '{item}\u00a0: {to} n\'est pas sur une ligne partant de {from} (8 directions\u00a0: droites ou diagonales)',
+  'rules.four_holes_distance':
+      '{item}\u00a0: {square} est sur 4 trous\u00a0: le bouton avance de 1 à 4 cases, pas de {distance}',
+  'rules.holes_distance':
+      '{item}\u00a0: le bouton en {square} avance d\'exactement autant de cases qu\'il a de trous sous lui ({holes}), pas de {distance}',
+  'rules.square_taken': '{item}\u00a0: {square} est prise par un bouton du camp {owner_side}',
+  'rules.not_a_row': '«\u00a0{row}\u00a0» n\'est pas un numéro de rangée (de {first} à {last})',
+  'rules.row_hole_counts': 'la rangée {row} doit donner dix nombres de trous',
+  'rules.bad_hole_count': 'rangée {row}\u00a0: «\u00a0{cell}\u00a0» n\'est pas un nombre de trous de 1 à 4',
+  'rules.bad_cell': 'rangée {row}\u00a0: «\u00a0{cell}\u00a0» n\'est pas l\'un de {cells}',
+  'rules.holes_differ': 'rangée {row}\u00a0: le plan a {holes} trous en {square}, le diagramme dit {written}',
+  'rules.side_to_move': 'le camp qui a le trait est 0 (Rouge) ou 1 (Bleu)',
+  'rules.target_range': 'l\'objectif va de {min} à {max}',
+  'rules.removed_counts': 'les nombres de boutons retirés ne vont pas avec le plateau et l\'objectif',
+  'rules.row_missing': 'la rangée {row} manque',
+  'rules.game_over_plain': 'la partie est finie',
+  'rules.no_points_left': 'le camp {side} n\'a plus de points ce tour-ci',
+  'rules.kick_space': '«\u00a0{item}\u00a0»\u00a0: écrivez une espace entre la passe et sa case (@ d3)',
+  'rules.not_a_field_action':
+      '«\u00a0{item}\u00a0» n\'est pas une action de Baltek (courses «\u00a0g3 f3\u00a0», sprints «\u00a0g3* e2\u00a0», passes «\u00a0@ c3\u00a0»)',
+  'rules.kick_form':
+      '«\u00a0{item}\u00a0»\u00a0: une passe s\'écrit «\u00a0@\u00a0», ses marques «\u00a0+\u00a0» et «\u00a0!\u00a0», une espace, puis sa case',
+  'rules.not_a_field_square':
+      '«\u00a0{item}\u00a0»\u00a0: «\u00a0{token}\u00a0» n\'est pas une case du terrain',
+  'rules.own_goal': '«\u00a0{item}\u00a0»\u00a0: pas de but contre son camp (le camp {side} défend {square})',
+  'rules.ball_not_held':
+      '«\u00a0{item}\u00a0»\u00a0: aucun footballeur du camp {side} n\'a la balle ({square})',
+  'rules.already_kicked':
+      '«\u00a0{item}\u00a0»\u00a0: le footballeur du camp {side} en {square} a déjà fait une passe',
+  'rules.ball_distance':
+      '«\u00a0{item}\u00a0»\u00a0: la balle va de 1 ou 2 cases en ligne droite depuis {square}',
+  'rules.kick_no_duel': 'la passe {item} du camp {side} ne demande pas de duel (écrivez {fixed})',
+  'rules.kick_duel': 'la passe {item} du camp {side} demande un duel de {count} (écrivez {fixed})',
+  'rules.kick_no_lob': 'la passe {item} du camp {side} ne demande pas de lob (écrivez {fixed})',
+  'rules.kick_lob': 'la passe {item} du camp {side} demande un lob de {count} (écrivez {fixed})',
+  'rules.kick_cost':
+      '«\u00a0{item}\u00a0» coûte {cost} points\u00a0; il n\'en reste que {left} au camp {side}',
+  'rules.no_footballer': '«\u00a0{item}\u00a0»\u00a0: aucun footballeur du camp {side} en {square}',
+  'rules.already_ran':
+      '«\u00a0{item}\u00a0»\u00a0: le footballeur du camp {side} en {square} a déjà couru ce tour-ci',
+  'rules.into_goal': '«\u00a0{item}\u00a0»\u00a0: les footballeurs n\'entrent jamais dans un but',
+  'rules.own_footballer_there':
+      '«\u00a0{item}\u00a0»\u00a0: {square} porte déjà un footballeur du camp {side}',
+  'rules.bonus_spent':
+      '«\u00a0{item}\u00a0»\u00a0: le bonus du camp {side} est dépensé jusqu\'au prochain engagement',
+  'rules.sprint_too_far': '«\u00a0{item}\u00a0»\u00a0: un sprint va au plus à 2 cases',
+  'rules.run_too_far':
+      '«\u00a0{item}\u00a0»\u00a0: une course va sur une case voisine (un sprint s\'écrit {sprint})',
+  'rules.cell_length': 'la case «\u00a0{cell}\u00a0» de la rangée {row} ne fait pas trois caractères',
+  'rules.bad_strength': 'force incorrecte dans la case «\u00a0{cell}\u00a0»',
+  'rules.two_balls': 'deux balles',
+  'rules.ball_mark':
+      'case «\u00a0{cell}\u00a0»\u00a0: le troisième caractère est «\u00a0o\u00a0» (balle) ou «\u00a0.\u00a0»',
+  'rules.no_ball': 'pas de balle',
+  'rules.six_footballers': 'le camp {side} doit avoir six footballeurs',
+  'rules.team_strengths': 'le camp {side} doit avoir un 3, deux 2 et trois 1',
+  'rules.empty_item': 'une action vide',
+  'rules.announcement_token': '«\u00a0{item}\u00a0»\u00a0: une annonce tient en un seul mot (!3)',
+  'rules.announce_after_tray':
+      '«\u00a0{item}\u00a0»\u00a0: le joueur de plateaux annonce après son action de plateau',
+  'rules.announce_tray_player': '«\u00a0{item}\u00a0»\u00a0: seul le joueur de plateaux annonce',
+  'rules.not_an_announcement':
+      '«\u00a0{item}\u00a0» n\'est pas une annonce (écrivez le nombre de sauts\u00a0: !3)',
+  'rules.announcement_small':
+      '«\u00a0{item}\u00a0»\u00a0: une annonce vaut au moins 2 (un seul saut n\'en demande pas)',
+  'rules.no_jump': '«\u00a0{item}\u00a0»\u00a0: aucune bille ne peut sauter ici',
+  'rules.chain_too_long':
+      '«\u00a0{item}\u00a0»\u00a0: aucune bille ne peut faire {count} sauts d\'affilée ici (au plus {longest})',
+  'rules.tray_action_made':
+      '«\u00a0{item}\u00a0»\u00a0: l\'action de plateau est faite\u00a0; annoncez une chaîne (!2) ou finissez le tour',
+  'rules.removal_one_slot': '«\u00a0{item}\u00a0»\u00a0: un retrait nomme un seul emplacement (x B1)',
+  'rules.removes_tray_not_marble':
+      '«\u00a0{item}\u00a0»\u00a0: le joueur de plateaux retire un plateau vide (x B1), pas une bille',
+  'rules.not_a_slot':
+      '«\u00a0{item}\u00a0»\u00a0: «\u00a0{token}\u00a0» n\'est pas un emplacement de plateau (de A1 à D4)',
+  'rules.no_tray': '«\u00a0{item}\u00a0»\u00a0: il n\'y a pas de plateau en {slot}',
+  'rules.tray_not_empty':
+      '«\u00a0{item}\u00a0»\u00a0: le plateau en {slot} porte encore des billes ({count})',
+  'rules.tray_players_turn':
+      '«\u00a0{item}\u00a0»\u00a0: c\'est au joueur de plateaux\u00a0: faites glisser un plateau (B1 >2) ou retirez-en un vide (x B1)',
+  'rules.not_a_tray_action':
+      '«\u00a0{item}\u00a0»\u00a0: ce n\'est pas une action de plateau\u00a0: faites glisser un plateau (B1 >2) ou retirez-en un vide (x B1)',
+  'rules.push_one_token':
+      '«\u00a0{item}\u00a0»\u00a0: une poussée s\'écrit l\'emplacement, puis la direction et la distance en un seul mot (B1 >2)',
+  'rules.push_form':
+      '«\u00a0{item}\u00a0»\u00a0: une poussée s\'écrit avec > < ^ ou v et une distance (B1 >2)',
+  'rules.four_trays':
+      '«\u00a0{item}\u00a0»\u00a0: un groupe de quatre plateaux ({slots}) ne peut pas être poussé',
+  'rules.push_zero':
+      '«\u00a0{item}\u00a0»\u00a0: une poussée déplace les plateaux d\'au moins un emplacement',
+  'rules.one_tray_distance':
+      '«\u00a0{item}\u00a0»\u00a0: un plateau seul se déplace d\'au plus 3 emplacements',
+  'rules.two_trays_distance':
+      '«\u00a0{item}\u00a0»\u00a0: un groupe de deux plateaux ({slots}) se déplace d\'au plus 2 emplacements',
+  'rules.three_trays_distance':
+      '«\u00a0{item}\u00a0»\u00a0: un groupe de trois plateaux ({slots}) ne se déplace que d\'un emplacement',
+  'rules.push_frame': '«\u00a0{item}\u00a0»\u00a0: la poussée est bloquée par le cadre',
+  'rules.push_tray': '«\u00a0{item}\u00a0»\u00a0: la poussée est bloquée par le plateau en {slot}',
+  'rules.push_not_legal': '«\u00a0{item}\u00a0»\u00a0: cette poussée n\'est pas permise',
+  'rules.first_removal':
+      '«\u00a0{item}\u00a0»\u00a0: le joueur de billes commence la manche en retirant une bille (x d4)',
+  'rules.not_a_hole': '«\u00a0{item}\u00a0»\u00a0: «\u00a0{token}\u00a0» n\'est pas un trou (de a1 à h8)',
+  'rules.in_gap': '«\u00a0{item}\u00a0»\u00a0: {hole} est dans un vide (pas de plateau en {slot})',
+  'rules.no_marble': '«\u00a0{item}\u00a0»\u00a0: il n\'y a pas de bille en {hole}',
+  'rules.removal_over':
+      '«\u00a0{item}\u00a0»\u00a0: on ne retire une bille qu\'au début d\'une manche\u00a0; maintenant une bille saute (d2 d4)',
+  'rules.marble_players_turn':
+      '«\u00a0{item}\u00a0»\u00a0: c\'est au joueur de billes\u00a0: une bille saute (d2 d4)',
+  'rules.jump_form':
+      '«\u00a0{item}\u00a0»\u00a0: un saut nomme le trou de la bille et son trou d\'arrivée (d2 d4)',
+  'rules.jump_straight':
+      '«\u00a0{item}\u00a0»\u00a0: saut {jump}\u00a0: un saut passe tout droit par-dessus un trou (en travers, vers le haut ou vers le bas)',
+  'rules.jump_over_gap':
+      '«\u00a0{item}\u00a0»\u00a0: saut {jump}\u00a0: il n\'y a pas de trou en {hole} à sauter (pas de plateau en {slot})',
+  'rules.jump_over_empty':
+      '«\u00a0{item}\u00a0»\u00a0: saut {jump}\u00a0: il n\'y a pas de bille à sauter en {hole}',
+  'rules.jump_into_gap':
+      '«\u00a0{item}\u00a0»\u00a0: saut {jump}\u00a0: {hole} est dans un vide (pas de plateau en {slot})',
+  'rules.landing_taken': '«\u00a0{item}\u00a0»\u00a0: saut {jump}\u00a0: {hole} n\'est pas libre',
+  'rules.one_jump':
+      '«\u00a0{item}\u00a0»\u00a0: sans annonce, le joueur de billes fait exactement un saut, pas {made}',
+  'rules.announced_chain':
+      '«\u00a0{item}\u00a0»\u00a0: le joueur de plateaux a annoncé !{announced}\u00a0: la chaîne doit faire exactement {announced} sauts, pas {made}',
+  'rules.half_tray': 'l\'emplacement {slot} n\'a qu\'un demi-plateau',
+  'rules.round_number': 'une manche est 1 ou 2',
+  'rules.diagram_finished': 'un diagramme pose une partie en cours, pas une partie finie',
+  'rules.round_one_marbles': 'la manche 2, et elle seule, demande les billes restées à la fin de la manche 1',
+  'rules.announcement_phase': 'une annonce ne se pose que là où le joueur de billes doit sauter',
+  'rules.announcement_range': 'une annonce va de 0 à {max}',
+  'rules.no_marbles': 'une position a au moins une bille',
+  'rules.diagram_no_jump': 'le joueur de billes n\'a aucun saut ici\u00a0: la manche serait finie',
+  'rules.no_chain_to_announce': 'pas de chaîne de {count} sauts à annoncer ici',
+  'rules.drop_form':
+      '«\u00a0{item}\u00a0»\u00a0: un lâcher s\'écrit PIÈCE[~] ANGLE X, par exemple TL 45 3.25 ou NR~ 90 0',
+  'rules.unknown_piece':
+      '«\u00a0{item}\u00a0»\u00a0: pièce «\u00a0{piece}\u00a0» inconnue (pièces\u00a0: {pieces})',
+  'rules.piece_lost':
+      '«\u00a0{item}\u00a0»\u00a0: le camp {side} a perdu {piece} dans une partie précédente du match',
+  'rules.piece_dropped': '«\u00a0{item}\u00a0»\u00a0: la pièce {piece} du camp {side} est déjà dans le cadre',
+  'rules.rotation_not_number':
+      '«\u00a0{item}\u00a0»\u00a0: la rotation «\u00a0{angle}\u00a0» n\'est pas un nombre entier de degrés',
+  'rules.rotation_step':
+      '«\u00a0{item}\u00a0»\u00a0: la rotation {angle} n\'est pas un multiple de 15 degrés',
+  'rules.rotation_range': '«\u00a0{item}\u00a0»\u00a0: la rotation {angle} est hors limites (de 0 à 345)',
+  'rules.left_wall':
+      '«\u00a0{item}\u00a0»\u00a0: la pièce dépasserait de la paroi gauche (x de 0 à {max} pour {piece} {angle})',
+  'rules.position_not_number':
+      '«\u00a0{item}\u00a0»\u00a0: la position «\u00a0{position}\u00a0» n\'est pas un nombre décimal',
+  'rules.position_step': '«\u00a0{item}\u00a0»\u00a0: la position {position} n\'est pas un multiple de 1/8',
+  'rules.right_wall':
+      '«\u00a0{item}\u00a0»\u00a0: la pièce dépasserait de la paroi droite (x de 0 à {max} pour {piece} {angle})',
+  'rules.game_over_no_ellipsis':
+      'la partie est finie ({result})\u00a0: «\u00a0...\u00a0» ne peut pas tenir lieu d\'autres tours',
+  // ---- end rules
+
   // ---- play: the lobby, the room, the move list, imports, chat (lobby.js, room*.js, ...)
   'shell.connection_lost': 'Connexion perdue — reconnexion…',
   'shell.menu': 'Menu',
@@ -88,14 +398,19 @@ export default {
   'shell.log_in': 'Se connecter',
   'shell.register': 'S\'inscrire',
   'shell.not_connected': 'Pas de connexion\u00a0: réessayez dans un instant.',
-  'shell.protocol_mismatch': 'Le serveur parle le protocole {server}, cette page attend le {page}\u00a0: rechargez la page.',
+  'shell.protocol_mismatch':
+      'Le serveur parle le protocole {server}, cette page attend le {page}\u00a0: rechargez la page.',
   'shell.reload': 'Recharger',
   'lobby.tab_title': 'Cinq — salon',
   'lobby.title': 'Cinq\u00a0: cinq jeux de plateau à jouer en ligne',
-  'lobby.intro': 'Jouez contre un ami grâce à un lien, contre un inconnu par appariement rapide, ou contre l\'ordinateur. Vous découvrez un jeu\u00a0? Chacun a ses règles, expliquées en bref.',
+  'lobby.intro':
+      'Jouez contre un ami grâce à un lien, contre un inconnu par appariement rapide, ou contre l\'ordinateur. Vous découvrez un jeu\u00a0? Chacun a ses règles, expliquées en bref.',
   'lobby.no_clock': 'Sans pendule (à votre rythme)',
   'lobby.clock_choice': '{clock} (min + s)',
-  'lobby.days_per_move': {one: '{count} jour par coup (par correspondance)', other: '{count} jours par coup (par correspondance)'},
+  'lobby.days_per_move': {
+    one: '{count} jour par coup (par correspondance)',
+    other: '{count} jours par coup (par correspondance)'
+  },
   'lobby.your_name': 'Votre nom',
   'lobby.save': 'Enregistrer',
   'lobby.game': 'Jeu',
@@ -114,7 +429,8 @@ export default {
   'lobby.range_max': 'Classement maximal de l\'adversaire',
   'lobby.range_label': 'Classement de l\'adversaire (facultatif)',
   'lobby.range_to': 'à',
-  'lobby.range_wrong': 'La fourchette de classement va d\'un classement plus bas à un plus haut, chacun entre 0 et {max}.',
+  'lobby.range_wrong':
+      'La fourchette de classement va d\'un classement plus bas à un plus haut, chacun entre 0 et {max}.',
   'lobby.cancel': 'Annuler',
   'lobby.rated': 'Classée',
   'lobby.find_opponent': 'Trouver un adversaire',
@@ -131,7 +447,8 @@ export default {
   'lobby.quick_seek': 'Adversaire',
   'lobby.play_now': 'Jouer maintenant',
   'lobby.computer_level': 'Niveau de l\'ordinateur',
-  'lobby.quick_note': 'En un clic\u00a0: une partie contre l\'ordinateur, ou un appariement rapide avec un inconnu ({clock}, règles standard).',
+  'lobby.quick_note':
+      'En un clic\u00a0: une partie contre l\'ordinateur, ou un appariement rapide avec un inconnu ({clock}, règles standard).',
   'lobby.more_options': 'Plus d\'options\u00a0: la pendule, le camp, les options du jeu, une table à vous',
   'lobby.games': 'Les jeux',
   'lobby.finished_games': 'Parties terminées\u00a0: ',
@@ -157,8 +474,10 @@ export default {
   'lobby.status.open': 'en attente',
   'lobby.status.live': 'en cours',
   'lobby.status.finished': 'terminée',
-  'lobby.refusal.cannot_rate': 'Les parties classées sont réservées aux joueurs connectés à un compte, et jamais contre l\'ordinateur.',
-  'lobby.refusal.account_required': 'Les parties classées sont réservées aux comptes\u00a0: connectez-vous ou inscrivez-vous d\'abord.',
+  'lobby.refusal.cannot_rate':
+      'Les parties classées sont réservées aux joueurs connectés à un compte, et jamais contre l\'ordinateur.',
+  'lobby.refusal.account_required':
+      'Les parties classées sont réservées aux comptes\u00a0: connectez-vous ou inscrivez-vous d\'abord.',
   'lobby.sit_as': 'S\'asseoir\u00a0: {side}',
   'lobby.watch': 'Regarder',
   'lobby.versus': ' contre ',
@@ -241,8 +560,10 @@ export default {
   'room.log.time.other': '{who} a perdu au temps.',
   'room.log.abandon.you': 'Vous avez quitté la partie sans la finir.',
   'room.log.abandon.other': '{who} a quitté la partie sans la finir.',
-  'room.log.no_first_move.you': 'La partie a été annulée\u00a0: vous n\'avez pas joué votre premier coup à temps.',
-  'room.log.no_first_move.other': 'La partie a été annulée\u00a0: {who} n\'a pas joué son premier coup à temps.',
+  'room.log.no_first_move.you':
+      'La partie a été annulée\u00a0: vous n\'avez pas joué votre premier coup à temps.',
+  'room.log.no_first_move.other':
+      'La partie a été annulée\u00a0: {who} n\'a pas joué son premier coup à temps.',
   'room.log.first_move.you': 'Jouez votre premier coup dans les {left}\u00a0s, sinon la partie est annulée.',
   'room.log.first_move.other': '{who} doit jouer dans les {left}\u00a0s, sinon la partie est annulée.',
   'room.log.resign_none': 'La partie s\'est terminée par abandon.',
@@ -252,12 +573,14 @@ export default {
   'room.log.aborted': 'La partie a été annulée.',
   'room.log.over': 'La partie est terminée.',
   'room.log.game_over': 'Partie terminée\u00a0: {result}.',
-  'room.log.my_seat_moved': 'Votre place ({side}) a été prise avec son lien dans un autre navigateur\u00a0: vous êtes désormais spectateur ici.',
+  'room.log.my_seat_moved':
+      'Votre place ({side}) a été prise avec son lien dans un autre navigateur\u00a0: vous êtes désormais spectateur ici.',
   'room.log.seat_moved': 'La place {side} est passée dans un autre navigateur ({name}).',
   'room.position_failed': 'Cette position ne peut pas être affichée\u00a0: {reason}',
   'room.history.replay_after': 'Relecture\u00a0: la position après {turn}.',
   'room.history.replay_start': 'Relecture\u00a0: la position de départ.',
-  'room.history.earlier_after': 'Une position antérieure\u00a0: la position après {turn}. La partie continue.',
+  'room.history.earlier_after':
+      'Une position antérieure\u00a0: la position après {turn}. La partie continue.',
   'room.history.earlier_start': 'Une position antérieure\u00a0: la position de départ. La partie continue.',
   'room.standard_rules': 'règles standard',
   'room.rated': 'classée',
@@ -268,9 +591,11 @@ export default {
   'room.ratings': 'Classements\u00a0: {changes}',
   'room.its_owner': 'son propriétaire',
   'room.log_in': 'Se connecter',
-  'room.seat_owned': 'Ce lien est celui de la place {side}, qui appartient au compte {account}. Si c\'est vous, connectez-vous en tant que {account} pour la jouer ici\u00a0; en attendant, vous regardez la partie.',
+  'room.seat_owned':
+      'Ce lien est celui de la place {side}, qui appartient au compte {account}. Si c\'est vous, connectez-vous en tant que {account} pour la jouer ici\u00a0; en attendant, vous regardez la partie.',
   'room.another_player': 'un autre joueur',
-  'room.seat_held': 'La place {side} est occupée par {name} dans un autre navigateur. La prendre ici\u00a0? Ce navigateur ne fera alors que regarder.',
+  'room.seat_held':
+      'La place {side} est occupée par {name} dans un autre navigateur. La prendre ici\u00a0? Ce navigateur ne fera alors que regarder.',
   'room.take_it_here': 'La prendre ici',
   'room.just_watch': 'Seulement regarder',
   'room.bot_title': 'adversaire ordinateur',
@@ -285,7 +610,8 @@ export default {
   'room.offline': 'hors ligne',
   'room.time_up': 'temps écoulé',
   'room.left.days': {one: 'il reste {count}\u00a0jour', other: 'il reste {count}\u00a0jours'},
-  'room.left.days_hours': {one: 'il reste {count}\u00a0jour {hours}\u00a0h', other: 'il reste {count}\u00a0jours {hours}\u00a0h'},
+  'room.left.days_hours':
+      {one: 'il reste {count}\u00a0jour {hours}\u00a0h', other: 'il reste {count}\u00a0jours {hours}\u00a0h'},
   'room.left.hours': 'il reste {hours}\u00a0h {minutes}\u00a0min',
   'room.left.minutes': 'il reste {minutes}\u00a0min {seconds}\u00a0s',
   'room.turn.side': ' — {side}',
@@ -302,7 +628,8 @@ export default {
   'room.link.holder': 'Lien de {name} · {side}',
   'room.link.opponent': 'Lien de l\'adversaire · {side}',
   'room.links.send': 'Envoyez ce lien à votre adversaire\u00a0: qui l\'ouvre joue cette place.',
-  'room.links.own': 'Le lien privé de votre place\u00a0: ouvrez-le pour jouer cette place depuis un autre navigateur.',
+  'room.links.own':
+      'Le lien privé de votre place\u00a0: ouvrez-le pour jouer cette place depuis un autre navigateur.',
   'moves.in_words': '{side}\u00a0: {actions}',
   'moves.words_sep': '\u00a0; ',
   'moves.ends_turn': 'finit le tour',
@@ -350,7 +677,8 @@ export default {
   'play_on.from_start': 'Depuis la position de départ.',
   'play_on.from_turn': 'Depuis la position après le tour {n}.',
   'import.empty': 'La notation est vide\u00a0: collez la notation d\'une partie ou choisissez un fichier.',
-  'import.no_game': 'Ce texte ne contient aucune partie\u00a0: une notation commence par une ligne «\u00a0#!\u00a0» qui nomme le jeu (#! TABLUT) ou par ses lignes de tours (1   B/g3 f3/).',
+  'import.no_game':
+      'Ce texte ne contient aucune partie\u00a0: une notation commence par une ligne «\u00a0#!\u00a0» qui nomme le jeu (#! TABLUT) ou par ses lignes de tours (1   B/g3 f3/).',
   'import.player': '{side}\u00a0: {name}',
   'import.versus': ' contre ',
   'import.unfinished_cut': 'Inachevée (la notation s\'arrête à «\u00a0...\u00a0»).',
@@ -365,7 +693,8 @@ export default {
   'import.file_label': 'ou un fichier',
   'import.replay_label': 'Relecture',
   'import.title': 'Importer une partie',
-  'import.intro': 'Collez la notation d\'une partie ou ouvrez un fichier .txt, puis rejouez-la coup par coup.',
+  'import.intro':
+      'Collez la notation d\'une partie ou ouvrez un fichier .txt, puis rejouez-la coup par coup.',
   'import.tab_title': 'Cinq — importer',
   'chat.tabs': 'Discussions',
   'chat.title': 'Discussion',
@@ -373,7 +702,8 @@ export default {
   'chat.mute': 'Masquer l\'adversaire',
   'chat.log': 'Messages de la discussion',
   'chat.players_only': 'Seuls les joueurs écrivent ici.',
-  'chat.spectators_only': 'Seuls les spectateurs écrivent ici\u00a0; vous pouvez le lire maintenant que la partie est terminée.',
+  'chat.spectators_only':
+      'Seuls les spectateurs écrivent ici\u00a0; vous pouvez le lire maintenant que la partie est terminée.',
   'chat.message': 'Message',
   'chat.send': 'Envoyer',
   'chat.not_sent': 'Non envoyé\u00a0: {why}',
@@ -381,7 +711,10 @@ export default {
   'chat.tab_unread': '{channel} ({unread})',
   'chat.channel.players': 'Joueurs',
   'chat.channel.spectators': 'Spectateurs',
-  'chat.muted': {one: '{count} message de votre adversaire masqué.', other: '{count} messages de votre adversaire masqués.'},
+  'chat.muted': {
+    one: '{count} message de votre adversaire masqué.',
+    other: '{count} messages de votre adversaire masqués.'
+  },
   'chat.empty_players': 'Aucun message des joueurs pour l\'instant.',
   'chat.empty': 'Aucun message pour l\'instant.',
   'chat.placeholder': 'Écrivez un message',
@@ -417,7 +750,8 @@ export default {
   'result.wins': {one: '{side} gagne', other: 'Les {side} gagnent'},
   'result.resign': {one: '{head} — {loser} a abandonné', other: '{head} — {loser} ont abandonné'},
   'result.time': '{head} au temps',
-  'result.abandon': {one: '{head} — {loser} a quitté la partie', other: '{head} — {loser} ont quitté la partie'},
+  'result.abandon':
+      {one: '{head} — {loser} a quitté la partie', other: '{head} — {loser} ont quitté la partie'},
   'result.escape': '{head} — le roi s\'est échappé dans un coin',
   'result.capture': '{head} — le roi a été capturé',
   'result.blocked': {
@@ -461,7 +795,8 @@ export default {
   'board.legal_actions': 'Actions permises',
   'board.action_text': 'Texte de l\'action',
   'board.play': 'Jouer',
-  'board.no_drawing': 'Ce jeu n\'a pas encore de plateau dessiné\u00a0: les actions permises sont listées ci-dessous.',
+  'board.no_drawing':
+      'Ce jeu n\'a pas encore de plateau dessiné\u00a0: les actions permises sont listées ci-dessous.',
   'board.many_actions': '{count} actions permises, par exemple {example}',
   // ---- end games
 
@@ -574,7 +909,8 @@ export default {
   'account.mail.pending_until': 'Un lien a été envoyé à {pending}\u00a0: suivez-le pour y recevoir vos ' +
       'courriels. D\'ici là, ils partent à {address}.',
   'account.mail.goes_to': 'Les courriels de vos parties partent à {address}.',
-  'account.mail.give_address': 'Indiquez une adresse pour recevoir vos parties par correspondance par courriel.',
+  'account.mail.give_address':
+      'Indiquez une adresse pour recevoir vos parties par correspondance par courriel.',
 
   // The room's "Play by mail" panel (mail.js).
   'account.mail.play_by_mail': 'Jouer par courriel',

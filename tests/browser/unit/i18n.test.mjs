@@ -16,6 +16,18 @@ async function load(relative) {
 }
 
 const i18n = await load('i18n.js');
+// errors.js with its imports (i18n.js, words.js) as data URLs, i18n.js's the one above: the same module
+// (a module is one per URL), so the language the tests choose is the one errors.js reads.
+function module_url(relative, imports = {}) {
+  let source = readFileSync(path.join(kWeb, relative), 'utf8');
+  for (const [name, url] of Object.entries(imports)) source = source.replaceAll(`from './${name}'`, `from "${url}"`);
+  return `data:text/javascript;charset=utf-8,${encodeURIComponent(source)}`;
+}
+async function load_errors() {
+  const i18n_url = module_url('i18n.js');
+  const words_url = module_url('words.js', {'i18n.js': i18n_url});
+  return import(module_url('errors.js', {'i18n.js': i18n_url, 'words.js': words_url}));
+}
 const catalogs = {};
 for (const {code} of i18n.kLanguages) catalogs[code] = (await load(`i18n/${code}.js`)).default;
 const kCodes = new Set(i18n.kLanguages.map(({code}) => code));
@@ -103,6 +115,36 @@ function names(code, key) {
   if (code.includes(`'${key}'`) || code.includes(`"${key}"`)) return true;
   return [...code.matchAll(/`([a-z0-9_.-]+\.)\$\{/g)].some((m) => key.startsWith(m[1]));
 }
+
+// The rules' error codes with their parameters' names (rules/errors.inc: CINQ_ERROR(code, "names")).
+const kRuleCodes = new Map(
+    [...readFileSync(path.join(kWeb, '../rules/errors.inc'), 'utf8').matchAll(/^CINQ_ERROR\((\w+), "([a-z_ ]*)"\)/gm)]
+        .map((m) => [m[1], m[2].split(' ').filter(Boolean).sort()]));
+
+test('every catalog says every code the rules may give (rules.CODE), with the code\'s parameters, and no other', () => {
+  assert.ok(kRuleCodes.size > 100, 'rules/errors.inc lists the codes');
+  for (const [code, catalog] of Object.entries(catalogs)) {
+    const said = Object.keys(catalog).filter((key) => key.startsWith('rules.')).map((key) => key.slice(6)).sort();
+    assert.deepEqual(said, [...kRuleCodes.keys()].sort(), `the rules.* keys of ${code}.js`);
+    for (const [rule, names] of kRuleCodes) {
+      assert.deepEqual(parameters(catalog[`rules.${rule}`]), names, `${code}.js rules.${rule}: its parameters`);
+    }
+  }
+});
+
+test('a refusal of the rules is said in the reader\'s language; an unknown code keeps the server\'s message', async () => {
+  const errors = await load_errors();
+  i18n.use_language('fr', catalogs);
+  const refusal = {code: 'illegal', message: '\'z9 a1\': \'z9\' is not a square (a1 to i9, lower case)',
+    reason_code: 'not_a_square', params: {item: 'z9 a1', token: 'z9', first: 'a1', last: 'i9'}};
+  assert.equal(errors.error_text(refusal.code, refusal.message, refusal),
+      'Ce coup n\'est pas permis ici\u00a0: «\u00a0z9 a1\u00a0»\u00a0: «\u00a0z9\u00a0» n\'est pas une case (de a1 à i9, en minuscules)');
+  const unknown = {...refusal, reason_code: 'from_a_newer_server'};
+  assert.equal(errors.error_text(unknown.code, unknown.message, unknown), 'Ce coup n\'est pas permis ici.');
+  assert.equal(errors.rules_reason_text(unknown), null);
+  i18n.use_language('en', catalogs);
+  assert.equal(errors.rules_reason_text(refusal), '\'z9 a1\': \'z9\' is not a square (a1 to i9, lower case)');
+});
 
 test('every key of a game\'s words is looked up: by its board module, or by words.js without the game\'s name', () => {
   const words = readFileSync(path.join(kWeb, 'words.js'), 'utf8');
