@@ -12,6 +12,7 @@
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,8 +72,9 @@ struct Failure {
   std::string message;
   int line = 0;  // the line of a mailed log the failure is about (play_log), 0 if none
   // When the rules refused (an illegal act, a bad record): their reason's code and parameters (cinq::Error,
-  // rules/errors.inc), for a reader to say it in its language; `turn` is the mailed log's turn it is about
-  // (play_log), 0 if none.
+  // rules/errors.inc), for a reader to say it in its language; or, for a mailed log the room itself refused,
+  // "log." and its reason's code (log_refusals.inc); `turn` is the mailed log's turn it is about (play_log),
+  // 0 if none.
   std::string reason_code{};
   ErrorParams params{};
   int turn = 0;
@@ -80,6 +82,14 @@ struct Failure {
 
 // A failure `code` whose reason is the rules' `error`: its message, its code and parameters.
 Failure rules_failure(std::string code, const Error& error);
+
+// A reason of the room's own for refusing a mailed log (log_refusals.inc): a Failure gives it as reason_code
+// "log.CODE", with parameters of these names (space-separated).
+struct LogRefusalInfo {
+  std::string_view code;
+  std::string_view params;
+};
+std::span<const LogRefusalInfo> log_refusals();
 // The failure's reason fields, added to an error object of the protocol: `reason_code` and `params` (an
 // object of strings) when the rules gave the reason, `turn` when there is one (docs/protocol.md).
 void add_reason(const Failure& failure, nlohmann::json& error);

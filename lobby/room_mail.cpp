@@ -2,6 +2,7 @@
 // players have always mailed it; the room checks the log against its own record and plays the new turns.
 // Also the import of a record as a room.
 #include <algorithm>
+#include <cassert>
 #include <nlohmann/json.hpp>
 
 #include "lobby/room.h"
@@ -53,7 +54,45 @@ Effect refuse(std::string code, int line, std::string message, const Failure& re
   return e;
 }
 
+// The room's own reasons (log_refusals.inc).
+constexpr LogRefusalInfo kLogRefusals[] = {
+#define CINQ_LOG_REFUSAL(code, names) {#code, names},
+#include "lobby/log_refusals.inc"
+#undef CINQ_LOG_REFUSAL
+};
+
+// Whether `params` are the names log_refusals.inc gives `code`, in its order.
+[[maybe_unused]] bool log_params_match(std::string_view code, const ErrorParams& params) {
+  for (const LogRefusalInfo& info : kLogRefusals) {
+    if (info.code != code) continue;
+    std::string names;
+    for (const auto& p : params) names += (names.empty() ? "" : " ") + p.first;
+    return names == info.params;
+  }
+  return false;
+}
+
+// A refusal with the room's own reason `reason` (log_refusals.inc) and its parameters, for a mail to say it
+// in its seat's language; `message` is the English text of the same.
+Effect refuse(std::string code, int line, std::string message, std::string_view reason, ErrorParams params) {
+  assert(log_params_match(reason, params));
+  Effect e = refuse(std::move(code), line, std::move(message));
+  e.error->reason_code = "log." + std::string(reason);
+  e.error->params = std::move(params);
+  return e;
+}
+
+// A refusal because the game is over (`result`): the rules' reason game_over, which every reader knows.
+Effect refuse_over(int line, const std::string& result) {
+  Effect e = refuse("game_over", line, "the game is over (" + result + ")");
+  e.error->reason_code = "game_over";
+  e.error->params = {{"result", result}};
+  return e;
+}
+
 }  // namespace
+
+std::span<const LogRefusalInfo> log_refusals() { return kLogRefusals; }
 
 // A seat link used over the WebSocket: the seat goes to whoever presents its token.
 Effect Room::claim_seat(const Player& player, int seat, const std::string& token_hash, Now now,
@@ -147,6 +186,8 @@ Effect Room::play_log(int seat, std::string_view text, Now now) {
   if (status_ == Status::live && flag_fallen(now)) {  // the deadline passed before the timer said so
     Effect e = tick(now);
     e.error = Failure{"game_over", "the time for this turn ran out (" + record_.result_text() + ")"};
+    e.error->reason_code = "log.time_out";
+    e.error->params = {{"result", record_.result_text()}};
     return e;
   }
   // A log with neither a #! line nor a turn (an empty mail, a body of prose) would read as an empty game of
@@ -155,23 +196,26 @@ Effect Room::play_log(int seat, std::string_view text, Now now) {
     const bool any = std::any_of(lines->begin(), lines->end(), [](const Entry& e) {
       return e.kind == Entry::Kind::header || e.kind == Entry::Kind::turns;
     });
+    // (A mail with no move is answered before it comes here: mail_in.cpp.)
+    const std::string example = std::string(1, record_.game().side_letter(record_.state().to_move())) + "/...";
     if (!any)
       return refuse("bad_record", 0,
-                    "no moves were sent: send the game's log with your turn under it (a line like " +
-                        std::string(1, record_.game().side_letter(record_.state().to_move())) + "/...)");
+                    "no moves were sent: send the game's log with your turn under it (a line like " + example + ")",
+                    "no_moves", {{"example", example}});
   }
   auto sent_record = Record::read(text);
   if (!sent_record) {
     if (status_ == Status::finished)  // most likely a turn after the end: say first that the game is over
-      return refuse("game_over", 0, "the game is over (" + record_.result_text() + ")");
+      return refuse_over(0, record_.result_text());
     return refuse("bad_record", sent_record.error().line, sent_record.error().message,
                   rules_failure("bad_record", sent_record.error()));
   }
   const Record& sent = *sent_record;
-  if (&sent.game() != &record_.game() || sent.options().text() != config_.options)
-    return refuse("other_game", 1,
-                  "the log is not this game (" + std::string(record_.game().name()) +
-                      (config_.options.empty() ? "" : " " + config_.options) + ")");
+  if (&sent.game() != &record_.game() || sent.options().text() != config_.options) {
+    const std::string game =
+        std::string(record_.game().name()) + (config_.options.empty() ? "" : " " + config_.options);
+    return refuse("other_game", 1, "the log is not this game (" + game + ")", "other_game", {{"game", game}});
+  }
 
   // Everything stored must be in the log as it is: compared item by item in canonical form, so comments,
   // timestamps, spacing and optional annotations may differ.
@@ -191,33 +235,37 @@ Effect Room::play_log(int seat, std::string_view text, Now now) {
     if (a.side != b.side || a.items != b.items)
       return refuse("differs", mailed[k].line,
                     "turn " + std::to_string(k + 1) + " differs from the stored game: " + turn_text(b) +
-                        " was sent, the game has " + turn_text(a));
+                        " was sent, the game has " + turn_text(a),
+                    "differs", {{"turn", std::to_string(k + 1)}, {"sent", turn_text(b)}, {"stored", turn_text(a)}});
   }
   if (mailed.size() < stored.size()) {
     int line = mailed.empty() ? 1 : mailed.back().line;
+    const std::string next = turn_text(stored[mailed.size()].turn);
     return refuse("stale", line,
                   "the log stops after turn " + std::to_string(mailed.size()) + " but the game has " +
-                      std::to_string(stored.size()) + " turns (next: " +
-                      turn_text(stored[mailed.size()].turn) + "): fetch the current record");
+                      std::to_string(stored.size()) + " turns (next: " + next + "): fetch the current record",
+                  "stale",
+                  {{"turns", std::to_string(mailed.size())}, {"total", std::to_string(stored.size())}, {"next", next}});
   }
   const bool news = mailed.size() > stored.size();
   const int first_line = news ? mailed[stored.size()].line : result_line(text);
   if (status_ == Status::finished) {
     if (!news && (!sent.finished() || sent.result_text() == record_.result_text()))
       return {};  // the same log
-    return refuse("game_over", first_line, "the game is over (" + record_.result_text() + ")");
+    return refuse_over(first_line, record_.result_text());
   }
   if (!news) {
     if (sent.finished())
-      return refuse(
-          "bad_result", result_line(text),
-          "a result cannot be mailed (" + sent.result_text() + "): resign or agree a draw in the room");
+      return refuse("bad_result", result_line(text),
+                    "a result cannot be mailed (" + sent.result_text() + "): resign or agree a draw in the room",
+                    "result_mailed", {{"result", sent.result_text()}});
     return {};  // the same log again: nothing to do
   }
   if (status_ == Status::open)
-    return refuse("not_started", first_line, "the game has not started: a seat is free");
+    return refuse("not_started", first_line, "the game has not started: a seat is free", "not_started", {});
   if (record_.state().mid_turn())
-    return refuse("turn_in_progress", first_line, "a turn is in progress in the room: finish it there first");
+    return refuse("turn_in_progress", first_line, "a turn is in progress in the room: finish it there first",
+                  "turn_in_progress", {});
 
   // The new turns, played on a copy kept only if every one of them is the sender's, legal and whole.
   Room next = *this;
@@ -233,22 +281,25 @@ Effect Room::play_log(int seat, std::string_view text, Now now) {
     const LogTurn& t = mailed[k];
     const std::string number = std::to_string(k + 1);
     if (next.record_.finished())
-      return refuse("illegal", t.line, "turn " + number + " comes after the end of the game");
+      return refuse("illegal", t.line, "turn " + number + " comes after the end of the game", "after_end",
+                    {{"turn", number}});
     if (next.seat_to_move() != seat) {
+      const std::string side(1, t.turn.side);
       if (k == stored.size())
         return refuse("not_your_turn", t.line,
-                      "turn " + number + " is " + std::string(1, t.turn.side) +
-                          "'s: it is not your turn (you play " + letter_of(seat) + ")");
+                      "turn " + number + " is " + side + "'s: it is not your turn (you play " + letter_of(seat) + ")",
+                      "not_your_turn", {{"turn", number}, {"side", side}, {"your_side", letter_of(seat)}});
       return refuse("other_side", t.line,
-                    "turn " + number + " plays for the other side (" + std::string(1, t.turn.side) +
-                        "): send your own turns only");
+                    "turn " + number + " plays for the other side (" + side + "): send your own turns only",
+                    "other_side", {{"turn", number}, {"side", side}});
     }
     Effect e = next.act_seat(seat, t.turn.items, true, now);
     if (e.error)
       return refuse(e.error->code, t.line, "turn " + number + ": " + e.error->message, *e.error,
                     static_cast<int>(k + 1));
     if (!next.record_.finished() && next.seat_to_move() == seat && next.record_.state().mid_turn())
-      return refuse("illegal", t.line, "turn " + number + " is not complete");
+      return refuse("illegal", t.line, "turn " + number + " is not complete", "turn_incomplete",
+                    {{"turn", number}});
     if (e.patched != Effect::npos) {
       all.patched = all.events.size() + e.patched;
       all.mover = e.mover;
@@ -256,11 +307,15 @@ Effect Room::play_log(int seat, std::string_view text, Now now) {
     }
     for (auto& m : e.events) all.events.push_back(std::move(m));
   }
-  if (sent.finished() && sent.result_text() != next.record_.result_text())
-    return refuse("bad_result", result_line(text),
-                  "the result " + sent.result_text() + " is not the game's (" +
-                      (next.record_.finished() ? next.record_.result_text() : std::string("unfinished")) +
-                      ")");
+  if (sent.finished() && sent.result_text() != next.record_.result_text()) {
+    const std::string message = "the result " + sent.result_text() + " is not the game's (" +
+                                (next.record_.finished() ? next.record_.result_text() : std::string("unfinished")) +
+                                ")";
+    if (!next.record_.finished())
+      return refuse("bad_result", result_line(text), message, "result_unfinished", {{"result", sent.result_text()}});
+    return refuse("bad_result", result_line(text), message, "result_differs",
+                  {{"result", sent.result_text()}, {"game_result", next.record_.result_text()}});
+  }
   *this = std::move(next);
   return all;
 }

@@ -81,7 +81,8 @@ std::string text(std::string_view language, std::string_view key, Params params)
 std::string rules_reason(std::string_view language, std::string_view code,
                          const std::vector<std::pair<std::string, std::string>>& params, int line, int turn,
                          const std::function<std::string(const std::string&)>& side_word) {
-  const std::string key = "rules." + std::string(code);
+  // The room's own reasons for refusing a mailed log ("log.CODE", lobby/log_refusals.inc) are `refused.log.*`.
+  const std::string key = (code.starts_with("log.") ? "refused." : "rules.") + std::string(code);
   if (code.empty() || !find(catalog(language), key)) return {};
   std::vector<std::pair<std::string, std::string>> said = params;
   for (auto& p : said)

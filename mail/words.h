@@ -33,7 +33,8 @@ std::span<const Words> catalog(std::string_view language);
 using Params = std::initializer_list<std::pair<std::string_view, std::string>>;
 std::string text(std::string_view language, std::string_view key, Params params = {});
 // A refusal of the rules (a cinq::Error's code and parameters, rules/errors.inc) in `language`: the catalog's
-// `rules.CODE` text, after "turn N: " and "line N: " when `turn` and `line` are known (0 otherwise). A side
+// `rules.CODE` text (for the room's own reason "log.CODE", lobby/log_refusals.inc, its `refused.log.CODE`
+// text), after "turn N: " and "line N: " when `turn` and `line` are known (0 otherwise). A side
 // letter (a parameter named `side` or ending in `_side`) is said by `side_word` (the game's word for it);
 // squares, items and results stay as the notation writes them. "" when the catalog has no such code (a
 // reason of a newer server, or none).

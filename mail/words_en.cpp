@@ -72,6 +72,22 @@ constexpr Words kWords[] = {
      "{example})"},
     {"refused.over", "the game is over: {result}"},
     {"refused.old_game", "this game was made before games could be played by mail"},
+    // The room's own reasons for refusing a mailed log (lobby/log_refusals.inc).
+    {"refused.log.time_out", "the time for this turn ran out ({result})"},
+    {"refused.log.no_moves", "no moves were sent: send the game's log with your turn under it (a line like {example})"},
+    {"refused.log.other_game", "the log is not this game ({game})"},
+    {"refused.log.differs", "turn {turn} differs from the stored game: {sent} was sent, the game has {stored}"},
+    {"refused.log.stale",
+     "the log stops after turn {turns} but the game has {total} turns (next: {next}): fetch the current record"},
+    {"refused.log.result_mailed", "a result cannot be mailed ({result}): resign or agree a draw in the room"},
+    {"refused.log.not_started", "the game has not started: a seat is free"},
+    {"refused.log.turn_in_progress", "a turn is in progress in the room: finish it there first"},
+    {"refused.log.after_end", "turn {turn} comes after the end of the game"},
+    {"refused.log.not_your_turn", "turn {turn} is played by {side}: it is not your turn (you play {your_side})"},
+    {"refused.log.other_side", "turn {turn} plays for the other side ({side}): send your own turns only"},
+    {"refused.log.turn_incomplete", "turn {turn} is not complete"},
+    {"refused.log.result_differs", "the result {result} is not the game's ({game_result})"},
+    {"refused.log.result_unfinished", "the result {result} is not the game's (unfinished)"},
     {"confirm.seat",
      "This address was given for your seat in {game} (game {room}) on Cinq. To get the game's mails here "
      "(your "

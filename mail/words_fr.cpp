@@ -75,6 +75,29 @@ constexpr Words kWords[] = {
      "part (comme {example})"},
     {"refused.over", "la partie est finie : {result}"},
     {"refused.old_game", "cette partie date d'avant le jeu par mail"},
+    // Les raisons propres à la partie de refuser un relevé envoyé par mail (lobby/log_refusals.inc).
+    {"refused.log.time_out", "le temps pour ce tour est écoulé ({result})"},
+    {"refused.log.no_moves",
+     "aucun coup n'a été envoyé : envoyez le relevé de la partie avec votre tour en dessous (une ligne comme "
+     "{example})"},
+    {"refused.log.other_game", "ce relevé n'est pas celui de cette partie ({game})"},
+    {"refused.log.differs",
+     "le tour {turn} diffère de la partie enregistrée : vous avez envoyé {sent}, la partie a {stored}"},
+    {"refused.log.stale",
+     "le relevé s'arrête après le tour {turns}, mais la partie va jusqu'au tour {total} (tour suivant : "
+     "{next}) : reprenez le relevé à jour"},
+    {"refused.log.result_mailed",
+     "un résultat ne peut pas être envoyé par mail ({result}) : abandonnez ou convenez de la nulle sur la page "
+     "de la partie"},
+    {"refused.log.not_started", "la partie n'a pas commencé : une place est encore libre"},
+    {"refused.log.turn_in_progress", "un tour est en cours sur la page de la partie : terminez-le d'abord là"},
+    {"refused.log.after_end", "le tour {turn} vient après la fin de la partie"},
+    {"refused.log.not_your_turn",
+     "le tour {turn} est au camp {side} : ce n'est pas à vous de jouer (vous jouez le camp {your_side})"},
+    {"refused.log.other_side", "le tour {turn} est joué pour l'autre camp ({side}) : n'envoyez que vos propres tours"},
+    {"refused.log.turn_incomplete", "le tour {turn} n'est pas complet"},
+    {"refused.log.result_differs", "le résultat {result} n'est pas celui de la partie ({game_result})"},
+    {"refused.log.result_unfinished", "le résultat {result} n'est pas celui de la partie, qui n'est pas finie"},
     {"confirm.seat",
      "Cette adresse a été donnée pour votre place au {game} (partie {room}) sur Cinq. Pour recevoir ici les "
      "mails de la partie (votre tour, les rappels, le résultat), ouvrez\n    {link}\nou répondez à ce mail "

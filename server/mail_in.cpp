@@ -212,9 +212,9 @@ std::string no_moves(const lobby::Room& room, std::string_view language) {
                          : mail::text(language, "refused.no_moves_like", {{"example", example}});
 }
 
-// The rules' reason of a refused log (`error`: the answer's reason_code, params, line and turn) in
-// `language`, a side letter said as the game's word for the side; "" when the answer gives no code the mails
-// know.
+// The reason of a refused log, the rules' or the room's own (`error`: the answer's reason_code, params, line
+// and turn), in `language`, a side letter said as the game's word for the side; "" when the answer gives no
+// code the mails know.
 std::string rules_reason(const lobby::Room& room, const std::string& language, const json& error) {
   if (!error.contains("reason_code") || !error.at("reason_code").is_string()) return {};
   std::vector<std::pair<std::string, std::string>> params;

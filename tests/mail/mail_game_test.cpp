@@ -483,6 +483,14 @@ TEST_CASE("mail: a seat whose page is in French gets its mails in French, the ot
                                             "n'est pas une case \\(de a1 à i9, en minuscules\\)\n")),
       refused);
   CHECK_MESSAGE(refused.find("is not a square") == std::string::npos, refused);
+  // So is a refusal of the room's own: a log that stops before the stored game.
+  site.mta.send("ann@players.test", address_in(header(to_ann, "Reply-To")),
+                reply("ann", to_ann, 0, "#! TABLUT\r\n1   " + turns[0], 4));
+  const std::string stale = body_of(wait_mail(site.mta, "ann", "Votre mail n'a rien joué", ann));
+  CHECK_MESSAGE(stale.find("Votre mail n'a rien joué : ligne 2 : le relevé s'arrête après le tour 1, mais la "
+                           "partie va jusqu'au tour 2 (tour suivant : ") == 0,
+                stale);
+  CHECK_MESSAGE(stale.find("fetch the current record") == std::string::npos, stale);
 }
 
 TEST_CASE("mail: a mail refused for good is not tried again and is shown to its seat") {

@@ -13,6 +13,7 @@
 #include "mail/notices.h"
 #include "mail/read.h"
 #include "mail/schedule.h"
+#include "lobby/room.h"
 #include "rules/game.h"
 #include "rules/registry.h"
 
@@ -28,6 +29,17 @@ std::set<std::string> params_of(std::string_view text) {
   for (std::size_t i = text.find('{'); i != std::string_view::npos; i = text.find('{', i + 1)) {
     const std::size_t close = text.find('}', i);
     if (close != std::string_view::npos) out.insert(std::string(text.substr(i + 1, close - i - 1)));
+  }
+  return out;
+}
+
+// The names of a space-separated list ("turn side"), as errors.inc and log_refusals.inc give parameters.
+std::set<std::string> names_of(std::string_view list) {
+  std::set<std::string> out;
+  for (std::string_view rest = list; !rest.empty();) {
+    const auto sp = rest.find(' ');
+    out.insert(std::string(rest.substr(0, sp)));
+    rest = sp == std::string_view::npos ? std::string_view{} : rest.substr(sp + 1);
   }
   return out;
 }
@@ -204,12 +216,7 @@ TEST_CASE(
     CHECK_MESSAGE(said == codes, "the rules.* keys of the " << language << " mail words");
     for (const ErrorCodeInfo& info : error_codes()) {
       const std::string key = "rules." + std::string(info.code);
-      std::set<std::string> names;
-      for (std::string_view rest = info.params; !rest.empty();) {
-        const auto sp = rest.find(' ');
-        names.insert(std::string(rest.substr(0, sp)));
-        rest = sp == std::string_view::npos ? std::string_view{} : rest.substr(sp + 1);
-      }
+      const std::set<std::string> names = names_of(info.params);
       for (const mail::Words& w : mail::catalog(language))
         if (w.key == key) CHECK_MESSAGE(params_of(w.text) == names, language << " " << key);
     }
@@ -231,9 +238,52 @@ TEST_CASE("rules reasons: a refusal in French names its line and turn, sides in 
         "ligne 5 : tour 2 : « e2 e9 » n'est pas permis maintenant");
   CHECK(mail::rules_reason("en", "not_legal_now", {{"item", "e2 e9"}}, 5, 2, side_word) ==
         "line 5: turn 2: 'e2 e9' is not legal now");
+  // The room's own reasons for refusing a log ("log.CODE"): the same composition, sides in the game's words.
+  CHECK(mail::rules_reason("fr", "log.stale", {{"turns", "1"}, {"total", "2"}, {"next", "D/e3 a3/"}}, 2, 0,
+                           side_word) ==
+        "ligne 2 : le relevé s'arrête après le tour 1, mais la partie va jusqu'au tour 2 (tour suivant : D/e3 a3/) "
+        ": reprenez le relevé à jour");
+  CHECK(mail::rules_reason("en", "log.stale", {{"turns", "1"}, {"total", "2"}, {"next", "D/e3 a3/"}}, 2, 0,
+                           side_word) ==
+        "line 2: the log stops after turn 1 but the game has 2 turns (next: D/e3 a3/): fetch the current record");
+  CHECK(mail::rules_reason("fr", "log.not_your_turn", {{"turn", "3"}, {"side", "D"}, {"your_side", "A"}}, 4, 0,
+                           side_word) ==
+        "ligne 4 : le tour 3 est au camp Défenseurs : ce n'est pas à vous de jouer (vous jouez le camp Attaquants)");
+  CHECK(mail::rules_reason("fr", "log.differs", {{"turn", "2"}, {"sent", "D/e3 b3/"}, {"stored", "D/e3 a3/"}}, 3,
+                           0, side_word) ==
+        "ligne 3 : le tour 2 diffère de la partie enregistrée : vous avez envoyé D/e3 b3/, la partie a D/e3 a3/");
+  CHECK(mail::rules_reason("en", "log.differs", {{"turn", "2"}, {"sent", "D/e3 b3/"}, {"stored", "D/e3 a3/"}}, 3,
+                           0, side_word) ==
+        "line 3: turn 2 differs from the stored game: D/e3 b3/ was sent, the game has D/e3 a3/");
+  CHECK(mail::rules_reason("fr", "log.result_mailed", {{"result", "#= draw"}}, 0, 0, side_word) ==
+        "un résultat ne peut pas être envoyé par mail (#= draw) : abandonnez ou convenez de la nulle sur la page "
+        "de la partie");
+  CHECK(mail::rules_reason("fr", "log.no_such_reason", {}, 1, 0, side_word).empty());
   // A code no catalog knows (a newer rules library), or none: nothing, and the English message stands.
   CHECK(mail::rules_reason("fr", "no_such_code", {}, 1, 0, side_word).empty());
   CHECK(mail::rules_reason("fr", "", {}, 1, 0, side_word).empty());
+}
+
+// The room's own reasons for refusing a mailed log (lobby/log_refusals.inc): each mail catalog has a
+// `refused.log.CODE` text for every one of them and no other, with its parameters.
+TEST_CASE("log refusals: every mail catalog says every reason of the room's, with its parameters, and no other") {
+  std::set<std::string> codes;
+  for (const lobby::LogRefusalInfo& info : lobby::log_refusals())
+    CHECK_MESSAGE(codes.insert(std::string(info.code)).second, "a reason given twice: " << info.code);
+  CHECK(codes.size() > 10);
+  for (std::string_view language : mail::languages()) {
+    std::map<std::string, std::set<std::string>> said;
+    for (const mail::Words& w : mail::catalog(language))
+      if (w.key.starts_with("refused.log.")) said[std::string(w.key.substr(12))] = params_of(w.text);
+    std::set<std::string> keys;
+    for (const auto& entry : said) keys.insert(entry.first);
+    CHECK_MESSAGE(keys == codes, "the refused.log.* keys of the " << language << " mail words");
+    for (const lobby::LogRefusalInfo& info : lobby::log_refusals()) {
+      const std::set<std::string> names = names_of(info.params);
+      const auto found = said.find(std::string(info.code));
+      if (found != said.end()) CHECK_MESSAGE(found->second == names, language << " refused.log." << info.code);
+    }
+  }
 }
 
 }  // namespace cinq::test
