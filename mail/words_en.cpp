@@ -103,6 +103,10 @@ constexpr Words kWords[] = {
      "results, or a daily digest), open\n    {link}\nIf you did not ask for it, ignore this mail: nothing "
      "more "
      "will be sent.\n"},
+    {"tournament.ready.subject", "{tournament}: your round {round} game is ready"},
+    {"tournament.ready", "Your round {round} game of the tournament {tournament} is waiting for you:\n{link}\n"},
+    {"tournament.ready.live", "\nLive, each side has 30 seconds to make its first move.\n"},
+    {"tournament.ready.days", "\nBy correspondence: {days} days a turn.\n"},
     {"digest.subject", "Cinq: your turn in {games}"},
     {"digest.head", "Good day, {name}. It is your turn in {games}, the nearest deadline first:\n"},
     {"digest.game", "\n{game} against {opponent} (game {room}), you play {side}.\n"},

@@ -119,6 +119,10 @@ constexpr Words kWords[] = {
     {"digest.deadline", "  Date limite : {time}\n"},
     {"digest.play", "  Jouer : {link}\n"},
     {"digest.reply", "  Ou envoyez votre tour par mail à : {address}\n"},
+    {"tournament.ready.subject", "{tournament} : votre partie de la ronde {round} est prête"},
+    {"tournament.ready", "Votre partie de la ronde {round} du tournoi {tournament} vous attend :\n{link}\n"},
+    {"tournament.ready.live", "\nEn direct, chaque camp a 30 secondes pour jouer son premier coup.\n"},
+    {"tournament.ready.days", "\nPar correspondance : {days} jours par tour.\n"},
     {"digest.footer", "\nVos réglages de mail : {settings}\nPlus aucun mail : {unsubscribe}\n"},
 
     // Les résultats en mots (server/postman.cpp).

@@ -392,6 +392,11 @@ constexpr Sql kOrphans{
     "SELECT g.id FROM games g LEFT JOIN room_leases l ON l.game_id = g.id WHERE g.status <> 'finished'"
     " AND (l.node_id IS NULL OR l.node_id = '' OR l.node_id NOT IN"
     " (SELECT id FROM nodes WHERE expires_ms > cinq_now_ms())) ORDER BY g.created_ms, g.id LIMIT $1"};
+constexpr Sql kTournamentOrphans{
+    "tournament_orphans",
+    "SELECT t.id FROM tournaments t LEFT JOIN room_leases l ON l.game_id = 't:' || t.id WHERE t.status <> 'finished'"
+    " AND (l.node_id IS NULL OR l.node_id = '' OR l.node_id NOT IN"
+    " (SELECT id FROM nodes WHERE expires_ms > cinq_now_ms())) ORDER BY t.created_ms, t.id LIMIT $1"};
 constexpr Sql kDeleteProgress{"delete_progress", "DELETE FROM game_progress WHERE game_id = $1"};
 constexpr Sql kDeleteProgressAt{
     "delete_progress_at",
@@ -1291,6 +1296,15 @@ class PostgresStore final : public Store {
     if (!control_.ready(error)) return false;
     return control_.run(kRelease, Params().text(game_id).text(node_id).integer(lease), error,
                         "giving up the lease of " + game_id).ok();
+  }
+
+  Read<std::vector<std::string>> tournament_orphans(int limit) override {
+    std::vector<std::string> out;
+    Error error;
+    if (!control_query(kTournamentOrphans, Params().integer(limit), "finding tournaments no node runs", error,
+                       [&](const Result& r, int i) { out.push_back(r.text(i, 0)); }))
+      return error;
+    return out;
   }
 
   Read<std::vector<std::string>> orphans(int limit) override {

@@ -375,6 +375,10 @@ constexpr const char* kOrphans =
     "SELECT g.id FROM games g LEFT JOIN room_leases l ON l.game_id = g.id WHERE g.status <> 'finished'"
     " AND (l.node_id IS NULL OR l.node_id = '' OR l.node_id NOT IN"
     " (SELECT id FROM nodes WHERE expires_ms > " CINQ_NOW_MS ")) ORDER BY g.created_ms, g.id LIMIT ?1";
+constexpr const char* kTournamentOrphans =
+    "SELECT t.id FROM tournaments t LEFT JOIN room_leases l ON l.game_id = 't:' || t.id WHERE t.status <> 'finished'"
+    " AND (l.node_id IS NULL OR l.node_id = '' OR l.node_id NOT IN"
+    " (SELECT id FROM nodes WHERE expires_ms > " CINQ_NOW_MS ")) ORDER BY t.created_ms, t.id LIMIT ?1";
 constexpr const char* kDeleteProgress = "DELETE FROM game_progress WHERE game_id = ?1";
 constexpr const char* kDeleteProgressAt = "DELETE FROM game_progress WHERE game_id = ?1 AND version = ?2";
 // The upgrade from version 2.
@@ -1444,6 +1448,16 @@ class SqliteStore final : public Store {
     Error error;
     if (!read_rows(
             kOrphans, "finding games no node holds", error,
+            [&](sqlite3_stmt* stmt) { return sqlite3_bind_int(stmt, 1, limit); },
+            [&](sqlite3_stmt* stmt) { out.push_back(column_text(stmt, 0)); }))
+      return error;
+    return out;
+  }
+  Read<std::vector<std::string>> tournament_orphans(int limit) override {
+    std::vector<std::string> out;
+    Error error;
+    if (!read_rows(
+            kTournamentOrphans, "finding tournaments no node runs", error,
             [&](sqlite3_stmt* stmt) { return sqlite3_bind_int(stmt, 1, limit); },
             [&](sqlite3_stmt* stmt) { out.push_back(column_text(stmt, 0)); }))
       return error;

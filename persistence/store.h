@@ -347,6 +347,10 @@ struct NodeRow {
   std::int64_t expires_ms = 0;
 };
 
+// The lease of a tournament (server/tournaments.h): the node holding it runs the tournament (pairs its rounds,
+// makes its rooms, keeps its clock). Kept with the rooms' leases under a key no game id can be.
+inline std::string tournament_lease(const std::string& tournament_id) { return "t:" + tournament_id; }
+
 // What acquire() found: the lease is this node's now (`lease` > 0), or another live node holds it (`owner`).
 struct Lease {
   std::int64_t lease = 0;
@@ -459,6 +463,10 @@ class Store {
   virtual Read<std::vector<std::string>> orphans(int limit) = 0;
   // The node stops: its leases are given up and its row goes.
   virtual bool leave(const std::string& node_id, Error& error) = 0;
+  // Unfinished tournaments (open or running) that no live node runs: their lease (tournament_lease(id), in the
+  // same table as the rooms') never held, given up, or held by a node whose heartbeat stopped. Oldest first,
+  // at most `limit`.
+  virtual Read<std::vector<std::string>> tournament_orphans(int limit) = 0;
 
   // --- mail (schema version 7; server/mail_sender.h, docs/mail.md). `now_ms` is the caller's clock.
   // Mails (and received Message-IDs) stored outside a game's save, in one transaction: the answers to mails

@@ -5,6 +5,7 @@
 #include "server/room_actor.h"
 #include "server/rooms.h"
 #include "server/services.h"
+#include "server/tournaments.h"
 #include "server/workers.h"
 
 namespace cinq::server {
@@ -36,6 +37,12 @@ void ClusterHost::close_remote(const std::shared_ptr<net::Connection>& c) { prot
 
 void ClusterHost::log_out(const std::string& player_id) { protocol_.log_out_others(player_id, 0); }
 
+void ClusterHost::to_player(const std::string& player_id, const std::string& text) {
+  protocol_.to_player(player_id, text);
+}
+
+void ClusterHost::tournament_changed(const std::string& id) { protocol_.tournaments().changed_elsewhere(id); }
+
 std::string ClusterHost::seeks_json() { return protocol_.seeks_json(); }
 
 void ClusterHost::load_room(const std::string& room, std::function<void(Found)> done) {
@@ -59,6 +66,7 @@ void ClusterHost::save_each_room() {
 }
 
 std::vector<std::string> ClusterHost::hand_over_rooms(std::function<void()> each) {
+  protocol_.tournaments().hand_over();  // the tournaments first: the other nodes run them from now on
   std::vector<std::string> ids;
   for (auto& actor : rooms_.all()) {
     ids.push_back(actor->id());

@@ -26,6 +26,8 @@ class ClusterHost final : public cluster::Host {
   void feed_remote(const std::shared_ptr<net::Connection>& c, std::string text, std::string fid) override;
   void close_remote(const std::shared_ptr<net::Connection>& c) override;
   void log_out(const std::string& player_id) override;
+  void to_player(const std::string& player_id, const std::string& text) override;
+  void tournament_changed(const std::string& id) override;
   std::string seeks_json() override;
 
   void load_room(const std::string& room, std::function<void(Found)> done) override;

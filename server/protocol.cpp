@@ -34,18 +34,23 @@ Protocol::Protocol(Services& services, RoomDirectory& rooms, Identities& identit
       limits_(limits),
       tournaments_(services, rooms, workers),
       commands_{services, rooms, identities, workers, seeks_, tournaments_, logins_, *this} {
-  // A paired player is told on every connection it has here.
+  // A paired player is told on every connection it has here (and, through the bus, on the other nodes).
   tournaments_.set_to_player([this](const std::string& player_id, const std::string& text) {
-    std::vector<std::shared_ptr<net::Connection>> to;
-    {
-      std::lock_guard lock(clients_mutex_);
-      for (auto& [id, client] : clients_)
-        if (client.player && client.player->id == player_id)
-          if (auto c = client.connection.lock()) to.push_back(std::move(c));
-    }
-    auto message = std::make_shared<const std::string>(text);
-    for (auto& c : to) c->send(message);
+    to_player(player_id, text);
+    if (services_.bus) services_.bus->to_player(player_id, text);
   });
+}
+
+void Protocol::to_player(const std::string& player_id, const std::string& text) {
+  std::vector<std::shared_ptr<net::Connection>> to;
+  {
+    std::lock_guard lock(clients_mutex_);
+    for (auto& [id, client] : clients_)
+      if (client.player && client.player->id == player_id)
+        if (auto c = client.connection.lock(); c && !c->remote()) to.push_back(std::move(c));
+  }
+  auto message = std::make_shared<const std::string>(text);
+  for (auto& c : to) c->send(message);
 }
 
 Protocol::~Protocol() = default;

@@ -72,6 +72,9 @@ class Protocol : public Clients {
   void feed_again(std::uint64_t connection, std::string text, std::string fid);
   // The seeks of this node's book as the lobby lists them (JSON array text).
   std::string seeks_json();
+  // Sends `text` to each of the player's own connections here (not other nodes' clients standing here: their
+  // node delivers to them).
+  void to_player(const std::string& player_id, const std::string& text);
   // The player a connection said hello as.
   std::optional<lobby::Player> player_of(std::uint64_t connection);
 

@@ -75,6 +75,14 @@ class RoomBus {
   virtual void forward_http(const std::string& owner, net::HttpRequest request,
                             std::function<void(net::HttpResponse)> respond) = 0;
 
+  // --- tournaments (server/tournaments.h): one node runs each, under its lease (store::tournament_lease,
+  // with the rooms' leases: new_room_fence().node names this node); any node takes their commands and
+  // stores them under the row's version.
+  // Every other node hears that a tournament was stored anew: its watchers there are sent it.
+  virtual void tournament_changed(const std::string& id) = 0;
+  // A message for a player's connections on every other node (a paired player's `tournament_game`).
+  virtual void to_player(const std::string& player_id, const std::string& text) = 0;
+
   // --- the lobby
   // The public rooms of every node, newest first (JSON array text).
   virtual std::shared_ptr<const std::string> public_list() = 0;

@@ -79,8 +79,6 @@ void HttpApi::tournament_create(Call& call) {
   if (!body.is_object()) return call.respond(error_response(400, "bad_request", "the body is a JSON object"));
   auto parsed = commands::TournamentCreate::parse(body);
   if (auto* r = std::get_if<Refusal>(&parsed)) return call.respond(from_reply({r->code, r->message, nullptr}));
-  if (services_.bus)
-    return call.respond(error_response(409, "single_node_only", "tournaments run on a single server: this one is a cluster's node"));
   as_account(call, [this, cmd = std::get<commands::TournamentCreate>(parsed)](const lobby::Player& by, Respond respond) {
     return extra_.tournaments->create(by, cmd.spec, answer(std::move(respond), 201));
   });

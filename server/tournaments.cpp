@@ -5,16 +5,19 @@
 
 #include <algorithm>
 #include <chrono>
+#include <random>
 #include <utility>
 
 #include "ratings/glicko2.h"
 #include "rules/registry.h"
 #include "mail/account.h"
 #include "mail/compose.h"
+#include "mail/words.h"
 #include "server/identity.h"
 #include "server/mail_sender.h"
-#include "server/postman.h"
 #include "server/metrics.h"
+#include "server/postman.h"
+#include "server/room_bus.h"
 #include "server/room_actor.h"
 #include "server/rooms.h"
 #include "server/services.h"
@@ -30,6 +33,8 @@ namespace {
 
 constexpr int kListLimit = 100;
 constexpr int kSweepEvery = 10;  // ticks (seconds)
+constexpr int kClaimEvery = 5;   // ticks: several nodes look for tournaments nobody runs
+constexpr int kOrphansAtOnce = 100;
 
 std::int64_t now_ms() { return Services::now().unix_ms; }
 
@@ -102,8 +107,12 @@ void TournamentDesk::stop() {
   strand_.reset();
 }
 
+bool TournamentDesk::cluster() const { return services_.bus != nullptr; }
+
 TournamentDesk::Entry* TournamentDesk::find_locked(const std::string& id, bool* failed) {
-  if (auto it = entries_.find(id); it != entries_.end()) return &it->second;
+  // Another node's tournament is read at each use; one of this node's when another node stored it anew.
+  auto it = entries_.find(id);
+  if (it != entries_.end() && it->second.owned && !it->second.stale) return &it->second;
   note_blocking(services_.metrics);
   auto row = services_.store->tournament(id);
   if (row.failed()) {
@@ -118,17 +127,22 @@ TournamentDesk::Entry* TournamentDesk::find_locked(const std::string& id, bool* 
     if (failed) *failed = true;
     return nullptr;
   }
-  Entry& e = entries_[id];
+  const bool known = it != entries_.end();
+  Entry& e = entries_[id];  // an entry known already keeps whether it is this node's, and its rooms in making
+  if (!known) e.owned = !cluster();
   e.t = std::move(*t);
   e.row_version = row->version;
+  e.stale = false;
   return &e;
 }
 
 // The mails of a pairing: each paired player whose account has a confirmed address (and wants your-turn
 // mails) is told its game is ready, in its language; queued with the save that stores the pairing, under ids
 // of the game and seat (queued once, whatever happens after).
-std::vector<store::MailRow> TournamentDesk::paired_mails(const std::string& name, const std::vector<tn::Game>& games,
+std::vector<store::MailRow> TournamentDesk::paired_mails(const tn::Spec& spec, const std::vector<tn::Game>& games,
                                                          std::int64_t now) {
+  const std::string& name = spec.name;
+  const tn::Pace& pace = spec.pace;
   std::vector<store::MailRow> out;
   const Postman* postman = services_.postman;
   if (!postman) return out;
@@ -141,21 +155,20 @@ std::vector<store::MailRow> TournamentDesk::paired_mails(const std::string& name
       if (account.failed() || !account || account->address.empty()) continue;
       const mail::AccountPrefs prefs = mail::AccountPrefs::stored(account->prefs);
       if (!prefs.turn) continue;
-      const bool fr = prefs.mail_language() == "fr";
+      const std::string language = prefs.mail_language();
       const std::string round = std::to_string(g.round > 0 ? g.round : g.board);
       const std::string url = config.public_url + "/#/room/" + g.id;
       mail::Outgoing m;
       m.from = {config.from_name, config.from};
       m.to = {"", account->address};
-      m.subject = fr ? name + " : votre partie de la ronde " + round + " est prête"
-                     : name + ": your round " + round + " game is ready";
+      m.subject = mail::text(language, "tournament.ready.subject", {{"tournament", name}, {"round", round}});
       m.message_id = "tournament." + g.id + "." + std::to_string(s) + "@" + config.domain;
       m.date_ms = now;
       m.unsubscribe_url = postman->account_unsubscribe_url(*account);
-      m.text = (fr ? "Votre partie de la ronde " + round + " du tournoi " + name + " vous attend :\n" + url +
-                         "\n\nEn direct, chaque camp a 30 secondes pour jouer son premier coup.\n"
-                   : "Your round " + round + " game of the tournament " + name + " is waiting for you:\n" + url +
-                         "\n\nLive, each side has 30 seconds to make its first move.\n");
+      m.text = mail::text(language, "tournament.ready", {{"tournament", name}, {"round", round}, {"link", url}}) +
+               (pace.correspondence()
+                    ? mail::text(language, "tournament.ready.days", {{"days", std::to_string(pace.days)}})
+                    : mail::text(language, "tournament.ready.live"));
       out.push_back(postman->account_row("tournament", m, now));
     }
   }
@@ -171,11 +184,13 @@ bool TournamentDesk::store_locked(Entry& e, tn::Tournament next, std::string& wh
   if (mailing) services_.metrics.mail_queued += static_cast<std::int64_t>(mails.size());
   if (!services_.store->put_tournament(row, e.row_version, mails, error)) {
     why = error.message;
-    spdlog::error("tournament {}: could not store version {}: {}; read again", next.id(), row.version, why);
-    const std::string id = next.id();
-    auto making = std::move(e.making);
-    entries_.erase(id);  // read again at its next use: the store is right
-    if (Entry* again = find_locked(id)) again->making = std::move(making);
+    // Several nodes: another node stored it meanwhile (the caller applies its change again); alone: the
+    // store failed. Either way it is read again at its next use: the store is right.
+    if (cluster())
+      spdlog::info("tournament {}: version {} not stored: {}; read again", next.id(), row.version, why);
+    else
+      spdlog::error("tournament {}: could not store version {}: {}; read again", next.id(), row.version, why);
+    e.stale = true;
     return false;
   }
   e.t = std::move(next);
@@ -186,30 +201,54 @@ bool TournamentDesk::store_locked(Entry& e, tn::Tournament next, std::string& wh
 
 TournamentDesk::Reply TournamentDesk::change(const std::string& id, const Change& fn, bool show) {
   std::lock_guard lock(mutex_);
-  bool failed = false;
-  Entry* e = find_locked(id, &failed);
-  if (!e) return failed ? refused("storage", kBusy) : refused("no_tournament", "no tournament '" + id + "'");
-  tn::Tournament next = e->t;
-  const std::int64_t now = now_ms();
-  if (auto error = fn(next, now)) return refused(error->code, error->message);
-  tn::Step step = next.advance(now);
-  const bool changed = next.version() != e->t.version();
-  if (changed) {
-    std::string why;
-    if (!store_locked(*e, std::move(next), why, paired_mails(e->t.spec().name, step.paired, now))) return refused("storage", kBusy);
-    e = &entries_.at(id);
+  for (int attempt = 1;; ++attempt) {
+    bool failed = false;
+    Entry* e = find_locked(id, &failed);
+    if (!e) return failed ? refused("storage", kBusy) : refused("no_tournament", "no tournament '" + id + "'");
+    tn::Tournament next = e->t;
+    const std::int64_t now = now_ms();
+    if (auto error = fn(next, now)) return refused(error->code, error->message);
+    // Only the node that runs it advances it (pairs, starts, ends): another node's change waits for its tick.
+    tn::Step step;
+    if (e->owned) step = next.advance(now);
+    const bool changed = next.version() != e->t.version();
+    if (changed) {
+      std::string why;
+      if (!store_locked(*e, std::move(next), why, paired_mails(e->t.spec(), step.paired, now))) {
+        // Several nodes: another node's write came first; the change is applied again to the row as it is.
+        if (cluster() && attempt < 4) continue;
+        return refused("storage", kBusy);
+      }
+    }
+    // Stored first, then the rooms (those whose making failed before are tried again here).
+    if (e->owned) make_rooms_locked(*e, {});
+    if (changed) {
+      tell_watchers(*e);
+      if (services_.bus) services_.bus->tournament_changed(id);
+    }
+    return {{}, {}, show ? tournament_json(e->t) : json(nullptr)};
   }
-  // Stored first, then the rooms (those whose making failed before are tried again here).
-  make_rooms_locked(*e, {});
-  if (changed) tell_watchers(*e);
-  return {{}, {}, show ? tournament_json(e->t) : json(nullptr)};
 }
 
 void TournamentDesk::make_rooms_locked(Entry& e, const std::vector<tn::Game>& again) {
   std::vector<tn::Game> games = e.t.rooms_to_create();
   for (const tn::Game& g : again) games.push_back(g);
   for (const tn::Game& g : games) {
-    if (!g.pending() || !e.making.insert(g.id).second) continue;
+    if (!g.pending() || e.making.count(g.id)) continue;
+    // Its room made already (by this node before a failed save, or by the node that ran the tournament
+    // before): attached, not made twice.
+    if (g.room.empty()) {
+      note_blocking(services_.metrics);
+      auto stored = services_.store->game(g.id);
+      if (stored.failed()) continue;  // tried again at the next tick
+      if (stored) {
+        e.making.insert(g.id);  // attach() takes it out
+        const std::string id = e.t.id(), gid = g.id;
+        submit([this, id, gid] { attach(id, gid, true); });
+        continue;
+      }
+    }
+    e.making.insert(g.id);
     make_room(e, g);
   }
 }
@@ -352,6 +391,14 @@ bool TournamentDesk::create(const lobby::Player& by, tn::Spec spec, Done done) {
       return done(refused("storage", kBusy));
     }
     e.row_version = 1;
+    // Several nodes: the node that makes it runs it (should the lease not be had now, a node takes it within
+    // seconds as a tournament nobody runs).
+    if (cluster()) {
+      store::Error lease_error;
+      auto lease = services_.store->acquire(store::tournament_lease(id), services_.bus->new_room_fence().node, lease_error);
+      e.owned = lease && lease->lease > 0 && !handed_over_;
+      e.lease = lease ? lease->lease : 0;
+    }
     Entry& stored = entries_[id] = std::move(e);
     spdlog::info("tournament {} ({}, {}) created by {}", id, row.format, row.game, by.username);
     done({{}, {}, tournament_json(stored.t)});
@@ -383,6 +430,7 @@ bool TournamentDesk::withdraw(const std::string& id, const lobby::Player& by, Do
   return submit([this, id, by, done = std::move(done)] {
     std::vector<std::string> playing;  // the rooms of its pending games
     Reply r = change(id, [&](tn::Tournament& t, std::int64_t now) -> std::optional<tn::Error> {
+      playing.clear();  // applied again if another node's write came first
       const bool started = t.status() == tn::Status::running;
       auto error = t.withdraw(by.id, now);
       if (!error && started)
@@ -460,24 +508,125 @@ void TournamentDesk::record(const std::string& room, const TournamentOutcome& o)
 }
 
 void TournamentDesk::tick() {
+  if (handed_over_) return;
+  if (cluster() && tick_runs_++ % kClaimEvery == 0) claim_orphans();
   std::vector<std::string> ids;
+  std::vector<std::pair<std::string, std::string>> resign;  // (room, player): a withdrawn player's game here
   {
     std::lock_guard lock(mutex_);
-    for (auto& [id, e] : entries_)
-      if (e.t.status() != tn::Status::finished) ids.push_back(id);
+    for (auto it = entries_.begin(); it != entries_.end();) {
+      Entry& e = it->second;
+      // Finished ones, and copies of other nodes' tournaments, are read from the store when asked for.
+      if ((e.t.status() == tn::Status::finished || !e.owned) && e.making.empty()) {
+        it = entries_.erase(it);
+        continue;
+      }
+      if (e.owned && e.t.status() != tn::Status::finished) {
+        ids.push_back(it->first);
+        for (const tn::Game& g : e.t.games())
+          if (g.pending() && !g.room.empty())
+            for (const std::string& seat : g.seats)
+              if (const tn::Entrant* who = e.t.entrant(seat); who && who->withdrawn) resign.emplace_back(g.room, seat);
+      }
+      ++it;
+    }
   }
+  // A player who withdrew on another node, whose game is played here: its game is resigned here.
+  for (const auto& [room, player] : resign)
+    if (auto actor = rooms_.find(room))
+      actor->post([player = player](RoomActor& a) {
+        if (a.room().status() == lobby::Status::finished) return;
+        lobby::Effect e = a.room().resign(player, Services::now());
+        if (!e.error) a.apply(std::move(e), nullptr, {});
+      });
   // advance() for each (planned starts, arena pairing, finishes); rooms not made yet are tried again.
   for (const std::string& id : ids)
     change(id, [](tn::Tournament&, std::int64_t) -> std::optional<tn::Error> { return std::nullopt; }, false);
 }
 
+void TournamentDesk::claim_orphans() {
+  store::Store& store = *services_.store;
+  const std::string node = services_.bus->new_room_fence().node;
+  // The leases of this node's tournaments: still its own? (a node paused past its heartbeat lost them)
+  std::vector<std::string> mine;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [id, e] : entries_)
+      if (e.owned && e.t.status() != tn::Status::finished) mine.push_back(id);
+  }
+  for (const std::string& id : mine) {
+    store::Error error;
+    note_blocking(services_.metrics);
+    auto lease = store.acquire(store::tournament_lease(id), node, error);
+    if (!lease) continue;  // the store did not answer: kept until it does
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(id);
+    if (it == entries_.end()) continue;
+    if (lease->lease > 0) {
+      it->second.lease = lease->lease;
+    } else {
+      spdlog::warn("tournament {}: node {} runs it now", id, lease->owner);
+      it->second.owned = false;
+    }
+  }
+  // The tournaments nobody runs: shuffled, so that nodes looking at once mostly try different ones.
+  auto orphans = store.tournament_orphans(kOrphansAtOnce);
+  if (orphans.failed() || orphans.empty()) return;
+  static thread_local std::mt19937 shuffle{std::random_device{}()};
+  std::shuffle(orphans.begin(), orphans.end(), shuffle);
+  for (const std::string& id : orphans) {
+    if (handed_over_) return;
+    store::Error error;
+    note_blocking(services_.metrics);
+    auto lease = store.acquire(store::tournament_lease(id), node, error);
+    if (!lease || lease->lease <= 0) continue;  // another node took it first
+    auto row = store.tournament(id);
+    if (row.failed() || !row) continue;  // a node runs it again (its lease): taken at the next look, if not
+    std::lock_guard lock(mutex_);
+    if (adopt_locked(*row, lease->lease)) spdlog::info("tournament {}: taken over (lease {})", id, lease->lease);
+  }
+}
+
+void TournamentDesk::changed_elsewhere(const std::string& id) {
+  submit([this, id] {
+    std::lock_guard lock(mutex_);
+    if (auto it = entries_.find(id); it != entries_.end()) it->second.stale = true;
+    {
+      std::lock_guard watch_lock(watch_mutex_);
+      if (!watchers_.count(id)) return;
+    }
+    if (Entry* e = find_locked(id)) tell_watchers(*e);
+  });
+}
+
+void TournamentDesk::hand_over() {
+  if (!cluster() || handed_over_.exchange(true)) return;
+  const std::string node = services_.bus->new_room_fence().node;
+  std::vector<std::pair<std::string, std::int64_t>> leases;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [id, e] : entries_) {
+      if (e.owned && e.lease > 0) leases.emplace_back(id, e.lease);
+      e.owned = false;
+    }
+  }
+  for (const auto& [id, lease] : leases) {
+    store::Error error;
+    if (!services_.store->release(store::tournament_lease(id), node, lease, error))
+      spdlog::warn("tournament {}: its lease could not be given up ({}); it goes with the node's", id, error.message);
+  }
+  if (!leases.empty()) spdlog::info("tournaments: {} given up to the other nodes", leases.size());
+}
+
 void TournamentDesk::sweep() {
+  if (handed_over_) return;
   std::vector<std::string> rooms;
   {
     std::lock_guard lock(mutex_);
     for (auto& [id, e] : entries_)
-      for (const tn::Game& g : e.t.games())
-        if (g.pending() && !g.room.empty()) rooms.push_back(g.room);
+      if (e.owned)
+        for (const tn::Game& g : e.t.games())
+          if (g.pending() && !g.room.empty()) rooms.push_back(g.room);
   }
   for (const std::string& room : rooms) {
     note_blocking(services_.metrics);
@@ -487,7 +636,56 @@ void TournamentDesk::sweep() {
   }
 }
 
+bool TournamentDesk::adopt_locked(const store::TournamentRow& row, std::int64_t lease) {
+  std::string why;
+  auto t = tn::Tournament::from_json(json::parse(row.state, nullptr, false), &why);
+  if (!t) {
+    spdlog::error("tournament {}: its stored state cannot be read: {}", row.id, why);
+    return false;
+  }
+  Entry& e = entries_[row.id];
+  e.t = std::move(*t);
+  e.row_version = row.version;
+  e.owned = true;
+  e.lease = lease;
+  e.stale = false;
+  // Each pending game: its room finished (the result recorded), in the store (attached), or missing (made
+  // again under the same id).
+  tn::Tournament next = e.t;
+  const std::int64_t now = now_ms();
+  std::vector<tn::Game> again;
+  for (const tn::Game& g : e.t.games()) {
+    if (!g.pending()) continue;
+    note_blocking(services_.metrics);
+    auto stored = services_.store->game(g.id);
+    if (stored.failed()) continue;  // the sweep tries again
+    if (!stored) {
+      if (!g.room.empty()) {
+        spdlog::warn("tournament {}: the room of {} is missing from the store: made again", row.id, g.id);
+        again.push_back(g);
+      }
+      continue;
+    }
+    if (g.room.empty()) (void)next.attach_room(g.id, g.id);
+    if (auto o = tournament_outcome(*stored)) {
+      tn::Recorded rec = o->forfeit ? next.record_forfeit(g.id, o->present, now) : next.record_result(g.id, o->result, now);
+      if (rec.error) spdlog::warn("tournament {}: the result of {} was refused: {}", row.id, g.id, rec.error->message);
+    }
+  }
+  tn::Step step = next.advance(now);
+  if (next.version() != e.t.version()) {
+    if (!store_locked(e, std::move(next), why, paired_mails(e.t.spec(), step.paired, now))) return true;
+    tell_watchers(e);
+    if (services_.bus) services_.bus->tournament_changed(row.id);
+  }
+  make_rooms_locked(e, again);
+  spdlog::info("tournament {}: loaded ({}, round {})", row.id, tn::status_name(e.t.status()), e.t.round());
+  return true;
+}
+
 int TournamentDesk::load() {
+  // Several nodes: each takes its share of the tournaments nobody runs, at its first tick and every 5 s.
+  if (cluster()) return 0;
   std::vector<store::TournamentRow> rows;
   for (const char* status : {"open", "running"}) {
     auto some = services_.store->tournaments(status, 1 << 20);
@@ -496,47 +694,8 @@ int TournamentDesk::load() {
   }
   int loaded = 0;
   std::lock_guard lock(mutex_);
-  for (const store::TournamentRow& row : rows) {
-    std::string why;
-    auto t = tn::Tournament::from_json(json::parse(row.state, nullptr, false), &why);
-    if (!t) {
-      spdlog::error("tournament {}: its stored state cannot be read: {}", row.id, why);
-      continue;
-    }
-    Entry& e = entries_[row.id];
-    e.t = std::move(*t);
-    e.row_version = row.version;
-    ++loaded;
-    // Each pending game: its room finished (the result recorded), in the store (attached), or missing (made
-    // again under the same id).
-    tn::Tournament next = e.t;
-    const std::int64_t now = now_ms();
-    std::vector<tn::Game> again;
-    for (const tn::Game& g : e.t.games()) {
-      if (!g.pending()) continue;
-      auto stored = services_.store->game(g.id);
-      if (stored.failed()) continue;  // the sweep tries again
-      if (!stored) {
-        if (!g.room.empty()) {
-          spdlog::warn("tournament {}: the room of {} is missing from the store: made again", row.id, g.id);
-          again.push_back(g);
-        }
-        continue;
-      }
-      if (g.room.empty()) (void)next.attach_room(g.id, g.id);
-      if (auto o = tournament_outcome(*stored)) {
-        tn::Recorded rec = o->forfeit ? next.record_forfeit(g.id, o->present, now) : next.record_result(g.id, o->result, now);
-        if (rec.error) spdlog::warn("tournament {}: the result of {} was refused: {}", row.id, g.id, rec.error->message);
-      }
-    }
-    tn::Step step = next.advance(now);
-    if (next.version() != e.t.version() &&
-        !store_locked(e, std::move(next), why, paired_mails(e.t.spec().name, step.paired, now)))
-      continue;
-    Entry& now_e = entries_.at(row.id);
-    make_rooms_locked(now_e, again);
-    spdlog::info("tournament {}: loaded ({}, round {})", row.id, tn::status_name(now_e.t.status()), now_e.t.round());
-  }
+  for (const store::TournamentRow& row : rows)
+    if (adopt_locked(row, 0)) ++loaded;
   return loaded;
 }
 

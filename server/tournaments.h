@@ -14,6 +14,15 @@
 // tournament_room_over, after its finishing save committed); a sweep every 10 s reads the pending games'
 // rooms from the store, so a result is never missed. Recording is idempotent in the logic.
 //
+// Several nodes (docs/scaling.md): one node runs each tournament, the one holding its lease in the store
+// (store::tournament_lease, beside the rooms' leases and as long-lived as the node's heartbeat). It alone
+// advances it (starts, pairings, arena pairing, forfeits, the end), makes its rooms and sweeps their results.
+// Any node takes a command (join, withdraw, start, a result of a room it plays), reading the row afresh and
+// storing it under the version it read; a write that lost to another node's reads the row again and is
+// applied again. Each write is announced on the bus, so every node's watchers see it; a paired player is
+// told on every node. Every 5 s each node takes its share of the unfinished tournaments no live node runs
+// (their node died, or gave them up stopping), as it does rooms.
+//
 // No Boost here: the timer is the transport's (server/net/transport.h).
 #pragma once
 
@@ -86,11 +95,23 @@ class TournamentDesk {
   // tournament's game.
   void room_over(const std::string& room, const lobby::Room& state);
 
+  // Several nodes: another node stored the tournament anew (any thread): watchers here are sent it, and the
+  // copy in memory is read again at its next use.
+  void changed_elsewhere(const std::string& id);
+  // Several nodes: this node is stopping (it hands its rooms over): it runs no tournament from now on, and
+  // gives their leases up for the other nodes to take at once.
+  void hand_over();
+
  private:
   struct Entry {
     tournament::Tournament t;
     std::int64_t row_version = 0;  // the stored row's version (its save counter)
     std::set<std::string> making;  // games whose room is being made (its first save not committed yet)
+    // Several nodes: whether this node runs it (holds its lease, numbered `lease`); a copy of another
+    // node's is read again at each use. `stale`: read again at its next use (another node stored it).
+    bool owned = true;
+    std::int64_t lease = 0;
+    bool stale = false;
   };
   using Change = std::function<std::optional<tournament::Error>(tournament::Tournament&, std::int64_t now)>;
 
@@ -103,13 +124,20 @@ class TournamentDesk {
   bool store_locked(Entry& e, tournament::Tournament next, std::string& why,
                     std::vector<store::MailRow> mails = {});
   // The mails telling the players of `games` (with an account address) that their game is ready.
-  std::vector<store::MailRow> paired_mails(const std::string& name, const std::vector<tournament::Game>& games,
+  std::vector<store::MailRow> paired_mails(const tournament::Spec& spec, const std::vector<tournament::Game>& games,
                                            std::int64_t now);
   // With mutex_ held: makes the rooms of the pending games with no room, and of `again` (attached, but
   // missing from the store).
   void make_rooms_locked(Entry& e, const std::vector<tournament::Game>& again);
   void make_room(const Entry& e, const tournament::Game& game);
   void attach(const std::string& id, const std::string& game, bool ok);
+  // With mutex_ held: the stored row `row` becomes an entry this node runs: the results its rooms hold are
+  // recorded, missing rooms made again, and it is advanced. False if its state cannot be read.
+  bool adopt_locked(const store::TournamentRow& row, std::int64_t lease);
+  // Several nodes (in the tick, every 5 s): takes this node's share of the tournaments nobody runs, checks
+  // it still holds the leases of its own, and forgets its copies of the others'.
+  void claim_orphans();
+  bool cluster() const;
   // Reads the pending games' rooms from the store and records what they hold (on a worker).
   void sweep();
   void tick();
@@ -139,6 +167,8 @@ class TournamentDesk {
   std::atomic<bool> stopping_{false};
   std::atomic<bool> tick_queued_{false};
   std::atomic<bool> sweep_queued_{false};
+  std::atomic<bool> handed_over_{false};
+  int tick_runs_ = 0;  // tick()'s own (one tick runs at a time)
 };
 
 }  // namespace cinq::server

@@ -52,6 +52,13 @@ export function render_room(root, app, room_id) {
       el('button', {id, type: 'button', class: cls, hidden: true, onclick}, text);
   const title = el('h1', {class: 'room-title'}, t('room.title'));
   const subtitle = el('p', {class: 'room-subtitle muted'});
+  // A tournament's game (its room id is the game's: `TOURNAMENT-ROUND-BOARD`, or `TOURNAMENT-aN` in an
+  // arena): a way back to the tournament's page.
+  const tournament_of = /^([A-Za-z0-9]+)-(?:\d+-\d+|a\d+)$/.exec(room_id);
+  const tournament_link = tournament_of
+      ? el('a', {id: 'room-tournament', class: 'room-tournament', href: `#/tournament/${tournament_of[1]}`},
+           t('room.tournament_link'))
+      : null;
   // Correspondence: the two private seat links, shown to the creator (only the creator's state has them).
   const seat_links = el('div', {class: 'seat-links', hidden: true});
   // mail: the seat's mail settings and seat address, beside the seat links (a server with mail only).
@@ -132,7 +139,7 @@ export function render_room(root, app, room_id) {
       },
          el('div', {class: 'room-layout'},
             // The seat links and the mail panel (correspondence) under the title, the head's whole width.
-            el('div', {class: 'room-head'}, el('div', {class: 'room-head-main'}, title, subtitle),
+            el('div', {class: 'room-head'}, el('div', {class: 'room-head-main'}, title, subtitle, ...(tournament_link ? [tournament_link] : [])),
                el('span', {class: 'spectators-wrap'}, spectators, ' ', spectators_word), seat_notice, seat_links,
                mail.node),
             el('div', {class: 'room-board'}, history_banner, board_root),

@@ -33,6 +33,10 @@ class Host {
   virtual void close_remote(const std::shared_ptr<net::Connection>& c) = 0;
   // Every local connection of the player is logged out (told `logged_out`).
   virtual void log_out(const std::string& player_id) = 0;
+  // A message for each of the player's local connections (not other nodes' clients standing here).
+  virtual void to_player(const std::string& player_id, const std::string& text) = 0;
+  // Another node stored a tournament anew: this node's watchers of it are sent it.
+  virtual void tournament_changed(const std::string& id) = 0;
   // The seeks of this node's book as the lobby lists them (JSON array text).
   virtual std::string seeks_json() = 0;
 

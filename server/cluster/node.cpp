@@ -153,6 +153,8 @@ const std::unordered_map<std::string_view, Cluster::Handler>& Cluster::handlers(
       {"list", &Cluster::on_lobby},
       {"scan", &Cluster::on_scan},
       {"logout", &Cluster::on_logout},
+      {"tournament", &Cluster::on_tournament},
+      {"to_player", &Cluster::on_to_player},
   };
   return table;
 }
@@ -186,6 +188,14 @@ void Cluster::on_scan(const json&, std::string) {
 
 void Cluster::on_logout(const json& head, std::string) {
   if (head.value("node", "") != node_id_) host_->log_out(head.value("player", ""));
+}
+
+void Cluster::on_tournament(const json& head, std::string) {
+  if (head.value("node", "") != node_id_) host_->tournament_changed(head.value("id", ""));
+}
+
+void Cluster::on_to_player(const json& head, std::string body) {
+  if (head.value("node", "") != node_id_) host_->to_player(head.value("player", ""), body);
 }
 
 void Cluster::on_close(const json& head, std::string) {
@@ -415,6 +425,15 @@ std::shared_ptr<const std::string> Cluster::leader_seeks() {
 
 void Cluster::log_out_everywhere(const std::string& player_id, std::uint64_t) {
   if (redis_) redis_->publish(kClusterChannel, pack(json{{"k", "logout"}, {"player", player_id}, {"node", node_id_}}, {}));
+}
+
+void Cluster::tournament_changed(const std::string& id) {
+  if (redis_) redis_->publish(kClusterChannel, pack(json{{"k", "tournament"}, {"id", id}, {"node", node_id_}}, {}));
+}
+
+void Cluster::to_player(const std::string& player_id, const std::string& text) {
+  if (redis_)
+    redis_->publish(kClusterChannel, pack(json{{"k", "to_player"}, {"player", player_id}, {"node", node_id_}}, text));
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -43,10 +43,6 @@ bool account_only(CommandContext& cx, const Request& rq, const char* what) {
 
 void on_tournament_create(CommandContext& cx, Request& rq, TournamentCreate& cmd) {
   if (!account_only(cx, rq, "making a tournament")) return;
-  // Several nodes: a tournament's desk is one node's memory, and its rooms would be claimed by whichever
-  // node a player reached; until the desk has a lease of its own, tournaments run on a single node only.
-  if (cx.services.bus)
-    return cx.reply_error(rq, "single_node_only", "tournaments run on a single server: this one is a cluster's node");
   run_desk(cx, rq, "tournament", "tournament", [&](TournamentDesk::Done done) {
     return cx.tournaments.create(*rq.player, std::move(cmd.spec), std::move(done));
   });
@@ -76,10 +72,13 @@ void on_tournament(CommandContext& cx, Request& rq, TournamentId& cmd) {
 }
 
 void on_tournament_watch(CommandContext& cx, Request& rq, TournamentId& cmd) {
-  // Watched once it is known to exist; the answer is the tournament as it is now, its changes follow.
+  // Watched before it is read, so that no change falls between the answer and the first push: the desk
+  // sends the answer and every push under one lock, so a change meanwhile reaches the watcher after the
+  // answer, or is in it. Not watched if it does not exist.
+  cx.tournaments.watch(cmd.id, rq.connection);
   run_desk(cx, rq, "tournament", "tournament", [&](TournamentDesk::Done done) {
     return cx.tournaments.get(cmd.id, [&cx, c = rq.connection, id = cmd.id, done](TournamentDesk::Reply r) {
-      if (r.code.empty()) cx.tournaments.watch(id, c);
+      if (!r.code.empty()) cx.tournaments.unwatch(id, c->id());
       done(std::move(r));
     });
   });

@@ -57,6 +57,9 @@ async function playFromNotice(page, round, opponent, room) {
   await page.waitForURL(new RegExp(`#/room/${room}$`), {timeout: kWait});
   await waitSeated(page, room);
   await page.locator(`.tournament-notice[data-room="${room}"]`).waitFor({state: 'detached'});
+  // The room leads back to its tournament.
+  const back = page.locator('#room-tournament');
+  assertEqual(await back.getAttribute('href'), `#/tournament/${room.split('-')[0]}`, 'the room links its tournament');
 }
 
 // What is wrong with the page at a phone's width: small tap targets, a page wider than the screen.

@@ -3,7 +3,9 @@
 // "store tournaments: ...", so the store_postgresql test runs them all again on PostgreSQL.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/persistence/helpers.h"
@@ -116,6 +118,37 @@ TEST_CASE("store tournaments: listed by status, latest start first, at most the 
   CHECK(ids(store->tournaments("", 10)) == std::vector<std::string>{"B", "A", "D", "C"});
   CHECK(store->tournaments("running", 10).empty());
   CHECK(stored(*store, "D").state == R"({"round":1})");
+}
+
+TEST_CASE("store tournaments: the unfinished ones no live node runs are orphans, under a lease of their own "
+          "beside the rooms'") {
+  test::TempDir dir;
+  auto store = open_store(dir.path() + "/t.db");
+  Error error;
+  REQUIRE(store->put_tournament(swiss("A", 1, "open", 0, 1000), 0, {}, error));
+  REQUIRE(store->put_tournament(swiss("B", 1, "running", 0, 2000), 0, {}, error));
+  REQUIRE(store->put_tournament(swiss("C", 1, "finished", 0, 3000), 0, {}, error));
+  CHECK(store->tournament_orphans(10) == std::vector<std::string>{"A", "B"});
+  CHECK(store->tournament_orphans(1) == std::vector<std::string>{"A"});
+  REQUIRE(store->beat(NodeRow{"n1:a", "n1", "127.0.0.1:1", 1, 0}, 300, error));  // dead in 0.3 s
+  REQUIRE(store->beat(NodeRow{"n2:b", "n2", "127.0.0.1:2", 1, 0}, 60000, error));
+  auto a = store->acquire(tournament_lease("A"), "n1:a", error);
+  REQUIRE(a);
+  CHECK(a->lease == 1);
+  CHECK(store->tournament_orphans(10) == std::vector<std::string>{"B"});
+  // The lease is the tournament's alone: a game of the same id is another lease, and no game is an orphan.
+  CHECK(store->orphans(10).empty());
+  CHECK(store->acquire(tournament_lease("A"), "n2:b", error)->owner == "n1:a");
+  // Its node's heartbeat stops: the tournament is an orphan again, and the other node takes it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  CHECK(store->tournament_orphans(10) == std::vector<std::string>{"A", "B"});
+  auto taken = store->acquire(tournament_lease("A"), "n2:b", error);
+  REQUIRE(taken);
+  CHECK(taken->lease == 2);
+  CHECK(store->tournament_orphans(10) == std::vector<std::string>{"B"});
+  // A node that stops gives its tournaments up with its rooms.
+  REQUIRE(store->leave("n2:b", error));
+  CHECK(store->tournament_orphans(10) == std::vector<std::string>{"A", "B"});
 }
 
 }  // namespace cinq::store::testing

@@ -12,7 +12,9 @@
 3. A live Swiss of 4 where one player never makes its first move: after lobby::Room::kFirstMoveMs (30 s) the
    room aborts "no first move", which counts as a forfeit won by its opponent and marks the player absent
    (left out of round 2) until it joins again.
-4. With mail (an SMTP server that cannot be reached: the outbox keeps what is queued), the paired accounts
+4. A live arena of four that starts by itself at its planned time and lasts 12 s, every game played as soon
+   as it is paired: the pairing's rules, and arena points with streaks, checked against the results.
+5. With mail (an SMTP server that cannot be reached: the outbox keeps what is queued), the paired accounts
    with a confirmed address get a "your game is ready" mail, in their language.
 
 usage: tournament_test.py CINQ_BINARY WEB_DIR
@@ -429,6 +431,80 @@ async def no_first_move(node, players):
     print("no first move: a forfeit, the absent player sat out, came back")
 
 
+def arena_points(games, player):
+    """A player's arena points from its games in the order they ended: a win 2, a draw 1, doubled after two wins
+    in a row until a game is not won (docs/tournaments.md, "Arena")."""
+    points, wins_in_row = 0, 0
+    for g in sorted((g for g in games if player in (g["seats"][0]["id"], g["seats"][1]["id"])),
+                    key=lambda g: (g["ended_ms"], g["id"])):
+        mine = POINTS[g["result"]][0 if g["seats"][0]["id"] == player else 1]
+        streak = wins_in_row >= 2
+        if mine == 1:
+            points += 4 if streak else 2
+            wins_in_row += 1
+        else:
+            points += (2 if streak else 1) if mine == 0.5 else 0
+            wins_in_row = 0
+    return points
+
+
+async def arena(node, players):
+    """A live arena of four planned to start 2 s after it is made, for 12 s: it starts by itself; whoever
+    finishes a game is paired again at once (each game played as soon as its room is there), never with the
+    same opponent twice in a row while someone else plays; no game is paired after the end, and it finishes
+    when its last game does, with arena points (streaks) that follow from the results."""
+    four = players[10:14]
+    by_id = {p.id: p for p in four}
+    start_ms = int(time.time() * 1000) + 2000
+    m = await four[0].ask({"type": "tournament_create", "format": "arena", "game": GAME, "duration_ms": 12000,
+                           "start_ms": start_ms, "name": "Twenty seconds",
+                           "clock": {"base_ms": 180000, "increment_ms": 0}}, "tournament")
+    tid = m["tournament"]["id"]
+    check(m["tournament"]["status"] == "open" and m["tournament"]["spec"]["start_ms"] == start_ms, short(m))
+    for p in four:
+        await p.ask({"type": "tournament_join", "tournament": tid}, "tournament")
+    t = await until("the planned start", lambda: (lambda t: t if t["status"] != "open" else None)(
+        get_json(node, f"/api/tournaments/{tid}")), timeout=10)
+    check(t["status"] == "running" and start_ms <= t["started_ms"] < start_ms + 3000,
+          f"started by itself at its time: {t['status']} at {t['started_ms'] - start_ms} ms")
+    check(t["ends_ms"] == t["started_ms"] + 12000, f"ends 12 s after its start: {short(t)}")
+    chosen, jobs = {}, []
+    deadline = time.monotonic() + 60
+    while True:
+        t = await tournament_of(node, tid)
+        if t["status"] == "finished":
+            break
+        for g in (g for r in t["rounds"] for g in r["games"]):
+            if g["result"] == "pending" and g["room"] and g["id"] not in chosen:
+                a, b = by_id[g["seats"][0]["id"]], by_id[g["seats"][1]["id"]]
+                chosen[g["id"]] = "1-0" if a.index < b.index else "0-1"  # the lower index always wins: streaks
+                jobs.append(asyncio.create_task(play(g["room"], (a, b), chosen[g["id"]])))
+        check(time.monotonic() < deadline, f"the arena still runs after 60 s: {short(t)}")
+        await asyncio.sleep(0.1)
+    await asyncio.gather(*jobs)
+    games = [g for r in t["rounds"] for g in r["games"]]
+    check(len(games) >= 6 and [r["round"] for r in t["rounds"]] == [0], f"{len(games)} games, all in round 0")
+    check(all(g["paired_ms"] <= t["ends_ms"] for g in games), "no game paired after the end")
+    check({g["id"]: g["result"] for g in games} == chosen, "every result as played")
+    for p in four:
+        mine = sorted((g for g in games if p.id in (g["seats"][0]["id"], g["seats"][1]["id"])),
+                      key=lambda g: g["paired_ms"])
+        for before, after in zip(mine, mine[1:]):
+            if {s["id"] for s in before["seats"]} != {s["id"] for s in after["seats"]}:
+                continue
+            others_playing = [g for g in games if p.id not in (g["seats"][0]["id"], g["seats"][1]["id"])
+                              and g["paired_ms"] <= after["paired_ms"] < (g["ended_ms"] or 1 << 62)
+                              and not {s["id"] for s in g["seats"]} & {s["id"] for s in after["seats"]}]
+            check(not others_playing, f"{after['id']}: {p.username} meets the same opponent again while "
+                  f"{others_playing[0]['id'] if others_playing else ''} is being played")
+    standing = {s["player"]: s["points"] for s in t["standings"]}
+    for p in four:
+        check(standing[p.id] == arena_points(games, p.id),
+              f"{p.username}: {standing[p.id]} arena points, {arena_points(games, p.id)} by its results")
+    check(t["standings"][0]["player"] == four[0].id, f"the one who always won leads: {short(t['standings'][0])}")
+    print(f"arena: {len(games)} games in 12 s, {four[0].username} first with {standing[four[0].id]} points")
+
+
 async def run(node):
     set_address_rate(1000.0, 1000.0)  # the server runs with --per-address-rate 0
     players = [Player(i) for i in range(16)]
@@ -443,6 +519,7 @@ async def run(node):
     await swiss(node, players)
     await correspondence(node, players)
     await no_first_move(node, players)
+    await arena(node, players)
     problems = [x for p in players for x in p.client.problems]
     check(not problems, f"protocol problems: {problems[:5]}")
     for p in players:
