@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """A tournament on three nodes (docs/scaling.md, "Tournaments"): PostgreSQL, Redis and three `cinq serve`
-nodes, started here (harness.py), and six accounts, two on each node.
+nodes, started here (harness.py), and seven accounts.
 
 A Swiss of 3 rounds by correspondence is made on n1, which runs it (it holds the lease `t:ID`). The others join
 from their own nodes, one withdraws and joins again from n2, a guest watches from n3, and the creator starts
-it from a second connection on n3: the start is stored there, and n1 pairs the round. Every paired player is
-told on its own node. Round 1 is played; round 2 is paired, one of its games played, then n1 is SIGKILLed:
-its players come back through n2, another node takes the tournament over (and the rooms), the rest of round 2
-is played there, round 3 is paired by the new owner, once, and played. At the end every result counts once,
+it from a second connection on n3: the start is stored there, and n1 pairs the round. A seventh account
+enters late from n3, during round 1: it plays from round 2, and rounds 2 and 3 each give a bye. Every paired
+player is told on its own node. Round 1 is played; round 2 is paired, one of its games played, then n1 is
+SIGKILLed: its players come back through n2, another node takes the tournament over (and the rooms), the rest
+of round 2 is played there, round 3 is paired by the new owner, once, and played. At the end every result counts once,
 no pair met twice, and the watcher on n3 saw the final standings.
 
     tests/cluster/tournament_cluster_test.py build/server/cinq web-client
@@ -30,6 +31,13 @@ from tournament_test import (GAME, Player, check_consistent, get_json, play_roun
 cinq_support.set_address_rate(100000, 100000)  # the nodes run without per-address limits
 
 
+def paired(node, tid, round_, everyone):
+    """The players with a game in that round."""
+    t = get_json(node, f"/api/tournaments/{tid}")
+    ids = {s["id"] for r in t["rounds"] if r["round"] == round_ for g in r["games"] for s in g["seats"]}
+    return [p for p in everyone if p.id in ids]
+
+
 def runner(cluster, tid):
     """The name of the node holding the tournament's lease ("" if none)."""
     rows = cluster.pg.sql(f"SELECT n.name FROM room_leases l JOIN nodes n ON n.id = l.node_id "
@@ -39,12 +47,13 @@ def runner(cluster, tid):
 
 async def scenario(cluster):
     n1, n2, n3 = cluster.nodes
-    players = [Player(i) for i in range(6)]
-    for p in players:
-        p.node = cluster.nodes[p.index % 3]
+    everyone = [Player(i) for i in range(7)]
+    for p in everyone:
+        p.node = cluster.nodes[p.index % 3] if p.index < 6 else n3
         await p.connect(p.node)
         await p.register()
-    by_id = {p.id: p.username for p in players}
+    players, late = everyone[:6], everyone[6]
+    by_id = {p.id: p.username for p in everyone}
     creator = players[0]  # on n1
     m = await creator.ask({"type": "tournament_create", "format": "swiss", "game": GAME, "rounds": 3,
                            "name": "Three nodes", "clock": {"days": 3}}, "tournament")
@@ -75,23 +84,27 @@ async def scenario(cluster):
     check(m["type"] == "tournament" and m["tournament"]["status"] == "running", f"started on n3: {short(m)}")
     chosen = {}
     await told_round(players, tid, 1, 3)
-    await play_round(n2, tid, 1, players, chosen)
-    await told_round(players, tid, 2, 3)
+    # A late entry, on n3 while round 1 is played: paired from round 2, with 0 for round 1.
+    m = await late.ask({"type": "tournament_join", "tournament": tid}, "tournament")
+    check(next(e for e in m["tournament"]["entrants"] if e["id"] == late.id)["first_round"] == 2,
+          f"a late entrant plays from round 2: {short(m)}")
+    await play_round(n2, tid, 1, everyone, chosen)
+    await told_round(paired(n2, tid, 2, everyone), tid, 2, 3)
     for p in players:
-        check(len(p.game_notes(tid)) == 2, f"{p.username} on {p.node.name} told once a round: "
-              f"{[n['round'] for n in p.game_notes(tid)]}")
+        check(len(p.game_notes(tid)) == 1 + (p in paired(n2, tid, 2, everyone)),
+              f"{p.username} on {p.node.name} told once a round: {[n['round'] for n in p.game_notes(tid)]}")
 
     # One game of round 2 played, then n1 dies with the tournament and the rooms it made.
     t = get_json(n2, f"/api/tournaments/{tid}")
     games2 = next(r for r in t["rounds"] if r["round"] == 2)["games"]
-    await play_round(n2, tid, 2, players, chosen, only=[games2[0]["id"]])
+    await play_round(n2, tid, 2, everyone, chosen, only=[games2[0]["id"]])
     await until("the first game of round 2 recorded", lambda: next(
         g for r in get_json(n3, f"/api/tournaments/{tid}")["rounds"] if r["round"] == 2
         for g in r["games"] if g["id"] == games2[0]["id"])["result"] != "pending")
     n1.kill()
     n1.wait()
     started = time.monotonic()
-    for p in players:
+    for p in everyone:
         if p.node is n1:
             p.node = n2
             await p.connect(n2)
@@ -101,15 +114,19 @@ async def scenario(cluster):
     for g in games2[1:]:
         await until(f"the room {g['id']} played on by another node", lambda: cluster.owner_of(g["id"]) in ("n2", "n3"),
                     timeout=30)
-    await play_round(n3, tid, 2, players, chosen, only=[g["id"] for g in games2[1:]])
+    await play_round(n3, tid, 2, everyone, chosen, only=[g["id"] for g in games2[1:]])
 
     # Round 3, paired once by the new owner; its players told on their nodes (n2 and n3 only now).
-    await told_round(players, tid, 3, 3)
-    await play_round(n3, tid, 3, players, chosen)
+    await told_round(paired(n3, tid, 3, everyone), tid, 3, 3)
+    await play_round(n3, tid, 3, everyone, chosen)
     final = await until("the end of the Swiss", lambda: (lambda t: t if t["status"] == "finished" else None)(
         get_json(n2, f"/api/tournaments/{tid}")), timeout=30)
     check([r["round"] for r in final["rounds"]] == [1, 2, 3] and all(len(r["games"]) == 3 for r in final["rounds"]),
           f"3 rounds of 3 games: {[len(r['games']) for r in final['rounds']]}")
+    byes = [x["player"]["id"] for r in final["rounds"] for x in r["rests"] if x["kind"] == "bye"]
+    check(len(byes) == 2 and len(set(byes)) == 2, f"a bye in rounds 2 and 3, to two players: {byes}")
+    late_row = next(row for row in final["crosstable"] if row["player"] == late.id)
+    check(late_row["cells"][0]["kind"] == "none", f"the late entrant's round 1: {short(late_row['cells'][0])}")
     check_consistent(final, chosen, by_id)
     check(get_json(n3, f"/api/tournaments/{tid}") == final, "every node reads the same tournament")
     await until("the watcher on n3 sees the end", lambda: any(
