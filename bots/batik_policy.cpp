@@ -27,14 +27,14 @@ constexpr int kRandomCandidates = 3;  // plus a few others from the grid, so no 
 constexpr int kPlayoutTries = 6;      // random drops looked at for each playout drop
 constexpr int kPlayoutDrops = 2;      // a playout is this many drops, then evaluate()
 // bots/policy.h. Was 50: with half the playouts, level 3 was not clearly above level 2 (docs/performance.md,
-// "Third pass").
+// "Why the levels are what they are").
 constexpr double kPlayoutCost = 25;
 // Levels 1 to 4 slip (bots/policy.h): they drop one of the three other drops their search visited most, if
 // rated within 0.05 of the best, half their turns, level 3 every turn. Level 5's search is bounded by its
 // think time and was not clearly above level 4's (57 % over 100 games; 82.5 % over 40 with level 4 slipping).
 // The lower levels slip so that each stays above the one below: with levels 1 to 4 slipping alike, 4 against
 // 3 fell to 60 % over 100 games (77.5 % before), 66 % with level 3 slipping every turn (docs/performance.md,
-// "Fifth pass").
+// "Why the levels are what they are").
 constexpr bots::Policy::Slip kSlips[bots::kMaxLevel + 1] = {
     {}, {0.5, 0.05, 3}, {0.5, 0.05, 3}, {1.0, 0.05, 3}, {0.5, 0.05, 3}, {}};
 

@@ -41,15 +41,16 @@ constexpr double kThreatNow = 0.8;
 constexpr double kThreatNext = 0.3;
 // Playouts of 3 moves cost less than Baltek's: each level runs 1/kPlayoutCost times its cap (167 at level 1,
 // 2,000 at level 2, ...). Below some 2,000 playouts a Tablut tree hardly improves on its first choices: with
-// the caps as they were, level 2 scored 48.8 % against level 1 (docs/performance.md, "The ladder").
+// the caps as they were, level 2 scored 48.8 % against level 1 (docs/performance.md, "Why the levels are
+// what they are").
 constexpr double kPlayoutCost = 0.3;
 // Levels 4 and 5 search more than their caps: the attackers of level 4 3 times (150,000 playouts), level 5
 // twice (333,333) on either side. Level 5, and level 4's attackers on their longer turns, are then cut by
 // their think times. The attack needs the search: a pair is decided by how well the higher level attacks
 // the lower one's defence (the defenders win most games), and with the common caps levels 4 and 5 won at
-// most 3 games of 20 as attackers (docs/performance.md, "Seventh pass"). Level 4's defenders keep their cap
-// (50,000): 1.5 times changed nothing measurable against level 3, and left level 5's attack, in the same
-// think time, only twice their search ("Tenth pass").
+// most 3 games of 20 as attackers (docs/performance.md, "Why the levels are what they are"). Level 4's
+// defenders keep their cap (50,000): 1.5 times changed nothing measurable against level 3, and left level
+// 5's attack, in the same think time, only twice their search.
 constexpr double kDefendersSearch[bots::kMaxLevel + 1] = {1, 1, 1, 1, 1, 2};
 constexpr double kAttackersSearch[bots::kMaxLevel + 1] = {1, 1, 1, 1, 3, 2};
 // What a draw (by repetition) is worth to the defenders in their own search, by level (the attackers there
@@ -57,7 +58,7 @@ constexpr double kAttackersSearch[bots::kMaxLevel + 1] = {1, 1, 1, 1, 3, 2};
 // The repetitions the defenders took were offered where their evaluation rated them at 0.04 to 0.08 (a
 // closed wall at a corner counts heavily against them), and from there the stronger side still escapes:
 // given to every level's defenders, this turned level 4's 4 draws against level 3 into wins, but also a
-// draw of level 3's defence into a loss for level 4 ("Seventh pass"). Level 5 meets no stronger defence.
+// draw of level 3's defence into a loss for level 4. Level 5 meets no stronger defence.
 constexpr double kDefendersDraw[bots::kMaxLevel + 1] = {0.5, 0.5, 0.5, 0.5, 0.5, 0.02};
 // How often an attackers' playout move builds a wall when it can.
 constexpr double kWallBias = 0.6;
@@ -67,7 +68,7 @@ constexpr double kWallBias = 0.6;
 // games. So the defenders of levels 1 and 2 always play, when there is one, one of the three other moves
 // their search visited most (rated within 0.4 and 0.3 of the best, never one it saw lose), and level 1's
 // attackers too: a beginner attacking (the harder side for a human too) gets a chance. Levels 3 to 5 never
-// slip. Set on the ladder (docs/performance.md, "Fifth pass").
+// slip. Set on the ladder (docs/performance.md, "Why the levels are what they are").
 constexpr bots::Policy::Slip kDefendersSlip[bots::kMaxLevel + 1] = {
     {}, {1.0, 0.4, 3}, {1.0, 0.3, 3}, {}, {}, {}};
 constexpr bots::Policy::Slip kAttackersSlip[bots::kMaxLevel + 1] = {{}, {1.0, 0.4, 3}, {}, {}, {}, {}};
