@@ -64,6 +64,8 @@ class HttpApi {
   // --- rest.cpp
   void health(Call& call);
   void games(Call& call);
+  void rooms(Call& call);
+  void rooms_page(Call& call, const char* member);
   void game_table(Call& call);  // the games as the client shows them (lobby/game_table.h)
   void game(Call& call);
   void record(Call& call);
