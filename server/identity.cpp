@@ -1,6 +1,8 @@
 // Guest identities and secret tokens (identity.h).
 #include "server/identity.h"
 
+#include <algorithm>
+
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <spdlog/spdlog.h>
@@ -215,10 +217,22 @@ void Identities::save(const store::PlayerRow& changed, std::function<void(bool o
   auto answer = [this, row, strand, done](bool ok, const std::string& why) {
     if (ok) {
       store::PlayerRow stored = row;
+      std::lock_guard lock(mutex_);
+      // The cache's tokens changed as the store's were: two logins at once, each from its own copy, both
+      // stay (the row's own list may lack the other's).
+      if (auto it = players_.find(row.id); it != players_.end()) {
+        std::vector<std::string> sessions = it->second.sessions;
+        if (row.sessions_all_ended) sessions.clear();
+        for (const std::string& h : row.sessions_ended) std::erase(sessions, h);
+        for (const std::string& h : row.sessions_added)
+          if (std::find(sessions.begin(), sessions.end(), h) == sessions.end()) sessions.push_back(h);
+        if (sessions.size() > store::kMaxSessions)
+          sessions.erase(sessions.begin(), sessions.end() - static_cast<std::ptrdiff_t>(store::kMaxSessions));
+        stored.sessions = std::move(sessions);
+      }
       stored.sessions_added.clear();
       stored.sessions_ended.clear();
       stored.sessions_all_ended = false;
-      std::lock_guard lock(mutex_);
       players_[row.id] = std::move(stored);
     } else {
       ++services_.metrics.store_failures;
