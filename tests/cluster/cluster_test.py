@@ -611,7 +611,7 @@ async def bots_and_mail_from_any_node(cluster):
 
 # --- limits that hold across the nodes (docs/scaling.md, "Limits")
 
-from login_test import Browser  # noqa: E402 - a client bound to a loopback address, with a device cookie
+from login_test import Browser, in_one_window  # noqa: E402 - a client bound to an address, with a cookie
 
 
 async def from_address(node, name, address, device=None):
@@ -633,6 +633,7 @@ async def login_limits_across_nodes(cluster):
     five, as on one node; guesses from many addresses on many nodes stop at the account's limit, but the
     owner's browser, known from a login on one node, is let in on another."""
     n1, n2, n3 = cluster.nodes
+    await in_one_window(40)
     owner = await register(n1, "zoe", "127.0.0.50")
     home = await from_address(n1, "zoe's browser", "127.0.0.52")
     m = await home.login("correct horse battery", "zoe")
