@@ -86,7 +86,7 @@ async def run(port):
     check("Secure" in [a.strip() for a in secure.set_cookie.split(";")], f"behind TLS: {secure.set_cookie}")
     again = await browser("again", "127.0.0.1", device=first.device)
     check(again.set_cookie is None and again.device == first.device, "a browser's own cookie is kept")
-    for bad in ("", "x" * 65, "a;b", "é", "a b"):
+    for bad in ("", "x" * 65, "a.b", "a%3Bb", "a b"):
         b = await browser("bad", "127.0.0.1", device=bad)
         check(b.set_cookie is not None and b.device != bad, f"a malformed cookie {bad!r} is replaced")
 
