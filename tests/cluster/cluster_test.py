@@ -4,7 +4,7 @@ and HAProxy, started here (harness.py). Every client is the protocol-checking cl
 (tests/server/cinq_support.py): a message that breaks docs/protocol.md's rules (a version out of order, legal
 actions to the wrong seat) is a failure too.
 
-    tests/cluster/cluster_test.py build/server/cinq web-client [--only NAME]
+    tests/cluster/cluster_test.py build/server/cinq web-client [--only NAME[,NAME...]]
 """
 
 import asyncio
@@ -759,7 +759,7 @@ async def main():
     failures = 0
     try:
         for t in TESTS:
-            if only and only not in t.__name__:
+            if only and not any(name in t.__name__ for name in only.split(",")):
                 continue
             started = time.monotonic()
             try:
