@@ -663,6 +663,33 @@ async def login_limits_across_nodes(cluster):
 
 
 @test
+async def login_limits_while_redis_is_away(cluster):
+    """Without Redis each node counts on its own: the guesses of one address on one node still stop at five,
+    and the counting is shared again once Redis is back."""
+    n1, n2, n3 = cluster.nodes
+    await in_one_window(40)
+    owner = await register(n1, "ivy", "127.0.5.1")
+    cluster.redis.stop()
+    try:
+        wait_until("n1 sees the bus down", lambda: '"bus":false' in http_get(n1.port, "/api/health")[1], 10)
+        g = await from_address(n1, "guesser", "127.0.5.2")
+        codes = [(await g.login("wrong password", "ivy")).get("code") for _ in range(7)]
+        check(codes == ["bad_login"] * 5 + ["rate_limited"] * 2, f"n1 alone: five tried, then refused: {codes}")
+        await g.close()
+    finally:
+        cluster.redis.start()
+    for node in cluster.nodes:
+        wait_until(f"{node.name} sees the bus up", lambda: '"bus":true' in http_get(node.port, "/api/health")[1], 15)
+    codes = []
+    for node in (n2, n3, n2, n3, n2, n3):
+        g = await from_address(node, "guesser", "127.0.5.3")
+        codes.append((await g.login("wrong password", "ivy")).get("code"))
+        await g.close()
+    check(codes == ["bad_login"] * 5 + ["rate_limited"], f"shared again after Redis came back: {codes}")
+    await owner.close()
+
+
+@test
 async def one_username_across_nodes(cluster):
     """Two guests on two nodes register one name (whatever its case) at the same instant: one gets it, the
     other `username_taken` — never a `storage` error, and nobody else's save fails with it."""
