@@ -689,6 +689,40 @@ async def login_limits_while_redis_is_away(cluster):
     await owner.close()
 
 
+def import_from(node, address, record):
+    """POST /api/games/import to `node` for the client `address` (as a trusted balancer names it)."""
+    import urllib.error
+    import urllib.request
+    request = urllib.request.Request(f"http://127.0.0.1:{node.port}/api/games/import", data=record.encode(),
+                                     method="POST", headers={"Content-Type": "text/plain",
+                                                             "X-Forwarded-For": address})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+@test
+async def imports_limited_across_nodes(cluster):
+    """One address's imports spread over three nodes stop near the hour's 30 (each node learns the cluster's
+    count with each of its own imports: at most one more per other node), not at three times 30."""
+    left = 3600 - time.time() % 3600
+    if left < 30:
+        await asyncio.sleep(left + 0.5)
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "data", "records", "tablut", "example-in-progress.txt")) as f:
+        record = f.read()
+    statuses = []
+    for i in range(45):
+        statuses.append(await asyncio.to_thread(import_from, cluster.nodes[i % 3], "198.51.100.77", record))
+    accepted = statuses.count(201)
+    check(30 <= accepted <= 32 and set(statuses) <= {201, 429},
+          f"{accepted} imports of one address accepted over three nodes: {statuses}")
+    check(statuses[-3:] == [429] * 3, f"every node refuses in the end: {statuses[-6:]}")
+    return f"{accepted} of 45 accepted"
+
+
 @test
 async def one_username_across_nodes(cluster):
     """Two guests on two nodes register one name (whatever its case) at the same instant: one gets it, the
