@@ -519,6 +519,19 @@ constexpr Sql kInsertSession{"insert_session",
                              " ON CONFLICT (token_hash) DO UPDATE SET player_id = excluded.player_id,"
                              " seq = excluded.seq"};
 constexpr Sql kSelectSessions{"select_sessions", "SELECT token_hash FROM sessions WHERE player_id = $1 ORDER BY seq"};
+// Sessions written as changes (PlayerRow::SessionWrite::changes): one token added after the newest, one
+// removed, the oldest beyond $2 dropped.
+constexpr Sql kAddSession{"add_session",
+                          "INSERT INTO sessions (token_hash, player_id, seq)"
+                          " SELECT $1, $2, coalesce(max(seq), -1) + 1 FROM sessions WHERE player_id = $2"
+                          " ON CONFLICT (token_hash) DO NOTHING"};
+constexpr Sql kEndSession{"end_session", "DELETE FROM sessions WHERE player_id = $1 AND token_hash = $2"};
+constexpr Sql kTrimSessions{"trim_sessions",
+                            "DELETE FROM sessions WHERE player_id = $1 AND token_hash NOT IN"
+                            " (SELECT token_hash FROM sessions WHERE player_id = $1 ORDER BY seq DESC LIMIT $2::bigint)"};
+constexpr Sql kClaimUsername{"claim_username",
+                             "UPDATE players SET username = $2, password_hash = $3, name = $2"
+                             " WHERE id = $1 AND username = ''"};
 #define CINQ_RATING_COLUMNS \
   "player_id, game, pool, rating, deviation, volatility, games, wins, losses, draws, last_ms"
 constexpr Sql kSelectRatingForUpdate{"select_rating_for_update",
@@ -840,6 +853,14 @@ void queue_save(Batch& b, const GameSave& s) {
 void queue_player(Batch& b, const PlayerRow& player) {
   b.add(kUpsertPlayer, Params().text(player.id).text(player.token_hash).text(player.name)
                            .integer(player.created_ms).text(player.username).text(player.password_hash));
+  if (player.session_write == PlayerRow::SessionWrite::changes) {
+    if (player.sessions_all_ended) b.add(kDeleteSessions, Params().text(player.id));
+    for (const std::string& hash : player.sessions_ended) b.add(kEndSession, Params().text(player.id).text(hash));
+    for (const std::string& hash : player.sessions_added) b.add(kAddSession, Params().text(hash).text(player.id));
+    if (!player.sessions_added.empty())
+      b.add(kTrimSessions, Params().text(player.id).integer(static_cast<std::int64_t>(kMaxSessions)));
+    return;
+  }
   b.add(kDeleteSessions, Params().text(player.id));
   for (std::size_t i = 0; i < player.sessions.size(); ++i)
     b.add(kInsertSession, Params().text(player.sessions[i]).text(player.id).integer(static_cast<std::int64_t>(i)));
@@ -1066,6 +1087,32 @@ class PostgresStore final : public Store {
   const char* backend() const override { return "postgresql"; }
 
   bool put_player(const PlayerRow& player, Error& error) override { return save({player}, {}, error); }
+
+  UsernameClaim claim_username(const std::string& player_id, const std::string& username,
+                               const std::string& password_hash, Error& error) override {
+    const std::string doing = "giving player " + player_id + " the user name " + username;
+    bool ok = false;
+    {
+      std::lock_guard lock(writer_.mutex());
+      if (!writer_.ready(error)) return UsernameClaim::failed;
+      Batch batch;
+      batch.add(kClaimUsername, Params().text(player_id).text(username).text(password_hash));
+      ok = writer_.run_transaction(batch, false, error, doing);
+    }
+    if (ok) {  // whether the row is ours now (the update changes nothing for an account)
+      auto row = player(player_id);
+      if (row.failed()) {
+        error = row.error();
+        return UsernameClaim::failed;
+      }
+      return row && row->username == username && row->password_hash == password_hash ? UsernameClaim::claimed
+                                                                                     : UsernameClaim::not_guest;
+    }
+    // Refused: by the unique index if someone else has the name now.
+    auto holder = player_by_username(username);
+    if (holder && holder->id != player_id) return UsernameClaim::taken;
+    return UsernameClaim::failed;
+  }
 
   bool save(const std::vector<PlayerRow>& players, const std::vector<GameSave>& games, Error& error) override {
     if (games.empty() && players.empty()) return true;

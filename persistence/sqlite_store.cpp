@@ -496,6 +496,17 @@ constexpr const char* kDeleteSessions = "DELETE FROM sessions WHERE player_id = 
 constexpr const char* kInsertSession =
     "INSERT OR REPLACE INTO sessions (token_hash, player_id, seq) VALUES (?1, ?2, ?3)";
 constexpr const char* kSelectSessions = "SELECT token_hash FROM sessions WHERE player_id = ?1 ORDER BY seq";
+// Sessions written as changes (PlayerRow::SessionWrite::changes): one token added after the newest, one
+// removed, the oldest beyond ?2 dropped.
+constexpr const char* kAddSession =
+    "INSERT OR IGNORE INTO sessions (token_hash, player_id, seq)"
+    " SELECT ?1, ?2, coalesce(max(seq), -1) + 1 FROM sessions WHERE player_id = ?2";
+constexpr const char* kEndSession = "DELETE FROM sessions WHERE player_id = ?1 AND token_hash = ?2";
+constexpr const char* kTrimSessions =
+    "DELETE FROM sessions WHERE player_id = ?1 AND token_hash NOT IN"
+    " (SELECT token_hash FROM sessions WHERE player_id = ?1 ORDER BY seq DESC LIMIT ?2)";
+constexpr const char* kClaimUsername =
+    "UPDATE players SET username = ?2, password_hash = ?3, name = ?2 WHERE id = ?1 AND username = ''";
 #define CINQ_RATING_COLUMNS \
   "player_id, game, pool, rating, deviation, volatility, games, wins, losses, draws, last_ms"
 constexpr const char* kSelectRating =
@@ -814,10 +825,37 @@ bool read_on(Connection& db, const char* sql, const std::string& doing, Error& e
   return true;
 }
 
-// A players row and its login tokens (the stored list becomes the row's).
+// The login tokens of a row written as changes (PlayerRow::SessionWrite::changes).
+bool write_session_changes(Connection& db, const PlayerRow& player, const std::string& doing, Error& error) {
+  auto id_and = [&](const std::string& hash) {
+    return [&player, &hash](sqlite3_stmt* stmt) {
+      int rc = bind_text(stmt, 1, player.id);
+      return rc == SQLITE_OK ? bind_text(stmt, 2, hash) : rc;
+    };
+  };
+  if (player.sessions_all_ended &&
+      !write_one(db, kDeleteSessions, doing, error, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, player.id); }))
+    return false;
+  for (const std::string& hash : player.sessions_ended)
+    if (!write_one(db, kEndSession, doing, error, id_and(hash))) return false;
+  for (const std::string& hash : player.sessions_added)
+    if (!write_one(db, kAddSession, doing, error, [&](sqlite3_stmt* stmt) {
+          int rc = bind_text(stmt, 1, hash);
+          return rc == SQLITE_OK ? bind_text(stmt, 2, player.id) : rc;
+        }))
+      return false;
+  if (player.sessions_added.empty()) return true;
+  return write_one(db, kTrimSessions, doing, error, [&](sqlite3_stmt* stmt) {
+    int rc = bind_text(stmt, 1, player.id);
+    return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 2, static_cast<std::int64_t>(kMaxSessions)) : rc;
+  });
+}
+
+// A players row and its login tokens (the stored list becomes the row's, or changes: PlayerRow::session_write).
 bool write_player(Connection& db, const PlayerRow& player, const std::string& doing, Error& error) {
   if (!write_one(db, kUpsertPlayer, doing, error, [&](sqlite3_stmt* stmt) { return bind_player(stmt, player); }))
     return false;
+  if (player.session_write == PlayerRow::SessionWrite::changes) return write_session_changes(db, player, doing, error);
   if (!write_one(db, kDeleteSessions, doing, error, [&](sqlite3_stmt* stmt) { return bind_text(stmt, 1, player.id); }))
     return false;
   for (std::size_t i = 0; i < player.sessions.size(); ++i) {
@@ -1367,6 +1405,8 @@ class SqliteStore final : public Store {
   Read<std::optional<TournamentRow>> tournament(const std::string& id) override;
   Read<std::vector<TournamentRow>> tournaments(const std::string& status, int limit) override;
   bool put_player(const PlayerRow& player, Error& error) override;
+  UsernameClaim claim_username(const std::string& player_id, const std::string& username,
+                               const std::string& password_hash, Error& error) override;
   bool save(const std::vector<PlayerRow>& players, const std::vector<GameSave>& games, Error& error) override;
   Read<std::optional<PlayerRow>> player(const std::string& id) override;
   Read<std::optional<GameRow>> game(const std::string& id) override;
@@ -1526,6 +1566,27 @@ bool SqliteStore::save(const std::vector<PlayerRow>& players, const std::vector<
       if (!write_save(writer, game, doing, e)) return false;
     return true;
   });
+}
+
+UsernameClaim SqliteStore::claim_username(const std::string& player_id, const std::string& username,
+                                          const std::string& password_hash, Error& error) {
+  const std::string doing = "giving player " + player_id + " the user name " + username;
+  bool changed = false;
+  const bool ok = writer.transaction(error, doing, [&](Error& e) {
+    if (!write_one(writer, kClaimUsername, doing, e, [&](sqlite3_stmt* stmt) {
+          int rc = bind_text(stmt, 1, player_id);
+          if (rc == SQLITE_OK) rc = bind_text(stmt, 2, username);
+          return rc == SQLITE_OK ? bind_text(stmt, 3, password_hash) : rc;
+        }))
+      return false;
+    changed = sqlite3_changes(writer.db()) > 0;
+    return true;
+  });
+  if (ok) return changed ? UsernameClaim::claimed : UsernameClaim::not_guest;
+  // Refused: by the unique index if someone else has the name now.
+  auto holder = player_by_username(username);
+  if (holder && holder->id != player_id) return UsernameClaim::taken;
+  return UsernameClaim::failed;
 }
 
 Read<std::optional<PlayerRow>> SqliteStore::player(const std::string& id) {

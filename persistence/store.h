@@ -124,9 +124,22 @@ struct PlayerRow {
   std::string username;
   std::string password_hash;
   // The hashes of the tokens given at each login (table sessions), newest last: each works like token_hash.
-  // Written with the row (the stored list becomes this one).
   std::vector<std::string> sessions;
+  // How a write treats the stored sessions. `whole` (tools, copies, tests): the stored list becomes
+  // `sessions`. `changes` (the server, where several nodes may log one account in at the same instant): the
+  // stored list is changed, never rewritten — every one ended first if `sessions_all_ended`, then
+  // `sessions_ended` removed, `sessions_added` added (newest last), and the oldest beyond kMaxSessions dropped.
+  enum class SessionWrite { whole, changes };
+  SessionWrite session_write = SessionWrite::whole;
+  std::vector<std::string> sessions_added, sessions_ended;
+  bool sessions_all_ended = false;
 };
+
+// The login tokens an account keeps (the oldest go first).
+constexpr std::size_t kMaxSessions = 20;
+
+// What claim_username() did.
+enum class UsernameClaim { claimed, taken, not_guest, failed };
 
 // A player's Glicko-2 rating in one game and pool ("live" or "correspondence"), table ratings.
 struct RatingRow {
@@ -422,6 +435,12 @@ class Store {
   virtual Read<std::vector<ChatRow>> chat(const std::string& game_id, int limit = 1000) = 0;
 
   // --- accounts and ratings (schema version 5)
+  // A guest becomes the account `username` (its name becomes the user name too), in a transaction of its own,
+  // outside any group commit: `taken` when the unique index on user names refuses it (another player has it,
+  // whatever its case, on this node or any other), `not_guest` when the player has a user name already or is
+  // not stored, `failed` (and `error`) when the database could not be written.
+  virtual UsernameClaim claim_username(const std::string& player_id, const std::string& username,
+                                       const std::string& password_hash, Error& error) = 0;
   // The account of that user name, whatever its case.
   virtual Read<std::optional<PlayerRow>> player_by_username(const std::string& username) = 0;
   // A player's ratings, every game and pool.

@@ -1,4 +1,4 @@
-// Accounts: names, password hashes, login limits (accounts.h).
+// Accounts: names and password hashes (accounts.h).
 #include "server/accounts.h"
 
 #include <sodium.h>
@@ -53,49 +53,6 @@ bool password_matches(const std::string& password, const std::string& stored) {
   if (!sodium_ready() || stored.empty() || stored.size() >= crypto_pwhash_STRBYTES) return false;
   if (stored.rfind("$argon2id$", 0) != 0) return false;
   return crypto_pwhash_str_verify(stored.c_str(), password.data(), password.size()) == 0;
-}
-
-void LoginLimiter::prune(Times& times, std::int64_t now_ms) {
-  while (!times.empty() && times.front() <= now_ms - kWindowMs) times.pop_front();
-}
-
-bool LoginLimiter::admit(const std::string& account, const std::string& address, std::int64_t now_ms,
-                         std::int64_t& retry_ms) {
-  const std::string key = lower_case(account);
-  std::lock_guard lock(mutex_);
-  if (now_ms - last_sweep_ms_ > kWindowMs) {  // forget the quiet ones: the maps stay the size of the window
-    for (auto* map : {&accounts_, &addresses_}) {
-      for (auto it = map->begin(); it != map->end();) {
-        prune(it->second, now_ms);
-        it = it->second.empty() ? map->erase(it) : std::next(it);
-      }
-    }
-    last_sweep_ms_ = now_ms;
-  }
-  Times& by_account = accounts_[key];
-  Times& by_address = addresses_[address];
-  prune(by_account, now_ms);
-  prune(by_address, now_ms);
-  retry_ms = 0;
-  if (static_cast<int>(by_account.size()) >= kPerAccount)
-    retry_ms = std::max(retry_ms, by_account.front() + kWindowMs - now_ms);
-  if (static_cast<int>(by_address.size()) >= kPerAddress)
-    retry_ms = std::max(retry_ms, by_address.front() + kWindowMs - now_ms);
-  if (retry_ms > 0) return false;
-  by_address.push_back(now_ms);
-  return true;
-}
-
-void LoginLimiter::failed(const std::string& account, std::int64_t now_ms) {
-  const std::string key = lower_case(account);
-  std::lock_guard lock(mutex_);
-  accounts_[key].push_back(now_ms);
-}
-
-void LoginLimiter::succeeded(const std::string& account) {
-  const std::string key = lower_case(account);
-  std::lock_guard lock(mutex_);
-  accounts_.erase(key);
 }
 
 }  // namespace cinq::server

@@ -10,9 +10,11 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
+#include "limits/counts.h"
 #include "lobby/room.h"
 #include "server/caps.h"
 #include "server/net/transport.h"
@@ -64,6 +66,8 @@ class HttpApi {
   // --- rest.cpp
   void health(Call& call);
   void games(Call& call);
+  void rooms(Call& call);
+  void rooms_page(Call& call, const char* member);
   void game_table(Call& call);  // the games as the client shows them (lobby/game_table.h)
   void game(Call& call);
   void record(Call& call);
@@ -134,6 +138,10 @@ class HttpApi {
   RoomDirectory& rooms_;
   Workers& workers_;
   HourlyQuota imports_;  // POST /api/games/import per address (RoomLimits::imports_per_hour)
+  // In a cluster, the same limit over every node: each import counted in Redis by the hour (INCR), the totals
+  // it answers merged into this node's counts (docs/scaling.md, "Limits").
+  std::mutex shared_imports_mutex_;
+  limits::WindowCounts shared_imports_{3600 * 1000};
   HourlyQuota mail_senders_;  // mails in per sender address (MailConfig::sender_rate)
   Extra extra_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();

@@ -1,6 +1,8 @@
 // Guest identities and secret tokens (identity.h).
 #include "server/identity.h"
 
+#include <algorithm>
+
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <spdlog/spdlog.h>
@@ -204,14 +206,34 @@ void Identities::create(const std::optional<std::string>& name, Created done) {
   });
 }
 
-void Identities::save(const store::PlayerRow& row, std::function<void(bool ok)> done) {
+void Identities::save(const store::PlayerRow& changed, std::function<void(bool ok)> done) {
+  // The login tokens are written as changes, never rewritten from this node's copy: two nodes logging one
+  // account in at once each add their own (store::PlayerRow::SessionWrite).
+  store::PlayerRow row = changed;
+  row.session_write = store::PlayerRow::SessionWrite::changes;
   // The answer goes on a strand: the writer thread only writes, and what follows (the connection's next
   // messages) must not hold up the next commit.
   auto strand = services_.net->make_strand();
   auto answer = [this, row, strand, done](bool ok, const std::string& why) {
     if (ok) {
+      store::PlayerRow stored = row;
       std::lock_guard lock(mutex_);
-      players_[row.id] = row;
+      // The cache's tokens changed as the store's were: two logins at once, each from its own copy, both
+      // stay (the row's own list may lack the other's).
+      if (auto it = players_.find(row.id); it != players_.end()) {
+        std::vector<std::string> sessions = it->second.sessions;
+        if (row.sessions_all_ended) sessions.clear();
+        for (const std::string& h : row.sessions_ended) std::erase(sessions, h);
+        for (const std::string& h : row.sessions_added)
+          if (std::find(sessions.begin(), sessions.end(), h) == sessions.end()) sessions.push_back(h);
+        if (sessions.size() > store::kMaxSessions)
+          sessions.erase(sessions.begin(), sessions.end() - static_cast<std::ptrdiff_t>(store::kMaxSessions));
+        stored.sessions = std::move(sessions);
+      }
+      stored.sessions_added.clear();
+      stored.sessions_ended.clear();
+      stored.sessions_all_ended = false;
+      players_[row.id] = std::move(stored);
     } else {
       ++services_.metrics.store_failures;
       spdlog::error("player {}: save failed: {}", row.id, why);
@@ -221,14 +243,21 @@ void Identities::save(const store::PlayerRow& row, std::function<void(bool ok)> 
   if (!services_.saver->save(row, answer)) answer(false, "the server is shutting down");
 }
 
-bool Identities::reserve_username(const std::string& username) {
+void Identities::adopt(const store::PlayerRow& row) {
   std::lock_guard lock(mutex_);
-  return reserved_.insert(lower_case(username)).second;
+  players_[row.id] = row;
 }
 
-void Identities::release_username(const std::string& username) {
-  std::lock_guard lock(mutex_);
-  reserved_.erase(lower_case(username));
+void Identities::reload(const std::string& id, Loaded done) {
+  if (id.empty() || id.size() > 64) return done(std::nullopt, false);
+  auto job = [this, id, done] {
+    note_blocking(services_.metrics);
+    auto row = services_.store->player(id);
+    const bool unreadable = row.failed();
+    if (row) adopt(*row);
+    done(std::move(row), unreadable);
+  };
+  if (!workers_.submit(Workers::Kind::quick, std::move(job))) done(std::nullopt, true);
 }
 
 }  // namespace cinq::server

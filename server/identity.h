@@ -41,21 +41,20 @@ class Identities {
   // the store's writer), and the row is in the cache only once stored.
   using Created = std::function<void(std::optional<store::PlayerRow> row, std::string token)>;
   void create(const std::optional<std::string>& name, Created done);
-  // Stores a changed row (a new name, a new token hash); once committed, the cache holds it and `done(true)`
-  // runs; if the save fails, the cache keeps the row as it was and `done(false)` runs. On a strand, as above.
+  // Stores a changed row (a new name, a new token hash, login tokens added or ended: sessions_added and
+  // the like, always written as changes); once committed, the cache holds it and `done(true)` runs; if the save fails, the cache keeps the row as it was and `done(false)` runs. On a strand, as above.
   void save(const store::PlayerRow& row, std::function<void(bool ok)> done);
-  // A user name being registered: true if it was free here, and it is then held until release().
-  // With the store's check before it, two registrations of one name never both reach the store (whose unique
-  // index would fail the whole group commit they share with other players' turns).
-  bool reserve_username(const std::string& username);
-  void release_username(const std::string& username);
+  // A row as committed outside save() (a registration: store::Store::claim_username) goes into the cache.
+  void adopt(const store::PlayerRow& row);
+  // The player `id` read from the store again, whatever the cache holds (a token issued by another node
+  // since), and cached; `done` as load()'s, always on a worker.
+  void reload(const std::string& id, Loaded done);
 
  private:
   Services& services_;
   Workers& workers_;
   std::mutex mutex_;
   std::unordered_map<std::string, store::PlayerRow> players_;  // players seen since start
-  std::set<std::string> reserved_;                             // lower-case user names being registered
 };
 
 // A name a record can hold: 1 to 32 characters after trimming, no control characters, none of `= # / >`.

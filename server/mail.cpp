@@ -149,7 +149,18 @@ void HttpApi::play_log(std::shared_ptr<RoomActor> actor, int seat, std::string t
 void HttpApi::import_game(Call& call) {
   // Each import is a stored room, reopened at every start: an address makes a few an hour.
   std::int64_t retry_after = 0;
-  if (!imports_.take(call.request.address, std::chrono::steady_clock::now(), retry_after)) {
+  RoomBus* bus = services_.limits.imports_per_hour > 0 ? services_.bus : nullptr;
+  const std::int64_t now_ms = Services::now().unix_ms;
+  bool fits = true;
+  if (bus) {  // the cluster's count as this node knows it: its own, and the totals its INCRs were answered
+    std::lock_guard lock(shared_imports_mutex_);
+    if (shared_imports_.count(call.request.address, now_ms) >=
+        static_cast<std::int64_t>(services_.limits.imports_per_hour)) {
+      fits = false;
+      retry_after = (shared_imports_.until_next(now_ms) + 999) / 1000;
+    }
+  }
+  if (!fits || !imports_.take(call.request.address, std::chrono::steady_clock::now(), retry_after)) {
     ++services_.metrics.refused_imports;
     net::HttpResponse r = error_response(
         429, "too_many_imports",
@@ -157,6 +168,21 @@ void HttpApi::import_game(Call& call) {
             " games in the last hour: try again in " + std::to_string(retry_after) + " s");
     r.headers.emplace_back("Retry-After", std::to_string(retry_after));
     return call.respond(r);
+  }
+  if (bus) {
+    std::int64_t own = 0;
+    const std::int64_t window = shared_imports_.window(now_ms);
+    {
+      std::lock_guard lock(shared_imports_mutex_);
+      own = shared_imports_.add(call.request.address, now_ms);
+    }
+    const std::string key = "cinq:imports:" + call.request.address + ":" + std::to_string(window);
+    bus->shared_command({"INCR", key}, [this, address = call.request.address, window, own](std::optional<net::RedisReply> r) {
+      if (!r || r->kind != net::RedisReply::Kind::integer) return;
+      std::lock_guard lock(shared_imports_mutex_);
+      shared_imports_.merged(address, window, own, r->integer);
+    });
+    bus->shared_command({"PEXPIRE", key, std::to_string(2 * shared_imports_.window_ms())}, {});
   }
   // Private unless asked: an imported game is listed in the lobby only with ?public=1.
   bool is_private = !(call.query["public"] == "1" || call.query["public"] == "true");

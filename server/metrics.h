@@ -32,6 +32,7 @@ struct Metrics {
   std::atomic<std::int64_t> store_failures{0};
   std::atomic<std::int64_t> players_created{0};
   std::atomic<std::int64_t> rate_limited{0};
+  std::atomic<std::int64_t> login_throttled{0};  // login and password attempts refused by the login throttle
   Histogram act_latency;                 // from an `act` message's arrival to its event leaving for the room
   Histogram commit_latency;              // one commit (a group of saves), on the store's thread
   std::atomic<std::int64_t> commits{0};  // transactions committed

@@ -25,6 +25,7 @@
 #include "lobby/room.h"
 #include "server/accounts.h"
 #include "server/commands/context.h"
+#include "server/login_guard.h"
 #include "server/net/transport.h"
 #include "server/request.h"
 #include "server/tournaments.h"
@@ -137,7 +138,7 @@ class Protocol : public Clients {
 
   SeekDesk seeks_;
   TournamentDesk tournaments_;
-  LoginLimiter logins_;
+  LoginGuard logins_;
   CommandContext commands_;  // what the commands are given, over the members above and this
 };
 

@@ -1,6 +1,7 @@
 // The REST API's route table and its read-only routes, and /metrics (docs/protocol.md, "HTTP"). The only
 // file of the application that sees Boost.URL (the one percent-decoder of the code base, with the static
 // files' in server/net).
+#include <algorithm>
 #include <boost/url/parse.hpp>
 #include <boost/url/url_view.hpp>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,8 @@
 #include "rules/registry.h"
 #include "server/http_answers.h"
 #include "server/http_api.h"
+
+#include <algorithm>
 #include "server/postman.h"
 #include "server/room_actor.h"
 #include "server/room_bus.h"
@@ -126,6 +129,7 @@ const std::vector<HttpApi::Route>& HttpApi::routes() {
       {"GET", "/metrics", &HttpApi::metrics},
       {"GET", "/api/health", &HttpApi::health},
       {"GET", "/api/games", &HttpApi::games},
+      {"GET", "/api/rooms", &HttpApi::rooms},
       {"GET", "/api/games/table", &HttpApi::game_table},
       {"POST", "/api/replay", &HttpApi::replay, " with a record as the body"},
       {"POST", "/api/games/import", &HttpApi::import_game, " with a record as the body"},
@@ -218,8 +222,27 @@ void HttpApi::game_table(Call& call) {
 void HttpApi::games(Call& call) {
   for (const char* key : {"player", "game", "result", "rated", "from", "to", "page"})
     if (call.query.count(key)) return archive(call);
+  rooms_page(call, "games");
+}
+
+void HttpApi::rooms(Call& call) { rooms_page(call, "rooms"); }
+
+// A page of the public rooms (lobby::RoomPages), as `/api/rooms?page=N` ("rooms") and `/api/games` ("games").
+void HttpApi::rooms_page(Call& call, const char* member) {
+  int page = 1;
+  if (auto it = call.query.find("page"); it != call.query.end()) {
+    const std::string& text = it->second;
+    const bool digits = !text.empty() && text.size() <= 6 &&
+                        std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    page = digits ? std::stoi(text) : 0;
+    if (page < 1) return call.respond(error_response(400, "bad_request", "page: a number from 1"));
+  }
+  const lobby::RoomPages::Page p =
+      services_.room_pages.page(services_.bus ? services_.bus->public_list() : rooms_.public_list(), page);
   net::HttpResponse r = json_response(200, json::object());
-  r.body = R"({"games":)" + *(services_.bus ? services_.bus->public_list() : rooms_.public_list()) + "}";
+  r.body = std::string(R"({")") + member + R"(":)" + p.rooms + R"(,"page":)" + std::to_string(p.page) +
+           R"(,"pages":)" + std::to_string(p.pages) + R"(,"per_page":)" + std::to_string(lobby::RoomPages::kPerPage) +
+           R"(,"total":)" + std::to_string(p.total) + "}";
   call.respond(std::move(r));
 }
 
@@ -331,6 +354,8 @@ void HttpApi::metrics(Call& call) {
          m.rows_committed.load());
   metric("cinq_players_created_total", "counter", "Guest identities created.", m.players_created.load());
   metric("cinq_rate_limited_total", "counter", "Messages dropped by the rate limits.", m.rate_limited.load());
+  metric("cinq_login_throttled_total", "counter", "Login and password attempts refused by the login throttle.",
+         m.login_throttled.load());
   metric("cinq_store_queue", "gauge", "Saves waiting for the store's thread.",
          static_cast<std::int64_t>(services_.writer->queued()));
   metric("cinq_workers_busy", "gauge", "Worker threads running a job (store reads, record replays).",

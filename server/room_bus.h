@@ -14,6 +14,7 @@
 
 #include "lobby/room.h"
 #include "persistence/store.h"
+#include "server/net/redis.h"
 #include "server/net/transport.h"
 
 namespace cinq::server {
@@ -88,6 +89,10 @@ class RoomBus {
   virtual std::shared_ptr<const std::string> public_list() = 0;
   // The seeks as the leader lists them (JSON array text) when another node leads; nullptr when this one does.
   virtual std::shared_ptr<const std::string> leader_seeks() = 0;
+
+  // --- limits the nodes share (docs/scaling.md, "Limits"): a command to the bus's Redis, answered on an I/O
+  // thread (nullopt at once while Redis is away: the caller then counts alone).
+  virtual void shared_command(std::vector<std::string> args, std::function<void(std::optional<net::RedisReply>)> done) = 0;
 
   // --- operators
   // /api/health's members for the node (name, id, bus, live nodes); false while it hands its rooms over.

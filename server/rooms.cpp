@@ -1,5 +1,7 @@
 #include "server/rooms.h"
 
+#include "lobby/room_pages.h"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -277,9 +279,7 @@ std::shared_ptr<const std::string> RoomDirectory::public_list() {
     if (l.is_private || l.status == lobby::Status::finished) continue;
     rooms.push_back(l.summary.to_json());
   }
-  std::sort(rooms.begin(), rooms.end(), [](const json& x, const json& y) {
-    return x["created_ms"].get<std::int64_t>() > y["created_ms"].get<std::int64_t>();
-  });
+  lobby::RoomPages::bound(rooms);  // the newest kMaxListed, newest first
   list_ = std::make_shared<const std::string>(json(std::move(rooms)).dump());
   list_built_ = now;
   return list_;

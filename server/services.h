@@ -8,6 +8,7 @@
 #include <string>
 
 #include "lobby/room.h"
+#include "lobby/room_pages.h"
 #include "persistence/saver.h"
 #include "persistence/store.h"
 #include "persistence/worker.h"
@@ -50,6 +51,7 @@ struct Services {
   MailSender* mail_sender = nullptr;      // drains the outbox (server/mail_sender.h)
   const BotConfig* bot_config = nullptr;  // their delays
   Metrics metrics;
+  lobby::RoomPages room_pages;  // the lobby's list of public rooms in pages (WebSocket and REST)
   RoomLimits limits;
   Claims claims;  // the rooms each player holds against its limits
   // Called on a room's strand when both players asked for a rematch.

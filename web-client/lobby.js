@@ -243,7 +243,7 @@ export function render_lobby(root, app) {
   seek_cancel.addEventListener('click', () => conn.send({type: 'unseek'}));
   subscriptions.push(conn.on('seeking', show_seek), conn.on('unseeked', show_seek));
   // The list shows a new seek (mine, without its button) at once rather than at the next refresh.
-  subscriptions.push(conn.on('seeking', () => conn.send({type: 'rooms'})));
+  subscriptions.push(conn.on('seeking', () => conn.send({type: 'rooms', page: rooms_page})));
   show_seek();
   // A seek in the list is accepted by seeking the same game, options and clock: the server pairs equal seeks.
   app.accept_seek = (seek) => {
@@ -256,10 +256,30 @@ export function render_lobby(root, app) {
   // --- rooms
   const rooms_list = el('ul', {id: 'rooms', class: 'rooms', 'aria-live': 'off'});
   const rooms_empty = el('p', {class: 'muted'}, t('lobby.no_rooms'));
+  // The server lists the public rooms a page at a time, newest first.
+  let rooms_page = 1;
+  const rooms_newer = el('button', {type: 'button', id: 'rooms-newer', class: 'secondary'}, t('lobby.rooms_newer'));
+  const rooms_older = el('button', {type: 'button', id: 'rooms-older', class: 'secondary'}, t('lobby.rooms_older'));
+  const rooms_where = el('span', {id: 'rooms-page', class: 'muted'});
+  const rooms_pager = el('nav', {class: 'rooms-pager', 'aria-label': t('lobby.rooms_pages')},
+                         rooms_newer, rooms_where, rooms_older);
+  rooms_pager.hidden = true;
+  const turn_page = (by) => {
+    rooms_page = Math.max(1, rooms_page + by);
+    conn.send({type: 'rooms', page: rooms_page});
+  };
+  rooms_newer.addEventListener('click', () => turn_page(-1));
+  rooms_older.addEventListener('click', () => turn_page(1));
   // The lists are drawn again only when they change: a button is not replaced under a click every 3 s.
   let shown_rooms = '';
   let shown_seeks = '';
   subscriptions.push(conn.on('rooms', (message) => {
+    const pages = message.pages || 1;
+    rooms_page = message.page || 1;  // the server's: past the last page, the last
+    rooms_pager.hidden = pages <= 1;
+    rooms_where.textContent = t('lobby.rooms_page', {page: rooms_page, pages});
+    rooms_newer.disabled = rooms_page <= 1;
+    rooms_older.disabled = rooms_page >= pages;
     const rooms = JSON.stringify([message.rooms || [], conn.username]);
     if (rooms !== shown_rooms) {
       shown_rooms = rooms;
@@ -396,7 +416,8 @@ export function render_lobby(root, app) {
             t('lobby.archive_end'))),
       el('div', {class: 'lobby-lists'},
          el('section', {class: 'card lobby-rooms', 'aria-labelledby': 'rooms-title'},
-            el('h2', {id: 'rooms-title'}, t('lobby.rooms')), seeks_block, rooms_empty, rooms_list),
+            el('h2', {id: 'rooms-title'}, t('lobby.rooms')), seeks_block, rooms_empty, rooms_list,
+            rooms_pager),
          el('section', {class: 'card lobby-my-games', 'aria-labelledby': 'my-games-title'},
             el('h2', {id: 'my-games-title'}, t('lobby.my_games')), my_games_empty, my_games_list)),
       el('div', {class: 'lobby-forms'}, el('section', {class: 'card lobby-name'}, name_form),
@@ -416,7 +437,7 @@ export function render_lobby(root, app) {
   follow_more();
 
   const refresh = () => {
-    conn.send({type: 'rooms'});
+    conn.send({type: 'rooms', page: rooms_page});
     conn.send({type: 'my_games'});
   };
   subscriptions.push(conn.on_ready(refresh));

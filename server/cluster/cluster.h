@@ -128,6 +128,8 @@ class Cluster final : public RoomBus {
                     std::function<void(net::HttpResponse)> respond) override;
   std::shared_ptr<const std::string> public_list() override;
   std::shared_ptr<const std::string> leader_seeks() override;
+  void shared_command(std::vector<std::string> args,
+                      std::function<void(std::optional<net::RedisReply>)> done) override;
   bool health(nlohmann::json& body) override;
   std::string metrics_text() override;
 

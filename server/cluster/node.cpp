@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <random>
 
+#include "lobby/room_pages.h"
 #include "server/identity.h"
 
 namespace cinq::server {
@@ -93,6 +94,12 @@ void Cluster::release_bus() {
 }
 
 bool Cluster::bus_up() const { return redis_ && redis_->up(); }
+
+void Cluster::shared_command(std::vector<std::string> args,
+                             std::function<void(std::optional<net::RedisReply>)> done) {
+  if (!redis_) return done(std::nullopt);
+  redis_->command(std::move(args), std::move(done));
+}
 
 store::Fence Cluster::new_room_fence() const { return store::Fence{node_id_, 1, true}; }
 
@@ -407,9 +414,7 @@ std::shared_ptr<const std::string> Cluster::public_list() {
     for (const auto& r : it->second.rooms) rooms.push_back(r);
     ++it;
   }
-  std::stable_sort(rooms.begin(), rooms.end(), [](const json& x, const json& y) {
-    return x.value("created_ms", std::int64_t{0}) > y.value("created_ms", std::int64_t{0});
-  });
+  lobby::RoomPages::bound(rooms);  // the newest kMaxListed of every node's, newest first
   merged_ = std::make_shared<const std::string>(json(std::move(rooms)).dump());
   merged_at_ms_ = now;
   return merged_;

@@ -19,7 +19,7 @@ struct Services;
 class RoomDirectory;
 class Identities;
 class Workers;
-class LoginLimiter;
+class LoginGuard;
 class TournamentDesk;
 
 // This node's seeks (lobby::SeekBook) behind a mutex: the commands add and remove them, a connection's go
@@ -46,7 +46,7 @@ struct CommandContext {
   Workers& workers;
   SeekDesk& seeks;
   TournamentDesk& tournaments;  // server/tournaments.h
-  LoginLimiter& logins;  // login attempts per account and per address
+  LoginGuard& logins;    // the login throttle (login_guard.h)
   Clients& clients;      // the connections' players, sessions and rooms
 
   // The one `error` a refused message gets (counted in the metrics), with its ref and the room if any.

@@ -11,6 +11,7 @@
 #include "server/account_mail.h"
 #include "server/accounts.h"
 #include "server/commands/handlers.h"
+#include "server/login_guard.h"
 #include "server/mail_sender.h"
 #include "server/postman.h"
 #include "server/room_actor.h"
@@ -38,7 +39,7 @@ void rename_in_rooms(CommandContext& cx, const store::PlayerRow& row) {
 
 json ref_json(const std::string& ref) { return ref.empty() ? json() : json::parse(ref); }
 
-constexpr std::size_t kMaxSessions = 20;  // login tokens an account keeps (the oldest go first)
+using store::kMaxSessions;  // login tokens an account keeps (the oldest go first)
 
 void refuse_identity(CommandContext& cx, const Request& rq) {
   cx.reply_error(rq, "bad_token", "unknown id or wrong token: say hello without them for a new identity");
@@ -59,10 +60,20 @@ void welcome(CommandContext& cx, const Request& rq, const store::PlayerRow& row,
   rq.connection->send(m.dump());
 }
 
-// Finishes `resume` once answered.
-void welcome_back(CommandContext& cx, const Request& rq, const Hello& h, store::PlayerRow row,
-                  Resume resume) {
+// Finishes `resume` once answered. A token the cached row does not know may have been issued since by
+// another node (a login there): the row is read again from the store before the token is refused.
+void welcome_back(CommandContext& cx, const Request& rq, const Hello& h, store::PlayerRow row, Resume resume,
+                  bool fresh = false) {
   if (matching_token(*h.token, row).empty()) {
+    if (!fresh && cx.services.bus)
+      return cx.identities.reload(row.id, [&cx, later = rq, h, resume](std::optional<store::PlayerRow> again, bool busy) {
+        if (busy)
+          cx.reply_error(later, "storage", kBusy);
+        else if (!again)
+          refuse_identity(cx, later);
+        if (busy || !again) return resume->finish();
+        welcome_back(cx, later, h, std::move(*again), resume, true);
+      });
     refuse_identity(cx, rq);
     return resume->finish();
   }
@@ -105,12 +116,27 @@ void with_row(CommandContext& cx, const Request& rq, Resume resume, Then then) {
                      });
 }
 
-// Counts an attempt against the limits; false (and `rate_limited` told) when over them.
-bool admit_attempt(CommandContext& cx, const Request& rq, const std::string& account) {
-  std::int64_t retry_ms = 0;
-  if (cx.logins.admit(account, rq.connection->address(), Services::now().unix_ms, retry_ms)) return true;
+// Who tries to log in to `account` (login_guard.h): the connection's address and browser, and whether it
+// already holds a token of that account.
+limits::Attempt attempt_of(CommandContext& cx, const Request& rq, const std::string& account) {
+  limits::Attempt a;
+  a.account = account;
+  a.address = rq.connection->address();
+  a.device = rq.connection->device();
+  a.holds_token = rq.player && !rq.player->username.empty() && lower_case(rq.player->username) == lower_case(account) &&
+                  !cx.clients.session_of(rq.connection->id()).empty();
+  return a;
+}
+
+// Counts an attempt against the limits (on a worker: the cluster's counts may be read); false (and
+// `rate_limited` told) when over them.
+bool admit_attempt(CommandContext& cx, const Request& rq, const limits::Attempt& a) {
+  const limits::Verdict v = cx.logins.admit(a);
+  if (v.admitted()) return true;
+  ++cx.services.metrics.login_throttled;
   cx.reply_error(rq, "rate_limited",
-                 "too many login attempts: try again in " + std::to_string((retry_ms + 999) / 1000) + " s");
+                 "too many login attempts: try again in " + std::to_string((v.retry_ms + 999) / 1000) + " s",
+                 {});
   return false;
 }
 
@@ -177,66 +203,75 @@ void on_name(CommandContext& cx, Request& rq, Name& n) {
 
 // --- accounts (docs/protocol.md "Accounts")
 
-// A guest becomes an account: same id, games and seats; its name becomes the user name.
+// A guest becomes an account: same id, games and seats; its name becomes the user name. The store's unique
+// index on user names decides between two registrations of one name (on one node or two): the loser is told
+// `username_taken`, in a transaction of its own, so that nobody else's saves share its failure.
 void on_register(CommandContext& cx, Request& rq, Register& cmd) {
   if (!rq.player->username.empty())
     return cx.reply_error(rq, "already_registered", "you are logged in as " + rq.player->username);
-  if (!cx.identities.reserve_username(cmd.username))
-    return cx.reply_error(rq, "username_taken", "the user name '" + cmd.username + "' is taken");
   Resume resume = cx.defer(rq);
-  auto release = [&cx, username = cmd.username] { cx.identities.release_username(username); };
-  bool queued = cx.workers.submit(Workers::Kind::bulk, [&cx, later = rq, cmd, resume, release] {
+  bool queued = cx.workers.submit(Workers::Kind::bulk, [&cx, later = rq, cmd, resume] {
     note_blocking(cx.services.metrics);
+    auto taken = [&] { cx.reply_error(later, "username_taken", "the user name '" + cmd.username + "' is taken"); };
     auto holder = cx.services.store->player_by_username(cmd.username);
-    if (holder || holder.failed()) {
-      release();
-      if (holder.failed()) {
+    if (holder.failed() || holder) {
+      if (holder.failed())
         cx.reply_error(later, "storage", kBusy);
-        return resume->finish();
-      }
-      cx.reply_error(later, "username_taken", "the user name '" + cmd.username + "' is taken");
+      else
+        taken();
       return resume->finish();
     }
     std::string hash = hash_password(cmd.password);
     if (hash.empty()) {
-      release();
       cx.reply_error(later, "storage", "the server could not hash your password: try again");
       return resume->finish();
     }
-    with_row(cx, later, resume, [&cx, later, cmd, resume, release, hash](store::PlayerRow row) {
-      if (!row.username.empty()) {
-        release();
-        cx.reply_error(later, "already_registered", "you are logged in as " + row.username);
+    store::Error error;
+    switch (cx.services.store->claim_username(later.player->id, cmd.username, hash, error)) {
+      case store::UsernameClaim::taken:
+        taken();
         return resume->finish();
-      }
-      row.username = cmd.username;
-      row.password_hash = hash;
-      row.name = cmd.username;
-      cx.identities.save(row, [&cx, later, row, resume, release](bool ok) {
-        release();
-        if (!ok) {
-          cx.reply_error(later, "storage", "the server could not store your account: you are still a guest");
-        } else {
-          cx.clients.set_player(later.connection->id(), lobby::Player{row.id, row.name, row.username});
-          reply(later, {{"type", "registered"}, {"username", row.username}, {"name", row.name}});
-          rename_in_rooms(cx, row);
-        }
-        resume->finish();
-      });
-    });
+      case store::UsernameClaim::not_guest:
+        cx.reply_error(later, "already_registered", "this identity has a user name already: log in");
+        return resume->finish();
+      case store::UsernameClaim::failed:
+        ++cx.services.metrics.store_failures;
+        cx.reply_error(later, "storage", "the server could not store your account: you are still a guest");
+        return resume->finish();
+      case store::UsernameClaim::claimed:
+        break;
+    }
+    // The row as stored now: read again (its sessions and name as the store has them), else the cached
+    // one with the account's fields.
+    auto row = cx.services.store->player(later.player->id);
+    store::PlayerRow account;
+    if (row && !row.failed()) {
+      account = *row;
+    } else if (auto cached = cx.identities.cached(later.player->id)) {
+      account = *cached;
+      account.username = account.name = cmd.username;
+      account.password_hash = hash;
+    } else {
+      account.id = later.player->id;
+      account.username = account.name = cmd.username;
+    }
+    if (!account.token_hash.empty()) cx.identities.adopt(account);
+    cx.clients.set_player(later.connection->id(), lobby::Player{account.id, account.name, account.username});
+    reply(later, {{"type", "registered"}, {"username", account.username}, {"name", account.name}});
+    rename_in_rooms(cx, account);
+    resume->finish();
   });
   if (!queued) {
-    release();
     cx.reply_error(rq, "storage", kBusy);
     resume->finish();
   }
 }
 
 void on_login(CommandContext& cx, Request& rq, Credentials& cmd) {
-  if (!admit_attempt(cx, rq, cmd.username)) return;
   Resume resume = cx.defer(rq);
-  bool queued = cx.workers.submit(Workers::Kind::bulk, [&cx, later = rq, cmd, resume] {
+  bool queued = cx.workers.submit(Workers::Kind::bulk, [&cx, later = rq, cmd, resume, who = attempt_of(cx, rq, cmd.username)] {
     note_blocking(cx.services.metrics);
+    if (!admit_attempt(cx, later, who)) return resume->finish();
     auto row = cx.services.store->player_by_username(cmd.username);
     if (row.failed()) {
       cx.reply_error(later, "storage", kBusy);
@@ -250,13 +285,14 @@ void on_login(CommandContext& cx, Request& rq, Credentials& cmd) {
     const bool good = row ? password_matches(cmd.password, row->password_hash)
                           : (password_matches(cmd.password, kNobody), false);
     if (!good) {
-      cx.logins.failed(cmd.username, Services::now().unix_ms);
+      cx.logins.failed(who);
       cx.reply_error(later, "bad_login", "unknown user name or wrong password");
       return resume->finish();
     }
-    cx.logins.succeeded(cmd.username);
+    cx.logins.succeeded(who);
     std::string token = random_id(32);
     row->sessions.push_back(token_hash(token));
+    row->sessions_added = {row->sessions.back()};  // written as a change: another node's login keeps its own
     while (row->sessions.size() > kMaxSessions) row->sessions.erase(row->sessions.begin());
     cx.identities.save(*row, [&cx, later, row = *row, token, resume](bool ok) {
       if (!ok)
@@ -281,8 +317,10 @@ void on_logout(CommandContext& cx, Request& rq, Logout&) {
   with_row(cx, rq, resume, [&cx, later = rq, session, resume](store::PlayerRow row) {
     if (session == row.token_hash)
       row.token_hash = token_hash(random_id(32));  // nobody knows that token: the guest one is gone
-    else
+    else {
       std::erase(row.sessions, session);
+      row.sessions_ended = {session};
+    }
     cx.identities.save(row, [&cx, later, resume](bool ok) {
       if (!ok) {
         cx.reply_error(later, "storage", "the server could not log you out: try again");
@@ -303,6 +341,7 @@ void on_logout_all(CommandContext& cx, Request& rq, Logout&) {
   with_row(cx, rq, resume, [&cx, later = rq, resume](store::PlayerRow row) {
     row.token_hash = token_hash(random_id(32));
     row.sessions.clear();
+    row.sessions_all_ended = true;
     cx.identities.save(row, [&cx, later, row, resume](bool ok) {
       if (!ok) {
         cx.reply_error(later, "storage", "the server could not log you out: try again");
@@ -320,13 +359,13 @@ void on_logout_all(CommandContext& cx, Request& rq, Logout&) {
 void on_change_password(CommandContext& cx, Request& rq, ChangePassword& cmd) {
   if (rq.player->username.empty())
     return cx.reply_error(rq, "no_account", "a guest has no password: register first");
-  if (!admit_attempt(cx, rq, rq.player->username)) return;
   Resume resume = cx.defer(rq);
-  bool queued = cx.workers.submit(Workers::Kind::bulk, [&cx, later = rq, cmd, resume] {
+  bool queued = cx.workers.submit(Workers::Kind::bulk, [&cx, later = rq, cmd, resume, who = attempt_of(cx, rq, rq.player->username)] {
     note_blocking(cx.services.metrics);
-    with_row(cx, later, resume, [&cx, later, cmd, resume](store::PlayerRow row) {
+    if (!admit_attempt(cx, later, who)) return resume->finish();
+    with_row(cx, later, resume, [&cx, later, cmd, resume, who](store::PlayerRow row) {
       if (!password_matches(cmd.old_password, row.password_hash)) {
-        cx.logins.failed(row.username, Services::now().unix_ms);
+        cx.logins.failed(who);
         cx.reply_error(later, "bad_login", "the current password is wrong");
         return resume->finish();
       }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "lobby/room_pages.h"
 #include "server/commands/handlers.h"
 #include "server/identity.h"
 #include "server/room_actor.h"
@@ -64,15 +65,15 @@ std::string my_games(CommandContext& cx, const std::string& pid) {
 
 }  // namespace
 
-void on_rooms(CommandContext& cx, Request& rq, Rooms&) {
-  if (RoomBus* bus = cx.services.bus) {  // every node's rooms, the leader's seeks
-    auto seeks = bus->leader_seeks();
-    rq.connection->send(R"({"type":"rooms","rooms":)" + *bus->public_list() + R"(,"seeks":)" +
-                        (seeks ? *seeks : cx.seeks.list_json()) + "}");
-    return;
-  }
-  rq.connection->send(R"({"type":"rooms","rooms":)" + *cx.rooms.public_list() + R"(,"seeks":)" +
-                      cx.seeks.list_json() + "}");
+void on_rooms(CommandContext& cx, Request& rq, Rooms& cmd) {
+  // Every node's rooms and the leader's seeks in a cluster; a page of the rooms (RoomPages), every seek.
+  RoomBus* bus = cx.services.bus;
+  std::shared_ptr<const std::string> seeks = bus ? bus->leader_seeks() : nullptr;
+  const lobby::RoomPages::Page p = cx.services.room_pages.page(bus ? bus->public_list() : cx.rooms.public_list(), cmd.page);
+  rq.connection->send(R"({"type":"rooms","rooms":)" + p.rooms + R"(,"seeks":)" +
+                      (seeks ? *seeks : cx.seeks.list_json()) + R"(,"page":)" + std::to_string(p.page) +
+                      R"(,"pages":)" + std::to_string(p.pages) + R"(,"per_page":)" +
+                      std::to_string(lobby::RoomPages::kPerPage) + R"(,"total":)" + std::to_string(p.total) + "}");
 }
 
 // The player's games, read (and those not in memory replayed, for their summary) on a worker: unfinished

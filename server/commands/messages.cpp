@@ -336,7 +336,15 @@ Parsed<Seek> Seek::parse(const json& body) {
 
 Parsed<Unseek> Unseek::parse(const json&) { return Unseek{}; }
 
-Parsed<Rooms> Rooms::parse(const json&) { return Rooms{}; }
+Parsed<Rooms> Rooms::parse(const json& body) {
+  Rooms r;
+  auto it = body.find("page");
+  if (it == body.end() || it->is_null()) return r;
+  if (!it->is_number_integer() || it->get<std::int64_t>() < 1 || it->get<std::int64_t>() > 100000)
+    return bad_message("field 'page' must be an integer from 1");
+  r.page = it->get<int>();
+  return r;
+}
 
 Parsed<MyGames> MyGames::parse(const json&) { return MyGames{}; }
 

@@ -50,6 +50,7 @@ struct Unseek {
   static Parsed<Unseek> parse(const nlohmann::json& body);
 };
 struct Rooms {
+  int page = 1;  // of the public rooms, from 1 (lobby::RoomPages)
   static Parsed<Rooms> parse(const nlohmann::json& body);
 };
 struct MyGames {

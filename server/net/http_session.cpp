@@ -1,6 +1,10 @@
 #include "server/net/http_session.h"
 
+#include <sys/random.h>
+
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/beast/core/bind_handler.hpp>
@@ -28,6 +32,47 @@ namespace {
 constexpr auto kTimeout = std::chrono::seconds(30);  // to send a request, or to take our response
 constexpr std::uint32_t kMaxHeaderBytes = 8 * 1024;
 constexpr std::string_view kTextPlain = "text/plain; charset=utf-8";
+
+constexpr std::string_view kDeviceCookie = "cinq_device";
+constexpr std::int64_t kDeviceCookieMaxAge = 400LL * 24 * 3600;  // 400 days: the longest browsers keep one
+
+std::string lower_ascii(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// The value of the `cinq_device` cookie in a Cookie header, if it is 1 to 64 characters of [A-Za-z0-9_-];
+// "" otherwise (a malformed one is replaced, never trusted).
+std::string device_cookie(std::string_view header) {
+  while (!header.empty()) {
+    std::string_view pair = header.substr(0, header.find(';'));
+    header.remove_prefix(std::min(header.size(), pair.size() + 1));
+    while (!pair.empty() && pair.front() == ' ') pair.remove_prefix(1);
+    while (!pair.empty() && pair.back() == ' ') pair.remove_suffix(1);
+    if (!pair.starts_with(kDeviceCookie) || pair.size() <= kDeviceCookie.size() || pair[kDeviceCookie.size()] != '=')
+      continue;
+    std::string_view value = pair.substr(kDeviceCookie.size() + 1);
+    if (value.empty() || value.size() > 64) return {};
+    for (char c : value)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') return {};
+    return std::string(value);
+  }
+  return {};
+}
+
+// 32 characters of [A-Za-z0-9] from the system's random source (190 bits).
+std::string new_device_id() {
+  static constexpr char kAlphabet[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  std::string out;
+  while (out.size() < 32) {
+    unsigned char buf[64];
+    const ssize_t got = getrandom(buf, sizeof buf, 0);
+    for (ssize_t i = 0; i < got && out.size() < 32; ++i)
+      if (buf[i] < 248) out += kAlphabet[buf[i] % 62];
+  }
+  return out;
+}
 
 bool is_http_error(const beast::error_code& ec) {
   return ec.category() == make_error_code(http::error::bad_method).category();
@@ -139,8 +184,20 @@ void HttpSession::upgrade() {
   slot_.release();  // a WebSocket now: counted as one (Stats::connections_open), no longer as HTTP
   // The socket keeps its strand: the WebSocket session continues on the same one.
   stream_.expires_never();
-  std::make_shared<WsSession>(stream_.release_socket(), state_, client_, std::move(slot))
-      ->run(parser_->release());
+  auto request = parser_->release();
+  // The browser's device id: its `cinq_device` cookie when it has a well-formed one, else a new one the
+  // upgrade's answer sets (HttpOnly; Secure behind TLS, as a balancer that ends it says).
+  std::string device = device_cookie(request[http::field::cookie]);
+  std::string set_cookie;
+  if (device.empty()) {
+    device = new_device_id();
+    const bool secure = lower_ascii(request["X-Forwarded-Proto"]) == "https";
+    set_cookie = std::string(kDeviceCookie) + "=" + device + "; Path=/; Max-Age=" + std::to_string(kDeviceCookieMaxAge) +
+                 "; HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "");
+  }
+  auto session = std::make_shared<WsSession>(stream_.release_socket(), state_, client_, std::move(slot));
+  session->set_device(std::move(device), std::move(set_cookie));
+  session->run(std::move(request));
 }
 
 void HttpSession::dispatch_api(Request& request) {

@@ -35,6 +35,12 @@ class Connection {
   virtual const std::string& address() const = 0;
   // Unique for the life of the process.
   virtual std::uint64_t id() const = 0;
+  // The browser's `cinq_device` cookie (an opaque random id, docs/protocol.md "Identity"): the one its
+  // upgrade request carried, or the one the upgrade's answer set. "" for connections of no browser.
+  virtual const std::string& device() const {
+    static const std::string none;
+    return none;
+  }
 
   // Several nodes (server/cluster.h). A connection may stand for a client of another node: its
   // messages were forwarded here, and what is sent to it goes back there. The transport's own connections

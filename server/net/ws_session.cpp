@@ -44,8 +44,10 @@ void WsSession::run(http::request<http::string_body> request) {
   // silent, so dead connections do not pile up. The tcp_stream's own timer must stay off with these.
   beast::get_lowest_layer(ws_).expires_never();
   ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
-  ws_.set_option(websocket::stream_base::decorator(
-      [](websocket::response_type& response) { response.set(http::field::server, "cinq"); }));
+  ws_.set_option(websocket::stream_base::decorator([cookie = set_cookie_](websocket::response_type& response) {
+    response.set(http::field::server, "cinq");
+    if (!cookie.empty()) response.set(http::field::set_cookie, cookie);
+  }));
   ws_.read_message_max(state_->config().hard_max_message);
   ws_.auto_fragment(false);
   ws_.text(true);

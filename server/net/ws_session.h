@@ -27,6 +27,14 @@ class WsSession : public Connection, public Session, public std::enable_shared_f
             AddressSlot slot);
   ~WsSession() override;
 
+  // The browser's device id (Connection::device); `set_cookie`: the Set-Cookie the upgrade's answer carries
+  // (a new id), "" when the request had one already.
+  void set_device(std::string device, std::string set_cookie) {
+    device_ = std::move(device);
+    set_cookie_ = std::move(set_cookie);
+  }
+  const std::string& device() const override { return device_; }
+
   // Accepts the upgrade `request` (already read by the HTTP session) and starts reading.
   void run(boost::beast::http::request<boost::beast::http::string_body> request);
 
@@ -54,6 +62,8 @@ class WsSession : public Connection, public Session, public std::enable_shared_f
   void finish();
   void fail(boost::beast::error_code ec, const char* what);
 
+  std::string device_;
+  std::string set_cookie_;
   boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
   boost::beast::flat_buffer buffer_;
   // Forces the socket shut when a close handshake does not complete in time (a peer that stopped reading

@@ -287,4 +287,44 @@ export const tests = {
     await page.locator('#create-game').selectOption(gameTable()[0].name);
     await h.screenshot(page, 'lobby-options-menus');
   },
+
+  'lobby: the rooms come 50 a page, with newer and older pages': async (h) => {
+    const {page} = await h.newPlayer('Ada');
+    // Fifty-five public rooms of six guests (ten open rooms each at most), made over WebSockets the page keeps
+    // open (a room whose creator left would go).
+    await page.evaluate(async (base) => {
+      window.hosts = [];
+      for (let p = 0; p < 6; ++p) {
+        const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/ws`);
+        window.hosts.push(ws);
+        await new Promise((ok) => ws.addEventListener('open', ok));
+        const answers = [];
+        ws.addEventListener('message', (e) => answers.push(JSON.parse(e.data)));
+        ws.send(JSON.stringify({type: 'hello', name: `Host${p}`}));
+        const rooms = p < 5 ? 10 : 5;
+        for (let i = 0; i < rooms; ++i) ws.send(JSON.stringify({type: 'create', game: 'batik', seat: 0}));
+        while (answers.filter((m) => m.type === 'state' || m.type === 'error').length < rooms) {
+          await new Promise((wake) => setTimeout(wake, 50));
+        }
+        const refused = answers.filter((m) => m.type === 'error');
+        if (refused.length) throw new Error(`create refused: ${JSON.stringify(refused[0])}`);
+      }
+    }, h.url);
+    const where = page.locator('#rooms-page');
+    await where.waitFor({state: 'visible', timeout: kWait});
+    await page.waitForFunction(() => document.querySelector('#rooms-page').textContent === 'Page 1 of 2');
+    assertEqual(await page.locator('#rooms > *').count(), 50, 'the first page holds 50 rooms');
+    assert(await page.locator('#rooms-newer').isDisabled(), 'no newer page than the first');
+    await page.locator('#rooms-older').click();
+    await page.waitForFunction(() => document.querySelector('#rooms-page').textContent === 'Page 2 of 2');
+    await page.waitForFunction(() => document.querySelectorAll('#rooms > *').length === 5);
+    assert(await page.locator('#rooms-older').isDisabled(), 'no older page than the last');
+    await h.screenshot(page, 'lobby-rooms-page-2');
+    await page.locator('#rooms-newer').click();
+    await page.waitForFunction(() => document.querySelector('#rooms-page').textContent === 'Page 1 of 2');
+    const api = await h.fetchJson('/api/rooms?page=2');
+    assertEqual(api.status, 200, '/api/rooms answers');
+    assertEqual(api.body.rooms.length, 5, '/api/rooms?page=2 holds the last 5');
+    assertEqual(api.body.total, 55, 'total');
+  },
 };

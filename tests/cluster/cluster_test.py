@@ -4,7 +4,7 @@ and HAProxy, started here (harness.py). Every client is the protocol-checking cl
 (tests/server/cinq_support.py): a message that breaks docs/protocol.md's rules (a version out of order, legal
 actions to the wrong seat) is a failure too.
 
-    tests/cluster/cluster_test.py build/server/cinq web-client [--only NAME]
+    tests/cluster/cluster_test.py build/server/cinq web-client [--only NAME[,NAME...]]
 """
 
 import asyncio
@@ -609,6 +609,206 @@ async def bots_and_mail_from_any_node(cluster):
         await c.close()
 
 
+# --- limits that hold across the nodes (docs/scaling.md, "Limits")
+
+from login_test import Browser, in_one_window  # noqa: E402 - a client bound to an address, with a cookie
+
+
+async def from_address(node, name, address, device=None):
+    return await Browser(name, node.url(), address, device=device).open()
+
+
+async def register(node, username, address, password="correct horse battery"):
+    c = await from_address(node, username, address)
+    await c.hello(name=username)
+    await c.send({"type": "register", "username": username, "password": password})
+    m = await c.expect("registered", lambda m: m["type"] in ("registered", "error"), 15)
+    check(m["type"] == "registered", f"register {username}: {short(m)}")
+    return c
+
+
+@test
+async def login_limits_across_nodes(cluster):
+    """Wrong passwords are counted over the cluster: one address's guesses spread over three nodes stop at
+    five, as on one node; guesses from many addresses on many nodes stop at the account's limit, but the
+    owner's browser, known from a login on one node, is let in on another."""
+    n1, n2, n3 = cluster.nodes
+    await in_one_window(40)
+    owner = await register(n1, "zoe", "127.0.0.50")
+    home = await from_address(n1, "zoe's browser", "127.0.0.52")
+    m = await home.login("correct horse battery", "zoe")
+    check(m["type"] == "welcome", f"zoe logs in on n1: {short(m)}")
+    codes = []
+    for node in (n1, n2, n3, n1, n2, n3, n1):
+        g = await from_address(node, "guesser", "127.0.0.51")
+        codes.append((await g.login("wrong password", "zoe")).get("code"))
+        await g.close()
+    check(codes[:5] == ["bad_login"] * 5 and codes[5:] == ["rate_limited"] * 2,
+          f"one address's guesses over three nodes: five tried, then refused: {codes}")
+    # Five more addresses, on every node: the account's 20 are reached (5 + 15), the rest wait.
+    for i in range(5):
+        g = await from_address(cluster.nodes[i % 3], f"guesser{i}", f"127.0.0.{60 + i}")
+        for k in range(5):
+            await g.login(f"guess {k}", "zoe")
+        await g.close()
+    stranger = await from_address(n2, "stranger", "127.0.0.70")
+    m = await stranger.login("correct horse battery", "zoe")
+    check(m["type"] == "error" and m["code"] == "rate_limited",
+          f"past the account's limit, a new browser on n2 waits: {short(m)}")
+    travelling = await from_address(n3, "zoe travelling", "127.0.0.71", device=home.device)
+    m = await travelling.login("correct horse battery", "zoe")
+    check(m["type"] == "welcome", f"zoe's browser (known from n1) on n3, from a new address: {short(m)}")
+    for c in (owner, home, stranger, travelling):
+        await c.close()
+
+
+@test
+async def login_limits_while_redis_is_away(cluster):
+    """Without Redis each node counts on its own: the guesses of one address on one node still stop at five,
+    and the counting is shared again once Redis is back."""
+    n1, n2, n3 = cluster.nodes
+    await in_one_window(40)
+    owner = await register(n1, "ivy", "127.0.5.1")
+    cluster.redis.stop()
+    try:
+        wait_until("n1 sees the bus down", lambda: '"bus":false' in http_get(n1.port, "/api/health")[1], 10)
+        g = await from_address(n1, "guesser", "127.0.5.2")
+        codes = [(await g.login("wrong password", "ivy")).get("code") for _ in range(7)]
+        check(codes == ["bad_login"] * 5 + ["rate_limited"] * 2, f"n1 alone: five tried, then refused: {codes}")
+        await g.close()
+    finally:
+        cluster.redis.start()
+    for node in cluster.nodes:
+        wait_until(f"{node.name} sees the bus up", lambda: '"bus":true' in http_get(node.port, "/api/health")[1], 15)
+    codes = []
+    for node in (n2, n3, n2, n3, n2, n3):
+        g = await from_address(node, "guesser", "127.0.5.3")
+        codes.append((await g.login("wrong password", "ivy")).get("code"))
+        await g.close()
+    check(codes == ["bad_login"] * 5 + ["rate_limited"], f"shared again after Redis came back: {codes}")
+    await owner.close()
+
+
+def import_from(node, address, record):
+    """POST /api/games/import to `node` for the client `address` (as a trusted balancer names it)."""
+    import urllib.error
+    import urllib.request
+    request = urllib.request.Request(f"http://127.0.0.1:{node.port}/api/games/import", data=record.encode(),
+                                     method="POST", headers={"Content-Type": "text/plain",
+                                                             "X-Forwarded-For": address})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+@test
+async def imports_limited_across_nodes(cluster):
+    """One address's imports spread over three nodes stop near the hour's 30 (each node learns the cluster's
+    count with each of its own imports: at most one more per other node), not at three times 30."""
+    left = 3600 - time.time() % 3600
+    if left < 30:
+        await asyncio.sleep(left + 0.5)
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "data", "records", "tablut", "example-in-progress.txt")) as f:
+        record = f.read()
+    statuses = []
+    for i in range(45):
+        statuses.append(await asyncio.to_thread(import_from, cluster.nodes[i % 3], "198.51.100.77", record))
+    accepted = statuses.count(201)
+    check(30 <= accepted <= 32 and set(statuses) <= {201, 429},
+          f"{accepted} imports of one address accepted over three nodes: {statuses}")
+    check(statuses[-3:] == [429] * 3, f"every node refuses in the end: {statuses[-6:]}")
+    return f"{accepted} of 45 accepted"
+
+
+@test
+async def one_username_across_nodes(cluster):
+    """Two guests on two nodes register one name (whatever its case) at the same instant: one gets it, the
+    other `username_taken` — never a `storage` error, and nobody else's save fails with it."""
+    n1, n2, n3 = cluster.nodes
+    for round_ in range(6):
+        name = f"race{round_}"
+        a = await from_address(n1, "a", f"127.0.1.{round_ + 1}")
+        b = await from_address(n2 if round_ % 2 else n3, "b", f"127.0.2.{round_ + 1}")
+        await a.hello(name="a")
+        await b.hello(name="b")
+        await asyncio.gather(a.send({"type": "register", "username": name, "password": "password one"}),
+                             b.send({"type": "register", "username": name.upper(), "password": "password two"}))
+        answers = [await c.expect("register's answer", lambda m: m["type"] in ("registered", "error"), 15)
+                   for c in (a, b)]
+        kinds = sorted(m["type"] if m["type"] == "registered" else m["code"] for m in answers)
+        check(kinds == ["registered", "username_taken"], f"round {round_}: {[short(m) for m in answers]}")
+        rows = cluster.pg.sql(f"SELECT count(*) FROM players WHERE lower(username) = '{name}'")
+        check(rows == ["1"], f"one account named {name}: {rows}")
+        for c in (a, b):
+            await c.close()
+
+
+@test
+async def concurrent_logins_keep_their_tokens(cluster):
+    """One account logs in on two nodes at the same instant: both tokens work afterwards, on any node."""
+    n1, n2, n3 = cluster.nodes
+    owner = await register(n3, "kim", "127.0.3.1")
+    for round_ in range(5):
+        a = await from_address(n1, "kim a", f"127.0.3.{10 + round_}")
+        b = await from_address(n2, "kim b", f"127.0.4.{10 + round_}")
+        await asyncio.gather(a.send({"type": "login", "username": "kim", "password": "correct horse battery"}),
+                             b.send({"type": "login", "username": "kim", "password": "correct horse battery"}))
+        welcomes = [await c.expect("welcome", lambda m: m["type"] in ("welcome", "error"), 15) for c in (a, b)]
+        check(all(m["type"] == "welcome" for m in welcomes), f"round {round_}: {[short(m) for m in welcomes]}")
+        for m in welcomes:
+            for node in (n3, n1, n2):
+                c = await Client("kim again", node.url()).open()
+                await c.send({"type": "hello", "id": m["player"]["id"], "token": m["token"]})
+                back = await c.expect("welcome", lambda m: m["type"] in ("welcome", "error"), 15)
+                check(back["type"] == "welcome" and back.get("username") == "kim",
+                      f"round {round_}: a token of the two logins on {node.name}: {short(back)}")
+                await c.close()
+        for c in (a, b):
+            await c.close()
+    sessions = cluster.pg.sql("SELECT count(*) FROM sessions s JOIN players p ON p.id = s.player_id "
+                              "WHERE p.username = 'kim'")
+    check(sessions == ["10"], f"ten login tokens stored: {sessions}")
+    await owner.close()
+
+
+@test
+async def lobby_list_paged_across_nodes(cluster):
+    """Sixty public rooms made on three nodes: every node lists them in pages of 50, newest first."""
+    players = []
+    made = []
+    for i in range(6):
+        c = await connect(cluster.nodes[i % 3].url(), f"Host{i}")
+        players.append(c)
+        for _ in range(10):
+            made.append(await make_room(c, game="batik"))
+
+    def total_on(node):
+        status, body = http_get(node.port, "/api/rooms?page=2")
+        return json.loads(body) if status == 200 else {}
+    for node in cluster.nodes:
+        wait_until(f"{node.name} lists the 60 rooms", lambda: total_on(node).get("total", 0) >= 60, 10)
+    page2 = total_on(cluster.nodes[2])
+    check(page2["page"] == 2 and page2["per_page"] == 50 and page2["pages"] >= 2, f"page 2: {short(page2)}")
+    await players[0].send({"type": "rooms", "page": 1})
+    m = await players[0].expect("rooms", is_type("rooms"))
+    check(len(m["rooms"]) == 50 and m["page"] == 1 and m["total"] >= 60, f"page 1: {short(m)}")
+    listed = [r["room"] for r in m["rooms"]] + [r["room"] for r in page2["rooms"]]
+    check(set(made) <= set(listed), "every room made is on page 1 or 2")
+    check(len(listed) == len(set(listed)), "no room on two pages")
+    created = [r["created_ms"] for r in m["rooms"]] + [r["created_ms"] for r in page2["rooms"]]
+    check(created == sorted(created, reverse=True), "newest first")
+    status, body = http_get(cluster.nodes[0].port, "/api/rooms?page=0")
+    check(status == 400 and "page" in body, f"page 0: {status} {body}")
+    await players[1].send({"type": "rooms", "page": "two"})
+    m = await players[1].expect("error", is_type("error"))
+    check(m["code"] == "bad_message" and "page" in m["message"], short(m))
+    for c in players:
+        await c.close()
+
+
 async def main():
     if len(sys.argv) < 3:
         print(__doc__)
@@ -620,7 +820,7 @@ async def main():
     failures = 0
     try:
         for t in TESTS:
-            if only and only not in t.__name__:
+            if only and not any(name in t.__name__ for name in only.split(",")):
                 continue
             started = time.monotonic()
             try:

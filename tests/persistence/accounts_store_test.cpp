@@ -3,6 +3,8 @@
 // ratings once however often its finished row is written, the leaderboard and the archive's filters.
 #include <doctest/doctest.h>
 
+#include <thread>
+
 #include "persistence/store.h"
 #include "ratings/glicko2.h"
 #include "tests/support.h"
@@ -68,6 +70,90 @@ TEST_CASE("store accounts: user names are found whatever their case, login token
   // Guests have no user name and may share names.
   REQUIRE(store->put_player({"pG1", "h", "Guest", 1}, error));
   REQUIRE(store->put_player({"pG2", "h", "Guest", 1}, error));
+}
+
+TEST_CASE("store accounts: login tokens written as changes keep those another writer added") {
+  test::TempDir dir;
+  auto store = open_at(dir.path() + "/cinq.db");
+  auto other = open_at(dir.path() + "/cinq.db");  // another node's connection to the same database
+  Error error;
+  PlayerRow ann = account("pA", "ann");
+  ann.sessions = {"s1"};
+  REQUIRE(store->put_player(ann, error));
+  // Two logins from the same copy of the row (s1), on two connections: each adds its own token.
+  PlayerRow here = ann, there = ann;
+  for (PlayerRow* row : {&here, &there}) row->session_write = PlayerRow::SessionWrite::changes;
+  here.sessions = {"s1", "s2"};
+  here.sessions_added = {"s2"};
+  there.sessions = {"s1", "s3"};
+  there.sessions_added = {"s3"};
+  REQUIRE_MESSAGE(store->save({here}, {}, error), error.message);
+  REQUIRE_MESSAGE(other->save({there}, {}, error), error.message);
+  CHECK(store->player("pA")->sessions == std::vector<std::string>{"s1", "s2", "s3"});
+  // A rename from a copy that knows none of them changes no token.
+  PlayerRow renamed = ann;
+  renamed.session_write = PlayerRow::SessionWrite::changes;
+  renamed.sessions = {};
+  renamed.name = "Ann";
+  REQUIRE(other->save({renamed}, {}, error));
+  CHECK(store->player("pA")->sessions == std::vector<std::string>{"s1", "s2", "s3"});
+  CHECK(store->player("pA")->name == "Ann");
+  // A logout ends one; the oldest beyond kMaxSessions go.
+  PlayerRow out = renamed;
+  out.sessions_ended = {"s2"};
+  REQUIRE(store->save({out}, {}, error));
+  CHECK(store->player("pA")->sessions == std::vector<std::string>{"s1", "s3"});
+  for (std::size_t i = 0; i < kMaxSessions; ++i) {
+    PlayerRow login = renamed;
+    login.sessions_added = {"n" + std::to_string(i)};
+    REQUIRE(store->save({login}, {}, error));
+  }
+  auto sessions = store->player("pA")->sessions;
+  REQUIRE(sessions.size() == kMaxSessions);
+  CHECK(sessions.front() == "n0");
+  CHECK(sessions.back() == "n" + std::to_string(kMaxSessions - 1));
+  // Logging out everywhere ends them all.
+  PlayerRow all = renamed;
+  all.sessions_all_ended = true;
+  REQUIRE(other->save({all}, {}, error));
+  CHECK(store->player("pA")->sessions.empty());
+}
+
+TEST_CASE("store accounts: a user name is claimed once, by the unique index, whatever its case") {
+  test::TempDir dir;
+  auto store = open_at(dir.path() + "/cinq.db");
+  auto other = open_at(dir.path() + "/cinq.db");
+  Error error;
+  for (const char* id : {"pG1", "pG2", "pG3", "pG4"}) REQUIRE(store->put_player({id, "h", "Guest", 1}, error));
+  CHECK(store->claim_username("pG1", "Zed", "hash-1", error) == UsernameClaim::claimed);
+  auto zed = store->player("pG1");
+  REQUIRE(zed);
+  CHECK(zed->username == "Zed");
+  CHECK(zed->name == "Zed");
+  CHECK(zed->password_hash == "hash-1");
+  // Another guest, on another connection, asking for it in another case: taken, and nothing changed.
+  CHECK(other->claim_username("pG2", "zED", "hash-2", error) == UsernameClaim::taken);
+  CHECK(store->player("pG2")->username.empty());
+  CHECK(store->player("pG2")->name == "Guest");
+  // An account keeps its name; an unknown player is no guest.
+  CHECK(store->claim_username("pG1", "Other", "hash-3", error) == UsernameClaim::not_guest);
+  CHECK(store->player("pG1")->username == "Zed");
+  CHECK(store->claim_username("nobody", "Nobody", "hash-4", error) == UsernameClaim::not_guest);
+  // Two at the same instant, on two connections: one each way, never both.
+  UsernameClaim a{}, b{};
+  std::thread ta([&] {
+    Error e;
+    a = store->claim_username("pG3", "Race", "hash-5", e);
+  });
+  std::thread tb([&] {
+    Error e;
+    b = other->claim_username("pG4", "RACE", "hash-6", e);
+  });
+  ta.join();
+  tb.join();
+  CHECK(((a == UsernameClaim::claimed && b == UsernameClaim::taken) ||
+         (a == UsernameClaim::taken && b == UsernameClaim::claimed)));
+  CHECK(store->player_by_username("race"));
 }
 
 TEST_CASE("store ratings: a rated result changes both ratings once, by Glicko-2, however often it is written") {

@@ -101,7 +101,7 @@ TEST_CASE("accounts: a guest registers keeping its games, logs in elsewhere, a w
   CHECK(player.dump().find("horse") == std::string::npos);
 }
 
-TEST_CASE("accounts: too many failed logins are rate_limited, for that account, for a short while") {
+TEST_CASE("accounts: too many failed logins are rate_limited, for that account from that address, for a short while") {
   TempDir data;
   ServerProcess server(data.path(), CINQ_WEB_DIR);
   Peer ben(server.port(), "Ben");
