@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "persistence/backup.h"
 #include "persistence/copy.h"
 #include "persistence/store.h"
 
@@ -17,6 +18,61 @@ namespace {
 struct CopyArgs {
   std::string from, to;
 };
+
+struct BackupArgs {
+  std::string data_dir = "data";
+  std::string store;  // "" is sqlite:DATA/cinq.db, as cinq serve
+  std::string dest;
+};
+
+std::string store_spec(const BackupArgs& args) {
+  return args.store.empty() ? "sqlite:" + (std::filesystem::path(args.data_dir) / "cinq.db").string() : args.store;
+}
+
+int backup(const BackupArgs& args) {
+  spdlog::set_level(spdlog::level::warn);
+  const std::string spec = store_spec(args);
+  store::BackupReport report;
+  store::Error error;
+  if (!store::backup_store(spec, args.dest, report, error)) {
+    std::cerr << "cinq store backup: " << error.message << "\n";
+    return 1;
+  }
+  std::cout << "backed up " << store::Store::describe(spec) << " to " << args.dest << " (" << report.method << ", "
+            << report.bytes << " bytes)\n";
+  return 0;
+}
+
+int check(const std::string& spec) {
+  spdlog::set_level(spdlog::level::warn);
+  const std::string shown = store::Store::describe(spec);
+  // A SQLite path that is not there would be created empty, and "checked".
+  if (shown.rfind("sqlite:", 0) == 0 && !std::filesystem::is_regular_file(shown.substr(7))) {
+    std::cerr << "cinq store check: STORE " << shown << ": no such file\n";
+    return 1;
+  }
+  store::Error error;
+  auto store = store::Store::open(spec, error);
+  if (!store) {
+    std::cerr << "cinq store check: STORE " << shown << ": " << error.message << "\n";
+    return 1;
+  }
+  store::CheckReport report;
+  const bool ok = store::check_store(*store, report, error,
+                                     [](const std::string& what) { std::cout << "bad: " << what << "\n"; });
+  if (!error.message.empty()) {
+    std::cerr << "cinq store check: " << error.message << "\n";
+    return 1;
+  }
+  std::cout << shown << ": " << report.players << " players, " << report.games << " games (" << report.unfinished
+            << " unfinished); ";
+  if (ok) {
+    std::cout << "every game replays\n";
+    return 0;
+  }
+  std::cout << report.bad << (report.bad == 1 ? " is" : " are") << " at fault (above)\n";
+  return 1;
+}
 
 int copy(const CopyArgs& args) {
   spdlog::set_level(spdlog::level::warn);
@@ -55,20 +111,48 @@ int copy(const CopyArgs& args) {
 }  // namespace
 
 Command add_store_command(CLI::App& cinq) {
-  auto args = std::make_shared<CopyArgs>();
-  // One action so far, `copy`: a positional that must be that word (so the help reads `cinq store copy FROM
-  // TO`, as the command is typed).
   CLI::App* cmd = cinq.add_subcommand(
       "store",
-      "Copies an installation from one store to another (cinq store copy FROM TO), e.g. sqlite:data/cinq.db "
-      "to postgresql://USER:PASSWORD@HOST:PORT/DB or back: every player and login, rating and game, games in "
+      "The store's tools (docs/operations.md): copy an installation between stores, back one up while the "
+      "server runs, check a store or a backup.");
+  cmd->require_subcommand(1);
+
+  auto args = std::make_shared<CopyArgs>();
+  CLI::App* copy_cmd = cmd->add_subcommand(
+      "copy",
+      "Copies an installation from one store to another, e.g. sqlite:data/cinq.db to "
+      "postgresql://USER:PASSWORD@HOST:PORT/DB or back: every player and login, rating and game, games in "
       "progress included, then checks the counts and every game read back. TO must be empty. Stop the server "
       "first. Exit 1 if anything failed, naming it.");
-  auto action = std::make_shared<std::string>();
-  cmd->add_option("copy", *action, "the action")->required()->check(CLI::IsMember({"copy"}).description(""));
-  cmd->add_option("FROM", args->from, "the store to copy: sqlite:PATH or postgresql://...")->required();
-  cmd->add_option("TO", args->to, "an empty store: sqlite:PATH (created) or postgresql://...")->required();
-  return [args, action] { return copy(*args); };
+  copy_cmd->add_option("FROM", args->from, "the store to copy: sqlite:PATH or postgresql://...")->required();
+  copy_cmd->add_option("TO", args->to, "an empty store: sqlite:PATH (created) or postgresql://...")->required();
+
+  auto backup_args = std::make_shared<BackupArgs>();
+  CLI::App* backup_cmd = cmd->add_subcommand(
+      "backup",
+      "Backs the store up into the new file DEST while the server runs: SQLite's online backup (a SQLite file "
+      "a server opens as it is), or pg_dump's custom format for PostgreSQL (restored with pg_restore). The "
+      "copy is the store as it was at one commit. Exit 1 if it failed, naming why.");
+  backup_cmd->add_option("DEST", backup_args->dest, "the backup file to create (must not exist)")->required();
+  backup_cmd->add_option("--data", backup_args->data_dir, "the server's --data: backs up DIR/cinq.db")
+      ->type_name("DIR");
+  backup_cmd->add_option("--store", backup_args->store, "the server's --store: sqlite:PATH or postgresql://...")
+      ->type_name("URI");
+
+  auto check_spec = std::make_shared<std::string>();
+  CLI::App* check_cmd = cmd->add_subcommand(
+      "check",
+      "Checks a store or a SQLite backup: every player row reads, every game's record replays with the rules, "
+      "of its row's game, finished exactly when its row says so. Prints each game at fault and exits 1 if "
+      "there is any.");
+  check_cmd->add_option("STORE", *check_spec, "sqlite:PATH (a backup file), a path, or postgresql://...")
+      ->required();
+
+  return [=] {
+    if (copy_cmd->parsed()) return copy(*args);
+    if (backup_cmd->parsed()) return backup(*backup_args);
+    return check(*check_spec);
+  };
 }
 
 }  // namespace cinq

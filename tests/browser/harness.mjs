@@ -101,10 +101,10 @@ export function startServer({binary = binaryPath(), web = kWebDir, args = []} = 
     const timer = setTimeout(() => reject(new Error(`cinq serve did not start in time:\n${log}`)), kWait);
     const onOutput = (chunk) => {
       log += chunk.toString();
-      const match = /listening on http:\/\/[^:]+:(\d+)/.exec(log);
+      const match = /listening on (https?):\/\/[^:]+:(\d+)/.exec(log);
       if (match && !server.port) {
-        server.port = Number(match[1]);
-        server.url = `http://127.0.0.1:${server.port}`;
+        server.port = Number(match[2]);
+        server.url = `${match[1]}://127.0.0.1:${server.port}`;
         clearTimeout(timer);
         resolve(server);
       }
@@ -201,7 +201,15 @@ export class Harness {
     this.server = null;
     this.contexts = [];
     this.pageErrors = [];
+    this.cspViolations = [];  // what the server's Content-Security-Policy blocked: fails any test (run.mjs)
     this.relays = [];
+  }
+
+  // Records on `page` whatever the Content-Security-Policy blocks (Chromium says so on the console).
+  watchPolicy(page, label) {
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) this.cspViolations.push(`${label}: ${message.text()}`);
+    });
   }
 
   async start() {
@@ -224,7 +232,7 @@ export class Harness {
   // (the lobby remembers it), so that the tests reach the forms directly; false leaves the lobby as a
   // newcomer sees it.
   async newPlayer(name, {viewport = kDesktop, base = this.url, locale = 'en-US', moreOptions = true} = {}) {
-    const context = await this.browser.newContext({viewport, locale});
+    const context = await this.browser.newContext({viewport, locale, ignoreHTTPSErrors: base.startsWith('https:')});
     context.setDefaultTimeout(kWait);
     this.contexts.push(context);
     if (moreOptions) await keepLobbyFormsOpen(context);
@@ -234,6 +242,7 @@ export class Harness {
     page.on('console', (message) => {
       if (message.type() === 'error') this.pageErrors.push(`${label} console: ${message.text()}`);
     });
+    this.watchPolicy(page, label);
     await page.goto(`${base}/#/`);
     if (name) await setName(page, name);
     return {context, page};
