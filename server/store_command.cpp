@@ -111,47 +111,48 @@ int copy(const CopyArgs& args) {
 }  // namespace
 
 Command add_store_command(CLI::App& cinq) {
+  // One command, three actions: a positional that must be one of their names, then their own arguments (one
+  // or two), so that the help reads as they are typed.
   CLI::App* cmd = cinq.add_subcommand(
       "store",
-      "The store's tools (docs/operations.md): copy an installation between stores, back one up while the "
-      "server runs, check a store or a backup.");
-  cmd->require_subcommand(1);
-
-  auto args = std::make_shared<CopyArgs>();
-  CLI::App* copy_cmd = cmd->add_subcommand(
-      "copy",
-      "Copies an installation from one store to another, e.g. sqlite:data/cinq.db to "
-      "postgresql://USER:PASSWORD@HOST:PORT/DB or back: every player and login, rating and game, games in "
-      "progress included, then checks the counts and every game read back. TO must be empty. Stop the server "
-      "first. Exit 1 if anything failed, naming it.");
-  copy_cmd->add_option("FROM", args->from, "the store to copy: sqlite:PATH or postgresql://...")->required();
-  copy_cmd->add_option("TO", args->to, "an empty store: sqlite:PATH (created) or postgresql://...")->required();
-
+      "The store's tools (docs/operations.md). copy: copies an installation from the store FROM into TO, "
+      "which must be empty (sqlite:PATH, created, or postgresql://USER:PASSWORD@HOST:PORT/DB): every player and "
+      "login, rating and game, games in progress included, then checks the counts and every game read back; "
+      "stop the server first. backup: backs up the server's store (--data or --store, as given to cinq serve) "
+      "into the new file DEST while the server runs: SQLite's online backup (a SQLite file a server opens as it "
+      "is), or pg_dump's custom format for PostgreSQL (restored with pg_restore); the copy is the store as it "
+      "was at one commit. check: reads every player and game of STORE (a store or a SQLite backup) and replays "
+      "every record with the rules, printing each game at fault. Exit 1 if anything failed or is at fault, "
+      "naming it.");
+  auto action = std::make_shared<std::string>();
+  auto rest = std::make_shared<std::vector<std::string>>();
   auto backup_args = std::make_shared<BackupArgs>();
-  CLI::App* backup_cmd = cmd->add_subcommand(
-      "backup",
-      "Backs the store up into the new file DEST while the server runs: SQLite's online backup (a SQLite file "
-      "a server opens as it is), or pg_dump's custom format for PostgreSQL (restored with pg_restore). The "
-      "copy is the store as it was at one commit. Exit 1 if it failed, naming why.");
-  backup_cmd->add_option("DEST", backup_args->dest, "the backup file to create (must not exist)")->required();
-  backup_cmd->add_option("--data", backup_args->data_dir, "the server's --data: backs up DIR/cinq.db")
-      ->type_name("DIR");
-  backup_cmd->add_option("--store", backup_args->store, "the server's --store: sqlite:PATH or postgresql://...")
+  cmd->add_option("ACTION", *action, "copy, backup or check, with its arguments")
+      ->required()
+      ->option_text("copy FROM TO | backup DEST | check STORE")
+      ->check(CLI::IsMember({"copy", "backup", "check"}).description(""));
+  cmd->add_option("ARGUMENTS", *rest, "the action's")->required()->expected(1, 2)->group("");
+  cmd->add_option("--data", backup_args->data_dir,
+                  "backup: the server's --data, whose cinq.db is backed up (the default store)")
+      ->type_name("DIR")
+      ->capture_default_str();
+  cmd->add_option("--store", backup_args->store, "backup: the server's --store, sqlite:PATH or postgresql://...")
       ->type_name("URI");
-
-  auto check_spec = std::make_shared<std::string>();
-  CLI::App* check_cmd = cmd->add_subcommand(
-      "check",
-      "Checks a store or a SQLite backup: every player row reads, every game's record replays with the rules, "
-      "of its row's game, finished exactly when its row says so. Prints each game at fault and exits 1 if "
-      "there is any.");
-  check_cmd->add_option("STORE", *check_spec, "sqlite:PATH (a backup file), a path, or postgresql://...")
-      ->required();
-
-  return [=] {
-    if (copy_cmd->parsed()) return copy(*args);
-    if (backup_cmd->parsed()) return backup(*backup_args);
-    return check(*check_spec);
+  return [cmd, action, rest, backup_args] {
+    const std::size_t want = *action == "copy" ? 2 : 1;
+    if (rest->size() != want) {
+      const char* form = *action == "copy" ? "copy FROM TO" : *action == "backup" ? "backup DEST" : "check STORE";
+      return usage_error(*cmd, std::string("cinq store ") + form + ": " + std::to_string(rest->size()) +
+                                   " argument" + (rest->size() == 1 ? "" : "s") + " given, " +
+                                   std::to_string(want) + " wanted");
+    }
+    if (*action == "copy") return copy(CopyArgs{(*rest)[0], (*rest)[1]});
+    if (*action == "backup") {
+      BackupArgs args = *backup_args;
+      args.dest = (*rest)[0];
+      return backup(args);
+    }
+    return check((*rest)[0]);
   };
 }
 

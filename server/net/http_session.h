@@ -72,6 +72,7 @@ class HttpSession : public Session, public std::enable_shared_from_this<HttpSess
               std::string address, AddressSlot slot)
       : keep_(std::move(keep)),
         stream_(std::move(stream)),
+        executor_(stream_.get_executor()),
         state_(std::move(state)),
         address_(std::move(address)),
         slot_(std::move(slot)),
@@ -80,7 +81,7 @@ class HttpSession : public Session, public std::enable_shared_from_this<HttpSess
 
   void run() {
     // Onto the strand first: shut_down() may already be posting there from another thread.
-    boost::asio::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
+    boost::asio::dispatch(executor_, [self = this->shared_from_this()] {
       if (!self->state_->join(self->id_, self->weak_from_this())) return;
       if constexpr (kPlain<Stream>) {
         self->do_read();
@@ -94,7 +95,7 @@ class HttpSession : public Session, public std::enable_shared_from_this<HttpSess
   }
 
   void shut_down() override {
-    boost::asio::post(stream_.get_executor(), [self = this->shared_from_this()] {
+    boost::asio::post(executor_, [self = this->shared_from_this()] {
       self->shutting_down_ = true;
       // An idle keep-alive connection loses nothing; one mid-request finishes its answer, then closes.
       if (self->reading_) boost::beast::get_lowest_layer(self->stream_).close();
@@ -227,7 +228,7 @@ class HttpSession : public Session, public std::enable_shared_from_this<HttpSess
     auto respond_later = [pending](HttpResponse response) {
       if (pending->answered.exchange(true)) return;
       std::shared_ptr<HttpSession> self = std::move(pending->session);  // only the first caller gets here
-      const auto executor = self->stream_.get_executor();
+      const auto executor = self->executor_;
       boost::asio::post(executor, [self = std::move(self), response = std::move(response)]() mutable {
         self->respond(response.status, std::move(response.content_type), std::move(response.body),
                       response.headers);
@@ -291,7 +292,9 @@ class HttpSession : public Session, public std::enable_shared_from_this<HttpSess
   }
 
   std::shared_ptr<void> keep_;  // before the stream: outlives it
-  Stream stream_;
+  Stream stream_;               // moved into the WebSocket session at an upgrade
+  // The connection's strand, kept apart from the stream: the server's stop may post here after an upgrade.
+  typename Stream::executor_type executor_;
   boost::beast::flat_buffer buffer_;
   std::shared_ptr<SharedState> state_;
   std::string address_;  // the peer's (a balancer's, if trusted: ServerConfig::trusted_proxies)

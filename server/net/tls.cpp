@@ -13,9 +13,8 @@ namespace ssl = boost::asio::ssl;
 
 namespace {
 
-// A server context from the two PEM files: TLS 1.2 and later, the library's default ciphers (OpenSSL's are
-// the ones for a public server), no session tickets (a ticket key of the process's own would outlive a
-// renewed certificate for nothing; clients resume poorly across restarts anyway).
+// A server context from the two PEM files: TLS 1.2 and later, with OpenSSL's default ciphers (the system's
+// policy, kept up to date with the package).
 std::shared_ptr<ssl::context> load(const std::string& cert_file, const std::string& key_file) {
   auto context = std::make_shared<ssl::context>(ssl::context::tls_server);
   context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
@@ -32,7 +31,15 @@ std::shared_ptr<ssl::context> load(const std::string& cert_file, const std::stri
     }
   };
   step("--tls-cert", cert_file, [&] { context->use_certificate_chain_file(cert_file); });
-  step("--tls-key", key_file, [&] { context->use_private_key_file(key_file, ssl::context::pem); });
+  step("--tls-key", key_file, [&] {
+    // OpenSSL checks the key against the certificate as it loads it: its "key values mismatch" said plainly.
+    try {
+      context->use_private_key_file(key_file, ssl::context::pem);
+    } catch (const boost::system::system_error& e) {
+      if (e.code().message().find("key values mismatch") == std::string::npos) throw;
+      throw std::runtime_error("--tls-key " + key_file + ": not the key of the certificate " + cert_file);
+    }
+  });
   if (SSL_CTX_check_private_key(context->native_handle()) != 1)
     throw std::runtime_error("--tls-key " + key_file + ": not the key of the certificate " + cert_file);
   return context;
