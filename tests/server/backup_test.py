@@ -90,7 +90,7 @@ def main():
         for dest, announced in zip(dests, before):
             code, out = run(binary, "store", "check", "sqlite:" + dest)
             expect(code == 0 and "every game replays" in out, f"cinq store check {dest}: exit {code}\n{out}")
-            print(out.strip())
+            print(f"{out.strip()} ({sum(announced.values())} turns announced before it began)")
 
         # The restore drill: the backup as a new server's store.
         restored_data = os.path.join(work, "restored")
