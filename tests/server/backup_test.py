@@ -28,7 +28,12 @@ sys.path.insert(0, os.path.join(HERE, "..", "chaos"))
 import websockets  # noqa: E402
 
 import chaos  # noqa: E402
-from chaos import Lost, TURNS, check_rooms, table  # noqa: E402
+from chaos import Lost, TURNS, check_rooms, hello, until  # noqa: E402
+
+# Each player sends at most this many turns a second: below the server's 20 messages a second per connection,
+# so that play goes on for as long as the test needs (chaos.py's tables, which play as fast as they can, meet
+# the limit after a few seconds).
+PACE_S = 0.06
 
 
 def run(binary, *args):
@@ -41,6 +46,33 @@ def expect(condition, message):
         raise Lost(message)
 
 
+async def table(url, announced, stop):
+    """Two players play the sample again and again, paced; every `play` event the mover hears is an announced
+    turn of its room (chaos.py's table, paced)."""
+    async with websockets.connect(url) as a, websockets.connect(url) as d:
+        await hello(a, name="A")
+        await hello(d, name="D")
+        while not stop.is_set():
+            await a.send(json.dumps({"type": "create", "game": "tablut", "seat": 0}))
+            m = await until(a, lambda m: m.get("type") in ("state", "error"))
+            expect(m["type"] == "state", f"create: {m}")
+            room = m["room"]
+            await d.send(json.dumps({"type": "sit", "room": room, "seat": 1}))
+            m = await until(d, lambda m: m.get("type") in ("state", "error"))
+            expect(m["type"] == "state", f"sit: {m}")
+            announced[room] = 0
+            for i, (side, items) in enumerate(TURNS):
+                mover = a if side == "A" else d
+                await asyncio.sleep(PACE_S)
+                await mover.send(json.dumps({"type": "act", "room": room, "actions": items}))
+                m = await until(mover, lambda m: m.get("room") == room and (
+                    (m.get("kind") == "play" and m.get("actions") == items) or m.get("type") == "error"))
+                expect(m.get("type") != "error", f"room {room}: turn {i + 1} refused: {m}")
+                announced[room] = i + 1
+                if stop.is_set():
+                    return
+
+
 async def play_and_back_up(binary, server, data, dests):
     """Plays while taking each backup; returns, for each, the turns announced before it began."""
     url = f"ws://127.0.0.1:{server.port}/ws"
@@ -48,7 +80,7 @@ async def play_and_back_up(binary, server, data, dests):
     tasks = [asyncio.create_task(table(url, announced, stop)) for _ in range(4)]
     before = []
     for dest in dests:
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(2.5)  # the second backup comes after the first games finished
         before.append(dict(announced))
         code, out = await asyncio.to_thread(run, binary, "store", "backup", "--data", data, dest)
         expect(code == 0, f"cinq store backup during play: exit {code}\n{out}")
@@ -56,7 +88,10 @@ async def play_and_back_up(binary, server, data, dests):
     await asyncio.sleep(0.5)
     stop.set()
     await chaos.finish(tasks)
-    expect(sum(before[-1].values()) > 20, f"too few turns played before the last backup: {before[-1]}")
+    after = sum(announced.values())
+    counts = [sum(b.values()) for b in before]
+    expect(counts[0] > 20, f"too few turns played before the first backup: {before[0]}")
+    expect(counts[0] < counts[1] < after, f"play did not go on while the backups were made: {counts} then {after}")
     return before
 
 
@@ -91,6 +126,9 @@ def main():
             code, out = run(binary, "store", "check", "sqlite:" + dest)
             expect(code == 0 and "every game replays" in out, f"cinq store check {dest}: exit {code}\n{out}")
             print(f"{out.strip()} ({sum(announced.values())} turns announced before it began)")
+        finished = [r for r, n in before[-1].items() if n == len(TURNS)]
+        games = re.search(r"(\d+) games \((\d+) unfinished\)", out)
+        expect(finished and int(games.group(1)) > int(games.group(2)), f"no finished game in the last backup: {out}")
 
         # The restore drill: the backup as a new server's store.
         restored_data = os.path.join(work, "restored")
