@@ -178,7 +178,57 @@ export function startRelay(targetPort) {
   });
 }
 
+// Playwright's waitForFunction compiles its predicate in the page with `new Function`, which the server's
+// Content-Security-Policy forbids (no 'unsafe-eval'), as it should. So that the tests run under the policy the
+// server sends, not around it (no bypassCSP), waits poll with evaluateHandle instead: DevTools' own
+// evaluation, which a page's policy does not govern. Same arguments and result (the truthy value's handle).
+const kPoll = 20;  // ms between two looks
+function pollingWaitForFunction(original) {
+  return async function waitForFunction(pageFunction, arg, options = {}) {
+    const timeout = options.timeout ?? kWait;
+    const every = typeof options.polling === 'number' ? options.polling : kPoll;
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      let handle = null;
+      try {
+        handle = await this.evaluateHandle(pageFunction, arg);
+      } catch (error) {
+        // A navigation between two looks: look again in the new document.
+        if (!/Execution context was destroyed|navigat|Cannot find context/i.test(String(error && error.message))) {
+          throw error;
+        }
+      }
+      if (handle) {
+        if (await handle.evaluate((value) => Boolean(value))) return handle;
+        await handle.dispose();
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`waitForFunction: timeout ${timeout} ms exceeded (${String(pageFunction).slice(0, 200)})`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, every));
+    }
+  };
+  void original;
+}
+
+let waitsPatched = false;
+async function patchWaits(browser) {
+  if (waitsPatched) return;
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const frame = Object.getPrototypeOf(page.mainFrame());
+  frame.waitForFunction = pollingWaitForFunction(frame.waitForFunction);
+  await context.close();
+  waitsPatched = true;
+}
+
 export async function launchBrowser() {
+  const browser = await launchChromium();
+  await patchWaits(browser);
+  return browser;
+}
+
+function launchChromium() {
   return chromium.launch({
     executablePath: kChromium,
     args: [

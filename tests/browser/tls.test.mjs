@@ -29,9 +29,7 @@ export const tests = {
       await h.server.stop();
       h.server = await startServer({args: ['--tls-cert', files.cert, '--tls-key', files.key]});
       assert(h.url.startsWith('https://'), `the server says it serves HTTPS: ${h.url}`);
-      const sockets = [];
       const alice = await h.newPlayer('Alice');
-      alice.page.on('websocket', (ws) => sockets.push(ws.url()));
       const bob = await h.newPlayer('Bob');
       assertEqual(await alice.page.evaluate(() => location.protocol), 'https:', 'the page is on https');
       const room = await createRoom(alice.page, {game: 'tablut'});
@@ -41,9 +39,11 @@ export const tests = {
       const mover = aliceSeat === 0 ? alice : bob;
       const reached = await clickMove(mover.page, 'e8', 'i8');
       await waitVersion(aliceSeat === 0 ? bob.page : alice.page, reached);
-      // createRoom reloads the page: its WebSocket then is a new one, wss:// like the first.
-      assert(sockets.length > 0 && sockets.every((url) => url.startsWith('wss://')),
-          `the page's WebSockets are wss://: ${sockets.join(', ')}`);
+      // The page made its WebSocket's URL from its own (net.js): wss:// from https://.
+      for (const {page} of [alice, bob]) {
+        const socket = await page.evaluate(() => window.cinqApp.conn.url_);
+        assert(socket.startsWith('wss://127.0.0.1:'), `the page's WebSocket is wss://: ${socket}`);
+      }
       assertEqual(h.pageErrors.length, 0, `no page errors: ${h.pageErrors.join('; ')}`);
     } finally {
       rmSync(files.dir, {recursive: true, force: true});
