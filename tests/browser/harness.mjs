@@ -183,7 +183,7 @@ export function startRelay(targetPort) {
 // server sends, not around it (no bypassCSP), waits poll with evaluateHandle instead: DevTools' own
 // evaluation, which a page's policy does not govern. Same arguments and result (the truthy value's handle).
 const kPoll = 20;  // ms between two looks
-function pollingWaitForFunction(original) {
+function pollingWaitForFunction() {
   return async function waitForFunction(pageFunction, arg, options = {}) {
     const timeout = options.timeout ?? kWait;
     const every = typeof options.polling === 'number' ? options.polling : kPoll;
@@ -208,7 +208,6 @@ function pollingWaitForFunction(original) {
       await new Promise((resolve) => setTimeout(resolve, every));
     }
   };
-  void original;
 }
 
 let waitsPatched = false;
@@ -217,7 +216,7 @@ async function patchWaits(browser) {
   const context = await browser.newContext();
   const page = await context.newPage();
   const frame = Object.getPrototypeOf(page.mainFrame());
-  frame.waitForFunction = pollingWaitForFunction(frame.waitForFunction);
+  frame.waitForFunction = pollingWaitForFunction();
   await context.close();
   waitsPatched = true;
 }
