@@ -19,6 +19,7 @@
 #                        HAProxy: "--per-address-connections 0 --per-address-rate 0 --http-rate 0
 #                        --http-connections-per-address 0"
 #   CINQ_DB_PASSWORD     the PostgreSQL role cinq's password (default cinq)
+#   CINQ_TLS_PEM         HAProxy terminates TLS with this PEM file (certificate, chain, key): https:// and wss://
 #   CINQ_CLUSTER_SINGLE  1: nodes without --bus and --node, independent servers on one database (debugging)
 #   BUILD_DIR            where cinq is built (default build)
 set -euo pipefail
@@ -110,6 +111,15 @@ http_get() {
     "$1" "$2" 2>/dev/null || true
 }
 http_status() { http_get "$1" "$2" | awk 'NR == 1 {print $2}'; }  # awk reads it all: no SIGPIPE upstream
+# HAProxy's answer: over HTTPS when it terminates TLS (CINQ_TLS_PEM; its certificate is not checked here).
+balancer_status() {
+  if [ -n "${CINQ_TLS_PEM:-}" ]; then
+    curl -sk -o /dev/null -w '%{http_code}' --max-time 3 "https://127.0.0.1:$1$2" 2>/dev/null || true
+  else
+    http_status "$1" "$2"
+  fi
+}
+balancer_url() { if [ -n "${CINQ_TLS_PEM:-}" ]; then echo "https://127.0.0.1:$PORT/"; else echo "http://127.0.0.1:$PORT/"; fi; }
 log_tail() { echo "--- the end of $DIR/$1.log ---" >&2; tail -n 20 "$DIR/$1.log" >&2; }
 
 # --- PostgreSQL (as an unprivileged user when root: it refuses to run as root) -------------------------
@@ -215,7 +225,7 @@ start_haproxy() {
   CINQ_HAPROXY_BIND=127.0.0.1:$PORT "$haproxy" -c -q -f "$DIR/haproxy.cfg" || die "$DIR/haproxy.cfg is not valid"
   CINQ_HAPROXY_BIND=127.0.0.1:$PORT spawn haproxy "$haproxy" -db -f "$DIR/haproxy.cfg"
   for ((i = 0; i < 100; i++)); do
-    [ "$(http_status "$PORT" /api/health)" = 200 ] && { say "haproxy on port $PORT (pid $(cat "$DIR/haproxy.pid"))"; return; }
+    [ "$(balancer_status "$PORT" /api/health)" = 200 ] && { say "haproxy on port $PORT (pid $(cat "$DIR/haproxy.pid"))"; return; }
     spawned_alive haproxy || break
     sleep 0.1
   done
@@ -244,7 +254,7 @@ up() {
   for n in $(node_names); do start_node "$n"; done
   start_haproxy
   echo
-  echo "Cinq cluster up: http://127.0.0.1:$PORT/  (HAProxy, leastconn, health checks every 500 ms)"
+  echo "Cinq cluster up: $(balancer_url)  (HAProxy, leastconn, health checks every 500 ms)"
   status_lines || true
   echo "Logs and data in $DIR. Stop: scripts/cluster.sh down  (--purge also removes the data)"
 }
@@ -269,8 +279,8 @@ status_lines() {
   local n pid port health all=0
   printf '  %-9s %-8s %-8s %s\n' part state pid where
   if pid=$(running_pid haproxy haproxy); then
-    health=$(http_status "$PORT" /api/health)
-    printf '  %-9s %-8s %-8s %s\n' haproxy running "$pid" "http://127.0.0.1:$PORT/ (/api/health: ${health:-no answer})"
+    health=$(balancer_status "$PORT" /api/health)
+    printf '  %-9s %-8s %-8s %s\n' haproxy running "$pid" "$(balancer_url) (/api/health: ${health:-no answer})"
   else printf '  %-9s %-8s %-8s %s\n' haproxy stopped - "port $PORT"; all=3; fi
   for n in $(node_names); do
     port=$(node_port "$n")

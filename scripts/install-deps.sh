@@ -25,10 +25,11 @@ if [ "$BUILD_ONLY" = 1 ]; then exit 0; fi
 # listens on 127.0.0.1:6379 and HAProxy's default configuration on no port: no test uses either.
 # Postfix for the mail tests (tests/support/postfix.h: an instance of its own per test, on free ports): its
 # package is told to configure no system mail ("No configuration"), so no question is asked and nothing
-# listens on port 25.
+# listens on port 25. openssl makes the TLS tests' self-signed certificates; postgresql-client's pg_dump is what
+# `cinq store backup` runs for a PostgreSQL store; curl is scripts/cluster.sh's check of a TLS balancer.
 echo "postfix postfix/main_mailer_type select No configuration" | $SUDO debconf-set-selections
 $SUDO apt-get install -y -qq --no-install-recommends \
-  sqlite3 clang libclang-rt-14-dev postgresql redis-server haproxy postfix \
+  sqlite3 clang libclang-rt-14-dev postgresql postgresql-client redis-server haproxy postfix openssl curl \
   python3 python3-websockets chromium \
   >/dev/null
 # The browser tests need Node >= 18 (playwright-core 1.49): Debian 12's nodejs will do. A machine that has a

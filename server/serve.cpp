@@ -105,7 +105,8 @@ bool mail_config(const ServeArgs& args, int port, server::MailConfig& mail, std:
   }
   if (!read_smtp_login(args.smtp_login_file, mail, why)) return false;
   mail.starttls = args.smtp_tls == "starttls";
-  if (mail.public_url.empty()) mail.public_url = "http://localhost:" + std::to_string(port);
+  if (mail.public_url.empty())
+    mail.public_url = (args.config.tls_cert.empty() ? "http://localhost:" : "https://localhost:") + std::to_string(port);
   while (!mail.public_url.empty() && mail.public_url.back() == '/') mail.public_url.pop_back();
   mail.gather = std::chrono::milliseconds(args.mail_gather_ms);
   mail.retry = std::chrono::milliseconds(std::max(args.mail_retry_ms, 1));
@@ -234,7 +235,8 @@ int serve(const ServeArgs& args) {
       spdlog::info("store {} ({} unfinished games reopened)", shown, reopened);
     if (mail.enabled())
       spdlog::info("mail: out through {}, seat addresses {}+...@{}", mail.smtp, mail.prefix, mail.domain);
-    std::cout << "cinq: listening on http://" << config.address << ":" << server->port() << std::endl;
+    if (server->tls()) spdlog::info("tls: certificate {} (reloaded on SIGHUP)", config.tls_cert);
+    std::cout << "cinq: listening on " << (server->tls() ? "https://" : "http://") << config.address << ":" << server->port() << std::endl;
     if (app.lmtp_port() > 0) std::cout << "cinq: LMTP on " << mail.lmtp_address << ":" << app.lmtp_port() << std::endl;
     net::Server* s = server.get();
     server::Cluster* cluster = app.cluster();
@@ -289,6 +291,10 @@ Command add_serve_command(CLI::App& cinq) {
                   "a load balancer's address, or an IPv4 network ADDR/BITS (repeatable): its connections are not "
                   "capped per address, and its requests' client is the last address of X-Forwarded-For")
       ->type_name("ADDR");
+  cmd->add_option("--tls-cert", args->config.tls_cert,
+                  "serve HTTPS and WSS with this certificate (PEM, its chain after it: certbot's fullchain.pem); "
+                  "read again on SIGHUP");
+  cmd->add_option("--tls-key", args->config.tls_key, "the certificate's private key (PEM: certbot's privkey.pem)");
   cmd->add_option("--web", args->config.web_dir, "the browser client's files")
       ->type_name("DIR")->capture_default_str();
   cmd->add_option("--address", args->config.address, "the IP address to listen on")
@@ -359,7 +365,7 @@ Command add_serve_command(CLI::App& cinq) {
                   "cinq mail-in or --lmtp")
       ->type_name("DOMAIN");
   cmd->add_option("--public-url", args->mail.public_url,
-                  "the site's address for links in mails (default http://localhost:PORT)")
+                  "the site's address for links in mails (default http://localhost:PORT, https:// with --tls-cert; behind a proxy that terminates TLS, give the public https:// address)")
       ->type_name("URL");
   cmd->add_option("--lmtp", args->lmtp, "take mail for --mail-domain over LMTP on 127.0.0.1:PORT (0: any port)")
       ->type_name("PORT")->check(range(0, 65535));

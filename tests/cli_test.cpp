@@ -308,7 +308,7 @@ TEST_CASE("cli: cinq --help lists every command with its options and their defau
     for (const char* text :
          {"Usage: cinq COMMAND [ARGUMENTS]", "  cinq replay [--json] [--canonical] FILE\n",
           "  cinq play FILE [TURN]\n", "  cinq perft GAME DEPTH [key=value ...]\n", "  cinq serve [--port N] ",
-          "  cinq selfplay GAME N [--level L] [--versus L2] [--out DIR] ", "  cinq games [--json]\n", "  cinq store copy FROM TO\n",
+          "  cinq selfplay GAME N [--level L] [--versus L2] [--out DIR] ", "  cinq games [--json]\n", "  cinq store copy FROM TO | backup DEST | check STORE",
           "  cinq tournament [--double] [--json] simulate [--format F] [--game GAME] [--players N]", "--json ",
           "--port N ", "(default 8080)", "--log-level LEVEL ", "(default info)", "--level L ", "(default 3)",
           "--jobs J ", "Exit status: 0 success, 1 a bad record or a rejected action, 2 a usage error."})
@@ -332,7 +332,8 @@ TEST_CASE("cli: cinq COMMAND --help shows the command, its arguments and their d
        {"Usage: cinq selfplay GAME N [--level L] [--versus L2] [--out DIR] [--seed S]", "--options ",
         "--think-ms MS ", "--playouts P ", "--jobs J ", "(default 1)", "--out DIR ", "(default .)"}},
       {"games", {"Usage: cinq games [--json]\n", "--json "}},
-      {"store", {"Usage: cinq store copy FROM TO\n", "FROM ", "TO ", "postgresql://"}},
+      {"store", {"Usage: cinq store copy FROM TO | backup DEST | check STORE", "--data DIR ", "(default data)",
+                  "--store URI ", "postgresql://", "pg_dump", "replays"}},
       {"tournament",
        {"Usage: cinq tournament [--double] [--json] simulate [--format F]", "--players N ", "(default 8)",
         "--rounds R ", "(default 5)", "--format F ", "(default swiss)", "--minutes M ", "(default 60)",

@@ -16,8 +16,9 @@
 
 #include "server/net/acceptor.h"
 #include "server/net/executor.h"
-#include "server/net/http_session.h"
+#include "server/net/sessions.h"
 #include "server/net/shared_state.h"
+#include "server/net/tls.h"
 #include "server/net/transport.h"
 
 namespace cinq::net {
@@ -117,7 +118,10 @@ class Listener : public std::enable_shared_from_this<Listener> {
     }
     socket.set_option(tcp::no_delay(true), ignored);
     AddressSlot slot(state_, address, AddressSlot::Kind::http);
-    std::make_shared<HttpSession>(std::move(socket), state_, std::move(address), std::move(slot))->run();
+    if (state_->tls())
+      start_https_session(std::move(socket), state_, std::move(address), std::move(slot));
+    else
+      start_http_session(std::move(socket), state_, std::move(address), std::move(slot));
     do_accept();
   }
 
@@ -150,8 +154,23 @@ struct Server::Impl {
       : ioc(std::max(1, config.threads)),
         state(std::make_shared<SharedState>(std::move(config), handler)),
         listener(std::make_shared<Listener>(ioc, state)),
-        signals(asio::make_strand(ioc)) {
+        signals(asio::make_strand(ioc)),
+        hangups(signals.get_executor()) {
     listener->run();
+  }
+
+  // SIGHUP, while the server runs with TLS: the certificate is read again (certbot renewed it), for the
+  // connections accepted from then on. A file that does not load is logged and the old certificate stays.
+  void wait_hangup() {
+    hangups.async_wait([this](beast::error_code ec, int) {
+      if (ec) return;
+      std::string why;
+      if (state->tls()->reload(why))
+        log_note("tls", "certificate reloaded from " + state->tls()->cert_file());
+      else
+        log_failure("tls", "reload", why + " (the certificate in force stays)");
+      wait_hangup();
+    });
   }
 
   ~Impl() {
@@ -170,6 +189,10 @@ struct Server::Impl {
       if (stopping.load()) return;
       signals.add(SIGINT);
       signals.add(SIGTERM);
+      if (state->tls()) {
+        hangups.add(SIGHUP);
+        wait_hangup();
+      }
       signals.async_wait([this, on_signal = std::move(on_signal)](beast::error_code ec, int) {
         if (ec) return;
         if (on_signal) {
@@ -201,6 +224,8 @@ struct Server::Impl {
       beast::error_code ignored;
       signals.cancel(ignored);
       signals.clear(ignored);  // gives SIGINT/SIGTERM back to their default action
+      hangups.cancel(ignored);
+      hangups.clear(ignored);
     });
     for (const auto& session : state->begin_stop()) session->shut_down();
     // run() returns by itself once the sessions are gone and nothing else waits; this forces it when a peer
@@ -230,6 +255,7 @@ struct Server::Impl {
   std::shared_ptr<SharedState> state;
   std::shared_ptr<Listener> listener;
   asio::signal_set signals;
+  asio::signal_set hangups;  // SIGHUP: the certificate reloaded (TLS only)
   std::atomic<bool> stopping{false};
   std::mutex watchdog_mutex;
   std::condition_variable watchdog_wake;
@@ -262,5 +288,15 @@ std::unique_ptr<Timer> Server::make_timer(const std::shared_ptr<Strand>& strand)
 void Server::run(std::function<void()> on_signal) { impl_->run(std::move(on_signal)); }
 
 void Server::stop() { impl_->stop(); }
+
+bool Server::tls() const { return impl_->state->tls() != nullptr; }
+
+bool Server::reload_tls(std::string& why) {
+  if (!impl_->state->tls()) {
+    why = "the server was started without --tls-cert";
+    return false;
+  }
+  return impl_->state->tls()->reload(why);
+}
 
 }  // namespace cinq::net

@@ -1,16 +1,20 @@
 #include "server/net/shared_state.h"
 
 #include <boost/asio/error.hpp>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/websocket/error.hpp>
 #include <algorithm>
 #include <cstdlib>
 #include <optional>
+#include <stdexcept>
 #include <string_view>
 #include <iostream>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
+
+#include "server/net/tls.h"
 
 namespace cinq::net {
 
@@ -24,6 +28,11 @@ SharedState::SharedState(ServerConfig config, Handler& handler) : config_(std::m
   const auto reserve = static_cast<std::int64_t>(config_.fd_reserve);
   websocket_budget_ = std::max<std::int64_t>(1, files - reserve);
   connection_budget_ = std::max<std::int64_t>(websocket_budget_, files - reserve / 4);
+  if (!config_.tls_cert.empty() || !config_.tls_key.empty()) {
+    if (config_.tls_cert.empty() || config_.tls_key.empty())
+      throw std::runtime_error("--tls-cert and --tls-key go together: give both files, or neither");
+    tls_ = std::make_shared<TlsFiles>(config_.tls_cert, config_.tls_key);
+  }
 }
 
 namespace {
@@ -180,7 +189,9 @@ bool is_benign(const boost::system::error_code& ec) {
          ec == asio::error::connection_reset || ec == asio::error::broken_pipe ||
          ec == asio::error::not_connected || ec == beast::error::timeout ||
          ec == beast::websocket::error::closed || ec == beast::http::error::end_of_stream ||
-         ec == beast::http::error::partial_message;
+         ec == beast::http::error::partial_message ||
+         // A TLS peer that closed without its close_notify (most browsers, on a tab closed).
+         ec == asio::ssl::error::stream_truncated;
 }
 
 void log_failure(std::string_view who, std::string_view what, const boost::system::error_code& ec) {
@@ -190,5 +201,7 @@ void log_failure(std::string_view who, std::string_view what, const boost::syste
 void log_failure(std::string_view who, std::string_view what, std::string_view message) {
   spdlog::warn("net: {}: {}: {}", who, what, message);
 }
+
+void log_note(std::string_view who, std::string_view message) { spdlog::info("net: {}: {}", who, message); }
 
 }  // namespace cinq::net

@@ -30,6 +30,8 @@ class Session {
   virtual void abandon() {}
 };
 
+class TlsFiles;
+
 class SharedState {
  public:
   SharedState(ServerConfig config, Handler& handler);
@@ -38,6 +40,8 @@ class SharedState {
   Handler& handler() { return handler_; }
   Stats& stats() { return stats_; }
   std::uint64_t next_id() { return next_id_.fetch_add(1) + 1; }
+  // The certificate new connections are served with; null: plain HTTP (ServerConfig::tls_cert).
+  const std::shared_ptr<TlsFiles>& tls() const { return tls_; }
 
   // Takes one of the WebSocket connections allowed to `address`; false when it has them all.
   bool try_reserve(const std::string& address);
@@ -66,6 +70,7 @@ class SharedState {
  private:
   const ServerConfig config_;
   Handler& handler_;
+  std::shared_ptr<TlsFiles> tls_;
   Stats stats_;
   std::atomic<std::uint64_t> next_id_{0};
   mutable std::mutex mutex_;
@@ -120,5 +125,7 @@ bool is_benign(const boost::system::error_code& ec);
 // The one place server/net logs: an unexpected error of `who` during `what`.
 void log_failure(std::string_view who, std::string_view what, const boost::system::error_code& ec);
 void log_failure(std::string_view who, std::string_view what, std::string_view message);
+// What the transport did that an operator wants in the log (a certificate reloaded).
+void log_note(std::string_view who, std::string_view message);
 
 }  // namespace cinq::net

@@ -147,6 +147,10 @@ struct ServerConfig {
   // their requests' client is the last address of X-Forwarded-For (which the balancer appends), so that every
   // per-address limit applies to the real client.
   std::vector<std::string> trusted_proxies;
+  // HTTPS and WSS instead of HTTP and WS: the certificate (chain) and its private key, PEM files. Both or
+  // neither. Read again on SIGHUP (Server::run): new connections get the new certificate, open ones go on.
+  std::string tls_cert;
+  std::string tls_key;
 };
 
 class Server {
@@ -164,11 +168,17 @@ class Server {
   std::unique_ptr<Timer> make_timer(const std::shared_ptr<Strand>& strand);
 
   // Runs the I/O threads until stop() or SIGINT/SIGTERM. On a signal, `on_signal` runs first (on an I/O
-  // thread) and is expected to call stop().
+  // thread) and is expected to call stop(). With TLS, SIGHUP reloads the certificate (reload_tls).
   void run(std::function<void()> on_signal);
   // Stops accepting, closes every WebSocket with 1001 "server shutting down", and makes run() return once
   // the sessions are gone (or after 3 seconds). Thread-safe, idempotent.
   void stop();
+
+  // Whether the server speaks TLS (ServerConfig::tls_cert).
+  bool tls() const;
+  // Reads the certificate and key files again, for the connections accepted from now on; false, with why,
+  // when they cannot be loaded (the certificate in force stays). Thread-safe.
+  bool reload_tls(std::string& why);
 
  private:
   friend struct ServerAccess;  // executor.h: the Redis client runs on the same threads

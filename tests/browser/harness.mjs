@@ -101,10 +101,10 @@ export function startServer({binary = binaryPath(), web = kWebDir, args = []} = 
     const timer = setTimeout(() => reject(new Error(`cinq serve did not start in time:\n${log}`)), kWait);
     const onOutput = (chunk) => {
       log += chunk.toString();
-      const match = /listening on http:\/\/[^:]+:(\d+)/.exec(log);
+      const match = /listening on (https?):\/\/[^:]+:(\d+)/.exec(log);
       if (match && !server.port) {
-        server.port = Number(match[1]);
-        server.url = `http://127.0.0.1:${server.port}`;
+        server.port = Number(match[2]);
+        server.url = `${match[1]}://127.0.0.1:${server.port}`;
         clearTimeout(timer);
         resolve(server);
       }
@@ -178,7 +178,56 @@ export function startRelay(targetPort) {
   });
 }
 
+// Playwright's waitForFunction compiles its predicate in the page with `new Function`, which the server's
+// Content-Security-Policy forbids (no 'unsafe-eval'), as it should. So that the tests run under the policy the
+// server sends, not around it (no bypassCSP), waits poll with evaluateHandle instead: DevTools' own
+// evaluation, which a page's policy does not govern. Same arguments and result (the truthy value's handle).
+const kPoll = 20;  // ms between two looks
+function pollingWaitForFunction() {
+  return async function waitForFunction(pageFunction, arg, options = {}) {
+    const timeout = options.timeout ?? kWait;
+    const every = typeof options.polling === 'number' ? options.polling : kPoll;
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      let handle = null;
+      try {
+        handle = await this.evaluateHandle(pageFunction, arg);
+      } catch (error) {
+        // A navigation between two looks: look again in the new document.
+        if (!/Execution context was destroyed|navigat|Cannot find context/i.test(String(error && error.message))) {
+          throw error;
+        }
+      }
+      if (handle) {
+        if (await handle.evaluate((value) => Boolean(value))) return handle;
+        await handle.dispose();
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`waitForFunction: timeout ${timeout} ms exceeded (${String(pageFunction).slice(0, 200)})`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, every));
+    }
+  };
+}
+
+let waitsPatched = false;
+async function patchWaits(browser) {
+  if (waitsPatched) return;
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const frame = Object.getPrototypeOf(page.mainFrame());
+  frame.waitForFunction = pollingWaitForFunction();
+  await context.close();
+  waitsPatched = true;
+}
+
 export async function launchBrowser() {
+  const browser = await launchChromium();
+  await patchWaits(browser);
+  return browser;
+}
+
+function launchChromium() {
   return chromium.launch({
     executablePath: kChromium,
     args: [
@@ -201,7 +250,15 @@ export class Harness {
     this.server = null;
     this.contexts = [];
     this.pageErrors = [];
+    this.cspViolations = [];  // what the server's Content-Security-Policy blocked: fails any test (run.mjs)
     this.relays = [];
+  }
+
+  // Records on `page` whatever the Content-Security-Policy blocks (Chromium says so on the console).
+  watchPolicy(page, label) {
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) this.cspViolations.push(`${label}: ${message.text()}`);
+    });
   }
 
   async start() {
@@ -224,7 +281,7 @@ export class Harness {
   // (the lobby remembers it), so that the tests reach the forms directly; false leaves the lobby as a
   // newcomer sees it.
   async newPlayer(name, {viewport = kDesktop, base = this.url, locale = 'en-US', moreOptions = true} = {}) {
-    const context = await this.browser.newContext({viewport, locale});
+    const context = await this.browser.newContext({viewport, locale, ignoreHTTPSErrors: base.startsWith('https:')});
     context.setDefaultTimeout(kWait);
     this.contexts.push(context);
     if (moreOptions) await keepLobbyFormsOpen(context);
@@ -234,6 +291,7 @@ export class Harness {
     page.on('console', (message) => {
       if (message.type() === 'error') this.pageErrors.push(`${label} console: ${message.text()}`);
     });
+    this.watchPolicy(page, label);
     await page.goto(`${base}/#/`);
     if (name) await setName(page, name);
     return {context, page};

@@ -81,6 +81,10 @@ async function runOnce(browser, test) {
         (async () => {
           await harness.start();
           await test.fn(harness);
+          // The server's Content-Security-Policy must never have blocked anything a page does.
+          if (harness.cspViolations.length > 0) {
+            throw new Error(`blocked by the Content-Security-Policy: ${harness.cspViolations.join('; ')}`);
+          }
         })(),
         test.timeout,
         'the test',

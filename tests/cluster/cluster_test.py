@@ -12,15 +12,18 @@ import json
 import os
 import random
 import signal
+import ssl
+import subprocess
 import sys
 import time
+import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cinq_support  # noqa: E402
 from cinq_support import Client, Failed, check, is_type, short  # noqa: E402
-from harness import Cluster, http_get, http_post, wait_until  # noqa: E402
+from harness import Cluster, Haproxy, http_get, http_post, wait_until  # noqa: E402
 
 cinq_support.set_address_rate(100000, 100000)  # the nodes run without per-address limits
 
@@ -567,6 +570,69 @@ async def through_the_balancer(cluster):
     for c in set(clients + [ada, ben, cy]):
         await c.close()
     return f"play resumed {resumed:.2f} s after the owner ({owner}) was killed"
+
+
+def self_signed(directory):
+    """A certificate for 127.0.0.1 made with openssl: (HAProxy's PEM, certificate then key; an ssl context
+    trusting it)."""
+    cert, key = os.path.join(directory, "tls.crt"), os.path.join(directory, "tls.key")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=cinq-cluster-test",
+                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pem = os.path.join(directory, "haproxy.pem")
+    with open(pem, "w") as f:
+        f.write(open(cert).read() + open(key).read())
+    context = ssl.create_default_context()
+    context.load_verify_locations(cafile=cert)
+    return pem, context
+
+
+@test
+async def tls_at_the_balancer(cluster):
+    """HAProxy given a certificate (CINQ_TLS_PEM) terminates TLS: HTTPS and WSS to it, plain HTTP to the
+    nodes, which learn the client's scheme from X-Forwarded-Proto (Strict-Transport-Security on the answers).
+    A game played and watched over wss://."""
+    pem, trust = self_signed(cluster.root)
+    balancer = Haproxy(cluster, name="haproxy-tls", tls_pem=pem, trust=trust)
+    try:
+        def head(path):
+            request = urllib.request.Request(f"https://127.0.0.1:{balancer.port}{path}")
+            with urllib.request.urlopen(request, timeout=5, context=trust) as r:
+                return r.status, r.headers
+        status, headers = await asyncio.to_thread(head, "/")
+        check(status == 200 and headers.get("X-Cinq-Node"), f"GET / over HTTPS: {status} {dict(headers)}")
+        check(headers.get("Strict-Transport-Security"), f"no HSTS through the TLS balancer: {dict(headers)}")
+        check("script-src 'self'" in headers.get("Content-Security-Policy", ""), f"CSP: {dict(headers)}")
+        # Plain HTTP to the TLS port: no answer.
+        check(await asyncio.to_thread(http_get, balancer.port, "/api/health") == (0, ""),
+              "plain HTTP answered on HAProxy's TLS port")
+        proxy = f"wss://127.0.0.1:{balancer.port}/ws"
+        clients = []
+        for name in ("Ada", "Ben", "Cy"):
+            c = await Client(name, proxy, ssl=trust).open()
+            await c.hello(name=name)
+            clients.append(c)
+        ada, ben, cy = clients
+        room = await make_room(ada)
+        await sit(ben, room, 1)
+        await watch(cy, room)
+        await play_turns(room, [ada, ben], cy, 4)
+        await asyncio.sleep(0.3)
+        await same_views(room, clients)
+        no_problems(clients)
+        for c in clients:
+            await c.close()
+    finally:
+        balancer.stop()
+    # The plain balancer still says http to the nodes, whatever a client claims.
+    def plain_head():
+        request = urllib.request.Request(f"http://127.0.0.1:{cluster.haproxy.port}/",
+                                         headers={"X-Forwarded-Proto": "https"})
+        with urllib.request.urlopen(request, timeout=5) as r:
+            return r.headers
+    headers = await asyncio.to_thread(plain_head)
+    check(not headers.get("Strict-Transport-Security"), "HSTS over plain HTTP: a client's X-Forwarded-Proto believed")
 
 
 @test

@@ -34,10 +34,12 @@ def wait_until(what, predicate, timeout=20.0, every=0.05):
         time.sleep(every)
 
 
-def http_get(port, path, timeout=5):
-    """(status, body text) of a GET on 127.0.0.1:port; status 0 when nothing answers."""
+def http_get(port, path, timeout=5, context=None):
+    """(status, body text) of a GET on 127.0.0.1:port (HTTPS with an ssl `context`); status 0 when nothing
+    answers."""
+    scheme = "https" if context else "http"
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=timeout) as r:
+        with urllib.request.urlopen(f"{scheme}://127.0.0.1:{port}{path}", timeout=timeout, context=context) as r:
             return r.status, r.read().decode()
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode()
@@ -216,10 +218,13 @@ class Node:
 
 
 class Haproxy:
-    """docker/haproxy.cfg, the one configuration that ships, with its `server` lines replaced by the nodes."""
+    """docker/haproxy.cfg, the one configuration that ships, with its `server` lines replaced by the nodes.
+    With `tls_pem` (certificate, chain and key in one file) it terminates TLS (CINQ_TLS_PEM); `trust` is then
+    an ssl context trusting that certificate, for its own health check."""
 
-    def __init__(self, cluster):
-        self.dir = os.path.join(cluster.root, "haproxy")
+    def __init__(self, cluster, name="haproxy", tls_pem=None, trust=None):
+        self.tls_pem, self.trust = tls_pem, trust
+        self.dir = os.path.join(cluster.root, name)
         os.mkdir(self.dir)
         self.port = free_port()
         shipped = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docker", "haproxy.cfg")
@@ -237,9 +242,12 @@ class Haproxy:
         """Starts HAProxy on its port (again, after `stop`: the fault harness restarts it)."""
         self.log = open(os.path.join(self.dir, "haproxy.log"), "ab")
         env = dict(os.environ, CINQ_HAPROXY_BIND=f"127.0.0.1:{self.port}")
+        env.pop("CINQ_TLS_PEM", None)
+        if self.tls_pem:
+            env["CINQ_TLS_PEM"] = self.tls_pem
         self.process = subprocess.Popen(["haproxy", "-db", "-f", self.path], stdout=self.log,
                                         stderr=subprocess.STDOUT, env=env)
-        wait_until("haproxy", lambda: http_get(self.port, "/api/health")[0] == 200, 15)
+        wait_until("haproxy", lambda: http_get(self.port, "/api/health", context=self.trust)[0] == 200, 15)
 
     def stop(self):
         if self.process.poll() is None:

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <filesystem>
 #include <thread>
 #include <vector>
@@ -283,6 +284,49 @@ TEST_CASE("store copy: SQLite to PostgreSQL and back, games in progress included
   turn.entries = {"A/c2 c1/"};
   REQUIRE_MESSAGE(back->save({}, {turn}, error), error.message);
   CHECK(back->game("live-1")->record == "#! TABLUT\nA = Ann    D = Ben\n1   A/e2 c2/   D/e3 c3/\n2   A/c2 c1/\n");
+}
+
+TEST_CASE("cli: cinq store backup dumps a PostgreSQL store with pg_dump; pg_restore'd into a new database, cinq "
+          "store check replays every game; a SQLite store checks too") {
+  test::TempDir dir;
+  PostgresCluster& pg = PostgresCluster::shared();
+  // Whole databases, as an installation has: pg_dump takes a database.
+  auto database = [&](const std::string& name) {
+    pg.exec("DROP DATABASE IF EXISTS " + name);
+    pg.exec("CREATE DATABASE " + name + " OWNER cinq");
+    const std::string uri = pg.uri();
+    return uri.substr(0, uri.rfind('/') + 1) + name;
+  };
+  const std::string source = database("cinq_backup_source");
+  {
+    auto store = open_ok(source);
+    fill(*store);
+  }
+  const std::string dump = dir.path() + "/cinq.dump";
+  auto run = test::run_cinq("store backup --store '" + source + "' '" + dump + "'");
+  CHECK(run.exit_code == 0);
+  CHECK(run.out.find("backed up postgresql://cinq@127.0.0.1:") != std::string::npos);
+  CHECK(run.out.find(" (pg_dump, ") != std::string::npos);
+  auto again = test::run_cinq("store backup --store '" + source + "' '" + dump + "'");
+  CHECK(again.exit_code == 1);
+  CHECK(again.out.find("already exists") != std::string::npos);
+
+  const std::string target = database("cinq_backup_target");
+  CHECK(std::system(("pg_restore --no-owner --dbname='" + target + "' '" + dump + "'").c_str()) == 0);
+  auto check = test::run_cinq("store check '" + target + "'");
+  CHECK(check.exit_code == 0);
+  CHECK(check.out.find(": 3 players, 8 games (3 unfinished); every game replays\n") != std::string::npos);
+  CHECK(open_ok(target)->game("live-2")->record == open_ok(source)->game("live-2")->record);
+
+  const std::string file = "sqlite:" + dir.path() + "/store.db";
+  {
+    auto store = open_ok(file);
+    fill(*store);
+  }
+  auto sqlite_check = test::run_cinq("store check '" + file + "'");
+  CHECK(sqlite_check.exit_code == 0);
+  CHECK(sqlite_check.out.find(file + ": 3 players, 8 games (3 unfinished); every game replays\n") !=
+        std::string::npos);
 }
 
 }  // namespace cinq::store

@@ -194,8 +194,8 @@ class Client:
     and they must exactly when they go to a connection of the seat to move. What breaks a rule goes into
     `problems` (a test checks it is empty), so that nothing slips between two `expect`s."""
 
-    def __init__(self, name, url):
-        self.name, self.url = name, url
+    def __init__(self, name, url, ssl=None):
+        self.name, self.url, self.ssl = name, url, ssl  # ssl: a context for a wss:// url (None: the default)
         self.received = []
         self.times = []
         self.cursor = 0
@@ -209,7 +209,8 @@ class Client:
         self.legal_messages = 0  # messages that carried `legal`
 
     async def open(self):
-        self.ws = await websockets.connect(self.url, max_size=1 << 24, open_timeout=5, compression=None)
+        self.ws = await websockets.connect(self.url, max_size=1 << 24, open_timeout=5, compression=None,
+                                           ssl=self.ssl)
         self.reader = asyncio.create_task(self._read())
         return self
 
@@ -404,7 +405,7 @@ class Server:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with open(self.log_path) as f:
-                found = re.search(r"^cinq: listening on http://[^:\s]+:(\d+)\s*$", f.read(), re.M)
+                found = re.search(r"^cinq: listening on https?://[^:\s]+:(\d+)\s*$", f.read(), re.M)
             if found:
                 self.port = int(found.group(1))
                 return

@@ -3,7 +3,7 @@ server over real sockets from several loopback addresses (127.0.0.2 and the like
 each client binds its socket to one).
 
 1. The browser's `cinq_device` cookie: set by the upgrade's answer when the browser has none (HttpOnly,
-   SameSite=Lax, Secure behind `X-Forwarded-Proto: https`), kept when it has a well-formed one, replaced when not.
+   SameSite=Lax, Secure behind a trusted balancer's `X-Forwarded-Proto: https`), kept when it has a well-formed one, replaced when not.
 2. The reported lock-out: 100 wrong passwords for annie from 127.0.0.1 within seconds, then the right one from
    127.0.0.2: it logs in; the guesser is refused (`rate_limited`, for that account from that address).
 3. Guessing from many addresses: past the account's limit a new address with a new browser waits, but the
@@ -82,8 +82,12 @@ async def run(port):
     check(any(a.startswith("Max-Age=") and int(a[8:]) >= 30 * 86400 for a in attributes),
           f"the cookie lives long: {first.set_cookie}")
     check("Secure" not in attributes, f"over plain HTTP the cookie is not Secure: {first.set_cookie}")
-    secure = await browser("secure", "127.0.0.1", headers={"X-Forwarded-Proto": "https"})
+    # Secure behind a balancer that ends TLS (127.0.0.50, trusted with --trusted-proxy); the same header from
+    # anyone else is not believed.
+    secure = await browser("secure", "127.0.0.50", headers={"X-Forwarded-Proto": "https"})
     check("Secure" in [a.strip() for a in secure.set_cookie.split(";")], f"behind TLS: {secure.set_cookie}")
+    forged = await browser("forged", "127.0.0.1", headers={"X-Forwarded-Proto": "https"})
+    check("Secure" not in [a.strip() for a in forged.set_cookie.split(";")], f"a forged header: {forged.set_cookie}")
     again = await browser("again", "127.0.0.1", device=first.device)
     check(again.set_cookie is None and again.device == first.device, "a browser's own cookie is kept")
     for bad in ("", "x" * 65, "a.b", "a%3Bb", "a b"):
@@ -146,7 +150,7 @@ async def run(port):
 
 
 def main():
-    code = run_main("usage: login_test.py CINQ_BINARY WEB_DIR", 3, run, 120)
+    code = run_main("usage: login_test.py CINQ_BINARY WEB_DIR", 3, run, 120, ("--trusted-proxy", "127.0.0.50"))
     if code == 0:
         print("login_test.py: all checks passed")
     return code

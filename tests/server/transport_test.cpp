@@ -302,6 +302,12 @@ TEST_CASE("transport: static files are served from the web directory") {
   CHECK(header(index, "Cache-Control") == "no-cache");
   CHECK(header(index, "X-Content-Type-Options") == "nosniff");
   CHECK(header(index, "Content-Length") == std::to_string(index.body.size()));
+  // The security headers (docs/security.md): scripts from the site's files only, no Referer, no framing; no
+  // HSTS over plain HTTP.
+  CHECK(header(index, "Content-Security-Policy").find("script-src 'self';") != std::string::npos);
+  CHECK(header(index, "Referrer-Policy") == "no-referrer");
+  CHECK(header(index, "X-Frame-Options") == "DENY");
+  CHECK(header(index, "Strict-Transport-Security").empty());
 
   const HttpReply script = http_request(server.port(), "GET", "/app.js?v=3");
   CHECK(script.status == 200);
