@@ -305,6 +305,20 @@ void on_chat(CommandContext&, Request& rq, Chat& cmd, const RoomPtr& actor) {
   });
 }
 
+void on_hint(CommandContext&, Request& rq, InRoom&, const RoomPtr& actor) {
+  actor->post([c = rq.connection, pid = rq.player->id, ref = rq.ref](RoomActor& a) { a.ask_hint(c, pid, ref); });
+}
+
+void on_analyze(CommandContext& cx, Request& rq, Analyze& cmd) {
+  // Off the network thread: the analysis may be read from the store at once.
+  bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, c = rq.connection, pid = rq.player->id, ref = rq.ref,
+                                                         cmd] {
+    note_blocking(cx.services.metrics);
+    cx.services.analyst->request(cmd.room, cmd.settings, pid, c, ref);
+  });
+  if (!queued) cx.reply_error(rq, "busy", kBusy);
+}
+
 // resign, draw, decline_draw, abort, rematch: one room method each.
 template <lobby::Effect (lobby::Room::*Method)(const std::string&, lobby::Now)>
 void on_room_command(CommandContext&, Request& rq, InRoom&, const RoomPtr& actor) {
