@@ -38,6 +38,7 @@ struct AnalystConfig {
   int threads = 1;              // `cinq serve --analysis-threads N` (0: no analyses)
   std::size_t per_player = 2;   // `--analyses-per-player N`: waiting or running, per player
   std::size_t max_queue = 64;   // waiting in all
+  int depth = analysis::kDefaultDepth;  // `--analysis-depth D`: the depth of a request that names none
 };
 
 class Analyst {
@@ -54,6 +55,7 @@ class Analyst {
                const std::shared_ptr<net::Connection>& c, const std::string& ref);
   // Cancels what runs (its waiters get nothing more), drops what waits, joins the threads. Idempotent.
   void stop();
+  int default_depth() const { return config_.depth; }
 
  private:
   struct Waiter {

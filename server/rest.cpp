@@ -14,6 +14,7 @@
 #include "rules/notation.h"
 #include "rules/registry.h"
 #include "server/http_answers.h"
+#include "server/analyst.h"
 #include "server/http_api.h"
 #include "server/postman.h"
 #include "server/room_actor.h"
@@ -259,6 +260,7 @@ void HttpApi::show_room(Call& call, bool record_only) {
 void HttpApi::analysis(Call& call) {
   const std::string id = call.params.at(0);
   analysis::Settings settings;
+  settings.depth = services_.analyst ? services_.analyst->default_depth() : analysis::kDefaultDepth;
   for (const char* key : {"depth", "think_ms"}) {
     if (!call.query.count(key)) continue;
     const std::string& text = call.query[key];

@@ -309,6 +309,9 @@ Command add_serve_command(CLI::App& cinq) {
   cmd->add_option("--analysis-threads", args->bots.analysis.threads,
                   "threads that analyse finished games with the strongest bot, 0 (none) to 64")
       ->type_name("N")->check(range(0, 64))->capture_default_str();
+  cmd->add_option("--analysis-depth", args->bots.analysis.depth,
+                  "the depth of an analysis that names none (the client's), 1 to 5: bot level D's search")
+      ->type_name("D")->check(range(1, 5))->capture_default_str();
   cmd->add_option("--analyses-per-player", args->bots.analysis.per_player,
                   "analyses one player may have waiting or running; 0: no limit")
       ->type_name("N")->check(range(0, 1000))->capture_default_str();

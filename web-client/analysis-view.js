@@ -3,12 +3,12 @@
 // first side's win chance turn by turn, mistakes and blunders marked, a click shows that turn), and for the
 // turn the move list shows, the mover's win chance and the best turn found, which can be shown on the board.
 // An analysis is computed once by the server and kept with the game: the room reads it back when it opens.
+// The client names no depth: the server's (`cinq serve --analysis-depth`, 3 by default) is used.
 
 import {error_text} from './errors.js';
 import {t} from './i18n.js';
 import {el} from './ui.js';
 
-export const kDefaultDepth = 3;
 const kSvg = 'http://www.w3.org/2000/svg';
 
 // The graph's points: x by turn (0 the start), y the first seat's win chance (1 at the top). `turns` are the
@@ -96,17 +96,22 @@ export class AnalysisPanel {
     if (finished && !was && !this.analysis_) this.load_();
   }
 
+  // `ask`: ask for it when it is not stored (the import page's "Analyse the game").
   async load_() {
     try {
-      const response = await fetch(`/api/games/${encodeURIComponent(this.room_)}/analysis?depth=${kDefaultDepth}`);
-      if (response.ok) this.set_analysis_(await response.json());
+      const response = await fetch(`/api/games/${encodeURIComponent(this.room_)}/analysis`);
+      if (response.ok) {
+        this.set_analysis_(await response.json());
+        return;
+      }
     } catch {
       // Not analysed yet, or unreachable: the button stays.
     }
+    if (this.ask_at_once && !this.analysis_ && this.pending_ === null) this.ask();
   }
 
   ask() {
-    this.pending_ = this.conn_.send({type: 'analyze', room: this.room_, depth: kDefaultDepth});
+    this.pending_ = this.conn_.send({type: 'analyze', room: this.room_});
     if (this.pending_ === null) {
       this.status_.textContent = t('shell.not_connected');
       return;

@@ -95,6 +95,10 @@ export function render_room(root, app, room_id) {
     on_best: (index, record, best) => show_best(index, record, best),
   });
   analysis.on_marks = (marks) => movelist.set_marks(marks);
+  if (app.analyse_room === room_id) {  // opened by the import page's "Analyse the game"
+    app.analyse_room = null;
+    analysis.ask_at_once = true;
+  }
   // Over the board while it shows an earlier position: what it shows, and the way back.
   const back_to_live = el(
       'button',

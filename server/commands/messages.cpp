@@ -361,6 +361,7 @@ Parsed<Analyze> Analyze::parse(const json& body) {
   if (auto r = int_field(body, "depth", depth)) return *r;
   if (auto r = int_field(body, "think_ms", think)) return *r;
   if (depth && think) return bad_message("give 'depth' or 'think_ms', not both");
+  a.named = depth || think;
   if (depth) a.settings.depth = static_cast<int>(std::clamp<std::int64_t>(*depth, -1, 1000));
   if (think) a.settings.think_ms = std::clamp<std::int64_t>(*think, -1, 1000000);
   if (think && *think == 0) return bad_message("field think_ms: 0 is not from 50 to 10000");

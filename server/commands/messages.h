@@ -134,6 +134,7 @@ struct InRoom {
 struct Analyze {
   std::string room;
   analysis::Settings settings;
+  bool named = false;  // a depth or think time was given (else the server's default depth)
   static Parsed<Analyze> parse(const nlohmann::json& body);
 };
 

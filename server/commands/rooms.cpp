@@ -12,6 +12,7 @@
 
 #include "bots/bot.h"
 #include "ratings/glicko2.h"
+#include "server/analyst.h"
 #include "server/bot_runner.h"
 #include "server/commands/handlers.h"
 #include "server/identity.h"
@@ -314,7 +315,9 @@ void on_analyze(CommandContext& cx, Request& rq, Analyze& cmd) {
   bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, c = rq.connection, pid = rq.player->id, ref = rq.ref,
                                                          cmd] {
     note_blocking(cx.services.metrics);
-    cx.services.analyst->request(cmd.room, cmd.settings, pid, c, ref);
+    analysis::Settings settings = cmd.settings;
+    if (!cmd.named) settings.depth = cx.services.analyst->default_depth();
+    cx.services.analyst->request(cmd.room, settings, pid, c, ref);
   });
   if (!queued) cx.reply_error(rq, "busy", kBusy);
 }
