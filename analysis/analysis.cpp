@@ -112,23 +112,19 @@ Result<Analysis> analyze(const Record& record, const Settings& settings, const s
   // Each position k (0..total: before turn k, the last one after every turn): seat 0's win chance, when the
   // search or the board says it (a forced turn is not searched: its position is worth what the next is).
   std::vector<std::optional<double>> chance0(turns.size() + 1);
+  // Where the best turn found at position k is another than the one played: seat 0's chance after it, found
+  // as the chance after the turn played is (the position with the opponent to move, searched), so that the
+  // two compare without the search's bias for the side it searches for.
+  std::vector<std::optional<double>> best0(turns.size());
   Record replay = Record::start(record.game(), record.options());
   int round = 1, in_round = 0;
-  auto search = [&](std::size_t k, const State& st) -> std::optional<std::string> {
-    if (st.outcome().over()) {
-      chance0[k] = outcome_chance(st.outcome(), 0);
-      return std::nullopt;
-    }
-    const bots::Turn best = bots::choose_turn(st, search_settings(settings, k + 1), cancel);
-    if (best.value >= 0) {
-      const int seat = st.seat_of(st.to_move());
-      chance0[k] = seat == 0 ? best.value : 1 - best.value;
-    }
-    if (best.actions.empty()) return std::nullopt;
-    Record tried(replay);
-    for (Action a : best.actions)
-      if (!tried.play(a)) return std::nullopt;
-    return last_turn_text(tried);
+  // Seat 0's chance in `st` (searched with `seed`), or nothing for a forced turn; `best` gets the best turn.
+  auto evaluate = [&](const State& st, std::uint64_t seed, std::vector<Action>* best) -> std::optional<double> {
+    if (st.outcome().over()) return outcome_chance(st.outcome(), 0);
+    bots::Turn turn = bots::choose_turn(st, search_settings(settings, seed), cancel);
+    if (best) *best = std::move(turn.actions);
+    if (turn.value < 0) return std::nullopt;
+    return st.seat_of(st.to_move()) == 0 ? turn.value : 1 - turn.value;
   };
   for (std::size_t k = 0; k < turns.size(); ++k) {
     if (cancel && cancel->load()) return make_error("cancelled");
@@ -144,16 +140,29 @@ Result<Analysis> analyze(const Record& record, const Settings& settings, const s
     ++in_round;
     t.side = record.game().side_letter(st.to_move());
     t.seat = st.seat_of(st.to_move());
-    std::optional<std::string> best = search(k, st);
+    std::vector<Action> best_actions;
+    chance0[k] = evaluate(st, k + 1, &best_actions);
+    std::optional<Record> tried;
+    if (!best_actions.empty()) {
+      tried.emplace(replay);
+      for (Action a : best_actions)
+        if (!tried->play(a)) {
+          tried.reset();
+          break;
+        }
+    }
     auto ok = replay.play_turn(turn_text(*turns[k]));
     if (!ok) return make_error("turn " + std::to_string(k + 1) + ": " + ok.error().message);
     t.played = last_turn_text(replay);
-    if (best && *best != t.played) t.best = *best;
+    if (tried && last_turn_text(*tried) != t.played) {
+      t.best = last_turn_text(*tried);
+      best0[k] = evaluate(tried->state(), 1'000'003 + k, nullptr);
+    }
     out.turns.push_back(std::move(t));
     if (progress) progress(static_cast<int>(k) + 1, total + 1);
   }
   if (cancel && cancel->load()) return make_error("cancelled");
-  (void)search(turns.size(), replay.state());
+  chance0[turns.size()] = evaluate(replay.state(), turns.size() + 1, nullptr);
   if (progress) progress(total + 1, total + 1);
   // Unknown values from the end back: a forced turn's position is worth the next one's; a last position with
   // no value (a forced turn not searched) is even.
@@ -161,9 +170,12 @@ Result<Analysis> analyze(const Record& record, const Settings& settings, const s
     if (!chance0[k]) chance0[k] = k + 1 < chance0.size() ? *chance0[k + 1] : 0.5;
   for (TurnEval& t : out.turns) {
     const auto k = static_cast<std::size_t>(t.index);
-    t.before = t.seat == 0 ? *chance0[k] : 1 - *chance0[k];
-    t.after = t.seat == 0 ? *chance0[k + 1] : 1 - *chance0[k + 1];
-    t.mark = t.best.empty() ? Mark::none : mark_for(t.before - t.after);
+    auto mine = [&](double c0) { return t.seat == 0 ? c0 : 1 - c0; };
+    t.before = mine(*chance0[k]);
+    t.after = mine(*chance0[k + 1]);
+    // The best turn's chance: searched after it, or (a forced reply not searched) the search's own estimate.
+    t.best_after = t.best.empty() ? t.after : best0[k] ? mine(*best0[k]) : t.before;
+    t.mark = t.best.empty() ? Mark::none : mark_for(t.best_after - t.after);
   }
   return out;
 }
@@ -180,7 +192,10 @@ json to_json(const Analysis& a) {
     json j = {{"round", t.round}, {"number", t.number},         {"side", std::string(1, t.side)},
               {"seat", t.seat},   {"played", t.played},         {"eval", rounded(t.before)},
               {"after", rounded(t.after)}};
-    if (!t.best.empty()) j["best"] = t.best;
+    if (!t.best.empty()) {
+      j["best"] = t.best;
+      j["best_after"] = rounded(t.best_after);
+    }
     if (t.mark != Mark::none) j["mark"] = mark_name(t.mark);
     turns.push_back(std::move(j));
   }
@@ -217,6 +232,7 @@ Result<Analysis> from_json(const json& j) {
       t.before = tj.at("eval").get<double>();
       t.after = tj.at("after").get<double>();
       t.best = tj.value("best", std::string());
+      t.best_after = t.best.empty() ? t.after : tj.at("best_after").get<double>();
       const std::string mark = tj.value("mark", std::string());
       t.mark = mark == "blunder" ? Mark::blunder : mark == "mistake" ? Mark::mistake : Mark::none;
       if (!mark.empty() && t.mark == Mark::none) return make_error(at + ".mark: not mistake or blunder");

@@ -1,8 +1,10 @@
 // The analysis of a game (docs/protocol.md, "Analysis"): every turn of a record evaluated by the strongest
 // bot (bots/bot.h) at a chosen depth or think time. For each turn: the mover's win chance before it (0 to 1,
 // what the search expects of the position for the side to move), the same after the turn played, the best
-// turn the search found where it differs from the one played, and a mark when the turn lost much: a mistake
-// from kMistake, a blunder from kBlunder (drops of win chance).
+// turn the search found where it differs from the one played with the mover's chance after it, and a mark when
+// the turn played lost much against the best: a mistake from kMistake, a blunder from kBlunder (the chance after
+// the best turn minus the chance after the turn played; both positions searched alike, the opponent to move, so
+// that the search's optimism for the side it plays cancels out).
 //
 // Pure logic like bots/: no I/O, no threads of its own; the server runs it on its analysis threads
 // (server/analysis_runner.h), `cinq analyze` inline. With a depth the search is capped by playouts and seeded
@@ -28,8 +30,8 @@ inline constexpr int kMaxDepth = 5;
 inline constexpr int kDefaultDepth = 3;
 inline constexpr std::int64_t kMinThinkMs = 50;
 inline constexpr std::int64_t kMaxThinkMs = 10000;
-// A turn is marked when the mover's win chance after it is this much below its win chance before it (and the
-// search found another turn): a mistake from 0.10, a blunder from 0.20.
+// A turn is marked when the mover's win chance after it is this much below its chance after the best turn the
+// search found (another one): a mistake from 0.10, a blunder from 0.20.
 inline constexpr double kMistake = 0.10;
 inline constexpr double kBlunder = 0.20;
 
@@ -51,7 +53,7 @@ std::optional<Settings> parse_key(std::string_view key);
 bots::Settings search_settings(const Settings& settings, std::uint64_t seed);
 
 enum class Mark { none, mistake, blunder };
-// The mark of a turn that lost `drop` of win chance (before minus after), the best turn being another.
+// The mark of a turn that lost `drop` of win chance (after the best turn minus after the turn played).
 Mark mark_for(double drop);
 const char* mark_name(Mark mark);  // "", "mistake", "blunder"
 
@@ -65,6 +67,7 @@ struct TurnEval {
   double before = 0.5;  // the mover's win chance before the turn
   double after = 0.5;   // the mover's win chance after the turn played
   std::string best;     // the best turn found, "" when it is the one played (or the turn was forced)
+  double best_after = 0.5;  // the mover's win chance after the best turn (`after` when it was played)
   Mark mark = Mark::none;
   friend bool operator==(const TurnEval&, const TurnEval&) = default;
 };

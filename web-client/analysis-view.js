@@ -128,7 +128,7 @@ export class AnalysisPanel {
     };
     let text = t('analysis.turn', words);
     if (turn.mark) text += ` ${t(`analysis.mark.${turn.mark}`)}`;
-    if (turn.best) text += ` ${t('analysis.best', {best: turn.best})}`;
+    if (turn.best) text += ` ${t('analysis.best', {best: turn.best, chance: percent(turn.best_after ?? turn.after)})}`;
     this.turn_.textContent = text;
     this.turn_.dataset.mark = turn.mark || '';
   }

@@ -74,7 +74,8 @@ TEST_CASE("analysis: a Tablut blunder that let the king escape") {
   CHECK(blunder.side == 'A');
   CHECK(blunder.played == "A/a4 a2/");
   CHECK(blunder.after == doctest::Approx(0.0));
-  CHECK(blunder.before > blunder.after + kBlunder);
+  CHECK(blunder.best_after > blunder.after + kBlunder);
+  CHECK(blunder.best == "A/h6 h1/");  // the attacker that shuts the corner's row
   CHECK(!blunder.best.empty());
   CHECK(blunder.mark == Mark::blunder);
   // The escape itself is the best turn: no mark, no other turn, and the mover's chance is whole.
@@ -124,8 +125,10 @@ TEST_CASE("analysis: a missed escape is a blunder and the escape is the best tur
   CHECK(missed.played == "D/g1 h1/");
   CHECK(missed.best == "D/g1 i1/");
   CHECK(missed.before == doctest::Approx(1.0));
+  CHECK(missed.best_after == 1.0);  // the escape ends the game
   // Whether the king at h1 still escapes depends on the search; where it says not, the turn is marked.
   if (missed.after <= 1 - kMistake) CHECK(missed.mark != Mark::none);
+  if (missed.after > 1 - kMistake) CHECK(missed.mark == Mark::none);
 }
 
 TEST_CASE("analysis: the stored form reads back, and names what is wrong") {

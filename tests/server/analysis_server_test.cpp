@@ -122,7 +122,8 @@ TEST_CASE("analysis server: hints against the computer are given, counted in the
     hint = ann.until([](const json& r) { return r.value("kind", "") == "hint" || r.value("type", "") == "error"; },
                      20s);
     CHECK(hint["hints"] == json::array({2, 0}));
-    CHECK(ask(ann, {{"type", "resign"}, {"room", room}}, "event")["kind"] == "finished");
+    ann.send({{"type", "resign"}, {"room", room}});
+    ann.until_event("finished");
     json stored = get_json(server.port(), "/api/games/" + room);
     CHECK(stored["position"]["hints"] == json::array({2, 0}));
     const std::string record = http_request(server.port(), "GET", "/api/games/" + room + "/record").body;
