@@ -50,7 +50,8 @@ TEST_CASE("analysis: settings are checked by field and named by key") {
   s.think_ms = 500;
   CHECK(!check(s));
   CHECK(s.key() == "think=500");
-  CHECK(parse_key("think=500") == s);
+  REQUIRE(parse_key("think=500"));
+  CHECK(parse_key("think=500")->think_ms == 500);
   Settings d;
   d.depth = 2;
   CHECK(d.key() == "depth=2");
