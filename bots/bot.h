@@ -49,6 +49,11 @@ struct Turn {
   std::chrono::microseconds elapsed{0};
   bool hit_hard_limit = false;
   std::size_t nodes = 0;  // the nodes the search made (its memory: some 32 bytes each)
+  // What the search thinks the mover's turn is worth: the mean reward (a win 1, a draw its share, a loss 0) of
+  // the first action it searched, as chosen (before a slip), for the side to move; in [0, 1]. Negative when
+  // nothing was searched (level 0, a forced turn, a search cut before any playout). Read by the analysis
+  // (analysis/); the bot's choice does not depend on it.
+  double value = -1;
 };
 
 // Chooses the whole turn of the side to move. `state` must not be over. If `cancel` is given and becomes

@@ -129,6 +129,10 @@ class Search {
   }
 
   Action action_of(std::uint32_t node) const { return nodes_[node].action; }
+  // The mean reward of `node` for the seat that chose its action (0 unvisited).
+  double mean(std::uint32_t node) const {
+    return nodes_[node].visits == 0 ? 0.0 : nodes_[node].value / nodes_[node].visits;
+  }
   bool hit_hard_limit() const { return hard_hit_; }
   Rng& rng() { return rng_; }
   std::size_t size() const { return nodes_.size(); }
@@ -438,6 +442,7 @@ Turn choose_turn(const State& state, const Settings& settings, const std::atomic
           random_rest(*current, search.rng(), turn);
           break;
         }
+        if (turn.value < 0) turn.value = search.mean(best);
         if (slip.chance > 0 && std::bernoulli_distribution(slip.chance)(search.rng()))
           best = search.slip_child(root, best, slip);
         root = best;

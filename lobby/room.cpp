@@ -399,6 +399,49 @@ Effect Room::abort(const std::string& player_id, Now now) {
   return e;
 }
 
+std::optional<Failure> Room::may_hint(const std::string& player_id) const {
+  const int s = seat_of(player_id);
+  if (s < 0) return Failure{"not_seated", "you do not hold a seat in this room"};
+  if (status_ == Status::finished) return Failure{"game_over", "the game is over"};
+  if (status_ == Status::open) return Failure{"not_started", "the game has not started"};
+  if (config_.rated) return Failure{"no_hints_rated", "no hints in a rated game"};
+  if (!seats_[1 - s].id.starts_with("bot:"))
+    return Failure{"no_hints_person", "hints are only given against the computer, never against a person"};
+  if (seat_to_move() != s) return Failure{"not_your_turn", "it is not your turn"};
+  if (record_.state().mid_turn()) return Failure{"turn_in_progress", "a turn is in progress: finish it first"};
+  return std::nullopt;
+}
+
+Effect Room::hint(const std::string& player_id, std::int64_t turns, const std::string& turn, Now now) {
+  if (auto refused = may_hint(player_id)) {
+    Effect e;
+    e.error = std::move(*refused);
+    return e;
+  }
+  if (record_.turn_count() != turns) return fail("stale", "a turn was played since the hint was asked for");
+  const int s = seat_of(player_id);
+  record_.add_comment(std::string(kHintComment) + std::to_string(s + 1) + " " + turn);
+  const auto counts = hints();
+  Effect e;
+  e.save = true;
+  e.events.push_back(event({{"kind", "hint"}, {"seat", s}, {"turn", turn}, {"hints", counts}}, e, now));
+  return e;
+}
+
+std::array<int, 2> Room::hints() const {
+  std::array<int, 2> out{0, 0};
+  for (const Entry& e : record_.entries()) {
+    if (e.kind != Entry::Kind::comment) continue;
+    std::string_view text = e.text;
+    while (!text.empty() && (text.front() == '#' || text.front() == ' ')) text.remove_prefix(1);
+    if (!text.starts_with(kHintComment)) continue;
+    text.remove_prefix(kHintComment.size());
+    if (text.starts_with("1")) ++out[0];
+    if (text.starts_with("2")) ++out[1];
+  }
+  return out;
+}
+
 Result<Record> Room::without_last_turn(int seat) const {
   if (config_.clock.correspondence())
     return make_error("a correspondence game's turns may have gone out by mail: they are not taken back");

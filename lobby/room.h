@@ -345,6 +345,18 @@ class Room {
     return !line.spectators || viewer < 0 || status_ == Status::finished;
   }
   Effect ask_rematch(const std::string& player_id, Now now);
+  // Hints (a casual game against the computer): whether `player_id` may ask for the best turn now. Refusals:
+  // not_seated, not_started, game_over, no_hints_rated (a rated game), no_hints_person (the opponent is
+  // not the computer), not_your_turn, turn_in_progress (a turn begun, by a mailed log).
+  std::optional<Failure> may_hint(const std::string& player_id) const;
+  // The hint found for the position after `turns` turns (record().turn_count() when it was asked for): kept
+  // in the record as a comment `# hint N TURN` (N the seat's player number, 1 or 2: kHintComment) and
+  // announced to the room (event `hint`, with the turn and the counts). Refusals: those of may_hint, and
+  // `stale` when a turn was played meanwhile.
+  Effect hint(const std::string& player_id, std::int64_t turns, const std::string& turn, Now now);
+  static constexpr std::string_view kHintComment = "hint ";
+  // The hints each seat was given in this game: the record's `# hint` comments.
+  std::array<int, 2> hints() const;
 
   // --- from the server
   // Correspondence rooms: the seats' token hashes (the tokens themselves are given to the players only).

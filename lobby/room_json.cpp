@@ -423,6 +423,14 @@ Value Room::position_of(const Record& record, Now now) const {
   } else {
     p.set("result", Value());
   }
+  // Hints given (a game against the computer): only once there are any, so other games' positions do not
+  // change.
+  if (const auto h = hints(); h[0] + h[1] > 0) {
+    Value counts = Value::array();
+    counts.push(Value(h[0]));
+    counts.push(Value(h[1]));
+    p.set("hints", std::move(counts));
+  }
   p.set("view", st.view());
   return p;
 }

@@ -126,6 +126,12 @@ bool copy_store(Store& from, Store& to, CopyReport& report, Error& error,
   for (const TournamentRow& t : tournaments)
     if (!to.put_tournament(t, -1, {}, error)) return false;
   report.tournaments = static_cast<std::int64_t>(tournaments.size());
+  // The games' analyses, as they are.
+  const auto analyses = from.all_analyses();
+  if (unreadable(analyses, "the analyses")) return false;
+  for (const AnalysisRow& a : analyses)
+    if (!to.put_analysis(a, error)) return false;
+  report.analyses = static_cast<std::int64_t>(analyses.size());
   // The check: counts, then every game.
   auto count_check = [&](const char* what, std::size_t a, std::size_t b) {
     if (a == b) return true;
@@ -138,6 +144,11 @@ bool copy_store(Store& from, Store& to, CopyReport& report, Error& error,
       !count_check("ratings", ratings.size(), to.all_ratings().size()) ||
       !count_check("rating changes", history.size(), to.all_rating_history().size()))
     return false;
+  using Analyses = std::vector<AnalysisRow>;
+  if (auto copied = to.all_analyses(); copied.failed() || Analyses(copied) != Analyses(analyses)) {
+    error.message = "check: the analyses differ in the copy";
+    return false;
+  }
   for (const TournamentRow& t : tournaments)
     if (auto copy = to.tournament(t.id); !copy || *copy != t) {
       error.message = "check: tournament " + t.id + " differs in the copy";

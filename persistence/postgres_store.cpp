@@ -38,7 +38,7 @@
 namespace cinq::store {
 namespace {
 
-constexpr int kSchemaVersion = 10;
+constexpr int kSchemaVersion = 11;
 
 // The schema of version 5, as the SQLite file has it (store.h). `meta` holds the schema version (SQLite keeps
 // it in PRAGMA user_version). Text is TEXT, integers BIGINT, reals DOUBLE PRECISION; a user name is unique
@@ -260,6 +260,14 @@ BEGIN
   END IF;
   RETURN 1;
 END $$;
+-- Version 11: the games' analyses (store.h, AnalysisRow).
+CREATE TABLE IF NOT EXISTS analyses (
+  game_id TEXT NOT NULL,
+  settings TEXT NOT NULL,
+  analysis TEXT NOT NULL,
+  created_ms BIGINT NOT NULL,
+  PRIMARY KEY (game_id, settings)
+);
 -- A change that must find its row (a save made from a stored version): no row, and the transaction fails.
 CREATE OR REPLACE FUNCTION cinq_expect_row(n BIGINT, game_id TEXT, version BIGINT) RETURNS INTEGER
 LANGUAGE plpgsql AS $$
@@ -491,6 +499,15 @@ constexpr Sql kSelectTournaments{
     "select_tournaments",
     "SELECT " CINQ_TOURNAMENT_COLUMNS " FROM tournaments WHERE $1 = '' OR status = $1"
     " ORDER BY starts_ms DESC, created_ms DESC, id LIMIT $2"};
+constexpr Sql kPutAnalysis{
+    "put_analysis",
+    "INSERT INTO analyses (game_id, settings, analysis, created_ms) VALUES ($1, $2, $3, $4)"
+    " ON CONFLICT (game_id, settings) DO UPDATE SET analysis = excluded.analysis, created_ms = excluded.created_ms"};
+constexpr Sql kSelectAnalysis{
+    "select_analysis",
+    "SELECT game_id, settings, analysis, created_ms FROM analyses WHERE game_id = $1 AND settings = $2"};
+constexpr Sql kSelectAnalyses{"select_analyses",
+                              "SELECT game_id, settings, analysis, created_ms FROM analyses ORDER BY game_id, settings"};
 constexpr Sql kSelectSeatTokens{"select_seat_tokens", "SELECT seat, token FROM seat_tokens WHERE game_id = $1"};
 constexpr Sql kInsertChat{
     "insert_chat",
@@ -1072,8 +1089,8 @@ class PostgresStore final : public Store {
       return fail();
     }
     // Version 5 is the first a PostgreSQL database has; the schema's statements are idempotent, and versions 6
-    // (the cluster), 7 (the mail tables), 8 (the accounts' mail), 9 (the seats' language) and 10 (the
-    // tournaments) only add to it (a column with a default,
+    // (the cluster), 7 (the mail tables), 8 (the accounts' mail), 9 (the seats' language), 10 (the
+    // tournaments) and 11 (the analyses) only add to it (a column with a default,
     // tables, indexes), so running them again upgrades it.
     if (version < kSchemaVersion) {
       const std::string set_version = "INSERT INTO meta (key, value) VALUES ('schema_version', '" +
@@ -1503,6 +1520,38 @@ class PostgresStore final : public Store {
     Error error;
     if (!control_query(kSelectTournaments, Params().text(status).integer(limit), "reading the tournaments", error,
                        [&](const Result& r, int i) { out.push_back(read_tournament(r, i)); }))
+      return error;
+    return out;
+  }
+
+  // --- analyses (schema version 11): on the control connection, as the tournaments.
+  bool put_analysis(const AnalysisRow& a, Error& error) override {
+    std::lock_guard lock(writer_.mutex());
+    if (!writer_.ready(error)) return false;
+    Batch batch;
+    batch.add(kPutAnalysis, Params().text(a.game_id).text(a.settings).text(a.analysis).integer(a.created_ms));
+    return writer_.run_transaction(batch, false, error, "storing the analysis " + a.settings + " of game " + a.game_id);
+  }
+
+  static AnalysisRow read_analysis(const Result& r, int i) {
+    return AnalysisRow{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.integer(i, 3)};
+  }
+
+  Read<std::optional<AnalysisRow>> analysis(const std::string& game_id, const std::string& settings) override {
+    std::optional<AnalysisRow> out;
+    Error error;
+    if (!control_query(kSelectAnalysis, Params().text(game_id).text(settings),
+                       "reading the analysis " + settings + " of game " + game_id, error,
+                       [&](const Result& r, int i) { out = read_analysis(r, i); }))
+      return error;
+    return out;
+  }
+
+  Read<std::vector<AnalysisRow>> all_analyses() override {
+    std::vector<AnalysisRow> out;
+    Error error;
+    if (!control_query(kSelectAnalyses, Params(), "reading the analyses", error,
+                       [&](const Result& r, int i) { out.push_back(read_analysis(r, i)); }))
       return error;
     return out;
   }

@@ -21,7 +21,7 @@
 namespace cinq::store {
 namespace {
 
-constexpr int kSchemaVersion = 10;
+constexpr int kSchemaVersion = 11;
 constexpr int kBusyTimeoutMs = 5000;
 
 // CREATE ... IF NOT EXISTS everywhere: opening a database whose schema is already there changes nothing.
@@ -267,6 +267,24 @@ CREATE TABLE IF NOT EXISTS tournaments (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS tournaments_by_status ON tournaments(status, starts_ms, created_ms);
 )sql";
+
+// Version 11: the games' analyses (store.h, AnalysisRow).
+constexpr const char* kUpgradeTo11 = R"sql(
+CREATE TABLE IF NOT EXISTS analyses (
+  game_id TEXT NOT NULL,
+  settings TEXT NOT NULL,
+  analysis TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  PRIMARY KEY (game_id, settings)
+) WITHOUT ROWID;
+)sql";
+constexpr const char* kPutAnalysis =
+    "INSERT INTO analyses (game_id, settings, analysis, created_ms) VALUES (?1, ?2, ?3, ?4)"
+    " ON CONFLICT(game_id, settings) DO UPDATE SET analysis = excluded.analysis, created_ms = excluded.created_ms";
+constexpr const char* kSelectAnalysis =
+    "SELECT game_id, settings, analysis, created_ms FROM analyses WHERE game_id = ?1 AND settings = ?2";
+constexpr const char* kSelectAnalyses =
+    "SELECT game_id, settings, analysis, created_ms FROM analyses ORDER BY game_id, settings";
 
 #define CINQ_GAME_COLUMNS                                                                            \
   "id, game, options, clock_base_ms, clock_increment_ms, is_private, kind, status, result, record, " \
@@ -1230,13 +1248,14 @@ bool create_schema(Connection& db, const std::string& path, Error& error) {
              db.exec(kExtrasSchema, e, doing) && db.exec(kUpgradeTo5, e, doing) &&
              db.exec(kUpgradeTo6, e, doing) && db.exec(kUpgradeTo7, e, doing) && db.exec(kUpgradeTo8, e, doing) &&
              db.exec(kUpgradeTo9, e, doing) && db.exec(kUpgradeTo10, e, doing) &&
-             db.exec(set_version.c_str(), e, doing);
+             db.exec(kUpgradeTo11, e, doing) && db.exec(set_version.c_str(), e, doing);
     // Version 1 gains the correspondence columns (its games are not correspondence games), then version 2
     // its entries, then version 3 the seat tokens and chat tables (empty: older links cannot be shown again),
     // then version 4 the accounts and ratings (every player a guest, no game rated, winners unknown), then
     // version 5 the cluster's tables (version 3's game_progress gains its commands, which the version 3
     // tables made here have already), then version 6 the mail tables (empty), then version 7 the accounts'
-    // mail (empty), then version 8 the seats' language (English), then version 9 the tournaments (none).
+    // mail (empty), then version 8 the seats' language (English), then version 9 the tournaments (none), then
+    // version 11 the analyses (none).
     if (version >= 3 && version <= 5 && !db.exec(kAddCommands, e, upgrading)) return false;
     if (version == 1 && !db.exec(kUpgradeTo2, e, upgrading)) return false;
     if (version <= 2 && !upgrade_to_3(db, path, e, upgrading)) return false;
@@ -1246,7 +1265,8 @@ bool create_schema(Connection& db, const std::string& path, Error& error) {
     if (version <= 6 && !db.exec(kUpgradeTo7, e, upgrading)) return false;
     if (version <= 7 && !db.exec(kUpgradeTo8, e, upgrading)) return false;
     if (version <= 8 && !db.exec(kUpgradeTo9, e, upgrading)) return false;
-    return db.exec(kUpgradeTo10, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
+    if (version <= 9 && !db.exec(kUpgradeTo10, e, upgrading)) return false;
+    return db.exec(kUpgradeTo11, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
   });
 }
 
@@ -1404,6 +1424,9 @@ class SqliteStore final : public Store {
                       Error& error) override;
   Read<std::optional<TournamentRow>> tournament(const std::string& id) override;
   Read<std::vector<TournamentRow>> tournaments(const std::string& status, int limit) override;
+  bool put_analysis(const AnalysisRow& row, Error& error) override;
+  Read<std::optional<AnalysisRow>> analysis(const std::string& game_id, const std::string& settings) override;
+  Read<std::vector<AnalysisRow>> all_analyses() override;
   bool put_player(const PlayerRow& player, Error& error) override;
   UsernameClaim claim_username(const std::string& player_id, const std::string& username,
                                const std::string& password_hash, Error& error) override;
@@ -1990,6 +2013,50 @@ Read<std::vector<TournamentRow>> SqliteStore::tournaments(const std::string& sta
             return rc == SQLITE_OK ? sqlite3_bind_int(stmt, 2, limit) : rc;
           },
           [&](sqlite3_stmt* stmt) { out.push_back(read_tournament(stmt)); }))
+    return error;
+  return out;
+}
+
+// --- analyses (schema version 11): one statement each.
+bool SqliteStore::put_analysis(const AnalysisRow& a, Error& error) {
+  const std::string doing = "storing the analysis " + a.settings + " of game " + a.game_id;
+  return writer.transaction(error, doing, [&](Error& e) {
+    return write_one(writer, kPutAnalysis, doing, e, [&](sqlite3_stmt* stmt) {
+      int rc = bind_text(stmt, 1, a.game_id);
+      if (rc == SQLITE_OK) rc = bind_text(stmt, 2, a.settings);
+      if (rc == SQLITE_OK) rc = bind_text(stmt, 3, a.analysis);
+      return rc == SQLITE_OK ? sqlite3_bind_int64(stmt, 4, a.created_ms) : rc;
+    });
+  });
+}
+
+namespace {
+AnalysisRow read_analysis(sqlite3_stmt* stmt) {
+  return AnalysisRow{column_text(stmt, 0), column_text(stmt, 1), column_text(stmt, 2),
+                     sqlite3_column_int64(stmt, 3)};
+}
+}  // namespace
+
+Read<std::optional<AnalysisRow>> SqliteStore::analysis(const std::string& game_id, const std::string& settings) {
+  std::optional<AnalysisRow> out;
+  Error error;
+  if (!read_rows(
+          kSelectAnalysis, "reading the analysis " + settings + " of game " + game_id, error,
+          [&](sqlite3_stmt* stmt) {
+            int rc = bind_text(stmt, 1, game_id);
+            return rc == SQLITE_OK ? bind_text(stmt, 2, settings) : rc;
+          },
+          [&](sqlite3_stmt* stmt) { out = read_analysis(stmt); }))
+    return error;
+  return out;
+}
+
+Read<std::vector<AnalysisRow>> SqliteStore::all_analyses() {
+  std::vector<AnalysisRow> out;
+  Error error;
+  if (!read_rows(
+          kSelectAnalyses, "reading the analyses", error, [](sqlite3_stmt*) { return SQLITE_OK; },
+          [&](sqlite3_stmt* stmt) { out.push_back(read_analysis(stmt)); }))
     return error;
   return out;
 }

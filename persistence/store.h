@@ -36,6 +36,8 @@
 //                   (version 8): an account's own address and which mails it wants (AccountMail).
 //   tournaments     (id, game, format, name, status, created_by, starts_ms, created_ms, updated_ms, version,
 //                   state) (version 10): a tournament's whole state as its logic saves it (TournamentRow).
+//   analyses        (game_id, settings, analysis, created_ms) (version 11): a finished game's analysis at one
+//                   depth or think time, computed once (AnalysisRow).
 // Version 5 also gives players a user name and a password hash (accounts) and games `rated` and `winner`.
 //
 // So an accepted turn writes one entry row and the progress row, whatever the game's length. Reading a game
@@ -313,6 +315,16 @@ struct TournamentRow {
   bool operator==(const TournamentRow&) const = default;
 };
 
+// A finished game's analysis (schema version 11, table analyses; analysis/analysis.h): computed once for each
+// settings key ("depth=3", "think=500") and kept as the protocol's JSON text.
+struct AnalysisRow {
+  std::string game_id;
+  std::string settings;  // analysis::Settings::key()
+  std::string analysis;  // analysis::to_json(), as text
+  std::int64_t created_ms = 0;
+  bool operator==(const AnalysisRow&) const = default;
+};
+
 // Queued mails that no longer apply (the seat played: its your-turn mail and reminders go): every mail still
 // queued for `seat` of `game_id` whose kind is one of `kinds`.
 struct MailCancel {
@@ -528,6 +540,14 @@ class Store {
   virtual Read<std::optional<TournamentRow>> tournament(const std::string& id) = 0;
   // Tournaments of a status ("" any), newest first (by starts_ms, then created_ms), at most `limit`.
   virtual Read<std::vector<TournamentRow>> tournaments(const std::string& status, int limit) = 0;
+
+  // --- analyses (schema version 11, AnalysisRow)
+  // Writes `row`, replacing the game's analysis of the same settings if there is one (the same settings give
+  // the same analysis: two computed at once are one).
+  virtual bool put_analysis(const AnalysisRow& row, Error& error) = 0;
+  virtual Read<std::optional<AnalysisRow>> analysis(const std::string& game_id, const std::string& settings) = 0;
+  // Every analysis (cinq store copy), by game and settings.
+  virtual Read<std::vector<AnalysisRow>> all_analyses() = 0;
 
  protected:
   Store() = default;

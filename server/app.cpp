@@ -33,6 +33,8 @@ App::App(store::Store& store, store::Worker& writer, Limits limits, BotConfig bo
   bot_runner_ = std::make_unique<BotRunner>(bot_config_.threads, services_.metrics, bot_config_.max_queue);
   services_.bots = bot_runner_.get();
   services_.bot_config = &bot_config_;
+  analyst_ = std::make_unique<Analyst>(bot_config_.analysis, store, services_.metrics);
+  services_.analyst = analyst_.get();
   workers_ = std::make_unique<Workers>(workers);
   rooms_ = std::make_unique<RoomDirectory>(services_, *workers_);
   identities_ = std::make_unique<Identities>(services_, *workers_);
@@ -61,6 +63,7 @@ App::~App() {
   mail_sender_.reset();
   if (cluster_) cluster_->stop();
   bot_runner_->stop();
+  analyst_->stop();
   protocol_->shutdown();
   workers_->stop();
 }
@@ -153,6 +156,7 @@ void App::shutdown() {
   // First the bots: a bot still thinking would post its turn to a room that is going. Then no message is
   // handled any more, and the workers end (a job not started is dropped) before the rooms go.
   bot_runner_->stop();
+  analyst_->stop();
   protocol_->shutdown();
   workers_->stop();
   rooms_->clear();

@@ -67,6 +67,7 @@ class App : public net::Handler {
   std::unique_ptr<store::Saver> saver_;
   BotConfig bot_config_;
   std::unique_ptr<BotRunner> bot_runner_;  // after services_: its threads are joined before the metrics go
+  std::unique_ptr<Analyst> analyst_;
   std::unique_ptr<Workers> workers_;
   std::unique_ptr<RoomDirectory> rooms_;
   std::unique_ptr<Identities> identities_;

@@ -28,6 +28,7 @@
 #include "bots/bot.h"
 #include "lobby/room.h"
 #include "rules/game.h"
+#include "server/analyst.h"
 
 namespace cinq::server {
 
@@ -44,6 +45,7 @@ struct BotConfig {
   std::chrono::milliseconds answer_delay = kBotAnswerDelay;  // `--bot-answer-ms` (tests shorten both)
   std::chrono::milliseconds pace_delay = kBotPaceDelay;      // `--bot-pace-ms`
   std::size_t max_queue = 256;                               // bot turns waiting for a thread
+  AnalystConfig analysis;  // the analyses' threads and limits (server/analyst.h): the strongest bot's search too
 };
 
 // The player a bot of `level` is seated as: `bot:L`; in a room of two bots, `bot:L-S` with its seat S (a

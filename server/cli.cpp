@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/analysis.h"
 #include "lobby/json_value.h"
 #include "rules/notation.h"
 #include "rules/records_file.h"
@@ -368,6 +369,47 @@ std::string replay_text(const Result<Record>& record, const std::string& error_p
 // JSON array of the objects of one, each with "record" (its number) and "start_line"; --canonical prints
 // the records rewritten, one blank line between two, so the output is a file of several records again, or,
 // when any is bad, only the errors. An error names the record and the file's line.
+struct AnalyzeArgs {
+  std::string path;
+  int depth = analysis::kDefaultDepth;
+  std::int64_t think_ms = 0;
+  bool json = false;
+};
+
+// `cinq analyze`: one record (a file of one, or the first of several is refused: one game at a time), each
+// turn evaluated (analysis/analysis.h); a line per turn, or the analysis as the protocol gives it.
+int cmd_analyze(const AnalyzeArgs& args) {
+  std::string text;
+  if (!read_input(args.path, text)) {
+    std::cerr << "cinq: cannot read '" << args.path << "'\n";
+    return 2;
+  }
+  auto split = split_records(text);
+  if (!split) {
+    std::cout << split.error().text() << "\n";
+    return 1;
+  }
+  if (split->size() != 1) {
+    std::cout << "FILE: " << split->size() << " records; analyze one game at a time\n";
+    return 1;
+  }
+  auto record = read_record(split->front());
+  if (!record) {
+    std::cout << record.error().text() << "\n";
+    return 1;
+  }
+  analysis::Settings settings;
+  settings.depth = args.depth;
+  settings.think_ms = args.think_ms;
+  auto result = analysis::analyze(*record, settings);
+  if (!result) {
+    std::cout << result.error().message << "\n";
+    return 1;
+  }
+  std::cout << (args.json ? dump(analysis::to_json(*result)) : analysis::text_lines(*result));
+  return 0;
+}
+
 int cmd_replay(const ReplayArgs& args) {
   const std::string& path = args.path;
   const bool json = args.json, canonical = args.canonical;
@@ -511,6 +553,22 @@ int cli_main(int argc, char** argv) {
                    "one turn, like 'B/g3 f3/@ c3/', or the line that appends it, like '4 B/g3 f3/@ c3/'");
   commands[play] = [&] { return cmd_play(play_args); };
 
+  AnalyzeArgs analyze_args;
+  CLI::App* analyze = app.add_subcommand(
+      "analyze",
+      "Evaluates every turn of the record in FILE with the strongest bot and prints one line per turn: its "
+      "number, side, the turn played, the mover's win chance before it (0 to 1), the best turn found where it "
+      "differs (else -) and a mark, mistake (a drop of win chance of 0.10 or more) or blunder (0.20 or more). "
+      "The same depth gives the same analysis.");
+  analyze->add_option("FILE", analyze_args.path, "one record; '-' reads standard input")->required();
+  analyze->add_option("--depth", analyze_args.depth, "the search of bot level D's playouts, 1 to 5")
+      ->type_name("D")->check(CLI::Range(analysis::kMinDepth, analysis::kMaxDepth).description(""))
+      ->capture_default_str();
+  analyze->add_option("--think-ms", analyze_args.think_ms, "a search of MS per turn instead of a depth, 50 to 10000")
+      ->type_name("MS")->check(CLI::Range(analysis::kMinThinkMs, analysis::kMaxThinkMs).description(""));
+  analyze->add_flag("--json", analyze_args.json, "the analysis as JSON (docs/protocol.md, \"Analysis\")");
+  commands[analyze] = [&] { return cmd_analyze(analyze_args); };
+
   PerftArgs perft_args;
   CLI::App* perft = app.add_subcommand(
       "perft",
@@ -588,7 +646,7 @@ int cli_main(int argc, char** argv) {
   }
   for (const auto& [command, run] : commands)
     if (command->parsed()) return run();
-  return usage_error(app, "a command is needed: replay, play, perft, serve, mail-in, selfplay, store, tournament or games");
+  return usage_error(app, "a command is needed: replay, play, analyze, perft, serve, mail-in, selfplay, store, tournament or games");
 }
 
 }  // namespace cinq

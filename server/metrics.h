@@ -43,6 +43,11 @@ struct Metrics {
   Histogram bot_think;                             // one choose_turn, on a bot thread
   std::atomic<std::int64_t> bots_busy{0};          // bot threads thinking now
   std::atomic<std::int64_t> bots_queued{0};        // bot turns waiting for a thread
+  std::atomic<std::int64_t> hints{0};              // hints given (games against the computer)
+  // Analyses of finished games (server/analyst.h)
+  std::atomic<std::int64_t> analyses{0};         // computed and stored
+  std::atomic<std::int64_t> analyses_busy{0};    // computing now
+  std::atomic<std::int64_t> analyses_queued{0};  // waiting for a thread
   // Blocking work done on a network thread (note_blocking): a store read, a whole record's replay, an
   // import. Stays 0 when such work all runs on the workers (server/workers.h).
   std::atomic<std::int64_t> blocking_on_network{0};

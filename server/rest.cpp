@@ -2,17 +2,20 @@
 // file of the application that sees Boost.URL (the one percent-decoder of the code base, with the static
 // files' in server/net).
 #include <algorithm>
+#include <charconv>
 #include <boost/url/parse.hpp>
 #include <boost/url/url_view.hpp>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "analysis/analysis.h"
 #include "lobby/game_table.h"
 #include "lobby/json_value.h"
 #include "lobby/room.h"
 #include "rules/notation.h"
 #include "rules/registry.h"
 #include "server/http_answers.h"
+#include "server/analyst.h"
 #include "server/http_api.h"
 
 #include <algorithm>
@@ -135,6 +138,7 @@ const std::vector<HttpApi::Route>& HttpApi::routes() {
       {"POST", "/api/games/import", &HttpApi::import_game, " with a record as the body"},
       {"GET", "/api/games/{id}", &HttpApi::game, " (or POST a log to /api/games/{id}/record)"},
       {"GET", "/api/games/{id}/record", &HttpApi::record},
+      {"GET", "/api/games/{id}/analysis", &HttpApi::analysis},
       {"GET", "/api/players/{name}", &HttpApi::player},
       {"GET", "/api/players/{name}/games.txt", &HttpApi::player_games},
       {"GET", "/api/leaderboard/{game}", &HttpApi::leaderboard},
@@ -276,6 +280,37 @@ void HttpApi::show_room(Call& call, bool record_only) {
 
 // A game's chat as stored: the players' lines, and the spectators' once the game is over (during
 // it, the players do not read those). Read from the store once everything said so far is stored.
+void HttpApi::analysis(Call& call) {
+  const std::string id = call.params.at(0);
+  analysis::Settings settings;
+  settings.depth = services_.analyst ? services_.analyst->default_depth() : analysis::kDefaultDepth;
+  for (const char* key : {"depth", "think_ms"}) {
+    if (!call.query.count(key)) continue;
+    const std::string& text = call.query[key];
+    std::int64_t n = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc() || end != text.data() + text.size())
+      return call.respond(error_response(400, "bad_request", std::string(key) + ": '" + text + "' is not an integer"));
+    if (std::string_view(key) == "depth")
+      settings.depth = static_cast<int>(std::clamp<std::int64_t>(n, -1, 1000));
+    else
+      settings.think_ms = n == 0 ? -1 : std::clamp<std::int64_t>(n, -1, 1000000);
+  }
+  if (auto bad = analysis::check(settings)) return call.respond(error_response(400, "bad_request", *bad));
+  bool queued = workers_.submit(Workers::Kind::quick, [this, id, settings, respond = call.respond] {
+    note_blocking(services_.metrics);
+    auto row = services_.store->analysis(id, settings.key());
+    if (row.failed()) return respond(storage_response());
+    if (!row)
+      return respond(error_response(404, "not_analyzed", "game '" + id + "' has no analysis " + settings.key()));
+    net::HttpResponse r;
+    r.content_type = "application/json";
+    r.body = row->analysis;
+    respond(r);
+  });
+  if (!queued) call.respond(busy_response());
+}
+
 void HttpApi::chat(Call& call) {
   const std::string id = call.params.at(0);
   rooms_.load(id, [this, id, request = call.request, respond = call.respond](RoomDirectory::Lookup found) mutable {
@@ -371,6 +406,10 @@ void HttpApi::metrics(Call& call) {
          m.bot_turns_dropped.load());
   metric("cinq_bots_busy", "gauge", "Bot threads thinking now.", m.bots_busy.load());
   metric("cinq_bots_queued", "gauge", "Bot turns waiting for a bot thread.", m.bots_queued.load());
+  metric("cinq_hints_total", "counter", "Hints given in games against the computer.", m.hints.load());
+  metric("cinq_analyses_total", "counter", "Analyses of finished games computed.", m.analyses.load());
+  metric("cinq_analyses_busy", "gauge", "Analyses being computed.", m.analyses_busy.load());
+  metric("cinq_analyses_queued", "gauge", "Analyses waiting for an analysis thread.", m.analyses_queued.load());
   out += "# HELP cinq_limit_refusals_total Requests refused by a per-player or per-address limit.\n"
          "# TYPE cinq_limit_refusals_total counter\n";
   out += "cinq_limit_refusals_total{limit=\"open_rooms\"} " + std::to_string(m.refused_open_rooms.load()) + "\n";

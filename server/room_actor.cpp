@@ -68,6 +68,7 @@ std::string RoomActor::commands_text() const {
 
 RoomActor::~RoomActor() {
   cancel_bot();
+  if (hint_cancel_) hint_cancel_->store(true);
   services_.claims.drop(holder_);
 }
 
@@ -570,6 +571,42 @@ void RoomActor::schedule_bot(int seat, int level) {
   bot_timer_->arm(std::chrono::seconds(1), [weak = weak_from_this()] {
     if (auto self = weak.lock()) self->serve_bots();
   });
+}
+
+void RoomActor::ask_hint(const std::shared_ptr<net::Connection>& c, const std::string& player_id,
+                         const std::string& ref) {
+  if (auto refused = room_.may_hint(player_id)) {
+    lobby::Effect e;
+    e.error = std::move(*refused);
+    return apply(std::move(e), c, ref);
+  }
+  if (!services_.bots) return c->send(error_message("no_hints", "this server plays no bots", ref, id_));
+  if (hint_cancel_) return c->send(error_message("hint_pending", "a hint is being searched", ref, id_));
+  const int seat = room_.seat_of(player_id);
+  const int level = std::max(1, bot_level(room_.seats()[1 - seat].id).value_or(1));
+  bots::Settings settings = bots::level_settings(level);
+  static thread_local std::mt19937_64 seeds{std::random_device{}()};
+  settings.seed = seeds();
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  hint_cancel_ = cancel;
+  const std::int64_t key = room_.record().turn_count();
+  const char letter = room_.game().side_letter(room_.record().state().to_move());
+  BotRunner::Job job{room_.record().state().clone(), settings, cancel,
+                     [weak = weak_from_this(), c, player_id, ref, key, letter](BotAnswer answer) {
+                       auto self = weak.lock();
+                       if (!self) return;
+                       std::string turn = std::string(1, letter) + "/";
+                       for (const std::string& item : answer.items) turn += item + "/";
+                       self->post([c, player_id, ref, key, turn](RoomActor& a) {
+                         a.hint_cancel_.reset();
+                         ++a.services_.metrics.hints;
+                         a.apply(a.room_.hint(player_id, key, turn, Services::now()), c, ref);
+                       });
+                     },
+                     player_id};
+  if (services_.bots->submit(std::move(job))) return;
+  hint_cancel_.reset();
+  c->send(error_message("busy", "the computer is busy: ask again in a moment", ref, id_));
 }
 
 void RoomActor::on_bot_turn(std::int64_t key, BotAnswer answer) {

@@ -88,6 +88,10 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   // Plays for the room's bot seats (server/bot_runner.h): when a bot is to move, one job for the bot
   // threads; a draw offer to a bot is declined, a rematch asked of it agreed. Called after every effect.
   void serve_bots();
+  // A hint for `player_id` (lobby::Room::may_hint): the best turn searched on the bot threads at the computer
+  // opponent's level (at least 1), for the player as their owner, then kept and announced by Room::hint.
+  // One at a time per room (`hint_pending`).
+  void ask_hint(const std::shared_ptr<net::Connection>& c, const std::string& player_id, const std::string& ref);
 
   // --- any thread: what the lobby lists, as of the last announcement
   struct Listing {
@@ -180,6 +184,7 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
     std::chrono::steady_clock::time_point ready;  // not played before (its delay: bot_runner.h)
   };
   std::optional<BotJob> bot_job_;
+  std::shared_ptr<std::atomic<bool>> hint_cancel_;  // the hint being searched, if any
   std::unique_ptr<net::Timer> bot_timer_;  // the answer's delay, or a retry when the bot queue was full
   std::array<bool, 2> bot_shown_online_{false, false};  // presence told for each bot seat
   bool bot_fallback_ = false;  // the last bot turn failed (never expected): the next one is random play

@@ -312,6 +312,15 @@ Command add_serve_command(CLI::App& cinq) {
       ->type_name("N")->check(range(1, 64))->capture_default_str();
   cmd->add_option("--bot-threads", args->bots.threads, "threads the computer opponents think on, 1 to 64")
       ->type_name("N")->check(range(1, 64))->capture_default_str();
+  cmd->add_option("--analysis-threads", args->bots.analysis.threads,
+                  "threads that analyse finished games with the strongest bot, 0 (none) to 64")
+      ->type_name("N")->check(range(0, 64))->capture_default_str();
+  cmd->add_option("--analysis-depth", args->bots.analysis.depth,
+                  "the depth of an analysis that names none (the client's), 1 to 5: bot level D's search")
+      ->type_name("D")->check(range(1, 5))->capture_default_str();
+  cmd->add_option("--analyses-per-player", args->bots.analysis.per_player,
+                  "analyses one player may have waiting or running; 0: no limit")
+      ->type_name("N")->check(range(0, 1000))->capture_default_str();
   cmd->add_option("--bot-answer-ms", args->bot_answer_ms,
                   "a bot's turn is shown no sooner than this after the move it answers, 0 to 60000")
       ->type_name("MS")->check(range(0, 60000))->capture_default_str();

@@ -25,6 +25,7 @@ constexpr int kProtocolVersion = 2;
 
 class RoomActor;
 class BotRunner;
+class Analyst;
 class RoomBus;
 class Postman;
 class MailSender;
@@ -46,6 +47,7 @@ struct Services {
   store::Saver* saver = nullptr;    // every write, in order, group-committed on the writer
   net::Server* net = nullptr;
   BotRunner* bots = nullptr;              // the computer opponents' threads (nullptr: no bots)
+  Analyst* analyst = nullptr;             // the analyses of finished games (server/analyst.h)
   RoomBus* bus = nullptr;                 // the other nodes (server/room_bus.h); nullptr: this node alone
   const Postman* postman = nullptr;       // correspondence by mail (server/postman.h); nullptr: no mail
   MailSender* mail_sender = nullptr;      // drains the outbox (server/mail_sender.h)

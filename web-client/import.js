@@ -10,7 +10,7 @@ import {t} from './i18n.js';
 import {MoveList} from './movelist.js';
 import {play_on_panel} from './play-on.js';  // play on from the position shown
 import {fetch_replay, replay_position, replay_turns} from './replay.js';
-import {el, game_title} from './ui.js';
+import {el, game_title, notify} from './ui.js';
 import {parse_result_text, result_sentence, seat_label} from './words.js';
 
 // Why a text is no record before the server is asked: an empty text, or one without a `#!` line nor a turn
@@ -135,6 +135,28 @@ export function render_import(root, app = null) {
     viewer.hidden = true;
   }
 
+  // Imports the record as a private finished room and opens it with its analysis asked for.
+  async function analyse_record(record, button) {
+    button.disabled = true;
+    try {
+      const response = await fetch('/api/games/import', {method: 'POST', headers: {'Content-Type': 'text/plain'}, body: record});
+      const answer = await response.json().catch(() => ({}));
+      if (!response.ok) {
+        notify(answer.error ? error_text(answer.error.code, answer.error.message) :
+                              t('play_on.failed', {status: String(response.status)}));
+        return;
+      }
+      if (app) app.analyse_room = answer.room;
+      const hash = `#/room/${answer.room}`;
+      if (app && app.navigate) app.navigate(hash);
+      else location.hash = hash;
+    } catch {
+      notify(t('play_on.unreachable'));
+    } finally {
+      button.disabled = false;
+    }
+  }
+
   async function show_replay(data, sequence) {
     clear_replay();
     const players = data.players || [];
@@ -171,9 +193,14 @@ export function render_import(root, app = null) {
       },
     });
     controls.set_turns(replay_turns(steps));
+    // A finished record: analysed in a room of its own (imported, private), which asks for the analysis.
+    const analyse = data.finished && !data.incomplete ?
+        el('button', {id: 'import-analyse', type: 'button', onclick: () => analyse_record(record_text, analyse)},
+           t('analysis.ask')) :
+        null;
     // A line a block: a long one wraps under its own start, indented, rather than being cut.
     const lines = String(data.record || '').replace(/\n$/, '').split('\n');
-    panel.replaceChildren(controls.node, ...(play_on ? [play_on.node] : []),
+    panel.replaceChildren(controls.node, ...(analyse ? [analyse] : []), ...(play_on ? [play_on.node] : []),
                           el('pre', {id: 'moves', class: 'moves', tabindex: '0', 'aria-label': t('room.record_label')},
                              lines.map((line) => el('span', {class: 'moves-line'}, line || ' '))));
     controls.go(0, true);

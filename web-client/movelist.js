@@ -191,6 +191,12 @@ export class MoveList {
     this.draw_();
   }
 
+  // An analysis's marks by turn (index - 1: 'mistake', 'blunder' or null), shown beside those turns.
+  set_marks(marks) {
+    this.marks_ = marks || [];
+    this.draw_();
+  }
+
   get turns() { return this.turns_; }
   set game(game) {
     this.game_ = game || '';
@@ -325,6 +331,8 @@ export class MoveList {
       const classes = ['ml-turn'];
       if (last) classes.push('ml-last');
       if (viewing) classes.push('ml-viewing');
+      const mark = (this.marks_ || [])[turn.index - 1];
+      if (mark) classes.push(`ml-${mark}`);
       const cell =
           el('button', {
             type: 'button',
@@ -336,6 +344,9 @@ export class MoveList {
             onclick: () => this.go(turn.index),
           },
              this.in_words_ ? turn_in_words(this.game_, turn, this.words_ && this.words_.actionWords) : turn.text);
+      if (mark) {
+        cell.append(el('span', {class: 'ml-mark', title: t(`analysis.mark.${mark}`)}, mark === 'blunder' ? '??' : '?'));
+      }
       line.node.append(cell);
     }
     this.list_.replaceChildren(...items);

@@ -162,7 +162,12 @@ export function result_text(state) {
   const result = (state.position || {}).result;
   if (!result) return '';
   const names = (state.seats || []).map((seat) => (seat ? seat.name : ''));
-  return result_sentence(state.game, result, names);
+  const sentence = result_sentence(state.game, result, names);
+  // Hints taken against the computer, each player's count.
+  const hints = (state.position || {}).hints || [];
+  const taken = [0, 1].filter((s) => hints[s] > 0)
+      .map((s) => t('room.hints_taken', {name: names[s] || t('room.seat_n', {n: s + 1}), count: hints[s]}));
+  return taken.length ? `${sentence} (${taken.join(', ')})` : sentence;
 }
 
 // The seat a link opens, as the link itself says it (`?seat=S&token=T`), else null.

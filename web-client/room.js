@@ -13,6 +13,8 @@ import {apply_merge_patch} from './patch.js';
 import {replay_failure_text} from './import.js';
 import {mount_social} from './social.js';  // social: chat, sounds, the hidden tab's alert
 import {MoveList, record_turns, seat_of_side, turn_label} from './movelist.js';
+import {AnalysisPanel} from './analysis-view.js';  // a finished game's analysis
+import {fetch_replay} from './replay.js';
 import {replay_position, ReplayCache} from './replay.js';
 import * as ui from './ui.js';
 import {play_on_panel} from './play-on.js';  // a finished game played on from its replay
@@ -83,6 +85,9 @@ export function render_room(root, app, room_id) {
   const takeback = button('takeback', t('room.takeback'), () => command('takeback'));
   const accept_takeback = button('accept-takeback', t('room.takeback_accept'), () => command('takeback'), 'primary');
   const decline_takeback = button('decline-takeback', t('room.takeback_decline'), () => command('decline_takeback'));
+  // Against the computer, in a casual game: the bot's best turn for the position (counted in the result).
+  const hint = button('hint', t('room.hint'), () => command('hint'));
+  const hint_line = el('p', {id: 'hint-line', class: 'hint-line', role: 'status', hidden: true});
   // The first-move countdown ("Ada must move within 25 s"), in place of clocks that do not run yet.
   const first_move_line = el('p', {id: 'first-move', class: 'first-move', role: 'timer', hidden: true});
   // Announcements (draw offers, takebacks, aborts, resignations, time), newest last, near the board.
@@ -90,6 +95,17 @@ export function render_room(root, app, room_id) {
       el('ol', {id: 'room-log', class: 'room-log', 'aria-live': 'polite', 'aria-label': t('room.news')});
   // The move list: every turn a button showing the position after it; after the game, the replay too.
   const movelist = new MoveList({game: '', on_view: (index, turn) => view_position(index, turn)});
+  // After the game: its analysis, the evaluation graph under the move list, the best turn on the board.
+  const analysis = new AnalysisPanel({
+    conn, room_id,
+    on_select: (index) => movelist.go(index),
+    on_best: (index, record, best) => show_best(index, record, best),
+  });
+  analysis.on_marks = (marks) => movelist.set_marks(marks);
+  if (app.analyse_room === room_id) {  // opened by the import page's "Analyse the game"
+    app.analyse_room = null;
+    analysis.ask_at_once = true;
+  }
   // Over the board while it shows an earlier position: what it shows, and the way back.
   const back_to_live = el(
       'button',
@@ -145,7 +161,8 @@ export function render_room(root, app, room_id) {
             el('div', {class: 'room-board'}, history_banner, board_root),
             // The log after the buttons, so that an answer to an offer stays near the board on a phone.
             el('div', {class: 'room-panel'}, players.node, first_move_line, turn_info, result, rating_change,
-               el('div', {class: 'room-actions'}, sit, end_turn, accept_takeback, decline_takeback, draw,
+               hint_line,
+               el('div', {class: 'room-actions'}, sit, end_turn, hint, accept_takeback, decline_takeback, draw,
                   decline_draw, takeback, resign, abort, leave, rematch, rematch_link, play_again, new_opponent),
                room_log, movelist.node),
             el('div', {class: 'room-extra'}, invite,
@@ -156,6 +173,7 @@ export function render_room(root, app, room_id) {
   let play_on = null;
   const play_on_slot = el('div', {class: 'play-on-slot', hidden: true});
   movelist.node.after(play_on_slot);
+  play_on_slot.before(analysis.node);
   const missing =
       el('div', {class: 'card missing', hidden: true}, el('h1', {}, t('room.missing')),
          el('p', {}, t('room.missing_why')),
@@ -362,7 +380,13 @@ export function render_room(root, app, room_id) {
     }
     if (ev.kind === 'takeback') movelist.remove_last();
     announce_event(ev, before);
-    if (ev.kind === 'play' || ev.kind === 'finished' || ev.kind === 'started' || ev.kind === 'takeback') {
+    if (ev.kind === 'play') hint_line.hidden = true;  // a hint is for the position it was asked in
+    if (ev.kind === 'hint' && ev.seat === my_seat()) {
+      hint_line.textContent = t('room.hint_shown', {turn: ev.turn});
+      hint_line.hidden = false;
+    }
+    if (ev.kind === 'play' || ev.kind === 'finished' || ev.kind === 'started' || ev.kind === 'takeback' ||
+        ev.kind === 'hint') {
       last_event = ev.kind === 'play' ? ev : null;
       refresh_record();
     }
@@ -414,6 +438,9 @@ export function render_room(root, app, room_id) {
   function announce_event(ev, before) {
     const after = state.position || {};
     switch (ev.kind) {
+      case 'hint':
+        announce(log_text('hint', ev.seat, {turn: ev.turn}));
+        break;
       case 'seated':
         if (ev.replaces) {
           announce(seat_moved_text(ev));
@@ -588,6 +615,7 @@ export function render_room(root, app, room_id) {
   // positions come from a replay of the record (POST /api/replay, once per record text).
   async function view_position(index, turn) {
     viewed = index === null ? null : {index, turn};
+    analysis.show_turn(index);
     render_history();
     if (index === null) {
       last_event = null;  // the board comes back from another position: no move to animate
@@ -605,6 +633,25 @@ export function render_room(root, app, room_id) {
     if (!board) return;
     try {
       board.update(replay_position(data.steps, index, data.sides || state.sides),
+                   {mySeat: my_seat(), canAct: false, event: null, replay: true});
+    } catch (err) {
+      console.error('cinq: board update failed', err);
+    }
+  }
+
+  // The analysis's best turn in place of turn `index`: the record with it replayed, its last step shown.
+  async function show_best(index, record, best) {
+    const {data, error} = await fetch_replay(record);
+    if (destroyed) return;
+    if (error || !board || index >= data.steps.length + 1) {
+      if (error) notify(t('room.position_failed', {reason: replay_failure_text(error)}));
+      return;
+    }
+    viewed = {index: index - 1, turn: null, best};
+    render_history();
+    history_caption.textContent = t('analysis.best_shown', {best});
+    try {
+      board.update(replay_position(data.steps, data.steps.length - 1, data.sides || state.sides),
                    {mySeat: my_seat(), canAct: false, event: null, replay: true});
     } catch (err) {
       console.error('cinq: board update failed', err);
@@ -714,6 +761,10 @@ export function render_room(root, app, room_id) {
     rematch_link.hidden = !state.rematch;
     show(new_opponent, finished && me !== null);
     show(play_again, finished && me !== null && vs_bot);
+    // Hints: the seat to move, against the computer, in a casual game (the server has the last word).
+    show(hint, live && me !== null && vs_bot && !state.rated && position.to_move === me && !position.mid_turn);
+    if (!live) hint_line.hidden = true;
+    analysis.update({finished, record: state.record, turns: movelist.turns});
     if (state.rematch) rematch_link.href = `#/room/${state.rematch}`;
 
     tick_first_move();
@@ -874,6 +925,7 @@ export function render_room(root, app, room_id) {
     if (state && my_seat() === null && conn.ready) conn.send({type: 'leave', room: room_id});
     disarm_resign();
     movelist.destroy();
+    analysis.destroy();
     if (board) board.destroy();
     social.destroy();
     mail.destroy();

@@ -47,6 +47,10 @@ void on_leave(CommandContext& cx, Request& rq, InRoom& cmd, const RoomPtr& actor
 void on_act(CommandContext& cx, Request& rq, Act& cmd, const RoomPtr& actor);
 void on_try(CommandContext& cx, Request& rq, Act& cmd, const RoomPtr& actor);
 void on_chat(CommandContext& cx, Request& rq, Chat& cmd, const RoomPtr& actor);
+// hint: the best turn in a casual game against the computer (RoomActor::ask_hint)
+void on_hint(CommandContext& cx, Request& rq, InRoom& cmd, const RoomPtr& actor);
+// analyze: a finished game's analysis (server/analyst.h), read from the store or computed
+void on_analyze(CommandContext& cx, Request& rq, Analyze& cmd);
 // resign, draw, decline_draw, abort, takeback, decline_takeback, rematch: one room method each (instantiated
 // in rooms.cpp for those).
 template <lobby::Effect (lobby::Room::*Method)(const std::string&, lobby::Now)>

@@ -2,6 +2,7 @@
 // is not.
 #include "server/commands/messages.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
@@ -360,6 +361,21 @@ std::optional<Refusal> int_field(const json& body, const char* key, std::optiona
 }
 
 }  // namespace
+
+Parsed<Analyze> Analyze::parse(const json& body) {
+  Analyze a;
+  if (auto r = room_field(body, a.room)) return *r;
+  std::optional<std::int64_t> depth, think;
+  if (auto r = int_field(body, "depth", depth)) return *r;
+  if (auto r = int_field(body, "think_ms", think)) return *r;
+  if (depth && think) return bad_message("give 'depth' or 'think_ms', not both");
+  a.named = depth || think;
+  if (depth) a.settings.depth = static_cast<int>(std::clamp<std::int64_t>(*depth, -1, 1000));
+  if (think) a.settings.think_ms = std::clamp<std::int64_t>(*think, -1, 1000000);
+  if (think && *think == 0) return bad_message("field think_ms: 0 is not from 50 to 10000");
+  if (auto bad = analysis::check(a.settings)) return bad_message("field " + *bad);
+  return a;
+}
 
 Parsed<TournamentCreate> TournamentCreate::parse(const json& body) {
   TournamentCreate c;

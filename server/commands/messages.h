@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "analysis/analysis.h"
 #include "lobby/room.h"
 #include "rules/game.h"
 #include "server/account_mail.h"
@@ -128,6 +129,14 @@ struct Act {
 struct InRoom {
   std::string room;
   static Parsed<InRoom> parse(const nlohmann::json& body);
+};
+
+// `analyze`: a finished game's analysis at a depth or a think time (analysis::Settings, checked).
+struct Analyze {
+  std::string room;
+  analysis::Settings settings;
+  bool named = false;  // a depth or think time was given (else the server's default depth)
+  static Parsed<Analyze> parse(const nlohmann::json& body);
 };
 
 struct Chat {

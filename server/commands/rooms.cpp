@@ -12,6 +12,7 @@
 
 #include "bots/bot.h"
 #include "ratings/glicko2.h"
+#include "server/analyst.h"
 #include "server/bot_runner.h"
 #include "server/commands/handlers.h"
 #include "server/identity.h"
@@ -303,6 +304,22 @@ void on_chat(CommandContext&, Request& rq, Chat& cmd, const RoomPtr& actor) {
       return c->send(error_message("bad_message", "join the room before writing in its chat", ref, a.id()));
     a.apply(a.room().chat(player, text, Services::now()), c, ref);
   });
+}
+
+void on_hint(CommandContext&, Request& rq, InRoom&, const RoomPtr& actor) {
+  actor->post([c = rq.connection, pid = rq.player->id, ref = rq.ref](RoomActor& a) { a.ask_hint(c, pid, ref); });
+}
+
+void on_analyze(CommandContext& cx, Request& rq, Analyze& cmd) {
+  // Off the network thread: the analysis may be read from the store at once.
+  bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, c = rq.connection, pid = rq.player->id, ref = rq.ref,
+                                                         cmd] {
+    note_blocking(cx.services.metrics);
+    analysis::Settings settings = cmd.settings;
+    if (!cmd.named) settings.depth = cx.services.analyst->default_depth();
+    cx.services.analyst->request(cmd.room, settings, pid, c, ref);
+  });
+  if (!queued) cx.reply_error(rq, "busy", kBusy);
 }
 
 // resign, draw, decline_draw, abort, rematch: one room method each.

@@ -186,6 +186,8 @@ const std::unordered_map<std::string_view, Command>& table() {
       {"takeback", {true, &in_room<InRoom, &on_room_command<&Room::take_back>>}},
       {"decline_takeback", {true, &in_room<InRoom, &on_room_command<&Room::decline_takeback>>}},
       {"chat", {true, &in_room<Chat, &on_chat>}},
+      {"hint", {true, &in_room<InRoom, &on_hint>}},
+      {"analyze", {true, &plain<Analyze, &on_analyze>}},
       {"rematch", {true, &in_room<InRoom, &on_room_command<&Room::ask_rematch>>}},
       {"seek", {true, &plain<Seek, &on_seek>}},
       {"unseek", {true, &plain<Unseek, &on_unseek>}},

@@ -111,6 +111,7 @@ void fill(Store& store) {
   t.version = 2;
   t.state = R"({"round":1})";
   REQUIRE(store.put_tournament(t, 1, {}, error));
+  REQUIRE(store.put_analysis({"t-fin", "depth=2", R"({"turns":[]})", 77}, error));
 }
 
 }  // namespace
@@ -122,7 +123,7 @@ TEST_CASE("store postgresql: the schema is created at version 10, reopening keep
     CHECK(std::string(store->backend()) == "postgresql");
     fill(*store);
   }
-  CHECK(ask(uri, "SELECT value FROM meta WHERE key = 'schema_version'") == "10");
+  CHECK(ask(uri, "SELECT value FROM meta WHERE key = 'schema_version'") == "11");
   CHECK(ask(uri, "SELECT count(*) FROM pg_tables WHERE schemaname = 'schema_test'") == "17");
   {
     auto store = open_ok(uri);  // opened again: nothing created twice, every row there
@@ -138,7 +139,7 @@ TEST_CASE("store postgresql: the schema is created at version 10, reopening keep
   ask(uri, "UPDATE meta SET value = '99' WHERE key = 'schema_version'");
   Error error;
   CHECK(Store::open(uri, error) == nullptr);
-  CHECK(error.message.find("has schema version 99, newer than this server's 10") != std::string::npos);
+  CHECK(error.message.find("has schema version 99, newer than this server's 11") != std::string::npos);
 }
 
 TEST_CASE("store postgresql: servers opening one new database at once create its schema once, all of them work") {
@@ -242,6 +243,8 @@ TEST_CASE("store copy: SQLite to PostgreSQL and back, games in progress included
   REQUIRE(to->tournament("T1"));
   CHECK(to->tournament("T1")->version == 2);  // its version kept: the next save follows it
   CHECK(to->tournament("T1")->state == R"({"round":1})");
+  CHECK(report.analyses == 1);
+  CHECK(to->analysis("t-fin", "depth=2")->analysis == R"({"turns":[]})");
   // Not applied again by the copy: the same ratings, not a second period.
   CHECK(to->ratings("pA").size() == from->ratings("pA").size());
   for (std::size_t i = 0; i < to->ratings("pA").size(); ++i)
