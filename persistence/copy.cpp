@@ -126,6 +126,21 @@ bool copy_store(Store& from, Store& to, CopyReport& report, Error& error,
   for (const TournamentRow& t : tournaments)
     if (!to.put_tournament(t, -1, {}, error)) return false;
   report.tournaments = static_cast<std::int64_t>(tournaments.size());
+  // Moderation (schema version 11), as it is: the audit log keeps its numbers.
+  const auto moderation = from.moderation_rows();
+  if (unreadable(moderation, "the moderation tables")) return false;
+  ModerationWrite write;
+  write.roles = moderation.roles;
+  write.sanctions = moderation.sanctions;
+  write.reports = moderation.reports;
+  write.blocks = moderation.blocks;
+  write.audit = moderation.audit;
+  write.keep_seq = true;
+  write.sightings = moderation.sightings;
+  if (!to.moderate(write, error)) return false;
+  report.moderation = static_cast<std::int64_t>(moderation.roles.size() + moderation.sanctions.size() +
+                                                moderation.reports.size() + moderation.blocks.size() +
+                                                moderation.audit.size() + moderation.sightings.size());
   // The check: counts, then every game.
   auto count_check = [&](const char* what, std::size_t a, std::size_t b) {
     if (a == b) return true;
@@ -138,6 +153,13 @@ bool copy_store(Store& from, Store& to, CopyReport& report, Error& error,
       !count_check("ratings", ratings.size(), to.all_ratings().size()) ||
       !count_check("rating changes", history.size(), to.all_rating_history().size()))
     return false;
+  if (auto copied = to.moderation_rows();
+      copied.failed() || copied.roles != moderation.roles || copied.sanctions != moderation.sanctions ||
+      copied.reports != moderation.reports || copied.blocks != moderation.blocks ||
+      copied.audit != moderation.audit || copied.sightings != moderation.sightings) {
+    error.message = "check: the moderation tables differ in the copy";
+    return false;
+  }
   for (const TournamentRow& t : tournaments)
     if (auto copy = to.tournament(t.id); !copy || *copy != t) {
       error.message = "check: tournament " + t.id + " differs in the copy";

@@ -33,7 +33,8 @@ Protocol::Protocol(Services& services, RoomDirectory& rooms, Identities& identit
       rooms_(rooms),
       limits_(limits),
       tournaments_(services, rooms, workers),
-      commands_{services, rooms, identities, workers, seeks_, tournaments_, logins_, *this} {
+      commands_{services, rooms, identities, workers, seeks_, tournaments_, moderation_, logins_, *this} {
+  services.moderation = &moderation_;
   // A paired player is told on every connection it has here.
   tournaments_.set_to_player([this](const std::string& player_id, const std::string& text) {
     std::vector<std::shared_ptr<net::Connection>> to;

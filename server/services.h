@@ -27,6 +27,7 @@ class BotRunner;
 class RoomBus;
 class Postman;
 class MailSender;
+class ModerationDesk;
 struct BotConfig;
 
 // What one player or address may make (`cinq serve` options, docs/operations.md "Limits"). 0: none.
@@ -48,6 +49,7 @@ struct Services {
   RoomBus* bus = nullptr;                 // the other nodes (server/room_bus.h); nullptr: this node alone
   const Postman* postman = nullptr;       // correspondence by mail (server/postman.h); nullptr: no mail
   MailSender* mail_sender = nullptr;      // drains the outbox (server/mail_sender.h)
+  ModerationDesk* moderation = nullptr;   // bans, mutes, blocks in force (server/moderation_desk.h)
   const BotConfig* bot_config = nullptr;  // their delays
   Metrics metrics;
   RoomLimits limits;

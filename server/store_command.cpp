@@ -48,7 +48,7 @@ int copy(const CopyArgs& args) {
             << report.players << " players, " << report.games << " games (" << report.unfinished
             << " unfinished), " << report.chat_lines << " chat lines, " << report.ratings << " ratings, "
             << report.rating_changes << " rating changes, " << report.tournaments
-            << " tournaments; every count and every game checked\n";
+            << " tournaments, " << report.moderation << " moderation rows; every count and every game checked\n";
   return 0;
 }
 

@@ -21,6 +21,7 @@ class Identities;
 class Workers;
 class LoginLimiter;
 class TournamentDesk;
+class ModerationDesk;
 
 // This node's seeks (lobby::SeekBook) behind a mutex: the commands add and remove them, a connection's go
 // when it closes or logs out, the lobby lists them.
@@ -46,6 +47,7 @@ struct CommandContext {
   Workers& workers;
   SeekDesk& seeks;
   TournamentDesk& tournaments;  // server/tournaments.h
+  ModerationDesk& moderation;   // server/moderation_desk.h
   LoginLimiter& logins;  // login attempts per account and per address
   Clients& clients;      // the connections' players, sessions and rooms
 

@@ -12,6 +12,7 @@
 #include "server/accounts.h"
 #include "server/commands/handlers.h"
 #include "server/mail_sender.h"
+#include "server/moderation_desk.h"
 #include "server/postman.h"
 #include "server/room_actor.h"
 #include "server/room_bus.h"
@@ -45,6 +46,16 @@ void refuse_identity(CommandContext& cx, const Request& rq) {
 }
 
 void welcome(CommandContext& cx, const Request& rq, const store::PlayerRow& row, const std::string& token) {
+  // A banned player is not let in: no hello, no login (docs/protocol.md "Moderation").
+  if (auto ban = cx.moderation.in_force(row.id, "ban", Services::now().unix_ms)) {
+    json m = json::parse(error_message("banned", "this account is banned" +
+                                                     (ban->reason.empty() ? std::string() : ": " + ban->reason),
+                                       rq.ref, {}));
+    m["until_ms"] = ban->until_ms == 0 ? json(nullptr) : json(ban->until_ms);
+    rq.connection->send(m.dump());
+    return;
+  }
+  if (!row.username.empty()) note_sighting(cx, rq.connection, row.id);
   cx.clients.set_player(rq.connection->id(), lobby::Player{row.id, row.name, row.username});
   cx.clients.set_session(rq.connection->id(), matching_token(token, row));
   json m = {{"type", "welcome"},

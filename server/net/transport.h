@@ -35,6 +35,9 @@ class Connection {
   virtual const std::string& address() const = 0;
   // Unique for the life of the process.
   virtual std::uint64_t id() const = 0;
+  // The browser's device cookie (`cinq_device`, an opaque random id set at login) sent with the upgrade
+  // request, "" if none: moderation notes which accounts share a browser.
+  virtual std::string device() const { return {}; }
 
   // Several nodes (server/cluster.h). A connection may stand for a client of another node: its
   // messages were forwarded here, and what is sent to it goes back there. The transport's own connections

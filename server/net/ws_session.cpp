@@ -7,7 +7,9 @@
 #include <boost/beast/http/field.hpp>
 #include <boost/beast/websocket/error.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
+#include <cctype>
 #include <chrono>
+#include <string_view>
 #include <exception>
 
 namespace cinq::net {
@@ -22,6 +24,25 @@ namespace {
 // Shorter than stop()'s 3 s deadline, so a clean shutdown is not cut short by one stuck client.
 constexpr auto kCloseGrace = std::chrono::seconds(2);
 constexpr std::size_t kMaxReasonBytes = 123;  // RFC 6455: a control frame's payload is at most 125 bytes
+
+// The value of the `cinq_device` cookie in a Cookie header, "" if none or not an opaque id (at most 128
+// letters, digits, '-' and '_').
+std::string device_cookie(std::string_view header) {
+  constexpr std::string_view kName = "cinq_device=";
+  while (!header.empty()) {
+    while (!header.empty() && (header.front() == ' ' || header.front() == ';')) header.remove_prefix(1);
+    const std::size_t end = header.find(';');
+    std::string_view pair = header.substr(0, end);
+    header = end == std::string_view::npos ? std::string_view() : header.substr(end);
+    if (!pair.starts_with(kName)) continue;
+    std::string_view value = pair.substr(kName.size());
+    if (value.empty() || value.size() > 128) return {};
+    for (char c : value)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_')) return {};
+    return std::string(value);
+  }
+  return {};
+}
 }  // namespace
 
 WsSession::WsSession(asio::ip::tcp::socket&& socket, std::shared_ptr<SharedState> state, std::string address,
@@ -49,6 +70,7 @@ void WsSession::run(http::request<http::string_body> request) {
   ws_.read_message_max(state_->config().hard_max_message);
   ws_.auto_fragment(false);
   ws_.text(true);
+  device_ = device_cookie(request[http::field::cookie]);
   ws_.async_accept(request, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
 }
 

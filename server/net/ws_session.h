@@ -35,6 +35,7 @@ class WsSession : public Connection, public Session, public std::enable_shared_f
   void close(int code, std::string reason) override;
   const std::string& address() const override { return address_; }
   std::uint64_t id() const override { return id_; }
+  std::string device() const override { return device_; }
 
   void shut_down() override { close(1001, "server shutting down"); }
   void abandon() override { finish(); }
@@ -63,6 +64,7 @@ class WsSession : public Connection, public Session, public std::enable_shared_f
   const std::string address_;
   const std::uint64_t id_;
   AddressSlot slot_;
+  std::string device_;  // the cinq_device cookie, set before the session opens, read-only after
 
   // The front message is the one being written; at most one write is in flight.
   Fifo<std::shared_ptr<const std::string>> queue_;
