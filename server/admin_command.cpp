@@ -52,7 +52,7 @@ int run(const AdminArgs& args) {
     }
     for (const store::RoleRow& r : roles) {
       auto player = st->player(r.player_id);
-      std::cout << (player && *player ? (*player)->username : r.player_id) << " " << r.role << "\n";
+      std::cout << (player ? player->username : r.player_id) << " " << r.role << "\n";
     }
     return 0;
   }
@@ -65,11 +65,11 @@ int run(const AdminArgs& args) {
     std::cerr << "cinq admin: " << player.error().message << "\n";
     return 1;
   }
-  if (!*player) {
+  if (!player) {
     std::cerr << "cinq admin " << args.action << ": USER: no account named " << args.user << "\n";
     return 1;
   }
-  const store::PlayerRow& p = **player;
+  const store::PlayerRow& p = *player;
   store::ModerationWrite write;
   const std::int64_t now = now_ms();
   if (args.action == "grant") {

@@ -230,6 +230,7 @@ void on_register(CommandContext& cx, Request& rq, Register& cmd) {
         } else {
           cx.clients.set_player(later.connection->id(), lobby::Player{row.id, row.name, row.username});
           reply(later, {{"type", "registered"}, {"username", row.username}, {"name", row.name}});
+          note_sighting(cx, later.connection, row.id);
           rename_in_rooms(cx, row);
         }
         resume->finish();

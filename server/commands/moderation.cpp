@@ -57,10 +57,10 @@ std::optional<store::PlayerRow> find_player(CommandContext& cx, const std::strin
   if (auto cached = cx.identities.cached(who)) return cached;
   auto by_id = cx.services.store->player(who);
   if (by_id.failed()) failed = true;
-  if (by_id && *by_id) return **by_id;
+  if (by_id) return *by_id;
   auto by_name = cx.services.store->player_by_username(who);
   if (by_name.failed()) failed = true;
-  if (by_name && *by_name) return **by_name;
+  if (by_name) return *by_name;
   return std::nullopt;
 }
 
@@ -337,17 +337,23 @@ void on_mod_rename(CommandContext& cx, Request& rq, ModerationCommand& cmd) {
 void on_mod_close_room(CommandContext& cx, Request& rq, ModerationCommand& cmd, const RoomPtr& actor) {
   on_worker(cx, rq, [&cx, cmd, actor](Request& rq) {
     if (!allowed(cx, rq, mod::Action::close_room)) return;
-    const std::int64_t now = Services::now().unix_ms;
-    store::ModerationWrite w;
-    w.audit.push_back(audit_row(mod::audit_entry(now, rq.player->id, rq.player->name, mod::Action::close_room,
-                                                 cmd.room, cmd.room, "", cmd.reason)));
-    store::Error error;
-    if (!cx.services.store->moderate(w, error)) return cx.reply_error(rq, "storage", kBusy);
-    actor->post([c = rq.connection, ref = rq.ref, later = rq](RoomActor& a) {
+    // Closed on the room's strand; the audit entry written after, on a worker, only if it was closed.
+    actor->post([&cx, cmd, later = rq](RoomActor& a) {
       lobby::Effect e = a.room().close(Services::now());
       const bool closed = !e.error;
-      a.apply(std::move(e), c, ref);
-      if (closed) done(later, "close_room", {{"room", a.id()}});
+      a.apply(std::move(e), later.connection, later.ref);
+      if (!closed) return;
+      cx.workers.submit(Workers::Kind::quick, [&cx, cmd, later] {
+        note_blocking(cx.services.metrics);
+        const std::int64_t now = Services::now().unix_ms;
+        store::ModerationWrite w;
+        w.audit.push_back(audit_row(mod::audit_entry(now, later.player->id, later.player->name,
+                                                     mod::Action::close_room, cmd.room, cmd.room, "", cmd.reason)));
+        store::Error error;
+        if (!cx.services.store->moderate(w, error))
+          spdlog::error("moderation: closing room {} was not written to the audit log: {}", cmd.room, error.message);
+        done(later, "close_room", {{"room", cmd.room}});
+      });
     });
   });
 }
@@ -393,8 +399,8 @@ void on_mod_resolve(CommandContext& cx, Request& rq, ModerationCommand& cmd) {
     if (!allowed(cx, rq, mod::Action::resolve_report)) return;
     auto found = cx.services.store->report(cmd.report);
     if (found.failed()) return cx.reply_error(rq, "storage", kBusy);
-    if (!*found) return cx.reply_error(rq, "no_report", "no report '" + cmd.report + "'");
-    store::ReportRow r = **found;
+    if (!found) return cx.reply_error(rq, "no_report", "no report '" + cmd.report + "'");
+    store::ReportRow r = *found;
     const std::int64_t now = Services::now().unix_ms;
     r.status = "resolved";
     r.handled_by = rq.player->id;

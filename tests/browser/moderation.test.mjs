@@ -10,6 +10,7 @@ import {assert, assertEqual, binaryPath, createRoom, kWait, lowContrastText, reg
 const kPassword = 'correct horse 19';
 
 async function moderationPage(page) {
+  await page.goto(`${page.url().replace(/#.*$/, '')}#/`);  // the page is drawn anew, with the role asked again
   await page.goto(`${page.url().replace(/#.*$/, '')}#/moderation`);
   await waitWelcomed(page);
   await page.waitForSelector('#moderation[data-state="ready"], #moderation[data-state="forbidden"]');

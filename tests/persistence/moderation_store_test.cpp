@@ -69,7 +69,7 @@ TEST_CASE("store moderation: roles, sanctions, reports and blocks are written, r
   CHECK(rows(store->roles()) == std::vector<RoleRow>{{"pM", "administrator", "pA", 50}});
   CHECK(rows(store->sanctions()) == std::vector<SanctionRow>{{"pZ", "ban", "spam again", "pM", 51, 1000}});
   CHECK(*store->report("r1") == resolved);
-  CHECK(store->reports("open", 10)->empty());
+  CHECK(store->reports("open", 10).empty());
   CHECK(store->reports("resolved", 10).size() == 1);
   CHECK(store->reports("", 10).size() == 1);
   CHECK(rows(store->blocks("pC")) == std::vector<BlockRow>{{"pC", "pZ", 40}});

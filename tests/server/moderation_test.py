@@ -56,6 +56,15 @@ async def ask(client, message, answer, timeout=10):
     return m
 
 
+async def then(client, message, kind):
+    """Sends `message`, the answer of which carries no ref (a room's `state`, an `event`); the next of `kind`."""
+    client.skip()
+    await client.send(message)
+    if kind in ("state",):
+        return await client.expect(kind, lambda m: m.get("type") == kind, timeout=10)
+    return await client.expect(kind, lambda m: m.get("type") == "event" and m.get("kind") == kind, timeout=10)
+
+
 async def refused(client, message, code):
     ref = next(refs)
     await client.send({**message, "ref": ref})
@@ -78,9 +87,9 @@ def player_json(port, username):
 
 
 async def rated_room(creator, other):
-    state = await ask(creator, {"type": "create", "game": "tablut", "rated": True, "seat": 0}, "state")
+    state = await then(creator, {"type": "create", "game": "tablut", "rated": True, "seat": 0}, "state")
     room = state["room"]
-    await ask(other, {"type": "sit", "room": room, "seat": 1}, "state")
+    await then(other, {"type": "sit", "room": room, "seat": 1}, "state")
     await creator.expect("started", lambda m: m.get("type") == "event" and m.get("kind") == "started")
     return room
 
@@ -121,9 +130,8 @@ async def moderation(port, url, binary, data):
     cat = await account(url, "cat")
 
     room = await rated_room(zed, sock)
-    await ask(zed, {"type": "act", "room": room, "actions": ["d1 d2"]}, "event")
-    state = await ask(sock, {"type": "join", "room": room}, "state")
-    await ask(sock, {"type": "act", "room": room, "actions": ["e3 c3"]}, "event")
+    await then(zed, {"type": "act", "room": room, "actions": ["d1 d2"]}, "play")
+    await then(sock, {"type": "act", "room": room, "actions": ["e3 c3"]}, "play")
     await zed.send({"type": "resign", "room": room})
     end = await finished(zed, room)
     check(end["result"]["reason"] == "resign", f"a rated game both played is resigned: {short(end)}")
@@ -156,8 +164,8 @@ async def moderation(port, url, binary, data):
     await refused(mia, {"type": "mod_ban", "player": "nobody-at-all"}, "no_player")
 
     # Mute: zed's chat is refused until unmuted.
-    chat_room = (await ask(cat, {"type": "create", "game": "tablut", "seat": 0}, "state"))["room"]
-    await ask(zed, {"type": "sit", "room": chat_room, "seat": 1}, "state")
+    chat_room = (await then(cat, {"type": "create", "game": "tablut", "seat": 0}, "state"))["room"]
+    await then(zed, {"type": "sit", "room": chat_room, "seat": 1}, "state")
     await ask(mia, {"type": "mod_mute", "player": "zed", "duration": "1h", "reason": "insults"}, "mod_done")
     m = await refused(zed, {"type": "chat", "room": chat_room, "text": "hello"}, "muted")
     check(m["until_ms"] is not None, f"the mute's end is told: {short(m)}")
@@ -239,9 +247,9 @@ async def blocks(port, url):
     b = await ask(una, {"type": "block", "player": "vic"}, "blocks")
     check([p["username"] for p in b["players"]] == ["vic"], f"una blocks vic: {short(b)}")
     await refused(una, {"type": "block", "player": "una"}, "bad_message")
-    room = (await ask(vic, {"type": "create", "game": "tablut", "seat": 0}, "state"))["room"]
-    await ask(una, {"type": "join", "room": room}, "state")
-    await ask(wes, {"type": "join", "room": room}, "state")
+    room = (await then(vic, {"type": "create", "game": "tablut", "seat": 0}, "state"))["room"]
+    await then(una, {"type": "join", "room": room}, "state")
+    await then(wes, {"type": "join", "room": room}, "state")
     await vic.send({"type": "chat", "room": room, "text": "first"})
     await wes.expect("vic's line", lambda m: m.get("type") == "chat" and m.get("text") == "first")
     await asyncio.sleep(0.5)
