@@ -220,14 +220,14 @@ TEST_CASE("Room endings: a rated game resigned or lost on time before both sides
   play(both, "d1 d2");
   play(both, "e3 c3");
   CHECK(kinds(both.resign("alice-id", at(0))) == "finished");
-  CHECK(both.record().result_text().starts_with("B resign"));
+  CHECK(both.record().result_text().starts_with("D resign"));
   CHECK(both.config().rated);
   CHECK(both.saved(at(0)).winner == 1);
 
   // An unrated game resigned at once stays a resignation.
   Room casual = live_room("tablut");
   CHECK(kinds(casual.resign("alice-id", at(0))) == "finished");
-  CHECK(casual.record().result_text().starts_with("B resign"));
+  CHECK(casual.record().result_text().starts_with("D resign"));
 }
 
 TEST_CASE("Room endings: a rematch is offered by one player and made ready by the other") {
