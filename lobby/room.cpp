@@ -352,6 +352,7 @@ Effect Room::resign(const std::string& player_id, Now now) {
   if (status_ == Status::finished) return fail("game_over", "the game is over");
   if (status_ == Status::open) return fail("not_started", "the game has not started: leave or abort instead");
   Effect e;
+  if (abort_unrated(e, now)) return e;
   auto ok = record_.declare(Outcome::win(1 - s, "resign"));
   if (!ok) return fail("game_over", ok.error().message);
   finish(e, now);
@@ -576,6 +577,7 @@ nlohmann::json chat_json(const ChatLine& line) {
   return json{{"channel", line.spectators ? "spectators" : "players"},
               {"seat", line.seat >= 0 ? json(line.seat) : json(nullptr)},
               {"name", line.name},
+              {"player", line.player_id},
               {"text", line.text},
               {"at_ms", line.at_ms}};
 }
@@ -615,6 +617,17 @@ Effect Room::expire(Now now) {
   return e;
 }
 
+Effect Room::close(Now now) {
+  if (status_ == Status::finished) return fail("game_over", "the game is over");
+  Effect e;
+  record_.add_comment(kClosed);
+  if (!record_.abort()) return fail("game_over", "the game is over");
+  abort_detail_ = kClosed;
+  config_.rated = false;
+  finish(e, now);
+  return e;
+}
+
 Effect Room::ask_rematch(const std::string& player_id, Now) {
   int s = seat_of(player_id);
   if (s < 0) return fail("not_seated", "you do not hold a seat in this room");
@@ -650,6 +663,7 @@ Effect Room::tick(Now now) {
     finish(e, now);
     return e;
   }
+  if (abort_unrated(e, now)) return e;
   auto ok = record_.declare(Outcome::win(1 - loser, "time"));
   if (!ok) return e;
   finish(e, now);
@@ -686,6 +700,23 @@ Effect Room::set_spectators(int count, Now) {
   Effect e;
   e.events.push_back(event({{"kind", "spectators"}, {"count", count}}));
   return e;
+}
+
+bool Room::abort_unrated(Effect& e, Now now) {
+  if (!config_.rated || record_.turn_count() >= 2) return false;
+  // A tournament's game (its id is the tournament's game id, `TOURNAMENT-ROUND-BOARD` or `TOURNAMENT-aN`:
+  // no other room id holds a '-') keeps its result, which its tournament counts; it changes no rating.
+  if (config_.id.find('-') != std::string::npos) {
+    record_.add_comment(kTooShortToRate);
+    config_.rated = false;
+    return false;
+  }
+  record_.add_comment(kTooShortToRate);
+  if (!record_.abort()) return false;
+  abort_detail_ = kTooShortToRate;
+  config_.rated = false;
+  finish(e, now);
+  return true;
 }
 
 void Room::finish(Effect& e, Now now) {

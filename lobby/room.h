@@ -276,6 +276,10 @@ class Room {
   // aborts the game.
   static constexpr std::int64_t kFirstMoveMs = 30 * 1000;
   static constexpr const char* kNoFirstMove = "no first move";
+  // A rated game that ends by resignation or on time before each side has made its first move is aborted
+  // and unrated (as on Lichess): a second account resigning at once must not give a rating away. The
+  // record gets this comment, and the result this detail.
+  static constexpr const char* kTooShortToRate = "too short to rate";
   static constexpr std::size_t kChatKept = 100;  // chat lines a room keeps (and a state shows)
   // The notes a state shows (`notes`): the room's last events of this many that a page words beside the
   // moves (a draw offered, declined, a takeback, a seat moved, the end), so that a reload shows them again.
@@ -387,6 +391,10 @@ class Room {
   // An open room nobody took up in time (the server's --open-room-expiry): aborted, so it leaves the lists
   // and its seated player, if any, sees why; `not_open` if the room is not open.
   Effect expire(Now now);
+  // A moderator closes the room (docs/protocol.md "Moderation"): an unfinished game is aborted, whatever was
+  // played, with the record's comment and the result's detail kClosed; a finished room refuses (game_over).
+  Effect close(Now now);
+  static constexpr const char* kClosed = "closed by a moderator";
   bool online(int seat) const { return online_[seat]; }
   Effect set_spectators(int count, Now now);
   Effect rematch_opened(const std::string& new_room, Now now);
@@ -480,6 +488,8 @@ class Room {
   std::int64_t running_since_ = 0;
   // While a live clock waits for the side to move to make its first move: since when (steady), else -1.
   std::int64_t first_move_since_ = -1;
+  // A rated game ending outside the board before both sides played: aborted and unrated (kTooShortToRate).
+  bool abort_unrated(Effect& e, Now now);
   std::string abort_detail_;  // why the game was aborted, when the room did it (kNoFirstMove)
   int draw_offer_ = -1;                        // the seat offering a draw, -1 if none
   int takeback_offer_ = -1;                    // the seat asking to take back its last turn, -1 if none

@@ -4,11 +4,17 @@
 
 namespace cinq::lobby {
 
+namespace {
+bool avoids(const Seek& a, const Seek& b) {
+  return std::find(a.avoid.begin(), a.avoid.end(), b.player.id) != a.avoid.end();
+}
+}  // namespace
+
 std::optional<Seek> SeekBook::add(Seek seek) {
   remove_player(seek.player.id);
   auto match = std::find_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) {
     return s.game == seek.game && s.options == seek.options && s.clock == seek.clock && s.rated == seek.rated &&
-           s.accepts(seek) && seek.accepts(s);
+           s.accepts(seek) && seek.accepts(s) && !avoids(s, seek) && !avoids(seek, s);
   });
   if (match != seeks_.end()) {
     Seek other = *match;

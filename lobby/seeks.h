@@ -7,6 +7,7 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "lobby/room.h"
 
@@ -26,6 +27,8 @@ struct Seek {
   double rating = 1500;
   bool provisional = true;
   std::optional<std::array<double, 2>> range;
+  // Players this one blocks or is blocked by (moderation): never paired with them.
+  std::vector<std::string> avoid;
   bool accepts(const Seek& other) const {
     return !range || (other.rating >= (*range)[0] && other.rating <= (*range)[1]);
   }

@@ -132,6 +132,21 @@ bool copy_store(Store& from, Store& to, CopyReport& report, Error& error,
   for (const AnalysisRow& a : analyses)
     if (!to.put_analysis(a, error)) return false;
   report.analyses = static_cast<std::int64_t>(analyses.size());
+  // Moderation (schema version 11), as it is: the audit log keeps its numbers.
+  const auto moderation = from.moderation_rows();
+  if (unreadable(moderation, "the moderation tables")) return false;
+  ModerationWrite write;
+  write.roles = moderation.roles;
+  write.sanctions = moderation.sanctions;
+  write.reports = moderation.reports;
+  write.blocks = moderation.blocks;
+  write.audit = moderation.audit;
+  write.keep_seq = true;
+  write.sightings = moderation.sightings;
+  if (!to.moderate(write, error)) return false;
+  report.moderation = static_cast<std::int64_t>(moderation.roles.size() + moderation.sanctions.size() +
+                                                moderation.reports.size() + moderation.blocks.size() +
+                                                moderation.audit.size() + moderation.sightings.size());
   // The check: counts, then every game.
   auto count_check = [&](const char* what, std::size_t a, std::size_t b) {
     if (a == b) return true;
@@ -147,6 +162,13 @@ bool copy_store(Store& from, Store& to, CopyReport& report, Error& error,
   using Analyses = std::vector<AnalysisRow>;
   if (auto copied = to.all_analyses(); copied.failed() || Analyses(copied) != Analyses(analyses)) {
     error.message = "check: the analyses differ in the copy";
+    return false;
+  }
+  if (auto copied = to.moderation_rows();
+      copied.failed() || copied.roles != moderation.roles || copied.sanctions != moderation.sanctions ||
+      copied.reports != moderation.reports || copied.blocks != moderation.blocks ||
+      copied.audit != moderation.audit || copied.sightings != moderation.sightings) {
+    error.message = "check: the moderation tables differ in the copy";
     return false;
   }
   for (const TournamentRow& t : tournaments)

@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -38,7 +39,7 @@
 namespace cinq::store {
 namespace {
 
-constexpr int kSchemaVersion = 11;
+constexpr int kSchemaVersion = 12;
 
 // The schema of version 5, as the SQLite file has it (store.h). `meta` holds the schema version (SQLite keeps
 // it in PRAGMA user_version). Text is TEXT, integers BIGINT, reals DOUBLE PRECISION; a user name is unique
@@ -268,6 +269,63 @@ CREATE TABLE IF NOT EXISTS analyses (
   created_ms BIGINT NOT NULL,
   PRIMARY KEY (game_id, settings)
 );
+-- Version 12: moderation (store.h, RoleRow and the rows after it).
+CREATE TABLE IF NOT EXISTS roles (
+  player_id TEXT PRIMARY KEY,
+  role TEXT NOT NULL,
+  granted_by TEXT NOT NULL,
+  at_ms BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sanctions (
+  player_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  by_id TEXT NOT NULL,
+  at_ms BIGINT NOT NULL,
+  until_ms BIGINT NOT NULL,
+  PRIMARY KEY (player_id, kind)
+);
+CREATE TABLE IF NOT EXISTS reports (
+  id TEXT PRIMARY KEY,
+  at_ms BIGINT NOT NULL,
+  reporter_id TEXT NOT NULL,
+  target_id TEXT NOT NULL,
+  room TEXT NOT NULL,
+  line TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  status TEXT NOT NULL,
+  handled_by TEXT NOT NULL,
+  handled_ms BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS reports_by_status ON reports (status, at_ms);
+CREATE TABLE IF NOT EXISTS blocks (
+  blocker_id TEXT NOT NULL,
+  blocked_id TEXT NOT NULL,
+  at_ms BIGINT NOT NULL,
+  PRIMARY KEY (blocker_id, blocked_id)
+);
+CREATE INDEX IF NOT EXISTS blocks_by_blocked ON blocks (blocked_id);
+CREATE TABLE IF NOT EXISTS audit (
+  seq BIGINT PRIMARY KEY,
+  at_ms BIGINT NOT NULL,
+  actor_id TEXT NOT NULL,
+  actor_name TEXT NOT NULL,
+  action TEXT NOT NULL,
+  target_id TEXT NOT NULL,
+  target_name TEXT NOT NULL,
+  detail TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS audit_by_target ON audit (target_id, seq);
+CREATE TABLE IF NOT EXISTS sightings (
+  player_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  value TEXT NOT NULL,
+  first_ms BIGINT NOT NULL,
+  last_ms BIGINT NOT NULL,
+  count BIGINT NOT NULL,
+  PRIMARY KEY (player_id, kind, value)
+);
+CREATE INDEX IF NOT EXISTS sightings_by_value ON sightings (kind, value);
 -- A change that must find its row (a save made from a stored version): no row, and the transaction fails.
 CREATE OR REPLACE FUNCTION cinq_expect_row(n BIGINT, game_id TEXT, version BIGINT) RETURNS INTEGER
 LANGUAGE plpgsql AS $$
@@ -508,6 +566,67 @@ constexpr Sql kSelectAnalysis{
     "SELECT game_id, settings, analysis, created_ms FROM analyses WHERE game_id = $1 AND settings = $2"};
 constexpr Sql kSelectAnalyses{"select_analyses",
                               "SELECT game_id, settings, analysis, created_ms FROM analyses ORDER BY game_id, settings"};
+// --- moderation (schema version 12)
+constexpr Sql kUpsertRole{"upsert_role",
+                          "INSERT INTO roles (player_id, role, granted_by, at_ms) VALUES ($1, $2, $3, $4)"
+                          " ON CONFLICT (player_id) DO UPDATE SET role = excluded.role,"
+                          " granted_by = excluded.granted_by, at_ms = excluded.at_ms"};
+constexpr Sql kDeleteRole{"delete_role", "DELETE FROM roles WHERE player_id = $1"};
+constexpr Sql kSelectRoles{"select_roles", "SELECT player_id, role, granted_by, at_ms FROM roles ORDER BY player_id"};
+constexpr Sql kUpsertSanction{
+    "upsert_sanction",
+    "INSERT INTO sanctions (player_id, kind, reason, by_id, at_ms, until_ms) VALUES ($1, $2, $3, $4, $5, $6)"
+    " ON CONFLICT (player_id, kind) DO UPDATE SET reason = excluded.reason, by_id = excluded.by_id,"
+    " at_ms = excluded.at_ms, until_ms = excluded.until_ms"};
+constexpr Sql kDeleteSanction{"delete_sanction", "DELETE FROM sanctions WHERE player_id = $1 AND kind = $2"};
+constexpr Sql kSelectSanctions{
+    "select_sanctions",
+    "SELECT player_id, kind, reason, by_id, at_ms, until_ms FROM sanctions ORDER BY player_id, kind"};
+#define CINQ_REPORT_COLUMNS "id, at_ms, reporter_id, target_id, room, line, reason, status, handled_by, handled_ms"
+constexpr Sql kUpsertReport{
+    "upsert_report",
+    "INSERT INTO reports (" CINQ_REPORT_COLUMNS ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+    " ON CONFLICT (id) DO UPDATE SET at_ms = excluded.at_ms, reporter_id = excluded.reporter_id,"
+    " target_id = excluded.target_id, room = excluded.room, line = excluded.line, reason = excluded.reason,"
+    " status = excluded.status, handled_by = excluded.handled_by, handled_ms = excluded.handled_ms"};
+constexpr Sql kSelectReports{"select_reports",
+                             "SELECT " CINQ_REPORT_COLUMNS " FROM reports WHERE $1 = '' OR status = $1"
+                             " ORDER BY at_ms DESC, id LIMIT $2::bigint"};
+constexpr Sql kSelectReport{"select_report", "SELECT " CINQ_REPORT_COLUMNS " FROM reports WHERE id = $1"};
+constexpr Sql kInsertBlock{"insert_block",
+                           "INSERT INTO blocks (blocker_id, blocked_id, at_ms) VALUES ($1, $2, $3)"
+                           " ON CONFLICT (blocker_id, blocked_id) DO NOTHING"};
+constexpr Sql kDeleteBlock{"delete_block", "DELETE FROM blocks WHERE blocker_id = $1 AND blocked_id = $2"};
+constexpr Sql kSelectBlocks{"select_blocks",
+                            "SELECT blocker_id, blocked_id, at_ms FROM blocks WHERE $1 = '' OR blocker_id = $1"
+                            " OR blocked_id = $1 ORDER BY blocker_id, blocked_id"};
+#define CINQ_AUDIT_COLUMNS "seq, at_ms, actor_id, actor_name, action, target_id, target_name, detail"
+// The log's order is its seq: the table is locked for the insert, so two writers never take the same one.
+constexpr Sql kLockAudit{"lock_audit", "LOCK TABLE audit IN SHARE ROW EXCLUSIVE MODE"};
+constexpr Sql kInsertAudit{
+    "insert_audit",
+    "INSERT INTO audit (" CINQ_AUDIT_COLUMNS ") VALUES (CASE WHEN $1::bigint > 0 THEN $1::bigint ELSE"
+    " (SELECT coalesce(max(seq), 0) + 1 FROM audit) END, $2, $3, $4, $5, $6, $7, $8)"};
+constexpr Sql kSelectAudit{"select_audit", "SELECT " CINQ_AUDIT_COLUMNS
+                                           " FROM audit WHERE $1 = '' OR target_id = $1 ORDER BY seq DESC"
+                                           " LIMIT $2::bigint"};
+constexpr Sql kNoteSighting{
+    "note_sighting",
+    "INSERT INTO sightings (player_id, kind, value, first_ms, last_ms, count) VALUES ($1, $2, $3, $4, $5, $6)"
+    " ON CONFLICT (player_id, kind, value) DO UPDATE SET count = sightings.count + excluded.count,"
+    " last_ms = greatest(sightings.last_ms, excluded.last_ms),"
+    " first_ms = least(sightings.first_ms, excluded.first_ms)"};
+constexpr Sql kSelectSightings{
+    "select_sightings",
+    "SELECT player_id, kind, value, first_ms, last_ms, count FROM sightings ORDER BY player_id, kind, value"};
+constexpr Sql kSelectLinks{
+    "select_links",
+    "SELECT l.a, l.b, l.kind, l.shared, (SELECT count(*) FROM games g WHERE g.rated <> 0 AND"
+    " ((g.seat0_id = l.a AND g.seat1_id = l.b) OR (g.seat0_id = l.b AND g.seat1_id = l.a))) AS rated"
+    " FROM (SELECT x.player_id AS a, y.player_id AS b, x.kind AS kind, count(*) AS shared FROM sightings x"
+    " JOIN sightings y ON y.kind = x.kind AND y.value = x.value AND y.player_id > x.player_id"
+    " GROUP BY x.player_id, y.player_id, x.kind) l ORDER BY rated DESC, l.shared DESC, l.a, l.b"
+    " LIMIT $1::bigint"};
 constexpr Sql kSelectSeatTokens{"select_seat_tokens", "SELECT seat, token FROM seat_tokens WHERE game_id = $1"};
 constexpr Sql kInsertChat{
     "insert_chat",
@@ -1090,7 +1209,7 @@ class PostgresStore final : public Store {
     }
     // Version 5 is the first a PostgreSQL database has; the schema's statements are idempotent, and versions 6
     // (the cluster), 7 (the mail tables), 8 (the accounts' mail), 9 (the seats' language), 10 (the
-    // tournaments) and 11 (the analyses) only add to it (a column with a default,
+    // tournaments), 11 (the analyses) and 12 (moderation) only add to it (a column with a default,
     // tables, indexes), so running them again upgrades it.
     if (version < kSchemaVersion) {
       const std::string set_version = "INSERT INTO meta (key, value) VALUES ('schema_version', '" +
@@ -1552,6 +1671,144 @@ class PostgresStore final : public Store {
     Error error;
     if (!control_query(kSelectAnalyses, Params(), "reading the analyses", error,
                        [&](const Result& r, int i) { out.push_back(read_analysis(r, i)); }))
+      return error;
+    return out;
+  }
+
+  // --- moderation (schema version 12): on the writer for writes, the control connection for reads.
+  bool moderate(const ModerationWrite& w, Error& error) override {
+    if (w.empty()) return true;
+    std::lock_guard lock(writer_.mutex());
+    if (!writer_.ready(error)) return false;
+    Batch batch;
+    for (const RoleRow& r : w.roles)
+      batch.add(kUpsertRole, Params().text(r.player_id).text(r.role).text(r.granted_by).integer(r.at_ms));
+    for (const std::string& id : w.roles_removed) batch.add(kDeleteRole, Params().text(id));
+    for (const SanctionRow& s : w.sanctions)
+      batch.add(kUpsertSanction, Params().text(s.player_id).text(s.kind).text(s.reason).text(s.by)
+                                     .integer(s.at_ms).integer(s.until_ms));
+    for (const auto& [id, kind] : w.sanctions_lifted) batch.add(kDeleteSanction, Params().text(id).text(kind));
+    for (const ReportRow& r : w.reports)
+      batch.add(kUpsertReport, Params().text(r.id).integer(r.at_ms).text(r.reporter_id).text(r.target_id)
+                                   .text(r.room).text(r.line).text(r.reason).text(r.status).text(r.handled_by)
+                                   .integer(r.handled_ms));
+    for (const BlockRow& b : w.blocks)
+      batch.add(kInsertBlock, Params().text(b.blocker_id).text(b.blocked_id).integer(b.at_ms));
+    for (const auto& [blocker, blocked] : w.blocks_removed)
+      batch.add(kDeleteBlock, Params().text(blocker).text(blocked));
+    if (!w.audit.empty()) batch.add(kLockAudit, Params());
+    for (const AuditRow& a : w.audit)
+      batch.add(kInsertAudit, Params().integer(w.keep_seq ? a.seq : 0).integer(a.at_ms).text(a.actor_id)
+                                  .text(a.actor_name).text(a.action).text(a.target_id).text(a.target_name)
+                                  .text(a.detail));
+    for (const SightingRow& s : w.sightings)
+      batch.add(kNoteSighting, Params().text(s.player_id).text(s.kind).text(s.value).integer(s.first_ms)
+                                   .integer(s.last_ms).integer(s.count));
+    return writer_.run_transaction(batch, false, error, "storing a moderation change");
+  }
+
+  Read<std::vector<RoleRow>> roles() override {
+    std::vector<RoleRow> out;
+    Error error;
+    if (!control_query(kSelectRoles, Params(), "reading the roles", error, [&](const Result& r, int i) {
+          out.push_back(RoleRow{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.integer(i, 3)});
+        }))
+      return error;
+    return out;
+  }
+
+  Read<std::vector<SanctionRow>> sanctions() override {
+    std::vector<SanctionRow> out;
+    Error error;
+    if (!control_query(kSelectSanctions, Params(), "reading the sanctions", error, [&](const Result& r, int i) {
+          out.push_back(SanctionRow{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.text(i, 3), r.integer(i, 4),
+                                    r.integer(i, 5)});
+        }))
+      return error;
+    return out;
+  }
+
+  static ReportRow read_report(const Result& r, int i) {
+    return ReportRow{r.text(i, 0), r.integer(i, 1), r.text(i, 2), r.text(i, 3), r.text(i, 4),
+                     r.text(i, 5), r.text(i, 6),    r.text(i, 7), r.text(i, 8), r.integer(i, 9)};
+  }
+
+  Read<std::vector<ReportRow>> reports(const std::string& status, int limit) override {
+    std::vector<ReportRow> out;
+    Error error;
+    if (!control_query(kSelectReports, Params().text(status).integer(limit), "reading the reports", error,
+                       [&](const Result& r, int i) { out.push_back(read_report(r, i)); }))
+      return error;
+    return out;
+  }
+
+  Read<std::optional<ReportRow>> report(const std::string& id) override {
+    std::optional<ReportRow> out;
+    Error error;
+    if (!control_query(kSelectReport, Params().text(id), "reading report " + id, error,
+                       [&](const Result& r, int i) { out = read_report(r, i); }))
+      return error;
+    return out;
+  }
+
+  Read<std::vector<BlockRow>> blocks(const std::string& player_id) override {
+    std::vector<BlockRow> out;
+    Error error;
+    if (!control_query(kSelectBlocks, Params().text(player_id), "reading the blocks of " + player_id, error,
+                       [&](const Result& r, int i) {
+                         out.push_back(BlockRow{r.text(i, 0), r.text(i, 1), r.integer(i, 2)});
+                       }))
+      return error;
+    return out;
+  }
+
+  Read<std::vector<AuditRow>> audit(const std::string& target_id, int limit) override {
+    std::vector<AuditRow> out;
+    Error error;
+    if (!control_query(kSelectAudit, Params().text(target_id).integer(limit), "reading the audit log", error,
+                       [&](const Result& r, int i) {
+                         out.push_back(AuditRow{r.integer(i, 0), r.integer(i, 1), r.text(i, 2), r.text(i, 3),
+                                                r.text(i, 4), r.text(i, 5), r.text(i, 6), r.text(i, 7)});
+                       }))
+      return error;
+    return out;
+  }
+
+  Read<std::vector<LinkRow>> linked_accounts(int limit) override {
+    std::vector<LinkRow> out;
+    Error error;
+    if (!control_query(kSelectLinks, Params().integer(limit), "reading the linked accounts", error,
+                       [&](const Result& r, int i) {
+                         out.push_back(LinkRow{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.integer(i, 3),
+                                               r.integer(i, 4)});
+                       }))
+      return error;
+    return out;
+  }
+
+  Read<ModerationRows> moderation_rows() override {
+    ModerationRows out;
+    auto roles_read = roles();
+    auto sanctions_read = sanctions();
+    auto reports_read = reports("", std::numeric_limits<int>::max());
+    auto blocks_read = blocks("");
+    auto audit_read = audit("", std::numeric_limits<int>::max());
+    if (roles_read.failed()) return roles_read.error();
+    if (sanctions_read.failed()) return sanctions_read.error();
+    if (reports_read.failed()) return reports_read.error();
+    if (blocks_read.failed()) return blocks_read.error();
+    if (audit_read.failed()) return audit_read.error();
+    out.roles = roles_read;
+    out.sanctions = sanctions_read;
+    out.reports = reports_read;
+    out.blocks = blocks_read;
+    out.audit = audit_read;
+    std::reverse(out.audit.begin(), out.audit.end());
+    Error error;
+    if (!control_query(kSelectSightings, Params(), "reading the sightings", error, [&](const Result& r, int i) {
+          out.sightings.push_back(SightingRow{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.integer(i, 3),
+                                              r.integer(i, 4), r.integer(i, 5)});
+        }))
       return error;
     return out;
   }

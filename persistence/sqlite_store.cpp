@@ -14,6 +14,8 @@
 #include <system_error>
 #include <unordered_map>
 #include <utility>
+#include <limits>
+#include <variant>
 #include <spdlog/spdlog.h>
 
 #include "rules/notation.h"
@@ -21,7 +23,7 @@
 namespace cinq::store {
 namespace {
 
-constexpr int kSchemaVersion = 11;
+constexpr int kSchemaVersion = 12;
 constexpr int kBusyTimeoutMs = 5000;
 
 // CREATE ... IF NOT EXISTS everywhere: opening a database whose schema is already there changes nothing.
@@ -285,6 +287,108 @@ constexpr const char* kSelectAnalysis =
     "SELECT game_id, settings, analysis, created_ms FROM analyses WHERE game_id = ?1 AND settings = ?2";
 constexpr const char* kSelectAnalyses =
     "SELECT game_id, settings, analysis, created_ms FROM analyses ORDER BY game_id, settings";
+// Version 12: moderation (store.h, RoleRow and the rows after it).
+constexpr const char* kUpgradeTo12 = R"sql(
+CREATE TABLE IF NOT EXISTS roles (
+  player_id TEXT PRIMARY KEY NOT NULL,
+  role TEXT NOT NULL,
+  granted_by TEXT NOT NULL,
+  at_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sanctions (
+  player_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  by_id TEXT NOT NULL,
+  at_ms INTEGER NOT NULL,
+  until_ms INTEGER NOT NULL,
+  PRIMARY KEY (player_id, kind)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS reports (
+  id TEXT PRIMARY KEY NOT NULL,
+  at_ms INTEGER NOT NULL,
+  reporter_id TEXT NOT NULL,
+  target_id TEXT NOT NULL,
+  room TEXT NOT NULL,
+  line TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  status TEXT NOT NULL,
+  handled_by TEXT NOT NULL,
+  handled_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS reports_by_status ON reports(status, at_ms);
+CREATE TABLE IF NOT EXISTS blocks (
+  blocker_id TEXT NOT NULL,
+  blocked_id TEXT NOT NULL,
+  at_ms INTEGER NOT NULL,
+  PRIMARY KEY (blocker_id, blocked_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS blocks_by_blocked ON blocks(blocked_id);
+CREATE TABLE IF NOT EXISTS audit (
+  seq INTEGER PRIMARY KEY,
+  at_ms INTEGER NOT NULL,
+  actor_id TEXT NOT NULL,
+  actor_name TEXT NOT NULL,
+  action TEXT NOT NULL,
+  target_id TEXT NOT NULL,
+  target_name TEXT NOT NULL,
+  detail TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS audit_by_target ON audit(target_id, seq);
+CREATE TABLE IF NOT EXISTS sightings (
+  player_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  value TEXT NOT NULL,
+  first_ms INTEGER NOT NULL,
+  last_ms INTEGER NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (player_id, kind, value)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS sightings_by_value ON sightings(kind, value);
+)sql";
+
+// --- moderation (schema version 12): the statements.
+constexpr const char* kUpsertRole =
+    "INSERT INTO roles (player_id, role, granted_by, at_ms) VALUES (?1, ?2, ?3, ?4) ON CONFLICT(player_id) DO"
+    " UPDATE SET role = excluded.role, granted_by = excluded.granted_by, at_ms = excluded.at_ms";
+constexpr const char* kDeleteRole = "DELETE FROM roles WHERE player_id = ?1";
+constexpr const char* kSelectRoles = "SELECT player_id, role, granted_by, at_ms FROM roles ORDER BY player_id";
+constexpr const char* kUpsertSanction =
+    "INSERT INTO sanctions (player_id, kind, reason, by_id, at_ms, until_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+    " ON CONFLICT(player_id, kind) DO UPDATE SET reason = excluded.reason, by_id = excluded.by_id,"
+    " at_ms = excluded.at_ms, until_ms = excluded.until_ms";
+constexpr const char* kDeleteSanction = "DELETE FROM sanctions WHERE player_id = ?1 AND kind = ?2";
+constexpr const char* kSelectSanctions =
+    "SELECT player_id, kind, reason, by_id, at_ms, until_ms FROM sanctions ORDER BY player_id, kind";
+#define CINQ_REPORT_COLUMNS "id, at_ms, reporter_id, target_id, room, line, reason, status, handled_by, handled_ms"
+constexpr const char* kUpsertReport =
+    "INSERT OR REPLACE INTO reports (" CINQ_REPORT_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+constexpr const char* kSelectReports = "SELECT " CINQ_REPORT_COLUMNS
+                                       " FROM reports WHERE ?1 = '' OR status = ?1 ORDER BY at_ms DESC, id LIMIT ?2";
+constexpr const char* kSelectReport = "SELECT " CINQ_REPORT_COLUMNS " FROM reports WHERE id = ?1";
+constexpr const char* kInsertBlock = "INSERT OR IGNORE INTO blocks (blocker_id, blocked_id, at_ms) VALUES (?1, ?2, ?3)";
+constexpr const char* kDeleteBlock = "DELETE FROM blocks WHERE blocker_id = ?1 AND blocked_id = ?2";
+constexpr const char* kSelectBlocks =
+    "SELECT blocker_id, blocked_id, at_ms FROM blocks WHERE ?1 = '' OR blocker_id = ?1 OR blocked_id = ?1"
+    " ORDER BY blocker_id, blocked_id";
+#define CINQ_AUDIT_COLUMNS "seq, at_ms, actor_id, actor_name, action, target_id, target_name, detail"
+constexpr const char* kInsertAudit =
+    "INSERT INTO audit (" CINQ_AUDIT_COLUMNS ") VALUES (CASE WHEN ?1 > 0 THEN ?1 ELSE"
+    " (SELECT coalesce(max(seq), 0) + 1 FROM audit) END, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+constexpr const char* kSelectAudit = "SELECT " CINQ_AUDIT_COLUMNS
+                                     " FROM audit WHERE ?1 = '' OR target_id = ?1 ORDER BY seq DESC LIMIT ?2";
+constexpr const char* kNoteSighting =
+    "INSERT INTO sightings (player_id, kind, value, first_ms, last_ms, count) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+    " ON CONFLICT(player_id, kind, value) DO UPDATE SET count = count + excluded.count,"
+    " last_ms = max(last_ms, excluded.last_ms), first_ms = min(first_ms, excluded.first_ms)";
+constexpr const char* kSelectSightings =
+    "SELECT player_id, kind, value, first_ms, last_ms, count FROM sightings ORDER BY player_id, kind, value";
+constexpr const char* kSelectLinks =
+    "SELECT l.a, l.b, l.kind, l.shared, (SELECT count(*) FROM games g WHERE g.rated <> 0 AND"
+    " ((g.seat0_id = l.a AND g.seat1_id = l.b) OR (g.seat0_id = l.b AND g.seat1_id = l.a))) AS rated"
+    " FROM (SELECT x.player_id AS a, y.player_id AS b, x.kind AS kind, count(*) AS shared FROM sightings x"
+    " JOIN sightings y ON y.kind = x.kind AND y.value = x.value AND y.player_id > x.player_id"
+    " GROUP BY x.player_id, y.player_id, x.kind) l ORDER BY rated DESC, l.shared DESC, l.a, l.b LIMIT ?1";
 
 #define CINQ_GAME_COLUMNS                                                                            \
   "id, game, options, clock_base_ms, clock_increment_ms, is_private, kind, status, result, record, " \
@@ -1248,14 +1352,15 @@ bool create_schema(Connection& db, const std::string& path, Error& error) {
              db.exec(kExtrasSchema, e, doing) && db.exec(kUpgradeTo5, e, doing) &&
              db.exec(kUpgradeTo6, e, doing) && db.exec(kUpgradeTo7, e, doing) && db.exec(kUpgradeTo8, e, doing) &&
              db.exec(kUpgradeTo9, e, doing) && db.exec(kUpgradeTo10, e, doing) &&
-             db.exec(kUpgradeTo11, e, doing) && db.exec(set_version.c_str(), e, doing);
+             db.exec(kUpgradeTo11, e, doing) && db.exec(kUpgradeTo12, e, doing) &&
+             db.exec(set_version.c_str(), e, doing);
     // Version 1 gains the correspondence columns (its games are not correspondence games), then version 2
     // its entries, then version 3 the seat tokens and chat tables (empty: older links cannot be shown again),
     // then version 4 the accounts and ratings (every player a guest, no game rated, winners unknown), then
     // version 5 the cluster's tables (version 3's game_progress gains its commands, which the version 3
     // tables made here have already), then version 6 the mail tables (empty), then version 7 the accounts'
     // mail (empty), then version 8 the seats' language (English), then version 9 the tournaments (none), then
-    // version 11 the analyses (none).
+    // version 10 the analyses (none), then version 11 the moderation tables (empty).
     if (version >= 3 && version <= 5 && !db.exec(kAddCommands, e, upgrading)) return false;
     if (version == 1 && !db.exec(kUpgradeTo2, e, upgrading)) return false;
     if (version <= 2 && !upgrade_to_3(db, path, e, upgrading)) return false;
@@ -1266,7 +1371,8 @@ bool create_schema(Connection& db, const std::string& path, Error& error) {
     if (version <= 7 && !db.exec(kUpgradeTo8, e, upgrading)) return false;
     if (version <= 8 && !db.exec(kUpgradeTo9, e, upgrading)) return false;
     if (version <= 9 && !db.exec(kUpgradeTo10, e, upgrading)) return false;
-    return db.exec(kUpgradeTo11, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
+    if (version <= 10 && !db.exec(kUpgradeTo11, e, upgrading)) return false;
+    return db.exec(kUpgradeTo12, e, upgrading) && db.exec(set_version.c_str(), e, upgrading);
   });
 }
 
@@ -1427,6 +1533,15 @@ class SqliteStore final : public Store {
   bool put_analysis(const AnalysisRow& row, Error& error) override;
   Read<std::optional<AnalysisRow>> analysis(const std::string& game_id, const std::string& settings) override;
   Read<std::vector<AnalysisRow>> all_analyses() override;
+  bool moderate(const ModerationWrite& write, Error& error) override;
+  Read<std::vector<RoleRow>> roles() override;
+  Read<std::vector<SanctionRow>> sanctions() override;
+  Read<std::vector<ReportRow>> reports(const std::string& status, int limit) override;
+  Read<std::optional<ReportRow>> report(const std::string& id) override;
+  Read<std::vector<BlockRow>> blocks(const std::string& player_id) override;
+  Read<std::vector<AuditRow>> audit(const std::string& target_id, int limit) override;
+  Read<std::vector<LinkRow>> linked_accounts(int limit) override;
+  Read<ModerationRows> moderation_rows() override;
   bool put_player(const PlayerRow& player, Error& error) override;
   UsernameClaim claim_username(const std::string& player_id, const std::string& username,
                                const std::string& password_hash, Error& error) override;
@@ -2057,6 +2172,179 @@ Read<std::vector<AnalysisRow>> SqliteStore::all_analyses() {
   if (!read_rows(
           kSelectAnalyses, "reading the analyses", error, [](sqlite3_stmt*) { return SQLITE_OK; },
           [&](sqlite3_stmt* stmt) { out.push_back(read_analysis(stmt)); }))
+    return error;
+  return out;
+}
+
+}  // namespace cinq::store
+
+namespace cinq::store {
+
+// --- moderation (schema version 12)
+
+namespace {
+
+// A statement's parameters, in order (?1, ?2, ...): texts or integers; the texts outlive the step.
+using ModParam = std::variant<std::string, std::int64_t>;
+
+std::function<int(sqlite3_stmt*)> binder(const std::vector<ModParam>& params) {
+  return [&params](sqlite3_stmt* stmt) {
+    int rc = SQLITE_OK;
+    for (std::size_t i = 0; i < params.size() && rc == SQLITE_OK; ++i) {
+      const int at = static_cast<int>(i) + 1;
+      if (const auto* text = std::get_if<std::string>(&params[i]))
+        rc = bind_text(stmt, at, *text);
+      else
+        rc = sqlite3_bind_int64(stmt, at, std::get<std::int64_t>(params[i]));
+    }
+    return rc;
+  };
+}
+
+std::int64_t column_int(sqlite3_stmt* stmt, int i) { return sqlite3_column_int64(stmt, i); }
+
+ReportRow read_report(sqlite3_stmt* s) {
+  return ReportRow{column_text(s, 0), column_int(s, 1), column_text(s, 2), column_text(s, 3), column_text(s, 4),
+                   column_text(s, 5), column_text(s, 6), column_text(s, 7), column_text(s, 8), column_int(s, 9)};
+}
+AuditRow read_audit(sqlite3_stmt* s) {
+  return AuditRow{column_int(s, 0),  column_int(s, 1), column_text(s, 2), column_text(s, 3),
+                  column_text(s, 4), column_text(s, 5), column_text(s, 6), column_text(s, 7)};
+}
+
+}  // namespace
+
+bool SqliteStore::moderate(const ModerationWrite& w, Error& error) {
+  if (w.empty()) return true;
+  const std::string doing = "storing a moderation change";
+  return writer.transaction(error, doing, [&](Error& e) {
+    auto one = [&](const char* sql, const std::vector<ModParam>& params) {
+      return write_one(writer, sql, doing, e, binder(params));
+    };
+    for (const RoleRow& r : w.roles)
+      if (!one(kUpsertRole, {r.player_id, r.role, r.granted_by, r.at_ms})) return false;
+    for (const std::string& id : w.roles_removed)
+      if (!one(kDeleteRole, {id})) return false;
+    for (const SanctionRow& s : w.sanctions)
+      if (!one(kUpsertSanction, {s.player_id, s.kind, s.reason, s.by, s.at_ms, s.until_ms})) return false;
+    for (const auto& [id, kind] : w.sanctions_lifted)
+      if (!one(kDeleteSanction, {id, kind})) return false;
+    for (const ReportRow& r : w.reports)
+      if (!one(kUpsertReport, {r.id, r.at_ms, r.reporter_id, r.target_id, r.room, r.line, r.reason, r.status,
+                               r.handled_by, r.handled_ms}))
+        return false;
+    for (const BlockRow& b : w.blocks)
+      if (!one(kInsertBlock, {b.blocker_id, b.blocked_id, b.at_ms})) return false;
+    for (const auto& [blocker, blocked] : w.blocks_removed)
+      if (!one(kDeleteBlock, {blocker, blocked})) return false;
+    for (const AuditRow& a : w.audit)
+      if (!one(kInsertAudit, {w.keep_seq ? a.seq : std::int64_t{0}, a.at_ms, a.actor_id, a.actor_name, a.action,
+                              a.target_id, a.target_name, a.detail}))
+        return false;
+    for (const SightingRow& s : w.sightings)
+      if (!one(kNoteSighting, {s.player_id, s.kind, s.value, s.first_ms, s.last_ms, s.count})) return false;
+    return true;
+  });
+}
+
+Read<std::vector<RoleRow>> SqliteStore::roles() {
+  std::vector<RoleRow> out;
+  Error error;
+  if (!read_rows(kSelectRoles, "reading the roles", error, nullptr, [&](sqlite3_stmt* s) {
+        out.push_back(RoleRow{column_text(s, 0), column_text(s, 1), column_text(s, 2), column_int(s, 3)});
+      }))
+    return error;
+  return out;
+}
+
+Read<std::vector<SanctionRow>> SqliteStore::sanctions() {
+  std::vector<SanctionRow> out;
+  Error error;
+  if (!read_rows(kSelectSanctions, "reading the sanctions", error, nullptr, [&](sqlite3_stmt* s) {
+        out.push_back(SanctionRow{column_text(s, 0), column_text(s, 1), column_text(s, 2), column_text(s, 3),
+                                  column_int(s, 4), column_int(s, 5)});
+      }))
+    return error;
+  return out;
+}
+
+Read<std::vector<ReportRow>> SqliteStore::reports(const std::string& status, int limit) {
+  std::vector<ReportRow> out;
+  Error error;
+  const std::vector<ModParam> params{status, std::int64_t{limit}};
+  if (!read_rows(kSelectReports, "reading the reports", error, binder(params),
+                 [&](sqlite3_stmt* s) { out.push_back(read_report(s)); }))
+    return error;
+  return out;
+}
+
+Read<std::optional<ReportRow>> SqliteStore::report(const std::string& id) {
+  std::optional<ReportRow> out;
+  Error error;
+  const std::vector<ModParam> params{id};
+  if (!read_rows(kSelectReport, "reading report " + id, error, binder(params),
+                 [&](sqlite3_stmt* s) { out = read_report(s); }))
+    return error;
+  return out;
+}
+
+Read<std::vector<BlockRow>> SqliteStore::blocks(const std::string& player_id) {
+  std::vector<BlockRow> out;
+  Error error;
+  const std::vector<ModParam> params{player_id};
+  if (!read_rows(kSelectBlocks, "reading the blocks of " + player_id, error, binder(params), [&](sqlite3_stmt* s) {
+        out.push_back(BlockRow{column_text(s, 0), column_text(s, 1), column_int(s, 2)});
+      }))
+    return error;
+  return out;
+}
+
+Read<std::vector<AuditRow>> SqliteStore::audit(const std::string& target_id, int limit) {
+  std::vector<AuditRow> out;
+  Error error;
+  const std::vector<ModParam> params{target_id, std::int64_t{limit}};
+  if (!read_rows(kSelectAudit, "reading the audit log", error, binder(params),
+                 [&](sqlite3_stmt* s) { out.push_back(read_audit(s)); }))
+    return error;
+  return out;
+}
+
+Read<std::vector<LinkRow>> SqliteStore::linked_accounts(int limit) {
+  std::vector<LinkRow> out;
+  Error error;
+  const std::vector<ModParam> params{std::int64_t{limit}};
+  if (!read_rows(kSelectLinks, "reading the linked accounts", error, binder(params), [&](sqlite3_stmt* s) {
+        out.push_back(LinkRow{column_text(s, 0), column_text(s, 1), column_text(s, 2), column_int(s, 3),
+                              column_int(s, 4)});
+      }))
+    return error;
+  return out;
+}
+
+Read<ModerationRows> SqliteStore::moderation_rows() {
+  ModerationRows out;
+  auto roles_read = roles();
+  auto sanctions_read = sanctions();
+  auto reports_read = reports("", std::numeric_limits<int>::max());
+  auto blocks_read = blocks("");
+  auto audit_read = audit("", std::numeric_limits<int>::max());
+  for (const Error* e : {roles_read.failed() ? &roles_read.error() : nullptr,
+                         sanctions_read.failed() ? &sanctions_read.error() : nullptr,
+                         reports_read.failed() ? &reports_read.error() : nullptr,
+                         blocks_read.failed() ? &blocks_read.error() : nullptr,
+                         audit_read.failed() ? &audit_read.error() : nullptr})
+    if (e) return *e;
+  out.roles = roles_read;
+  out.sanctions = sanctions_read;
+  out.reports = reports_read;
+  out.blocks = blocks_read;
+  out.audit = audit_read;
+  std::reverse(out.audit.begin(), out.audit.end());
+  Error error;
+  if (!read_rows(kSelectSightings, "reading the sightings", error, nullptr, [&](sqlite3_stmt* s) {
+        out.sightings.push_back(SightingRow{column_text(s, 0), column_text(s, 1), column_text(s, 2),
+                                            column_int(s, 3), column_int(s, 4), column_int(s, 5)});
+      }))
     return error;
   return out;
 }

@@ -38,6 +38,8 @@
 //                   state) (version 10): a tournament's whole state as its logic saves it (TournamentRow).
 //   analyses        (game_id, settings, analysis, created_ms) (version 11): a finished game's analysis at one
 //                   depth or think time, computed once (AnalysisRow).
+//   roles, sanctions, reports, blocks, audit, sightings (version 12): moderation (RoleRow and the rows after
+//                   it), written by moderate() alone.
 // Version 5 also gives players a user name and a password hash (accounts) and games `rated` and `winner`.
 //
 // So an accepted turn writes one entry row and the progress row, whatever the game's length. Reading a game
@@ -324,6 +326,99 @@ struct AnalysisRow {
   std::int64_t created_ms = 0;
   bool operator==(const AnalysisRow&) const = default;
 };
+// Moderation (schema version 12; moderation/moderation.h, docs/protocol.md "Moderation"). Plain rows: the
+// logic (who may, when a sanction ends) is the moderation part's.
+struct RoleRow {        // table roles: a player's role, "moderator" or "administrator"
+  std::string player_id;
+  std::string role;
+  std::string granted_by;  // "" the command line
+  std::int64_t at_ms = 0;
+  bool operator==(const RoleRow&) const = default;
+};
+struct SanctionRow {    // table sanctions, key (player_id, kind): a ban or a mute in force or ended
+  std::string player_id;
+  std::string kind;     // "ban" or "mute"
+  std::string reason;
+  std::string by;
+  std::int64_t at_ms = 0;
+  std::int64_t until_ms = 0;  // 0: until lifted
+  bool operator==(const SanctionRow&) const = default;
+};
+struct ReportRow {      // table reports
+  std::string id;
+  std::int64_t at_ms = 0;
+  std::string reporter_id;
+  std::string target_id;
+  std::string room;
+  std::string line;
+  std::string reason;
+  std::string status = "open";  // "open", "resolved"
+  std::string handled_by;
+  std::int64_t handled_ms = 0;
+  bool operator==(const ReportRow&) const = default;
+};
+struct BlockRow {       // table blocks, key (blocker_id, blocked_id)
+  std::string blocker_id;
+  std::string blocked_id;
+  std::int64_t at_ms = 0;
+  bool operator==(const BlockRow&) const = default;
+};
+struct AuditRow {       // table audit: the moderation log, in order of seq (given by the store)
+  std::int64_t seq = 0;
+  std::int64_t at_ms = 0;
+  std::string actor_id;
+  std::string actor_name;
+  std::string action;
+  std::string target_id;
+  std::string target_name;
+  std::string detail;
+  bool operator==(const AuditRow&) const = default;
+};
+// Table sightings, key (player_id, kind, value): an account seen from an address or a browser (`value` a
+// hash of the address or of the cinq_device cookie, never the address itself), how often and when last.
+struct SightingRow {
+  std::string player_id;
+  std::string kind;  // "address" or "device"
+  std::string value;
+  std::int64_t first_ms = 0, last_ms = 0, count = 0;
+  bool operator==(const SightingRow&) const = default;
+};
+// Two accounts seen with the same values of one kind, and the rated games between them (linked_accounts).
+struct LinkRow {
+  std::string a, b;  // a < b
+  std::string kind;
+  std::int64_t shared = 0;
+  std::int64_t rated_games = 0;
+};
+// Every moderation row (a copy's read and write).
+struct ModerationRows {
+  std::vector<RoleRow> roles;
+  std::vector<SanctionRow> sanctions;
+  std::vector<ReportRow> reports;
+  std::vector<BlockRow> blocks;
+  std::vector<AuditRow> audit;  // seq kept by a copy
+  std::vector<SightingRow> sightings;
+};
+// One moderation write, one transaction, applied in this order: roles set then removed, sanctions set
+// (insert or replace) then lifted (deleted), reports put (insert or replace), blocks added then removed,
+// audit rows appended (their seq given by the store, unless `keep_seq`), sightings noted (a new row, or the
+// count grown by `count` and last_ms moved on).
+struct ModerationWrite {
+  std::vector<RoleRow> roles;
+  std::vector<std::string> roles_removed;  // player ids
+  std::vector<SanctionRow> sanctions;
+  std::vector<std::pair<std::string, std::string>> sanctions_lifted;  // (player_id, kind)
+  std::vector<ReportRow> reports;
+  std::vector<BlockRow> blocks;
+  std::vector<std::pair<std::string, std::string>> blocks_removed;  // (blocker, blocked)
+  std::vector<AuditRow> audit;
+  bool keep_seq = false;
+  std::vector<SightingRow> sightings;
+  bool empty() const {
+    return roles.empty() && roles_removed.empty() && sanctions.empty() && sanctions_lifted.empty() &&
+           reports.empty() && blocks.empty() && blocks_removed.empty() && audit.empty() && sightings.empty();
+  }
+};
 
 // Queued mails that no longer apply (the seat played: its your-turn mail and reminders go): every mail still
 // queued for `seat` of `game_id` whose kind is one of `kinds`.
@@ -548,6 +643,22 @@ class Store {
   virtual Read<std::optional<AnalysisRow>> analysis(const std::string& game_id, const std::string& settings) = 0;
   // Every analysis (cinq store copy), by game and settings.
   virtual Read<std::vector<AnalysisRow>> all_analyses() = 0;
+  // --- moderation (schema version 12, ModerationWrite)
+  virtual bool moderate(const ModerationWrite& write, Error& error) = 0;
+  virtual Read<std::vector<RoleRow>> roles() = 0;
+  // Every sanction row, ended or not (few: the server keeps them in memory and asks moderation::active).
+  virtual Read<std::vector<SanctionRow>> sanctions() = 0;
+  // Reports of a status ("" any), newest first, at most `limit`.
+  virtual Read<std::vector<ReportRow>> reports(const std::string& status, int limit) = 0;
+  virtual Read<std::optional<ReportRow>> report(const std::string& id) = 0;
+  // The blocks that name `player_id`, as blocker or as blocked.
+  virtual Read<std::vector<BlockRow>> blocks(const std::string& player_id) = 0;
+  // The audit log, newest first, at most `limit`; `target_id` "" for every entry, else those of one target.
+  virtual Read<std::vector<AuditRow>> audit(const std::string& target_id, int limit) = 0;
+  // Pairs of accounts seen with one address or browser, and their rated games together; most rated first.
+  virtual Read<std::vector<LinkRow>> linked_accounts(int limit) = 0;
+  // Every row (a copy's).
+  virtual Read<ModerationRows> moderation_rows() = 0;
 
  protected:
   Store() = default;

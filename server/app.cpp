@@ -79,6 +79,8 @@ int App::attach(net::Server& server) {
   services_.net = &server;
   if (cluster_) cluster_->start(server);
   if (postman_) start_mail(server);
+  if (std::string error; !protocol_->moderation().load(*services_.store, error))
+    spdlog::error("moderation: the bans, mutes and blocks could not be read: {}", error);
   const int reopened = rooms_->reopen_unfinished();
   // Tournaments after their rooms: a pending game whose room reopened is attached, one whose room is gone is
   // made again, a finished one counts.

@@ -27,6 +27,7 @@
 #include "rules/registry.h"
 #include "server/selfplay.h"
 #include "server/store_command.h"
+#include "server/admin_command.h"
 #include "tournament/simulate.h"
 
 namespace cinq {
@@ -585,6 +586,8 @@ int cli_main(int argc, char** argv) {
   commands[app.get_subcommand("selfplay")] = std::move(selfplay);
   Command store = add_store_command(app);  // store_command.cpp
   commands[app.get_subcommand("store")] = std::move(store);
+  Command admin = add_admin_command(app);  // admin_command.cpp
+  commands[app.get_subcommand("admin")] = std::move(admin);
   Command mail_in = add_mail_in_command(app);  // mail_in_command.cpp
   commands[app.get_subcommand("mail-in")] = std::move(mail_in);
 

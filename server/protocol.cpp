@@ -34,7 +34,8 @@ Protocol::Protocol(Services& services, RoomDirectory& rooms, Identities& identit
       limits_(limits),
       tournaments_(services, rooms, workers),
       logins_(services),
-      commands_{services, rooms, identities, workers, seeks_, tournaments_, logins_, *this} {
+      commands_{services, rooms, identities, workers, seeks_, tournaments_, moderation_, logins_, *this} {
+  services.moderation = &moderation_;
   // A paired player is told on every connection it has here (and, through the bus, on the other nodes).
   tournaments_.set_to_player([this](const std::string& player_id, const std::string& text) {
     to_player(player_id, text);

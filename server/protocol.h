@@ -29,6 +29,7 @@
 #include "server/net/transport.h"
 #include "server/request.h"
 #include "server/tournaments.h"
+#include "server/moderation_desk.h"
 
 namespace cinq::server {
 
@@ -88,6 +89,8 @@ class Protocol : public Clients {
   std::size_t seeks_waiting();
   // The tournaments (server/tournaments.h): loaded at start-up, shown over HTTP too.
   TournamentDesk& tournaments() { return tournaments_; }
+  // Bans, mutes and blocks in force (server/moderation_desk.h): loaded at start-up.
+  ModerationDesk& moderation() { return moderation_; }
   // From now on no message is handled and no completion goes on; drops every connection record.
   void shutdown();
 
@@ -138,6 +141,7 @@ class Protocol : public Clients {
 
   SeekDesk seeks_;
   TournamentDesk tournaments_;
+  ModerationDesk moderation_;
   LoginGuard logins_;
   CommandContext commands_;  // what the commands are given, over the members above and this
 };

@@ -1,4 +1,5 @@
 #include "server/room_actor.h"
+#include "server/moderation_desk.h"
 
 #include "server/mail_sender.h"
 
@@ -323,7 +324,9 @@ void RoomActor::send_batch(const Batch& b) {
     const bool mover = mine && seat == b.mover;
     for (std::size_t i = 0; i < b.events.size(); ++i) c->send(mover && i == b.patched ? mine : b.events[i]);
     for (const auto& [line, message] : b.chat)
-      if (room_.may_read(line, seat)) c->send(message);
+      if (room_.may_read(line, seat) &&
+          !(services_.moderation && services_.moderation->blocks(it->second.player_id, line.player_id)))
+        c->send(message);  // a line of a player the reader blocks is not sent to it
     ++it;
   }
   if (remote && services_.bus) {

@@ -29,6 +29,7 @@ class Analyst;
 class RoomBus;
 class Postman;
 class MailSender;
+class ModerationDesk;
 struct BotConfig;
 
 // What one player or address may make (`cinq serve` options, docs/operations.md "Limits"). 0: none.
@@ -51,6 +52,7 @@ struct Services {
   RoomBus* bus = nullptr;                 // the other nodes (server/room_bus.h); nullptr: this node alone
   const Postman* postman = nullptr;       // correspondence by mail (server/postman.h); nullptr: no mail
   MailSender* mail_sender = nullptr;      // drains the outbox (server/mail_sender.h)
+  ModerationDesk* moderation = nullptr;   // bans, mutes, blocks in force (server/moderation_desk.h)
   const BotConfig* bot_config = nullptr;  // their delays
   Metrics metrics;
   lobby::RoomPages room_pages;  // the lobby's list of public rooms in pages (WebSocket and REST)

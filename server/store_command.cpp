@@ -104,7 +104,7 @@ int copy(const CopyArgs& args) {
             << report.players << " players, " << report.games << " games (" << report.unfinished
             << " unfinished), " << report.chat_lines << " chat lines, " << report.ratings << " ratings, "
             << report.rating_changes << " rating changes, " << report.tournaments
-            << " tournaments, " << report.analyses << " analyses; every count and every game checked\n";
+            << " tournaments, " << report.analyses << " analyses, " << report.moderation << " moderation rows; every count and every game checked\n";
   return 0;
 }
 

@@ -1,6 +1,6 @@
 // The shell's entry point: one connection for the page, a hash router (#/, #/room/ID, #/import,
 // #/help[/GAME], #/account[/register], #/player/NAME, #/leaderboard[/GAME][?pool=P], #/archive[?SEARCH],
-// #/tournaments, #/tournaments/new, #/tournament/ID) and the header. Each page is a render(root, app) function returning its cleanup.
+// #/tournaments, #/tournaments/new, #/tournament/ID, #/moderation) and the header. Each page is a render(root, app) function returning its cleanup.
 
 import {install_account, render_account} from './account.js';
 import {render_archive} from './archive.js';
@@ -9,6 +9,7 @@ import {render_help} from './help.js';
 import {chosen_language, kLanguages, language, remember_language, start_language, t} from './i18n.js';
 import {render_import} from './import.js';
 import {render_leaderboard} from './leaderboard.js';
+import {render_moderation} from './moderation.js';
 import {render_lobby} from './lobby.js';
 import {Connection, socket_url} from './net.js';
 import {render_player} from './player.js';
@@ -93,6 +94,8 @@ function route() {
     cleanup = render_leaderboard(root, app, leaderboard[1] || null, new URLSearchParams(leaderboard[2] || '').get('pool'));
   } else if (archive) {
     cleanup = render_archive(root, app, archive[1] || '');
+  } else if (/^#\/moderation\/?$/.test(hash)) {
+    cleanup = render_moderation(root, app);
   } else if (/^#\/tournaments\/?$/.test(hash)) {
     cleanup = render_tournaments(root, app);
   } else if (/^#\/tournaments\/new\/?$/.test(hash)) {
@@ -178,6 +181,8 @@ conn.on('error', (message) => {
   notify(error_text(message.code, message.message));
 });
 conn.on('welcome', show_identity);
+// The stored account is banned: said, and the page goes on as a new guest (net.js).
+conn.on('banned', (message) => notify(error_text(message.code, message.message)));
 conn.on('registered', show_identity);
 // A seek lives on the connection: remember it so a reconnect can renew it, and follow a pairing anywhere.
 conn.on('seeking', (message) => {

@@ -7,7 +7,7 @@
 
 import {error_text} from './errors.js';
 import {date_time, t} from './i18n.js';
-import {el} from './ui.js';
+import {el, notify} from './ui.js';
 
 const kMaxLength = 300;
 const kChannels = ['players', 'spectators'];
@@ -103,16 +103,30 @@ export class RoomChat {
         el('div', {class: 'chat-head'}, this.title_, this.tablist_, this.mute_box_), this.log_, this.note_,
         this.form_, this.error_);
 
-    this.unsubscribe_ = conn.on('chat', (message) => {
+    const off_chat = conn.on('chat', (message) => {
       if (message.room === this.room_) this.add_(message);
     });
+    // The players this one blocks (docs/protocol.md "Moderation"): the server sends none of their new lines;
+    // those of the room's history are left out here.
+    this.blocked_ = new Set();
+    const off_blocks = conn.on('blocks', (message) => {
+      this.blocked_ = new Set((message.players || []).map((p) => p.id));
+      this.messages_ = this.messages_.filter((m) => !this.blocked_.has(m.player));
+      this.draw_(true);
+    });
+    const off_ready = conn.on_ready(() => conn.send({type: 'blocks'}));
+    this.unsubscribe_ = () => {
+      off_chat();
+      off_blocks();
+      off_ready();
+    };
     this.on_input_();
     this.draw_();
   }
 
   // The room's `state` (its `chat`: the last messages this connection may see) replaces what was shown.
   set_messages(list) {
-    this.messages_ = (list || []).filter((m) => m && typeof m.text === 'string');
+    this.messages_ = (list || []).filter((m) => m && typeof m.text === 'string' && !this.blocked_.has(m.player));
     this.unread_ = {players: 0, spectators: 0};
     this.draw_(true);
   }
@@ -176,7 +190,7 @@ export class RoomChat {
   }
 
   add_(message) {
-    if (!message || typeof message.text !== 'string') return;
+    if (!message || typeof message.text !== 'string' || this.blocked_.has(message.player)) return;
     // My own message came back: it was accepted (an accepted chat message has no other answer).
     for (const [ref, text] of this.pending_) {
       if (text === message.text && message.channel === this.own_channel_()) {
@@ -254,7 +268,26 @@ export class RoomChat {
         el('time', {class: 'chat-time muted', datetime: time.toISOString()},
            date_time(time.getTime(), {hour: '2-digit', minute: '2-digit'})),
         ' ', el('span', {class: `chat-name${seat ? ` seat-${seat}` : ''}`}, message.name || t('chat.someone')), ' ',
-        el('span', {class: 'chat-text'}, message.text));
+        el('span', {class: 'chat-text'}, message.text),
+        message.player && message.player !== this.conn_.player_id ? this.line_actions_(message) : null);
+  }
+
+  // Report the line, or block its writer (docs/protocol.md "Moderation").
+  line_actions_(message) {
+    const report = () => {
+      const reason = window.prompt(t('chat.report_reason'));
+      if (!reason || !reason.trim()) return;
+      const ref = this.conn_.send({type: 'report', player: message.player, room: this.room_, line: message.text,
+                                   reason: reason.trim().slice(0, 500)});
+      if (ref !== null) notify(t('chat.reported'), 'info');
+    };
+    const block = () => {
+      if (this.conn_.send({type: 'block', player: message.player}) !== null)
+        notify(t('chat.blocked', {name: message.name || t('chat.someone')}), 'info');
+    };
+    return el('span', {class: 'chat-line-actions'},
+              el('button', {type: 'button', class: 'chat-report link-button', onclick: report}, t('chat.report')),
+              el('button', {type: 'button', class: 'chat-block link-button', onclick: block}, t('chat.block')));
   }
 
   on_input_() {

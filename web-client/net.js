@@ -153,6 +153,14 @@ export class Connection {
       this.on_logged_out_(message);
       return;
     }
+    if (message.type === 'error' && message.code === 'banned' && !this.ready_) {
+      // The stored account is banned (docs/protocol.md "Moderation"): said, and the page goes on as a new guest.
+      this.identity_ = null;
+      store_identity(null);
+      this.dispatch_('banned', message);
+      this.hello_();
+      return;
+    }
     if (message.type === 'error' && message.code === 'bad_token' && !this.ready_) {
       // The stored identity is unknown here (a new database): start over as a new guest, keeping the name;
       // an account's session that ended elsewhere (logged out everywhere) starts over as a first visit does.

@@ -127,6 +127,7 @@ function history_card(player) {
   }).filter(Boolean);
   return el('section', {class: 'card player-history', 'aria-labelledby': 'history-title'},
             el('h2', {id: 'history-title'}, t('account.player.history')),
+            el('p', {class: 'muted', id: 'history-rated-only'}, t('account.player.history_rated_only')),
             figures.length ? el('div', {class: 'rating-figures'}, figures) :
                              el('p', {class: 'muted'}, t('account.player.no_history')));
 }

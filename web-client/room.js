@@ -487,6 +487,8 @@ export function render_room(root, app, room_id) {
       case 'abort':
         if (/first move/.test(result.detail || '') && (before.to_move === 0 || before.to_move === 1))
           return log_text('no_first_move', before.to_move);
+        if (result.detail === 'too short to rate') return t('room.log.too_short_to_rate');
+        if (result.detail === 'closed by a moderator') return t('room.log.closed_by_moderator');
         return t('room.log.aborted');
       default:
         return t('room.log.game_over', {result: result_text(state)});

@@ -21,6 +21,7 @@ class Identities;
 class Workers;
 class LoginGuard;
 class TournamentDesk;
+class ModerationDesk;
 
 // This node's seeks (lobby::SeekBook) behind a mutex: the commands add and remove them, a connection's go
 // when it closes or logs out, the lobby lists them.
@@ -46,6 +47,7 @@ struct CommandContext {
   Workers& workers;
   SeekDesk& seeks;
   TournamentDesk& tournaments;  // server/tournaments.h
+  ModerationDesk& moderation;   // server/moderation_desk.h
   LoginGuard& logins;    // the login throttle (login_guard.h)
   Clients& clients;      // the connections' players, sessions and rooms
 

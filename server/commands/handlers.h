@@ -27,6 +27,26 @@ void reply(const Request& rq, nlohmann::json m);
 // A seat drawn at random (0 or 1).
 int random_seat();
 
+// --- moderation.cpp: reports, blocks, and the moderators' actions
+void on_report(CommandContext& cx, Request& rq, ModerationCommand& cmd);
+void on_block(CommandContext& cx, Request& rq, ModerationCommand& cmd);
+void on_unblock(CommandContext& cx, Request& rq, ModerationCommand& cmd);
+void on_blocks(CommandContext& cx, Request& rq, ModerationCommand& cmd);
+void on_mod_role(CommandContext& cx, Request& rq, ModerationCommand& cmd);
+void on_mod_ban(CommandContext& cx, Request& rq, ModerationCommand& cmd);
+void on_mod_unban(CommandContext& cx, Request& rq, ModerationCommand& cmd);
+void on_mod_mute(CommandContext& cx, Request& rq, ModerationCommand& cmd);
+void on_mod_unmute(CommandContext& cx, Request& rq, ModerationCommand& cmd);
+void on_mod_rename(CommandContext& cx, Request& rq, ModerationCommand& cmd);
+void on_mod_close_room(CommandContext& cx, Request& rq, ModerationCommand& cmd, const RoomPtr& actor);
+void on_mod_player(CommandContext& cx, Request& rq, ModerationCommand& cmd);
+void on_mod_reports(CommandContext& cx, Request& rq, ModerationCommand& cmd);
+void on_mod_resolve(CommandContext& cx, Request& rq, ModerationCommand& cmd);
+void on_mod_audit(CommandContext& cx, Request& rq, ModerationCommand& cmd);
+void on_mod_links(CommandContext& cx, Request& rq, ModerationCommand& cmd);
+// An account welcomed on this connection: its address and browser noted (hashed) for the linked accounts.
+void note_sighting(CommandContext& cx, const std::shared_ptr<net::Connection>& c, const std::string& player_id);
+
 // --- identity.cpp: the connection, its player, accounts and their mail settings
 void on_ping(CommandContext& cx, Request& rq, Ping& cmd);
 void on_hello(CommandContext& cx, Request& rq, Hello& cmd);

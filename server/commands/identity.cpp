@@ -13,6 +13,7 @@
 #include "server/commands/handlers.h"
 #include "server/login_guard.h"
 #include "server/mail_sender.h"
+#include "server/moderation_desk.h"
 #include "server/postman.h"
 #include "server/room_actor.h"
 #include "server/room_bus.h"
@@ -46,6 +47,16 @@ void refuse_identity(CommandContext& cx, const Request& rq) {
 }
 
 void welcome(CommandContext& cx, const Request& rq, const store::PlayerRow& row, const std::string& token) {
+  // A banned player is not let in: no hello, no login (docs/protocol.md "Moderation").
+  if (auto ban = cx.moderation.in_force(row.id, "ban", Services::now().unix_ms)) {
+    json m = json::parse(error_message("banned", "this account is banned" +
+                                                     (ban->reason.empty() ? std::string() : ": " + ban->reason),
+                                       rq.ref, {}));
+    m["until_ms"] = ban->until_ms == 0 ? json(nullptr) : json(ban->until_ms);
+    rq.connection->send(m.dump());
+    return;
+  }
+  if (!row.username.empty()) note_sighting(cx, rq.connection, row.id);
   cx.clients.set_player(rq.connection->id(), lobby::Player{row.id, row.name, row.username});
   cx.clients.set_session(rq.connection->id(), matching_token(token, row));
   json m = {{"type", "welcome"},
@@ -258,6 +269,7 @@ void on_register(CommandContext& cx, Request& rq, Register& cmd) {
     if (!account.token_hash.empty()) cx.identities.adopt(account);
     cx.clients.set_player(later.connection->id(), lobby::Player{account.id, account.name, account.username});
     reply(later, {{"type", "registered"}, {"username", account.username}, {"name", account.name}});
+    note_sighting(cx, later.connection, account.id);
     rename_in_rooms(cx, account);
     resume->finish();
   });

@@ -145,6 +145,20 @@ struct Chat {
   static Parsed<Chat> parse(const nlohmann::json& body);
 };
 
+// --- moderation (moderation.cpp): one set of fields for every moderation message, each optional here; each
+// handler names those it needs. `duration` is checked ("30m", "2h", "7d", "forever"), `reason` too.
+struct ModerationCommand {
+  std::string player;  // a player id or an account's user name
+  std::string room;
+  std::string reason;
+  std::string line;    // a reported chat line
+  std::string report;  // a report's id
+  std::string status;  // "", "open", "resolved"
+  std::string duration;
+  std::int64_t duration_ms = 0;  // 0: none (forever)
+  static Parsed<ModerationCommand> parse(const nlohmann::json& body);
+};
+
 // --- the lobby
 
 struct Seek {

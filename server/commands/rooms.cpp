@@ -17,6 +17,7 @@
 #include "server/commands/handlers.h"
 #include "server/identity.h"
 #include "server/postman.h"
+#include "server/moderation_desk.h"
 #include "server/room_actor.h"
 #include "server/services.h"
 #include "server/workers.h"
@@ -297,7 +298,14 @@ void on_try(CommandContext& cx, Request& rq, Act& cmd, const RoomPtr& actor) {
 }
 
 // A line of the room's chat: from someone in the room (joined or seated), stored, then sent.
-void on_chat(CommandContext&, Request& rq, Chat& cmd, const RoomPtr& actor) {
+void on_chat(CommandContext& cx, Request& rq, Chat& cmd, const RoomPtr& actor) {
+  if (auto mute = cx.moderation.in_force(rq.player->id, "mute", Services::now().unix_ms)) {
+    json m = json::parse(error_message("muted", "you are muted in the chats" +
+                                                    (mute->reason.empty() ? std::string() : ": " + mute->reason),
+                                       rq.ref, cmd.room));
+    m["until_ms"] = mute->until_ms == 0 ? json(nullptr) : json(mute->until_ms);
+    return rq.connection->send(m.dump());
+  }
   actor->post([c = rq.connection, player = *rq.player, text = std::move(cmd.text),
                ref = rq.ref](RoomActor& a) {
     if (!a.is_subscribed(c->id()) && a.room().seat_of(player.id) < 0)

@@ -9,6 +9,7 @@
 
 #include "ratings/glicko2.h"
 #include "server/commands/handlers.h"
+#include "server/moderation_desk.h"
 #include "server/room_actor.h"
 #include "server/room_bus.h"
 #include "server/rooms.h"
@@ -123,6 +124,7 @@ void on_seek(CommandContext& cx, Request& rq, Seek& cmd) {
                    g.clock,    Services::now().unix_ms};
   seek.rated = cmd.rated;
   if (cmd.range) seek.range = *cmd.range;
+  seek.avoid = cx.moderation.avoided(seek.player.id);  // blocked either way: never paired
   if (rq.player->username.empty()) return place_seek(cx, rq, cmd, std::move(seek));
   // An account's seek shows its rating in this game and pool: read on a worker first.
   Resume resume = cx.defer(rq);

@@ -181,6 +181,65 @@ TEST_CASE("Room endings: a game may be aborted until both players have played") 
   CHECK(code(baltek.abort("alice-id", at(0))) == "cannot_abort");
 }
 
+// A rated room with Alice in seat 0 and Bob in seat 1 (the room checks no accounts: the server does).
+// `id`: a room's (letters and digits), or a tournament game's (`TOURNAMENT-ROUND-BOARD`).
+Room rated_room(ClockSpec clock = {}, const std::string& id = "room1") {
+  auto room = Room::create(RoomConfig{id, find_game("tablut"), "", clock, false, "", true}, at(0));
+  REQUIRE(room.ok());
+  REQUIRE(!room->sit(kAlice, 0, at(0)).error);
+  REQUIRE(!room->sit(kBob, 1, at(0)).error);
+  return std::move(*room);
+}
+
+TEST_CASE("Room endings: a rated game resigned or lost on time before both sides played is aborted, unrated") {
+  Room at_once = rated_room();
+  Effect e = at_once.resign("alice-id", at(0));
+  CHECK(kinds(e) == "finished");
+  json result = parse(e.events[0])["result"];
+  CHECK(result["reason"] == "aborted");
+  CHECK(result["detail"] == Room::kTooShortToRate);
+  CHECK(result["winner"].is_null());
+  CHECK(!at_once.config().rated);
+  CHECK(at_once.saved(at(0)).winner == -1);
+  CHECK(!at_once.saved(at(0)).rated);
+  CHECK(at_once.record().write().find("# too short to rate") != std::string::npos);
+
+  Room one = rated_room();
+  play(one, "d1 d2");
+  CHECK(kinds(one.resign("alice-id", at(0))) == "finished");
+  CHECK(one.record().result_text() == "aborted");
+
+  // By correspondence, the side to move lets its first days run out.
+  Room late = rated_room(ClockSpec{0, 0, 1});
+  play(late, "d1 d2");
+  CHECK(kinds(late.tick(at(Room::kDayMs + 1))) == "finished");
+  CHECK(late.record().result_text() == "aborted");
+  CHECK(!late.config().rated);
+
+  // Once both have played, a resignation is one, and rated.
+  Room both = rated_room();
+  play(both, "d1 d2");
+  play(both, "e3 c3");
+  CHECK(kinds(both.resign("alice-id", at(0))) == "finished");
+  CHECK(both.record().result_text().starts_with("D resign"));
+  CHECK(both.config().rated);
+  CHECK(both.saved(at(0)).winner == 1);
+
+  // An unrated game resigned at once stays a resignation.
+  Room casual = live_room("tablut");
+  CHECK(kinds(casual.resign("alice-id", at(0))) == "finished");
+  CHECK(casual.record().result_text().starts_with("D resign"));
+
+  // A tournament's game keeps its result (its tournament counts it: the opponent wins), unrated.
+  Room tournament = rated_room({}, "T1abcd-2-3");
+  CHECK(kinds(tournament.resign("alice-id", at(0))) == "finished");
+  CHECK(tournament.record().result_text().starts_with("D resign"));
+  CHECK(!tournament.config().rated);
+  CHECK(tournament.saved(at(0)).winner == 1);
+  CHECK(!tournament.saved(at(0)).rated);
+  CHECK(tournament.record().write().find("# too short to rate") != std::string::npos);
+}
+
 TEST_CASE("Room endings: a rematch is offered by one player and made ready by the other") {
   Room room = live_room("tablut");
   CHECK(code(room.ask_rematch("alice-id", at(0))) == "not_finished");

@@ -181,7 +181,7 @@ TEST_CASE("Room chat: players write to everyone, spectators among themselves unt
   CHECK(hi.events.empty());  // not an event: no version
   REQUIRE(hi.chat.size() == 1);
   json m = json::parse(*hi.chat[0].second);
-  CHECK(m == json{{"type", "chat"}, {"room", "room-1"}, {"channel", "players"}, {"seat", 0}, {"name", "alice"},
+  CHECK(m == json{{"type", "chat"}, {"room", "room-1"}, {"channel", "players"}, {"seat", 0}, {"name", "alice"}, {"player", "alice-id"},
                   {"text", "good luck"}, {"at_ms", kWallStart}});
   Effect aside = room.chat(kCarol, "Alice is losing", at(10));
   REQUIRE(aside.chat.size() == 1);

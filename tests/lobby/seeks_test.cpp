@@ -47,6 +47,24 @@ TEST_CASE("Seeks: a different game, options or clock does not pair") {
   CHECK(waiting(book) == "alice carol dave erin");
 }
 
+TEST_CASE("Seeks: two players one of whom blocks the other are never paired, whoever asked first") {
+  SeekBook book;
+  Seek alice = seek("alice", 1, "tablut", "", kBlitz);
+  alice.avoid = {"bob-id"};  // Alice blocks Bob
+  CHECK_FALSE(book.add(alice));
+  CHECK_FALSE(book.add(seek("bob", 2, "tablut", "", kBlitz)));
+  CHECK(waiting(book) == "alice bob");
+  // Carol pairs with Alice, the oldest she may meet.
+  auto paired = book.add(seek("carol", 3, "tablut", "", kBlitz));
+  REQUIRE(paired);
+  CHECK(paired->player.name == "alice");
+  // The other way round: the newcomer's own list is read too.
+  Seek dave = seek("dave", 4, "tablut", "", kBlitz);
+  dave.avoid = {"bob-id"};
+  CHECK_FALSE(book.add(dave));
+  CHECK(waiting(book) == "bob dave");
+}
+
 TEST_CASE("Seeks: the oldest matching seek is paired first") {
   SeekBook book;
   CHECK_FALSE(book.add(seek("alice", 1, "baltek")));

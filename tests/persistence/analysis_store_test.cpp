@@ -53,7 +53,7 @@ TEST_CASE("store analyses: a store of schema version 10 gains the table at open,
   REQUIRE(test::ask_store(path, back) == "");
   auto store = open_store(path);
   CHECK(test::ask_store(path, test::testing_postgres() ? "SELECT value FROM meta WHERE key = 'schema_version'"
-                                                       : "PRAGMA user_version") == "11");
+                                                       : "PRAGMA user_version") == "12");
   CHECK(store->game("g1"));
   CHECK(store->all_analyses().empty());
   REQUIRE_MESSAGE(store->put_analysis({"g1", "depth=1", "{}", 5}, error), error.message);

@@ -362,7 +362,7 @@ TEST_CASE("store mail: a store of schema version 6 gains the mail tables (7 to 9
   t.store = open_store(t.path);
   CHECK(test::ask_store(t.path, test::testing_postgres()
                                     ? "SELECT value FROM meta WHERE key = 'schema_version'"
-                                    : "PRAGMA user_version") == "11");
+                                    : "PRAGMA user_version") == "12");
   auto g = t.store->game("g1");
   REQUIRE(g);
   CHECK(g->version == 1);
@@ -399,7 +399,7 @@ TEST_CASE("store mail: a store of schema version 8 gains the seats' language at 
   t.store = open_store(t.path);
   CHECK(test::ask_store(t.path, test::testing_postgres()
                                     ? "SELECT value FROM meta WHERE key = 'schema_version'"
-                                    : "PRAGMA user_version") == "11");
+                                    : "PRAGMA user_version") == "12");
   CHECK(t.store->game("g1")->seat_mail[0] == SeatMail{"ann@players.test", true, true, "", "Europe/Paris", ""});
   REQUIRE(t.save(2, 1, [](GameSave& s) {
     s.write_row = true;

@@ -116,15 +116,15 @@ void fill(Store& store) {
 
 }  // namespace
 
-TEST_CASE("store postgresql: the schema is created at version 10, reopening keeps every row, a newer one is refused") {
+TEST_CASE("store postgresql: the schema is created at version 12, reopening keeps every row, a newer one is refused") {
   const std::string uri = fresh_uri("schema_test");
   {
     auto store = open_ok(uri);
     CHECK(std::string(store->backend()) == "postgresql");
     fill(*store);
   }
-  CHECK(ask(uri, "SELECT value FROM meta WHERE key = 'schema_version'") == "11");
-  CHECK(ask(uri, "SELECT count(*) FROM pg_tables WHERE schemaname = 'schema_test'") == "17");
+  CHECK(ask(uri, "SELECT value FROM meta WHERE key = 'schema_version'") == "12");
+  CHECK(ask(uri, "SELECT count(*) FROM pg_tables WHERE schemaname = 'schema_test'") == "24");
   {
     auto store = open_ok(uri);  // opened again: nothing created twice, every row there
     CHECK(store->count_games() == 8);
@@ -139,7 +139,7 @@ TEST_CASE("store postgresql: the schema is created at version 10, reopening keep
   ask(uri, "UPDATE meta SET value = '99' WHERE key = 'schema_version'");
   Error error;
   CHECK(Store::open(uri, error) == nullptr);
-  CHECK(error.message.find("has schema version 99, newer than this server's 11") != std::string::npos);
+  CHECK(error.message.find("has schema version 99, newer than this server's 12") != std::string::npos);
 }
 
 TEST_CASE("store postgresql: servers opening one new database at once create its schema once, all of them work") {
@@ -229,6 +229,18 @@ TEST_CASE("store copy: SQLite to PostgreSQL and back, games in progress included
     REQUIRE(from->all_rating_history().size() == 6);
   }
   auto from = open_ok(sqlite_from);
+  ModerationWrite moderation;
+  moderation.roles = {RoleRow{"pA", "moderator", "", 5}};
+  moderation.sanctions = {SanctionRow{"pB", "mute", "insults", "pA", 6, 600}};
+  moderation.reports = {ReportRow{"r1", 7, "pA", "pB", "live-0", "a line", "insults"}};
+  moderation.blocks = {BlockRow{"pA", "pB", 8}};
+  moderation.audit = {AuditRow{0, 9, "pA", "ann", "mute", "pB", "Ben", "1h: insults"},
+                      AuditRow{0, 10, "", "cinq admin", "grant", "pA", "ann", "role moderator"}};
+  moderation.sightings = {SightingRow{"pA", "device", "d1", 11, 12, 3}};
+  {
+    Error written;
+    REQUIRE_MESSAGE(from->moderate(moderation, written), written.message);
+  }
   auto to = open_ok(pg);
   CopyReport report;
   Error error;
@@ -240,6 +252,11 @@ TEST_CASE("store copy: SQLite to PostgreSQL and back, games in progress included
   CHECK(report.ratings == 2);
   CHECK(report.rating_changes == 6);
   CHECK(report.tournaments == 1);
+  CHECK(report.moderation == 7);
+  CHECK(to->audit("", 10).size() == 2);
+  CHECK(to->audit("", 10).front().seq == 2);  // the log keeps its numbers
+  CHECK(to->moderation_rows().sanctions == from->moderation_rows().sanctions);
+  CHECK(to->moderation_rows().sightings == from->moderation_rows().sightings);
   REQUIRE(to->tournament("T1"));
   CHECK(to->tournament("T1")->version == 2);  // its version kept: the next save follows it
   CHECK(to->tournament("T1")->state == R"({"round":1})");

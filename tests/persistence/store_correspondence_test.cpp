@@ -79,7 +79,7 @@ TEST_CASE("store: a file of schema version 1 is upgraded to the current version 
   const std::string path = dir.path() + "/cinq.db";
   REQUIRE(sql(path, kVersion1).empty());
   auto store = open_at(path);
-  CHECK(sql(path, "PRAGMA user_version") == "11");
+  CHECK(sql(path, "PRAGMA user_version") == "12");
   auto old = store->game("old1");
   REQUIRE(old);
   CHECK(old->record.rfind("#! TABLUT", 0) == 0);  // unfinished: its `#!` line, then its entries (none)

@@ -144,7 +144,7 @@ TEST_CASE("store: opening creates the file and its directories, in WAL mode, wit
   auto store = open_store(path);
   CHECK(std::filesystem::is_regular_file(path));
   CHECK(ask_sqlite(path, "PRAGMA journal_mode") == "wal");
-  CHECK(ask_sqlite(path, "PRAGMA user_version") == "11");
+  CHECK(ask_sqlite(path, "PRAGMA user_version") == "12");
   CHECK(ask_sqlite(path, "SELECT count(*) FROM sqlite_master WHERE name IN ('players', 'games', "
                          "'record_entries', 'game_progress')") == "4");
   CHECK(store->count_games() == 0);
@@ -165,7 +165,7 @@ TEST_CASE("store: reopening an existing file keeps every row and creates nothing
   }
   auto store = open_store(path);
   CHECK(ask_sqlite(path, schema_sql) == schema);
-  CHECK(ask_sqlite(path, "PRAGMA user_version") == "11");
+  CHECK(ask_sqlite(path, "PRAGMA user_version") == "12");
   CHECK(store->count_games() == 1);
   REQUIRE(store->game("g1"));
   check_same(*store->game("g1"), full_game("g1"));
@@ -677,7 +677,7 @@ TEST_CASE("store: a version 2 file with games in progress is upgraded in place, 
   const std::string finished_v2 = ask_sqlite(path, "SELECT record FROM games WHERE id = 'tablut-done'");
 
   auto store = open_store(path);
-  CHECK(ask_sqlite(path, "PRAGMA user_version") == "11");
+  CHECK(ask_sqlite(path, "PRAGMA user_version") == "12");
   for (const lobby::Room& room : rooms) {
     INFO(room.id());
     check_stored(*store, room);

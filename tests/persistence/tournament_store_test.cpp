@@ -170,7 +170,7 @@ TEST_CASE("store tournaments: a store of schema version 9 gains the table at ope
   REQUIRE(test::ask_store(path, back) == "");
   auto store = open_store(path);
   CHECK(test::ask_store(path, test::testing_postgres() ? "SELECT value FROM meta WHERE key = 'schema_version'"
-                                                       : "PRAGMA user_version") == "11");
+                                                       : "PRAGMA user_version") == "12");
   CHECK(store->game("g1"));
   CHECK(store->tournaments("", 10).empty());
   REQUIRE_MESSAGE(store->put_tournament(swiss("T", 1), 0, {}, error), error.message);
