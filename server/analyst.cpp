@@ -57,15 +57,13 @@ void Analyst::request(const std::string& game_id, const analysis::Settings& sett
                                      "you have " + std::to_string(per_owner_[owner]) +
                                          " analyses waiting or running: wait for one to end",
                                      ref, game_id));
-      if (queued_ >= config_.max_queue)
+      if (waiting_.size() >= config_.max_queue)
         return c->send(error_message("busy", "too many analyses are waiting: try again later", ref, game_id));
       auto task = std::make_shared<Task>(Task{game_id, settings, owner, {{c, ref}}});
       in_flight_[key] = task;
       ++per_owner_[owner];
-      auto& mine = queues_[owner];
-      if (mine.empty()) owners_.push_back(owner);
-      mine.push_back(task);
-      metrics_.analyses_queued = static_cast<std::int64_t>(++queued_);
+      waiting_.push(owner, task);
+      metrics_.analyses_queued = static_cast<std::int64_t>(waiting_.size());
     }
   }
   json m = base;
@@ -80,9 +78,7 @@ void Analyst::stop() {
     std::lock_guard lock(mutex_);
     if (stopping_ && threads_.empty()) return;
     stopping_ = true;
-    queues_.clear();
-    owners_.clear();
-    queued_ = 0;
+    waiting_.clear();
   }
   wake_.notify_all();
   for (auto& t : threads_)
@@ -96,19 +92,10 @@ void Analyst::run() {
     std::shared_ptr<Task> task;
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [this] { return stopping_ || queued_ > 0; });
+      wake_.wait(lock, [this] { return stopping_ || !waiting_.empty(); });
       if (stopping_) return;
-      // The next owner's oldest task; the owner goes to the back of the line if it has more.
-      std::string owner = std::move(owners_.front());
-      owners_.pop_front();
-      auto it = queues_.find(owner);
-      task = std::move(it->second.front());
-      it->second.pop_front();
-      if (it->second.empty())
-        queues_.erase(it);
-      else
-        owners_.push_back(std::move(owner));
-      metrics_.analyses_queued = static_cast<std::int64_t>(--queued_);
+      task = waiting_.pop();
+      metrics_.analyses_queued = static_cast<std::int64_t>(waiting_.size());
       ++metrics_.analyses_busy;
     }
     try {

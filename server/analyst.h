@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "analysis/analysis.h"
+#include "server/fair_queue.h"
 #include "server/net/transport.h"
 
 namespace cinq::store {
@@ -79,9 +80,7 @@ class Analyst {
   Metrics& metrics_;
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::unordered_map<std::string, std::deque<std::shared_ptr<Task>>> queues_;  // by owner
-  std::deque<std::string> owners_;                                            // with tasks waiting, in turn
-  std::size_t queued_ = 0;
+  FairQueue<std::shared_ptr<Task>> waiting_;  // by owner, taken in turn
   std::map<std::string, std::shared_ptr<Task>> in_flight_;  // by game and settings key
   std::unordered_map<std::string, std::size_t> per_owner_;   // waiting or running
   std::atomic<bool> stopping_{false};

@@ -64,11 +64,10 @@ BotRunner::~BotRunner() { stop(); }
 bool BotRunner::submit(Job job) {
   {
     std::lock_guard lock(mutex_);
-    if (stopping_ || queued_ >= max_queue_) return false;
-    auto& mine = queues_[job.owner];
-    if (mine.empty()) owners_.push_back(job.owner);
-    mine.push_back(std::move(job));
-    metrics_.bots_queued = static_cast<std::int64_t>(++queued_);
+    if (stopping_ || waiting_.size() >= max_queue_) return false;
+    const std::string owner = job.owner;
+    waiting_.push(owner, std::move(job));
+    metrics_.bots_queued = static_cast<std::int64_t>(waiting_.size());
   }
   wake_.notify_one();
   return true;
@@ -79,11 +78,8 @@ void BotRunner::stop() {
     std::lock_guard lock(mutex_);
     if (stopping_ && threads_.empty()) return;
     stopping_ = true;
-    for (auto& [owner, jobs] : queues_)
-      for (auto& job : jobs) job.cancel->store(true);
-    queues_.clear();
-    owners_.clear();
-    queued_ = 0;
+    waiting_.each([](Job& job) { job.cancel->store(true); });
+    waiting_.clear();
     metrics_.bots_queued = 0;
     for (auto& flag : running_) flag->store(true);  // choose_turn returns within a playout
   }
@@ -99,19 +95,10 @@ void BotRunner::run() {
     Job job;
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [this] { return stopping_ || queued_ > 0; });
+      wake_.wait(lock, [this] { return stopping_ || !waiting_.empty(); });
       if (stopping_) return;
-      // The next owner's oldest job; the owner goes to the back of the line if it has more.
-      std::string owner = std::move(owners_.front());
-      owners_.pop_front();
-      auto it = queues_.find(owner);
-      job = std::move(it->second.front());
-      it->second.pop_front();
-      if (it->second.empty())
-        queues_.erase(it);
-      else
-        owners_.push_back(std::move(owner));
-      metrics_.bots_queued = static_cast<std::int64_t>(--queued_);
+      job = waiting_.pop();
+      metrics_.bots_queued = static_cast<std::int64_t>(waiting_.size());
       running_.push_back(job.cancel);
       ++metrics_.bots_busy;
     }

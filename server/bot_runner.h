@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "bots/bot.h"
+#include "server/fair_queue.h"
 #include "lobby/room.h"
 #include "rules/game.h"
 #include "server/analyst.h"
@@ -98,9 +99,7 @@ class BotRunner {
   std::mutex mutex_;
   std::condition_variable wake_;
   // Fair queueing: each owner's jobs in order, and the owners with jobs waiting, taken in turn.
-  std::unordered_map<std::string, std::deque<Job>> queues_;
-  std::deque<std::string> owners_;
-  std::size_t queued_ = 0;
+  FairQueue<Job> waiting_;  // by owner, taken in turn
   std::vector<std::shared_ptr<std::atomic<bool>>> running_;  // the cancel flags of the jobs being thought
   bool stopping_ = false;
   std::vector<std::thread> threads_;

@@ -46,6 +46,9 @@ void alice_wins(Peer& alice, Peer& bob, const std::string& room) {
   REQUIRE(!alice.legal.empty());
   alice.send({{"type", "act"}, {"room", room}, {"actions", {alice.legal.at(0)}}});
   bob.until_event("play");
+  // A move each: a rated game resigned before both sides played would end aborted and unrated.
+  REQUIRE(!bob.legal.empty());
+  bob.send({{"type", "act"}, {"room", room}, {"actions", {bob.legal.at(0)}}});  // handled before the resign
   bob.send({{"type", "resign"}, {"room", room}});
   alice.until_event("finished");
 }
