@@ -71,8 +71,8 @@ class HttpApi {
   void game_table(Call& call);  // the games as the client shows them (lobby/game_table.h)
   void game(Call& call);
   void record(Call& call);
-  // GET /api/games/{id}/analysis?depth=D (or ?think_ms=MS; default depth 3): the stored analysis, 404
-  // `not_analyzed` if it was not computed (the WebSocket's `analyze` computes it).
+  // GET /api/games/{id}/analysis?depth=D (or ?think_ms=MS; default depth 3): the stored analysis, 204
+  // (no body) if it was not computed (the WebSocket's `analyze` computes it).
   void analysis(Call& call);
   void chat(Call& call);
   void replay(Call& call);

@@ -301,8 +301,12 @@ void HttpApi::analysis(Call& call) {
     note_blocking(services_.metrics);
     auto row = services_.store->analysis(id, settings.key());
     if (row.failed()) return respond(storage_response());
-    if (!row)
-      return respond(error_response(404, "not_analyzed", "game '" + id + "' has no analysis " + settings.key()));
+    // Not computed yet: nothing to show, which is no error (a finished game's page asks at every opening).
+    if (!row) {
+      net::HttpResponse none;
+      none.status = 204;
+      return respond(none);
+    }
     net::HttpResponse r;
     r.content_type = "application/json";
     r.body = row->analysis;

@@ -60,7 +60,7 @@ export class AnalysisPanel {
   async load_() {
     try {
       const response = await fetch(`/api/games/${encodeURIComponent(this.room_)}/analysis`);
-      if (response.ok) {
+      if (response.status === 200) {  // 204: not analysed yet
         this.set_analysis_(await response.json());
         return;
       }

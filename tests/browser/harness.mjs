@@ -188,19 +188,17 @@ function pollingWaitForFunction() {
     const timeout = options.timeout ?? kWait;
     const every = typeof options.polling === 'number' ? options.polling : kPoll;
     const deadline = Date.now() + timeout;
+    // A navigation between two looks, or during one: look again in the new document.
+    const navigated = (error) =>
+        /Execution context was destroyed|navigat|Cannot find context|has been disposed/i.test(
+            String(error && error.message));
     for (;;) {
-      let handle = null;
       try {
-        handle = await this.evaluateHandle(pageFunction, arg);
-      } catch (error) {
-        // A navigation between two looks: look again in the new document.
-        if (!/Execution context was destroyed|navigat|Cannot find context/i.test(String(error && error.message))) {
-          throw error;
-        }
-      }
-      if (handle) {
+        const handle = await this.evaluateHandle(pageFunction, arg);
         if (await handle.evaluate((value) => Boolean(value))) return handle;
         await handle.dispose();
+      } catch (error) {
+        if (!navigated(error)) throw error;
       }
       if (Date.now() > deadline) {
         throw new Error(`waitForFunction: timeout ${timeout} ms exceeded (${String(pageFunction).slice(0, 200)})`);

@@ -54,7 +54,7 @@ TEST_CASE("moderation sanctions: a timed one holds from its start until its end,
   CHECK(remaining_ms(ban, 5000) == -1);
 }
 
-TEST_CASE("moderation durations: minutes, hours and days, at most a year; none is forever") {
+TEST_CASE("moderation durations: minutes, hours and days, at most a year, and none is forever") {
   CHECK(parse_duration("30m") == 30 * 60 * 1000);
   CHECK(parse_duration("2h") == 2 * kHour);
   CHECK(parse_duration("7d") == 7 * kDay);
@@ -65,7 +65,7 @@ TEST_CASE("moderation durations: minutes, hours and days, at most a year; none i
     CHECK_MESSAGE(!parse_duration(bad), bad);
 }
 
-TEST_CASE("moderation texts: the field at fault is named; control characters and length are refused") {
+TEST_CASE("moderation texts: the field at fault is named, control characters and length are refused") {
   CHECK(check_text("reason", "spam in chat", true) == "");
   CHECK(check_text("reason", "", false) == "");
   CHECK(check_text("reason", "  ", true) == "reason: required");

@@ -306,8 +306,8 @@ TEST_CASE("store copy: SQLite to PostgreSQL and back, games in progress included
   CHECK(back->game("live-1")->record == "#! TABLUT\nA = Ann    D = Ben\n1   A/e2 c2/   D/e3 c3/\n2   A/c2 c1/\n");
 }
 
-TEST_CASE("cli: cinq store backup dumps a PostgreSQL store with pg_dump; pg_restore'd into a new database, cinq "
-          "store check replays every game; a SQLite store checks too") {
+TEST_CASE("cli: cinq store backup dumps a PostgreSQL store with pg_dump, pg_restore'd into a new database, cinq "
+          "store check replays every game, and a SQLite store checks too") {
   test::TempDir dir;
   PostgresCluster& pg = PostgresCluster::shared();
   // Whole databases, as an installation has: pg_dump takes a database.

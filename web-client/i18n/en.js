@@ -54,7 +54,6 @@ export default {
   'error.no_hints_person': 'Hints are only given against the computer, never against a person.',
   'error.hint_pending': 'A hint is already being looked for.',
   'error.analysis_limit': 'You already have analyses waiting: wait for one to end.',
-  'error.not_analyzed': 'This game has not been analysed yet.',
   'error.stale': 'The game moved on meanwhile: try again.',
   'error.turn_in_progress': 'A turn is in progress: finish it first.',
   'error.busy': 'The server is busy: try again in a moment.',

@@ -53,7 +53,6 @@ export default {
   'error.no_hints_person': 'Les indices ne sont donnés que contre l\'ordinateur, jamais contre une personne.',
   'error.hint_pending': 'Un indice est déjà en cours de recherche.',
   'error.analysis_limit': 'Vous avez déjà des analyses en attente : attendez qu\'une se termine.',
-  'error.not_analyzed': 'Cette partie n\'a pas encore été analysée.',
   'error.stale': 'La partie a avancé entre-temps : réessayez.',
   'error.turn_in_progress': 'Un tour est en cours : terminez-le d\'abord.',
   'error.busy': 'Le serveur est occupé : réessayez dans un instant.',
