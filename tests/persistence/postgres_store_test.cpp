@@ -365,8 +365,10 @@ TEST_CASE("cli: cinq store copy moves a SQLite installation to PostgreSQL and ba
   auto run = test::run_cinq("store copy '" + from + "' '" + pg + "'");
   CHECK(run.exit_code == 0);
   CHECK(run.out.find("copied " + from + " to postgresql://cinq@127.0.0.1:") != std::string::npos);
-  CHECK(run.out.find(": 3 players, 8 games (3 unfinished), 2 chat lines, 2 ratings, 6 rating changes, "
-                        "1 tournaments; every count and every game checked\n") != std::string::npos);
+  CHECK_MESSAGE(run.out.find(": 3 players, 8 games (3 unfinished), 2 chat lines, 2 ratings, 6 rating changes, 1 "
+                             "tournaments, 1 analyses, 0 moderation rows; every count and every game checked\n") !=
+                    std::string::npos,
+                run.out);
   auto again = test::run_cinq("store copy '" + from + "' '" + pg + "'");
   CHECK(again.exit_code == 1);
   CHECK(again.out.find("the target store is not empty") != std::string::npos);
