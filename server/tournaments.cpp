@@ -235,9 +235,9 @@ void TournamentDesk::make_rooms_locked(Entry& e, const std::vector<tn::Game>& ag
   for (const tn::Game& g : again) games.push_back(g);
   for (const tn::Game& g : games) {
     if (!g.pending() || e.making.count(g.id)) continue;
-    // Its room made already (by this node before a failed save, or by the node that ran the tournament
-    // before): attached, not made twice.
-    if (g.room.empty()) {
+    // Several nodes: its room made already by the node that ran the tournament before (it died between the
+    // room's first save and the attach): attached, not made twice. One node alone made every room it knows.
+    if (g.room.empty() && cluster()) {
       note_blocking(services_.metrics);
       auto stored = services_.store->game(g.id);
       if (stored.failed()) continue;  // tried again at the next tick

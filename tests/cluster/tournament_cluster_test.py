@@ -31,11 +31,14 @@ from tournament_test import (GAME, Player, check_consistent, get_json, play_roun
 cinq_support.set_address_rate(100000, 100000)  # the nodes run without per-address limits
 
 
-def paired(node, tid, round_, everyone):
-    """The players with a game in that round."""
-    t = get_json(node, f"/api/tournaments/{tid}")
-    ids = {s["id"] for r in t["rounds"] if r["round"] == round_ for g in r["games"] for s in g["seats"]}
-    return [p for p in everyone if p.id in ids]
+async def paired(node, tid, round_, everyone):
+    """The players with a game in that round, once it is paired (the last result of the round before is
+    recorded first, then the round is paired at the running node's next look)."""
+    def ids():
+        t = get_json(node, f"/api/tournaments/{tid}")
+        return {s["id"] for r in t["rounds"] if r["round"] == round_ for g in r["games"] for s in g["seats"]}
+    found = await until(f"round {round_} paired", ids, timeout=20)
+    return [p for p in everyone if p.id in found]
 
 
 def runner(cluster, tid):
@@ -89,9 +92,10 @@ async def scenario(cluster):
     check(next(e for e in m["tournament"]["entrants"] if e["id"] == late.id)["first_round"] == 2,
           f"a late entrant plays from round 2: {short(m)}")
     await play_round(n2, tid, 1, everyone, chosen)
-    await told_round(paired(n2, tid, 2, everyone), tid, 2, 3)
+    round2 = await paired(n2, tid, 2, everyone)
+    await told_round(round2, tid, 2, 3)
     for p in players:
-        check(len(p.game_notes(tid)) == 1 + (p in paired(n2, tid, 2, everyone)),
+        check(len(p.game_notes(tid)) == 1 + (p in round2),
               f"{p.username} on {p.node.name} told once a round: {[n['round'] for n in p.game_notes(tid)]}")
 
     # One game of round 2 played, then n1 dies with the tournament and the rooms it made.
@@ -117,7 +121,7 @@ async def scenario(cluster):
     await play_round(n3, tid, 2, everyone, chosen, only=[g["id"] for g in games2[1:]])
 
     # Round 3, paired once by the new owner; its players told on their nodes (n2 and n3 only now).
-    await told_round(paired(n3, tid, 3, everyone), tid, 3, 3)
+    await told_round(await paired(n3, tid, 3, everyone), tid, 3, 3)
     await play_round(n3, tid, 3, everyone, chosen)
     final = await until("the end of the Swiss", lambda: (lambda t: t if t["status"] == "finished" else None)(
         get_json(n2, f"/api/tournaments/{tid}")), timeout=30)
