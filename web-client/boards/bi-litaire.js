@@ -696,12 +696,17 @@ export function mount(root, ctx) {
     if (!destroyed) render();
   });
 
-  // Draws what the composer holds: the tried position while a turn is composed, else the room's.
+  // Draws what the composer holds: the tried position while a turn is composed, else the room's. A picked
+  // tray or marble stays picked while the drawn position is the same one (a presence or clock update).
   function show_composed() {
-    position = composer.position;
+    const next = composer.position;
+    const same = !!position && !!next && position.view === next.view && info.canAct === composer.info.canAct;
+    position = next;
     info = composer.info;
-    selection = null;
-    preview = null;
+    if (!same) {
+      selection = null;
+      preview = null;
+    }
     render();
     fitter.refit();
   }
