@@ -319,15 +319,21 @@ void on_hint(CommandContext&, Request& rq, InRoom&, const RoomPtr& actor) {
 }
 
 void on_analyze(CommandContext& cx, Request& rq, Analyze& cmd) {
-  // Off the network thread: the analysis may be read from the store at once.
+  // Off the network thread: the analysis may be read from the store at once. The connection's later messages
+  // wait for it (Resume), so two requests are queued, or refused over the player's limit, in the order sent.
+  Resume resume = cx.defer(rq);
   bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, c = rq.connection, pid = rq.player->id, ref = rq.ref,
-                                                         cmd] {
+                                                         cmd, resume] {
     note_blocking(cx.services.metrics);
     analysis::Settings settings = cmd.settings;
     if (!cmd.named) settings.depth = cx.services.analyst->default_depth();
-    cx.services.analyst->request(cmd.room, settings, pid, c, ref);
+    if (!resume->closed()) cx.services.analyst->request(cmd.room, settings, pid, c, ref);
+    resume->finish();
   });
-  if (!queued) cx.reply_error(rq, "busy", kBusy);
+  if (!queued) {
+    cx.reply_error(rq, "busy", kBusy);
+    resume->finish();
+  }
 }
 
 // resign, draw, decline_draw, abort, rematch: one room method each.

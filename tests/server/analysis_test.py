@@ -84,14 +84,11 @@ async def analyses(server, state):
     m = await ask(ann, {"type": "analyze", "room": "nosuchgame", "depth": 1}, "nothing")
     check(m.get("code") == "not_found", f"an unknown game: {short(m)}")
 
-    # Two at once from one player: one is over the limit of 1. Each request first looks its game up in the
-    # store, and the two look-ups may end in either order, so either may be the one refused.
+    # Two at once from one player: the second is over the limit of 1 (a connection's messages are handled in order).
     await ann.send({"type": "analyze", "room": room, "depth": 1})
     await ann.send({"type": "analyze", "room": other, "depth": 1})
     m = await ann.expect("a refusal", lambda m: m["type"] == "error", 20)
-    check(m["code"] == "analysis_limit" and m.get("room") in (room, other), f"the second analysis: {short(m)}")
-    if m["room"] == room:
-        room, other = other, room
+    check(m["code"] == "analysis_limit", f"the second analysis: {short(m)}")
     ann.cursor = 0
     done = await ann.expect("the analysis", lambda m: is_done(m) and m.get("room") == room, 120)
     check(done["type"] == "analysis", f"the analysis: {short(done)}")
