@@ -24,7 +24,9 @@ if [ "$quick" = 0 ]; then
   asan_build=$!
 fi
 status=0
-ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure -j "${JOBS:-2}" || status=$?
+# Three at a time: the suites wait on clocks, servers and pages much more than they compute (the tests that time
+# something run alone: RUN_SERIAL, or the browser's `alone` list).
+ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure -j "${CTEST_JOBS:-3}" || status=$?
 if [ -n "$asan_build" ]; then
   build_status=0
   wait "$asan_build" || build_status=$?
