@@ -210,7 +210,6 @@ void sit_with(CommandContext& cx, const Request& rq, const Sit& cmd, const RoomP
   });
 }
 
-
 // The room made, with `elsewhere` rooms of its kind the player holds on the other nodes; true when it went on
 // off this thread (it then finishes the request's flight itself).
 bool create(CommandContext& cx, Request& rq, const Create& cmd, std::int64_t elsewhere) {
