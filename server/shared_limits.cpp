@@ -287,7 +287,8 @@ void SharedLimits::tick() {
                             std::lock_guard lock(mutex_);
                             (this->*rates).merged(b.key, b.window, b.own, r->integer, now_ms());
                           });
-      bus->shared_command({"PEXPIRE", key, std::to_string(2 * messages_.window_ms())}, {});
+      if (b.own == b.delta)  // this node's first batch of the window: the key expires after two windows
+        bus->shared_command({"PEXPIRE", key, std::to_string(2 * messages_.window_ms())}, {});
     }
   };
   share(messages, "m", &SharedLimits::messages_);
