@@ -9,6 +9,7 @@
 #include "server/identity.h"
 #include "server/room_actor.h"
 #include "server/rooms.h"
+#include "server/shared_limits.h"
 #include "mail/address.h"
 #include "mail/compose.h"
 
@@ -36,6 +37,9 @@ App::App(store::Store& store, store::Worker& writer, Limits limits, BotConfig bo
   analyst_ = std::make_unique<Analyst>(bot_config_.analysis, store, services_.metrics);
   services_.analyst = analyst_.get();
   workers_ = std::make_unique<Workers>(workers);
+  shared_limits_ = std::make_unique<SharedLimits>(
+      services_, SharedLimits::Config{limits.address_rate, limits.address_burst, 0, 0, 0});
+  services_.shared_limits = shared_limits_.get();
   rooms_ = std::make_unique<RoomDirectory>(services_, *workers_);
   identities_ = std::make_unique<Identities>(services_, *workers_);
   protocol_ = std::make_unique<Protocol>(services_, *rooms_, *identities_, *workers_, limits);
@@ -61,6 +65,7 @@ App::~App() {
   lmtp_.reset();
   services_.mail_sender = nullptr;
   mail_sender_.reset();
+  shared_limits_->stop();
   if (cluster_) cluster_->stop();
   bot_runner_->stop();
   analyst_->stop();
@@ -77,7 +82,11 @@ void App::join_cluster(ClusterConfig config) {
 
 int App::attach(net::Server& server) {
   services_.net = &server;
-  if (cluster_) cluster_->start(server);
+  if (cluster_) {
+    cluster_->start(server);
+    // Before any room is loaded: every room's claims are shared.
+    shared_limits_->start(server, *cluster_, cluster_->node_id());
+  }
   if (postman_) start_mail(server);
   if (std::string error; !protocol_->moderation().load(*services_.store, error))
     spdlog::error("moderation: the bans, mutes and blocks could not be read: {}", error);
@@ -154,6 +163,7 @@ void App::shutdown() {
   lmtp_.reset();  // before the transport it runs on
   services_.mail_sender = nullptr;
   mail_sender_.reset();
+  shared_limits_->stop();
   if (cluster_) cluster_->stop();
   // First the bots: a bot still thinking would post its turn to a room that is going. Then no message is
   // handled any more, and the workers end (a job not started is dropped) before the rooms go.
@@ -167,13 +177,27 @@ void App::shutdown() {
 
 void App::drop_rooms() { rooms_->clear(); }
 
-void App::on_open(const std::shared_ptr<net::Connection>& c) { protocol_->on_open(c); }
+void App::on_open(const std::shared_ptr<net::Connection>& c) {
+  shared_limits_->connection_opened(c->address());
+  protocol_->on_open(c);
+}
 
 void App::on_message(const std::shared_ptr<net::Connection>& c, std::string text) {
   protocol_->on_message(c, std::move(text));
 }
 
-void App::on_close(const std::shared_ptr<net::Connection>& c) { protocol_->on_close(c); }
+void App::on_close(const std::shared_ptr<net::Connection>& c) {
+  shared_limits_->connection_closed(c->address());
+  protocol_->on_close(c);
+}
+
+void App::set_transport_limits(const net::ServerConfig& config) {
+  shared_limits_->set_transport_limits(config.http_rate, config.http_burst, config.max_connections_per_address);
+}
+
+bool App::admit_request(const std::string& address) { return shared_limits_->take_request(address); }
+
+bool App::admit_connection(const std::string& address) { return shared_limits_->admit_connection(address); }
 
 void App::on_http(net::HttpRequest request, std::function<void(net::HttpResponse)> respond) {
   http_->handle(std::move(request), std::move(respond));

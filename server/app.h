@@ -30,6 +30,7 @@ class RoomDirectory;
 class Identities;
 class HttpApi;
 class MailSender;
+class SharedLimits;
 
 class App : public net::Handler {
  public:
@@ -61,6 +62,11 @@ class App : public net::Handler {
   void on_http(net::HttpRequest request, std::function<void(net::HttpResponse)> respond) override;
   // A node handing its rooms over takes no new WebSocket connection (the balancer tries another node).
   bool accepting() const override { return !cluster_ || !cluster_->draining(); }
+  // The per-address limits a cluster's nodes count together (shared_limits.h): the transport's figures
+  // (call before attach()), and its questions.
+  void set_transport_limits(const net::ServerConfig& config);
+  bool admit_request(const std::string& address) override;
+  bool admit_connection(const std::string& address) override;
 
  private:
   Services services_;
@@ -69,6 +75,7 @@ class App : public net::Handler {
   std::unique_ptr<BotRunner> bot_runner_;  // after services_: its threads are joined before the metrics go
   std::unique_ptr<Analyst> analyst_;
   std::unique_ptr<Workers> workers_;
+  std::unique_ptr<SharedLimits> shared_limits_;  // before the rooms: their claims tell it of changes
   std::unique_ptr<RoomDirectory> rooms_;
   std::unique_ptr<Identities> identities_;
   std::unique_ptr<Protocol> protocol_;

@@ -12,20 +12,30 @@ std::uint64_t Claims::new_holder() {
 void Claims::add(const Set& claims, int sign) {
   for (const auto& [kind, player] : claims) {
     if (sign > 0) {
-      ++counts_[player][kind];
+      const std::size_t n = ++counts_[player][kind];
+      if (change_) change_(kind, player, n);
       continue;
     }
     auto it = counts_.find(player);
     if (it == counts_.end()) continue;
     if (it->second[kind] > 0) --it->second[kind];
+    const std::size_t n = it->second[kind];
     if (it->second[0] == 0 && it->second[1] == 0) counts_.erase(it);
+    if (change_) change_(kind, player, n);
   }
 }
 
-bool Claims::try_claim(std::uint64_t holder, Kind kind, const std::string& player, std::size_t limit) {
+void Claims::on_change(Change change) {
+  std::lock_guard lock(mutex_);
+  change_ = std::move(change);
+}
+
+bool Claims::try_claim(std::uint64_t holder, Kind kind, const std::string& player, std::size_t limit,
+                       std::size_t elsewhere) {
   std::lock_guard lock(mutex_);
   auto it = counts_.find(player);
-  if (limit > 0 && it != counts_.end() && it->second[kind] >= limit) return false;
+  const std::size_t here = it == counts_.end() ? 0 : it->second[kind];
+  if (limit > 0 && here + elsewhere >= limit) return false;
   Set& mine = by_holder_[holder];
   if (std::find(mine.begin(), mine.end(), std::pair{kind, player}) != mine.end()) return true;
   mine.emplace_back(kind, player);

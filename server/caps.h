@@ -3,6 +3,7 @@
 //   - Claims: the rooms that count against a player: open rooms it sits in, unfinished rooms it plays
 //     against a bot. Each room states its own claims (RoomActor::update_claims), so the counts follow the
 //     rooms as they fill, start, finish, expire or leave memory; a command creating a room claims it first.
+//     In a cluster the other nodes' counts are added (server/shared_limits.h: each node's are published).
 //   - HourlyQuota: imports per address in the last hour (a sliding window of timestamps).
 #pragma once
 
@@ -11,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -27,12 +29,18 @@ class Claims {
   // A new holder's number (one per RoomActor).
   std::uint64_t new_holder();
   // Claims `kind` for `player` by `holder`, if the player holds fewer than `limit` (0: no limit) of that kind
-  // now; false (and nothing claimed) otherwise. Used by the commands that create a room.
-  bool try_claim(std::uint64_t holder, Kind kind, const std::string& player, std::size_t limit);
+  // now, with `elsewhere` more held on the other nodes of a cluster; false (and nothing claimed) otherwise.
+  // Used by the commands that create a room.
+  bool try_claim(std::uint64_t holder, Kind kind, const std::string& player, std::size_t limit,
+                 std::size_t elsewhere = 0);
   // Replaces everything `holder` claims (a room after a change).
   void set(std::uint64_t holder, Set claims);
   void drop(std::uint64_t holder) { set(holder, {}); }
   std::size_t count(Kind kind, const std::string& player);
+  // Called with a player's new count of a kind at each change, under the claims' lock (so in the order of
+  // the changes): it must not call back into Claims. Empty: none.
+  using Change = std::function<void(Kind kind, const std::string& player, std::size_t count)>;
+  void on_change(Change change);
 
  private:
   void add(const Set& claims, int sign);  // under the lock
@@ -40,6 +48,7 @@ class Claims {
   std::uint64_t holders_ = 0;
   std::unordered_map<std::uint64_t, Set> by_holder_;
   std::unordered_map<std::string, std::array<std::size_t, 2>> counts_;
+  Change change_;
 };
 
 class HourlyQuota {

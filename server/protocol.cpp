@@ -13,6 +13,7 @@
 #include "server/room_actor.h"
 #include "server/rooms.h"
 #include "server/services.h"
+#include "server/shared_limits.h"
 
 namespace cinq::server {
 
@@ -236,10 +237,9 @@ bool Protocol::admit(const std::shared_ptr<net::Connection>& c) {
     auto it = clients_.find(c->id());
     if (it == clients_.end()) return false;
     Client& client = it->second;
-    Bucket& address = address_buckets_[c->address()];
+    // The address's bucket is shared by the nodes of a cluster (shared_limits.h).
     allowed = client.bucket.take(now, limits_.connection_rate, limits_.connection_burst) &&
-              (limits_.address_rate <= 0 || address.take(now, limits_.address_rate, limits_.address_burst));
-    if (address_buckets_.size() > 100000) address_buckets_.clear();  // a flood of addresses: start over
+              (limits_.address_rate <= 0 || services_.shared_limits->take_message(c->address()));
     if (allowed) {
       client.strikes = 0;
     } else {

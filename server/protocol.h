@@ -42,7 +42,9 @@ struct Limits {
   std::size_t max_message = 4096;  // bytes of one client message; larger ones get `too_big`
   double connection_rate = 20;     // messages per second, per connection (token bucket)
   double connection_burst = 40;
-  double address_rate = 100;  // messages per second, per IP address, all its connections together; 0: none
+  // Messages per second, per IP address, all its connections together (on every node of a cluster:
+  // server/shared_limits.h); 0: none.
+  double address_rate = 100;
   double address_burst = 200;
   int strikes_before_close = 200;  // rate-limited messages in a row before the connection is closed
   std::size_t max_waiting = 32;    // messages of one connection waiting for a command in flight
@@ -136,7 +138,6 @@ class Protocol : public Clients {
 
   std::mutex clients_mutex_;
   std::unordered_map<std::uint64_t, Client> clients_;
-  std::unordered_map<std::string, Bucket> address_buckets_;
   std::atomic<bool> stopping_{false};
 
   SeekDesk seeks_;

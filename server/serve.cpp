@@ -206,6 +206,7 @@ int serve(const ServeArgs& args) {
   {
     store::Worker writer("store-writer");
     server::App app(*store, writer, limits, bots, args.workers, room_limits, mail);
+    app.set_transport_limits(config);
     if (!args.bus.empty()) {
       std::string node = args.node;
       if (node.empty()) {

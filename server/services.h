@@ -30,6 +30,7 @@ class RoomBus;
 class Postman;
 class MailSender;
 class ModerationDesk;
+class SharedLimits;
 struct BotConfig;
 
 // What one player or address may make (`cinq serve` options, docs/operations.md "Limits"). 0: none.
@@ -53,6 +54,7 @@ struct Services {
   const Postman* postman = nullptr;       // correspondence by mail (server/postman.h); nullptr: no mail
   MailSender* mail_sender = nullptr;      // drains the outbox (server/mail_sender.h)
   ModerationDesk* moderation = nullptr;   // bans, mutes, blocks in force (server/moderation_desk.h)
+  SharedLimits* shared_limits = nullptr;  // limits per address and player over a cluster (shared_limits.h)
   const BotConfig* bot_config = nullptr;  // their delays
   Metrics metrics;
   lobby::RoomPages room_pages;  // the lobby's list of public rooms in pages (WebSocket and REST)

@@ -3,6 +3,7 @@
 // command on a room runs on the room's strand (RoomActor::post); the table found the room first.
 #include "server/rooms.h"
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -20,6 +21,7 @@
 #include "server/moderation_desk.h"
 #include "server/room_actor.h"
 #include "server/services.h"
+#include "server/shared_limits.h"
 #include "server/workers.h"
 
 namespace cinq::server::commands {
@@ -37,13 +39,16 @@ lobby::SeatRating seat_rating(const std::vector<store::RatingRow>& rows, const l
   return {};
 }
 
-// Counts a new room against its creator's limit (RoomLimits): false, the room gone and the creator told
-// `too_many_rooms`, when the creator holds as many such rooms as allowed already.
-bool claim(CommandContext& cx, const Request& rq, const RoomPtr& actor, Claims::Kind kind) {
+// Counts a new room against its creator's limit (RoomLimits), with the `elsewhere` such rooms the other nodes
+// of a cluster hold: false, the room gone and the creator told `too_many_rooms`, when the creator holds as
+// many such rooms as allowed already.
+bool claim(CommandContext& cx, const Request& rq, const RoomPtr& actor, Claims::Kind kind, std::int64_t elsewhere) {
   const RoomLimits& limits = cx.services.limits;
   const std::size_t limit =
       kind == Claims::open_room ? limits.open_rooms_per_player : limits.bot_rooms_per_player;
-  if (cx.services.claims.try_claim(actor->holder(), kind, rq.player->id, limit)) return true;
+  if (cx.services.claims.try_claim(actor->holder(), kind, rq.player->id, limit,
+                                   static_cast<std::size_t>(std::max<std::int64_t>(0, elsewhere))))
+    return true;
   cx.rooms.forget(actor->id());  // never stored, never shown
   ++(kind == Claims::open_room ? cx.services.metrics.refused_open_rooms
                                : cx.services.metrics.refused_bot_rooms);
@@ -57,11 +62,12 @@ bool claim(CommandContext& cx, const Request& rq, const RoomPtr& actor, Claims::
 }
 
 void open_room(CommandContext& cx, const Request& rq, const Create& cmd, lobby::Room room,
-               std::shared_ptr<const json> extra, const std::vector<store::RatingRow>& rows) {
+               std::shared_ptr<const json> extra, const std::vector<store::RatingRow>& rows,
+               std::int64_t elsewhere) {
   lobby::Player player = *rq.player;
   if (!player.username.empty()) player.rating = seat_rating(rows, room);
   auto actor = cx.rooms.add(std::move(room));
-  if (!claim(cx, rq, actor, Claims::open_room)) return;
+  if (!claim(cx, rq, actor, Claims::open_room, elsewhere)) return;
   bool here = cx.clients.enter_room(rq.connection->id(), actor->id(), [&] {
     actor->post([c = rq.connection, player, seat = cmd.seat.value_or(random_seat()), ref = rq.ref,
                  extra](RoomActor& a) {
@@ -76,7 +82,7 @@ void open_room(CommandContext& cx, const Request& rq, const Create& cmd, lobby::
 // A room with computer opponents (docs/protocol.md, "Lobby"): the creator's seat and the bot's, or two bots
 // and the creator watching. Both seats are taken at once: the game starts, and the bot to move is asked.
 void create_bot_room(CommandContext& cx, Request& rq, lobby::Room room,
-                     std::array<std::optional<int>, 2> levels, std::optional<int> seat) {
+                     std::array<std::optional<int>, 2> levels, std::optional<int> seat, std::int64_t elsewhere) {
   RoomPtr actor;
   if (levels[1]) {
     actor = cx.rooms.add_bot_room(rq.player->id, std::move(room));
@@ -86,7 +92,7 @@ void create_bot_room(CommandContext& cx, Request& rq, lobby::Room room,
                                 " computer-vs-computer games going: wait for one to end");
   } else {
     actor = cx.rooms.add(std::move(room));
-    if (!claim(cx, rq, actor, Claims::bot_room)) return;
+    if (!claim(cx, rq, actor, Claims::bot_room, elsewhere)) return;
   }
   std::array<std::optional<lobby::Player>, 2> sitters;
   if (levels[1]) {
@@ -204,36 +210,64 @@ void sit_with(CommandContext& cx, const Request& rq, const Sit& cmd, const RoomP
   });
 }
 
-}  // namespace
-
-void on_create(CommandContext& cx, Request& rq, Create& cmd) {
-  if (cmd.rated && rq.player->username.empty())
-    return cx.reply_error(rq, "account_required", "a rated game is for accounts: register or log in first");
+// The room made, with `elsewhere` rooms of its kind the player holds on the other nodes; true when it went on
+// off this thread (it then finishes the request's flight itself).
+bool create(CommandContext& cx, Request& rq, const Create& cmd, std::int64_t elsewhere) {
   lobby::RoomConfig config{
       cx.rooms.new_room_id(), cmd.game.game, cmd.game.options, cmd.game.clock, cmd.is_private, {}, cmd.rated};
   auto room = lobby::Room::create(config, Services::now());
-  if (!room) return cx.reply_error(rq, "bad_options", room.error().message);
-  if (cmd.bots.any()) return create_bot_room(cx, rq, std::move(*room), cmd.bots.levels, cmd.seat);
+  if (!room) {
+    cx.reply_error(rq, "bad_options", room.error().message);
+    return false;
+  }
+  if (cmd.bots.any()) {
+    create_bot_room(cx, rq, std::move(*room), cmd.bots.levels, cmd.seat, elsewhere);
+    return false;
+  }
   // A correspondence room's seat links go to its creator only, in the creator's state: never broadcast.
   std::shared_ptr<const json> extra;
   if (cmd.game.clock.correspondence()) {
     auto links = issue_seat_tokens(*room);
     extra = std::make_shared<const json>(json{{"links", {links[0], links[1]}}});
   }
-  if (rq.player->username.empty()) return open_room(cx, rq, cmd, std::move(*room), extra, {});
+  if (rq.player->username.empty()) {
+    open_room(cx, rq, cmd, std::move(*room), extra, {}, elsewhere);
+    return false;
+  }
   // An account shows its rating in its seat: read first, on a worker.
   Resume resume = cx.defer(rq);
   auto shared = std::make_shared<lobby::Room>(std::move(*room));
-  bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, later = rq, cmd, shared, extra, resume] {
+  bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, later = rq, cmd, shared, extra, resume, elsewhere] {
     note_blocking(cx.services.metrics);
     auto rows = cx.services.store->ratings(later.player->id);
-    open_room(cx, later, cmd, std::move(*shared), extra, std::move(rows));
+    open_room(cx, later, cmd, std::move(*shared), extra, std::move(rows), elsewhere);
     resume->finish();
   });
   if (!queued) {
     cx.reply_error(rq, "storage", kBusy);
     resume->finish();
   }
+  return true;
+}
+
+}  // namespace
+
+void on_create(CommandContext& cx, Request& rq, Create& cmd) {
+  if (cmd.rated && rq.player->username.empty())
+    return cx.reply_error(rq, "account_required", "a rated game is for accounts: register or log in first");
+  // In a cluster the player's rooms of this kind on the other nodes count too: asked first, the creation
+  // going on with Redis's answer, or without it after a moment (shared_limits.h). A computer-vs-computer
+  // room counts against no such limit.
+  if (cx.services.bus && !cmd.bots.levels[1]) {
+    const Claims::Kind kind = cmd.bots.any() ? Claims::bot_room : Claims::open_room;
+    Resume resume = cx.defer(rq);
+    cx.services.shared_limits->rooms_elsewhere(
+        kind, rq.player->id, [&cx, later = rq, cmd, resume](std::int64_t elsewhere) mutable {
+          if (!create(cx, later, cmd, elsewhere)) resume->finish();
+        });
+    return;
+  }
+  create(cx, rq, cmd, 0);
 }
 
 void on_join(CommandContext& cx, Request& rq, Join& cmd, const RoomPtr& actor) {

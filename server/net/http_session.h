@@ -165,7 +165,10 @@ class HttpSession : public Session, public std::enable_shared_from_this<HttpSess
       if (request["X-Forwarded-Proto"] == "https") secure_ = true;
     }
     state_->stats().http_requests_total.fetch_add(1);
-    if (!state_->take_request(client_)) {
+    // A balancer's own requests (its health checks: no X-Forwarded-For) are not counted over the cluster:
+    // every node's would add up past any rate.
+    const bool balancer_itself = client_ == address_ && state_->trusted_proxy(address_);
+    if (!state_->take_request(client_) || (!balancer_itself && !state_->handler().admit_request(client_))) {
       // Too many requests a second from this address (ServerConfig::http_rate): answered, not served.
       state_->stats().http_rate_limited_total.fetch_add(1);
       return respond(429, std::string(kTextPlain), "too many requests from this address: slow down\n",
@@ -211,6 +214,10 @@ class HttpSession : public Session, public std::enable_shared_from_this<HttpSess
       return respond(429, std::string(kTextPlain), "too many connections from this address\n");
     }
     AddressSlot slot(state_, client_);
+    if (!state_->handler().admit_connection(client_)) {  // the address's connections on every node
+      state_->stats().connections_refused.fetch_add(1);
+      return respond(429, std::string(kTextPlain), "too many connections from this address\n");
+    }
     slot_.release();  // a WebSocket now: counted as one (Stats::connections_open), no longer as HTTP
     // The stream keeps its strand (and its TLS session): the WebSocket session continues on the same one.
     boost::beast::get_lowest_layer(stream_).expires_never();

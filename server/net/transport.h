@@ -90,6 +90,17 @@ class Handler {
   // Whether new WebSocket connections are taken (false: upgrades are answered 503, e.g. a node of a cluster
   // handing its rooms over, so that the balancer's next try goes elsewhere).
   virtual bool accepting() const { return true; }
+  // Limits the nodes of a cluster count together, asked after the transport's own (per node) and answered at
+  // once from what the node knows (never waiting): one more HTTP request of `address` (false: 429), one more
+  // WebSocket connection of `address` (false: 429).
+  virtual bool admit_request(const std::string& address) {
+    (void)address;
+    return true;
+  }
+  virtual bool admit_connection(const std::string& address) {
+    (void)address;
+    return true;
+  }
 };
 
 // Serializes work: functions posted to one strand never run concurrently, and run in posting order.

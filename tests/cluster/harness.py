@@ -177,8 +177,7 @@ class Node:
         self.process = subprocess.Popen(
             [self.cluster.binary, "serve", "--port", str(self.port), "--address", "127.0.0.1",
              "--store", self.cluster.pg.uri, "--bus", self.cluster.redis.uri, "--node", self.name,
-             "--web", self.cluster.web, "--per-address-rate", "0", "--per-address-connections", "0",
-             "--http-rate", "0", "--trusted-proxy", "127.0.0.1", "--log-level", os.environ.get(f"CINQ_LOG_{self.name}", os.environ.get("CINQ_LOG", "info")), "--bot-answer-ms", "50", "--bot-pace-ms", "50", *self.cluster.extra, *extra],
+             "--web", self.cluster.web, *self.cluster.lifted, "--trusted-proxy", "127.0.0.1", "--log-level", os.environ.get(f"CINQ_LOG_{self.name}", os.environ.get("CINQ_LOG", "info")), "--bot-answer-ms", "50", "--bot-pace-ms", "50", *self.cluster.extra, *extra],
             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         wait_until(f"node {self.name}", lambda: self.process.poll() is not None or
                    http_get(self.port, "/api/health")[0] == 200, 20)
@@ -256,11 +255,14 @@ class Haproxy:
 
 
 class Cluster:
-    """PostgreSQL, Redis, `count` nodes (n1, n2, ...) and, with `balancer`, HAProxy."""
+    """PostgreSQL, Redis, `count` nodes (n1, n2, ...) and, with `balancer`, HAProxy. The nodes run without
+    the per-address limits (every test client comes from 127.0.0.1) unless `lift_limits` is False."""
 
-    def __init__(self, binary, web, count=3, balancer=False, extra=()):
+    def __init__(self, binary, web, count=3, balancer=False, extra=(), lift_limits=True):
         self.root = tempfile.mkdtemp(prefix="cinq-cluster-")
         self.binary, self.web, self.extra = binary, web, list(extra)
+        self.lifted = ["--per-address-rate", "0", "--per-address-connections", "0", "--http-rate", "0"] \
+            if lift_limits else []
         self.pg = self.redis = self.haproxy = None
         self.nodes = []
         try:
