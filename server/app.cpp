@@ -9,7 +9,9 @@
 #include "server/identity.h"
 #include "server/room_actor.h"
 #include "server/rooms.h"
+#include "server/metrics.h"
 #include "server/shared_limits.h"
+#include "server/workers.h"
 #include "mail/address.h"
 #include "mail/compose.h"
 
@@ -45,7 +47,7 @@ App::App(store::Store& store, store::Worker& writer, Limits limits, BotConfig bo
   protocol_ = std::make_unique<Protocol>(services_, *rooms_, *identities_, *workers_, limits);
   http_ = std::make_unique<HttpApi>(services_, *rooms_, *workers_,
                                     HttpApi::Extra{[this] { return protocol_->seeks_waiting(); },
-                                                   &protocol_->tournaments()});
+                                                   &protocol_->tournaments(), &protocol_->commands()});
   services_.open_rematch = [this](const std::shared_ptr<RoomActor>& old) { rooms_->open_rematch(old); };
   services_.forget_room = [this](const std::string& id) { rooms_->forget(id); };
   services_.room_over = [this](const std::string& id, const lobby::Room& room) {
@@ -90,6 +92,13 @@ int App::attach(net::Server& server) {
   if (postman_) start_mail(server);
   if (std::string error; !protocol_->moderation().load(*services_.store, error))
     spdlog::error("moderation: the bans, mutes and blocks could not be read: {}", error);
+  // Read again when the audit log grows (another node's change whose message was lost, `cinq admin`).
+  protocol_->moderation().start(server, *services_.store, [this](std::function<void()> job) {
+    return workers_->submit(Workers::Kind::quick, [this, job = std::move(job)] {
+      note_blocking(services_.metrics);
+      job();
+    });
+  });
   const int reopened = rooms_->reopen_unfinished();
   // Tournaments after their rooms: a pending game whose room reopened is attached, one whose room is gone is
   // made again, a finished one counts.

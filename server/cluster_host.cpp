@@ -1,6 +1,8 @@
 #include "server/cluster_host.h"
 
+#include "server/commands/moderation.h"
 #include "server/http_api.h"
+#include "server/metrics.h"
 #include "server/protocol.h"
 #include "server/room_actor.h"
 #include "server/rooms.h"
@@ -42,6 +44,14 @@ void ClusterHost::to_player(const std::string& player_id, const std::string& tex
 }
 
 void ClusterHost::tournament_changed(const std::string& id) { protocol_.tournaments().changed_elsewhere(id); }
+
+void ClusterHost::moderation_changed(const std::string& player_id) {
+  // The store is read on a worker; none free: the next poll (ModerationDesk::poll) reads it.
+  workers_.submit(Workers::Kind::quick, [this, player_id] {
+    note_blocking(services_.metrics);
+    commands::moderation_changed_elsewhere(protocol_.commands(), player_id);
+  });
+}
 
 std::string ClusterHost::seeks_json() { return protocol_.seeks_json(); }
 

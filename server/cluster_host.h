@@ -28,6 +28,7 @@ class ClusterHost final : public cluster::Host {
   void log_out(const std::string& player_id) override;
   void to_player(const std::string& player_id, const std::string& text) override;
   void tournament_changed(const std::string& id) override;
+  void moderation_changed(const std::string& player_id) override;
   std::string seeks_json() override;
 
   void load_room(const std::string& room, std::function<void(Found)> done) override;

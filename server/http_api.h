@@ -30,6 +30,7 @@ class RoomDirectory;
 class RoomActor;
 class Workers;
 class TournamentDesk;
+struct CommandContext;
 
 class HttpApi {
  public:
@@ -38,6 +39,7 @@ class HttpApi {
   struct Extra {
     std::function<std::size_t()> seeks;
     TournamentDesk* tournaments = nullptr;  // GET /api/tournaments[/{id}] (server/tournaments.h)
+    CommandContext* commands = nullptr;     // the moderation routes run the commands' actions with it
   };
 
   HttpApi(Services& services, RoomDirectory& rooms, Workers& workers, Extra extra);
@@ -92,6 +94,28 @@ class HttpApi {
   void as_account(Call& call, AsAccount then);
   // A room's view once settled: its state or its record.
   void show_room(Call& call, bool record_only);
+
+  // --- moderation_http.cpp: moderation (docs/protocol.md, "Moderation over HTTP"), as the WebSocket's
+  // command `type` for the player of the `Authorization: Bearer PLAYER:TOKEN` header: 401 without it, the
+  // action's refusals as statuses (403 forbidden, 404, 400 bad_message, 409, 503). `field_from_path`: the
+  // command's field the path's {name} fills; `ok` the status of a done action.
+  void moderation_call(Call& call, const char* type, const char* field_from_path = nullptr, int ok = 200);
+  void mod_role(Call& call);
+  void mod_reports(Call& call);
+  void mod_resolve(Call& call);
+  void mod_audit(Call& call);
+  void mod_links(Call& call);
+  void mod_player(Call& call);
+  void mod_ban(Call& call);
+  void mod_unban(Call& call);
+  void mod_mute(Call& call);
+  void mod_unmute(Call& call);
+  void mod_reset_name(Call& call);
+  void mod_close_room(Call& call);
+  void report(Call& call);
+  void blocks(Call& call);
+  void block(Call& call);
+  void unblock(Call& call);
 
   // --- archive.cpp: players, ratings and finished games
   void player(Call& call);

@@ -61,6 +61,7 @@ Protocol::~Protocol() = default;
 void Protocol::shutdown() {
   stopping_ = true;
   tournaments_.stop();
+  moderation_.stop();
   std::unordered_map<std::uint64_t, Client> clients;
   std::lock_guard lock(clients_mutex_);
   clients.swap(clients_);

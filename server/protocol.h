@@ -93,6 +93,9 @@ class Protocol : public Clients {
   TournamentDesk& tournaments() { return tournaments_; }
   // Bans, mutes and blocks in force (server/moderation_desk.h): loaded at start-up.
   ModerationDesk& moderation() { return moderation_; }
+  // What the commands are given: the REST API's moderation routes and the cluster run moderation's actions
+  // with it (server/commands/moderation.h).
+  CommandContext& commands() { return commands_; }
   // From now on no message is handled and no completion goes on; drops every connection record.
   void shutdown();
 

@@ -159,6 +159,23 @@ const std::vector<HttpApi::Route>& HttpApi::routes() {
       {"POST", "/api/tournaments/{id}/withdraw", &HttpApi::tournament_withdraw},
       {"POST", "/api/tournaments/{id}/start", &HttpApi::tournament_start},
       {"POST", "/api/games/{id}/mail", &HttpApi::seat_mail},
+      // moderation_http.cpp: with Authorization: Bearer PLAYER:TOKEN
+      {"GET", "/api/moderation/role", &HttpApi::mod_role},
+      {"GET", "/api/moderation/reports", &HttpApi::mod_reports},
+      {"GET", "/api/moderation/audit", &HttpApi::mod_audit},
+      {"GET", "/api/moderation/linked", &HttpApi::mod_links},
+      {"POST", "/api/moderation/ban", &HttpApi::mod_ban, " with {\"player\",\"duration\",\"reason\"}"},
+      {"POST", "/api/moderation/unban", &HttpApi::mod_unban, " with {\"player\"}"},
+      {"POST", "/api/moderation/mute", &HttpApi::mod_mute, " with {\"player\",\"duration\",\"reason\"}"},
+      {"POST", "/api/moderation/unmute", &HttpApi::mod_unmute, " with {\"player\"}"},
+      {"POST", "/api/moderation/reset-name", &HttpApi::mod_reset_name, " with {\"player\",\"reason\"}"},
+      {"POST", "/api/moderation/close-room", &HttpApi::mod_close_room, " with {\"room\",\"reason\"}"},
+      {"GET", "/api/moderation/players/{player}", &HttpApi::mod_player},
+      {"POST", "/api/moderation/reports/{id}/resolve", &HttpApi::mod_resolve},
+      {"POST", "/api/reports", &HttpApi::report, " with {\"player\",\"reason\",\"room\",\"line\"}"},
+      {"GET", "/api/blocks", &HttpApi::blocks},
+      {"POST", "/api/blocks/{player}", &HttpApi::block},
+      {"DELETE", "/api/blocks/{player}", &HttpApi::unblock},
   };
   return kRoutes;
 }

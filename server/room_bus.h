@@ -84,6 +84,10 @@ class RoomBus {
   // A message for a player's connections on every other node (a paired player's `tournament_game`).
   virtual void to_player(const std::string& player_id, const std::string& text) = 0;
 
+  // --- moderation (server/moderation_desk.h): a ban, mute, block, role or name of the player changed in the
+  // store; every other node reads its moderation state again (a missed message: ModerationDesk::poll).
+  virtual void moderation_changed(const std::string& player_id) = 0;
+
   // --- the lobby
   // The public rooms of every node, newest first (JSON array text).
   virtual std::shared_ptr<const std::string> public_list() = 0;

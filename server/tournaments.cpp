@@ -16,6 +16,7 @@
 #include "server/identity.h"
 #include "server/mail_sender.h"
 #include "server/metrics.h"
+#include "server/moderation_desk.h"
 #include "server/postman.h"
 #include "server/room_bus.h"
 #include "server/room_actor.h"
@@ -199,6 +200,14 @@ bool TournamentDesk::store_locked(Entry& e, tn::Tournament next, std::string& wh
   return true;
 }
 
+// The blocks between the tournament's entrants (the moderation desk's, in memory): its pairing avoids them.
+tn::Blocks TournamentDesk::blocks_among(const tn::Tournament& t) const {
+  if (!services_.moderation) return {};
+  std::vector<std::string> ids;
+  for (const tn::Entrant& e : t.entrants()) ids.push_back(e.id);
+  return services_.moderation->blocks_among(ids);
+}
+
 TournamentDesk::Reply TournamentDesk::change(const std::string& id, const Change& fn, bool show) {
   std::lock_guard lock(mutex_);
   for (int attempt = 1;; ++attempt) {
@@ -210,7 +219,7 @@ TournamentDesk::Reply TournamentDesk::change(const std::string& id, const Change
     if (auto error = fn(next, now)) return refused(error->code, error->message);
     // Only the node that runs it advances it (pairs, starts, ends): another node's change waits for its tick.
     tn::Step step;
-    if (e->owned) step = next.advance(now);
+    if (e->owned) step = next.advance(now, blocks_among(next));
     const bool changed = next.version() != e->t.version();
     if (changed) {
       std::string why;
@@ -672,7 +681,7 @@ bool TournamentDesk::adopt_locked(const store::TournamentRow& row, std::int64_t 
       if (rec.error) spdlog::warn("tournament {}: the result of {} was refused: {}", row.id, g.id, rec.error->message);
     }
   }
-  tn::Step step = next.advance(now);
+  tn::Step step = next.advance(now, blocks_among(next));
   if (next.version() != e.t.version()) {
     if (!store_locked(e, std::move(next), why, paired_mails(e.t.spec(), step.paired, now))) return true;
     tell_watchers(e);

@@ -103,6 +103,8 @@ class TournamentDesk {
   void hand_over();
 
  private:
+  // The blocks between the tournament's entrants (server/moderation_desk.h): the pairing avoids them.
+  tournament::Blocks blocks_among(const tournament::Tournament& t) const;
   struct Entry {
     tournament::Tournament t;
     std::int64_t row_version = 0;  // the stored row's version (its save counter)

@@ -85,8 +85,9 @@ class SwissPairer {
     for (int k = 0; k < n; ++k) pos_of[order[k]] = k;
     met_.resize(static_cast<std::size_t>(n));  // by position: a few opponents each, not an n-by-n table
     for (int i = 0; i < n; ++i)
-      for (int o : players[i].opponents)
-        if (o >= 0 && o < n && o != i) met_[pos_of[i]].push_back(pos_of[o]);
+      for (const std::vector<int>* list : {&players[i].opponents, &players[i].avoid})
+        for (int o : *list)
+          if (o >= 0 && o < n && o != i) met_[pos_of[i]].push_back(pos_of[o]);
     lowest_points2_ = n > 0 ? players[order.back()].points2 : 0;
   }
 
@@ -357,7 +358,10 @@ std::vector<std::array<int, 2>> pair_arena(const std::vector<ArenaPlayer>& waiti
     int chosen = -1, rematch = -1;
     for (int j = i + 1; j < n; ++j) {
       if (taken[j]) continue;
-      const bool again = waiting[i].last_opponent == j || waiting[j].last_opponent == i;
+      const auto avoids = [&](int a, int b) {
+        return std::find(waiting[a].avoid.begin(), waiting[a].avoid.end(), b) != waiting[a].avoid.end();
+      };
+      const bool again = waiting[i].last_opponent == j || waiting[j].last_opponent == i || avoids(i, j) || avoids(j, i);
       if (again) {
         if (rematch < 0) rematch = j;
         continue;

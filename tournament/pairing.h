@@ -33,6 +33,8 @@ struct SwissPlayer {
   std::vector<int> sides;      // the sides of the games played over the board, oldest first
   std::vector<int> opponents;  // the players already met (indexes in the same list), once per game
   bool had_bye = false;        // a bye already: another only if nothing else pairs the round
+  std::vector<int> avoid;      // players this one blocked or was blocked by (either way is enough): paired
+                               // with them only as with an opponent met already (criterion 1)
 };
 
 struct SwissRound {
@@ -42,7 +44,8 @@ struct SwissRound {
 
 // Pairs one round of `players`, given in ranking order (the seeding: index 0 the highest rated; their scores
 // reorder them, not the caller). Criteria, most important first:
-//   1. no two players meet again, and no one gets a second bye, unless nothing else pairs the round;
+//   1. no two players meet again (nor two who blocked one another: `avoid`, counted as a game between them),
+//      and no one gets a second bye, unless nothing else pairs the round;
 //   2. no absolute side conflict (two players who must both play the same side: a third time in a row, or a
 //      balance beyond 2), unless nothing else pairs the round;
 //   3. players meet others of their score: the sum of the squared score differences of the pairs, and the
@@ -79,12 +82,14 @@ struct ArenaPlayer {
   int points = 0;          // arena points so far
   int last_opponent = -1;  // the opponent of the last game (an index in the same list), -1 none
   int balance = 0;         // games played first minus games played second
+  std::vector<int> avoid;  // players this one blocked or was blocked by: met only as a rematch would be
 };
 
 // Pairs the players waiting for a game, given in ranking order (best first): the best waiting player meets
-// the nearest in points, never the opponent of its last game while another player waits; then the next
-// unpaired, and so on. Two who just met and find no one else waiting meet again only if no one else is
-// playing either (`others_playing` false); otherwise they wait for the next players to finish. An odd player
+// the nearest in points, never the opponent of its last game (nor one it avoids: a block either way) while
+// another player waits; then the next unpaired, and so on. Two who just met (or avoid one another) and find
+// no one else waiting meet only if no one else is playing either (`others_playing` false); otherwise they
+// wait for the next players to finish. An odd player
 // out waits. The first seat goes to the player who had it less.
 std::vector<std::array<int, 2>> pair_arena(const std::vector<ArenaPlayer>& waiting, bool others_playing = false);
 

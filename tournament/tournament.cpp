@@ -207,19 +207,34 @@ bool Tournament::due_to_finish(std::int64_t now_ms) const {
   return spec_.format == Format::swiss && left < 2;
 }
 
-Step Tournament::advance(std::int64_t now_ms) {
+namespace {
+
+// For each pair of `blocks` whose players both are in `index`, each avoids the other.
+template <class Player>
+void add_avoid(std::vector<Player>& players, const std::map<std::string, int>& index, const Blocks& blocks) {
+  for (const auto& [a, b] : blocks) {
+    auto ia = index.find(a), ib = index.find(b);
+    if (ia == index.end() || ib == index.end() || ia->second == ib->second) continue;
+    players[static_cast<std::size_t>(ia->second)].avoid.push_back(ib->second);
+    players[static_cast<std::size_t>(ib->second)].avoid.push_back(ia->second);
+  }
+}
+
+}  // namespace
+
+Step Tournament::advance(std::int64_t now_ms, const Blocks& blocks) {
   Step step;
   const std::int64_t before = version_;
   if (status_ == Status::open && spec_.start_ms && now_ms >= *spec_.start_ms && !start(now_ms))
     step.started = true;
   if (status_ == Status::running) {
     if (spec_.format == Format::arena) {
-      step.paired = pair_arena(now_ms);
+      step.paired = pair_arena(now_ms, blocks);
     } else {
       // A round whose games all ended at their pairing (forfeits of withdrawn or absent players in a round
       // robin) lets the next be paired at once.
       for (;;) {
-        std::vector<Game> paired = pair_next_round(now_ms);
+        std::vector<Game> paired = pair_next_round(now_ms, blocks);
         if (paired.empty()) break;
         step.paired.insert(step.paired.end(), paired.begin(), paired.end());
         if (!round_over()) break;
@@ -246,10 +261,10 @@ Game Tournament::make_game(int round, int board, std::array<std::string, 2> seat
   return g;
 }
 
-std::vector<Game> Tournament::pair_next_round(std::int64_t now_ms) {
+std::vector<Game> Tournament::pair_next_round(std::int64_t now_ms, const Blocks& blocks) {
   if (status_ != Status::running || spec_.format == Format::arena || !round_over() || round_ >= total_rounds_)
     return {};
-  if (spec_.format == Format::swiss) return pair_swiss_round(now_ms);
+  if (spec_.format == Format::swiss) return pair_swiss_round(now_ms, blocks);
   if (!spec_.pace.correspondence()) return pair_round_robin(round_ + 1, now_ms);
   std::vector<Game> all;  // by correspondence, every game at once
   while (round_ < total_rounds_) {
@@ -259,7 +274,7 @@ std::vector<Game> Tournament::pair_next_round(std::int64_t now_ms) {
   return all;
 }
 
-std::vector<Game> Tournament::pair_swiss_round(std::int64_t now_ms) {
+std::vector<Game> Tournament::pair_swiss_round(std::int64_t now_ms, const Blocks& blocks) {
   const int next = round_ + 1;
   std::map<std::string, double> points;
   for (const Game& g : games_)
@@ -298,6 +313,7 @@ std::vector<Game> Tournament::pair_swiss_round(std::int64_t now_ms) {
       if (them != index.end()) players[me->second].opponents.push_back(them->second);
     }
   }
+  add_avoid(players, index, blocks);
   const SwissRound paired = pair_swiss(players);
   round_ = next;
   std::vector<Game> made;
@@ -338,7 +354,7 @@ std::vector<Game> Tournament::pair_round_robin(int round, std::int64_t now_ms) {
   return made;
 }
 
-std::vector<Game> Tournament::pair_arena(std::int64_t now_ms) {
+std::vector<Game> Tournament::pair_arena(std::int64_t now_ms, const Blocks& blocks) {
   if (status_ != Status::running || spec_.format != Format::arena || now_ms >= ends_ms_) return {};
   std::set<std::string> playing;
   for (const Game& g : games_)
@@ -362,6 +378,7 @@ std::vector<Game> Tournament::pair_arena(std::int64_t now_ms) {
         players[me->second].last_opponent = them == index.end() ? -1 : them->second;
         if (!forfeit(g.result)) players[me->second].balance += s == 0 ? 1 : -1;
       }
+  add_avoid(players, index, blocks);
   std::vector<Game> made;
   for (const auto& pair : tournament::pair_arena(players, !playing.empty())) {
     made.push_back(make_game(0, next_number_++, {waiting[pair[0]]->id, waiting[pair[1]]->id}, now_ms));

@@ -26,6 +26,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cinq::tournament {
@@ -122,6 +123,10 @@ struct Rest {
   friend bool operator==(const Rest&, const Rest&) = default;
 };
 
+// Pairs of players (their ids) of whom one blocked the other (the server's moderation): a Swiss or an arena
+// pairs them only where nothing else pairs (docs/tournaments.md, "Blocks"). Not saved: given at each advance.
+using Blocks = std::vector<std::pair<std::string, std::string>>;
+
 // What advance() did.
 struct Step {
   bool changed = false;  // store the state
@@ -196,12 +201,14 @@ class Tournament {
   std::optional<Error> start(std::int64_t now_ms);
   // Everything due at `now_ms`: the planned start (with two entrants or more; else it waits), the pairing of
   // the next round or of waiting arena players, the finish.
-  Step advance(std::int64_t now_ms);
+  // `blocks`: the pairs the pairing avoids (a Swiss round, the arena's waiting players; a round robin's table
+  // is fixed).
+  Step advance(std::int64_t now_ms, const Blocks& blocks = {});
   // The next round of a Swiss (its current round over) or a live round robin, or every round of a
   // correspondence round robin at its start; empty if none is due.
-  std::vector<Game> pair_next_round(std::int64_t now_ms);
+  std::vector<Game> pair_next_round(std::int64_t now_ms, const Blocks& blocks = {});
   // The arena's waiting players paired (none after its end).
-  std::vector<Game> pair_arena(std::int64_t now_ms);
+  std::vector<Game> pair_arena(std::int64_t now_ms, const Blocks& blocks = {});
 
   // --- Games
   // Errors: unknown_game, not_a_result (pending), result_differs (another result was recorded).
@@ -255,7 +262,7 @@ class Tournament {
   Game* find_game(const std::string& id);
   std::vector<const Entrant*> seeded() const;  // by rating, then entry
   Game make_game(int round, int board, std::array<std::string, 2> seats, std::int64_t now_ms);
-  std::vector<Game> pair_swiss_round(std::int64_t now_ms);
+  std::vector<Game> pair_swiss_round(std::int64_t now_ms, const Blocks& blocks);
   std::vector<Game> pair_round_robin(int round, std::int64_t now_ms);
   bool due_to_finish(std::int64_t now_ms) const;
   void changed() { ++version_; }

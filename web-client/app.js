@@ -181,6 +181,14 @@ conn.on('error', (message) => {
   notify(error_text(message.code, message.message));
 });
 conn.on('welcome', show_identity);
+// The moderators' link in the header, by the role `welcome` says (a rename's welcome says none: kept).
+function show_role(message) {
+  const link = document.getElementById('nav-moderation');
+  if (!link) return;
+  if (message.type === 'logged_out') link.hidden = true;
+  else if (typeof message.role === 'string') link.hidden = message.role !== 'moderator' && message.role !== 'administrator';
+}
+for (const type of ['welcome', 'logged_out']) conn.on(type, show_role);
 // The stored account is banned: said, and the page goes on as a new guest (net.js).
 conn.on('banned', (message) => notify(error_text(message.code, message.message)));
 conn.on('registered', show_identity);

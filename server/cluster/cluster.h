@@ -124,6 +124,7 @@ class Cluster final : public RoomBus {
   void log_out_everywhere(const std::string& player_id, std::uint64_t except) override;
   void tournament_changed(const std::string& id) override;
   void to_player(const std::string& player_id, const std::string& text) override;
+  void moderation_changed(const std::string& player_id) override;
   void forward_http(const std::string& owner, net::HttpRequest request,
                     std::function<void(net::HttpResponse)> respond) override;
   std::shared_ptr<const std::string> public_list() override;
@@ -234,6 +235,7 @@ class Cluster final : public RoomBus {
   void on_logout(const nlohmann::json& head, std::string body);
   void on_tournament(const nlohmann::json& head, std::string body);
   void on_to_player(const nlohmann::json& head, std::string body);
+  void on_moderation(const nlohmann::json& head, std::string body);
   void elect();
 
   ClusterConfig config_;

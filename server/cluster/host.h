@@ -37,6 +37,9 @@ class Host {
   virtual void to_player(const std::string& player_id, const std::string& text) = 0;
   // Another node stored a tournament anew: this node's watchers of it are sent it.
   virtual void tournament_changed(const std::string& id) = 0;
+  // Another node changed the player's moderation state (a ban, a mute, a block, a role, a name reset): this
+  // node reads it again from the store.
+  virtual void moderation_changed(const std::string& player_id) = 0;
   // The seeks of this node's book as the lobby lists them (JSON array text).
   virtual std::string seeks_json() = 0;
 

@@ -162,6 +162,7 @@ const std::unordered_map<std::string_view, Cluster::Handler>& Cluster::handlers(
       {"logout", &Cluster::on_logout},
       {"tournament", &Cluster::on_tournament},
       {"to_player", &Cluster::on_to_player},
+      {"moderation", &Cluster::on_moderation},
   };
   return table;
 }
@@ -203,6 +204,10 @@ void Cluster::on_tournament(const json& head, std::string) {
 
 void Cluster::on_to_player(const json& head, std::string body) {
   if (head.value("node", "") != node_id_) host_->to_player(head.value("player", ""), body);
+}
+
+void Cluster::on_moderation(const json& head, std::string) {
+  if (head.value("node", "") != node_id_) host_->moderation_changed(head.value("player", ""));
 }
 
 void Cluster::on_close(const json& head, std::string) {
@@ -439,6 +444,11 @@ void Cluster::tournament_changed(const std::string& id) {
 void Cluster::to_player(const std::string& player_id, const std::string& text) {
   if (redis_)
     redis_->publish(kClusterChannel, pack(json{{"k", "to_player"}, {"player", player_id}, {"node", node_id_}}, text));
+}
+
+void Cluster::moderation_changed(const std::string& player_id) {
+  if (redis_)
+    redis_->publish(kClusterChannel, pack(json{{"k", "moderation"}, {"player", player_id}, {"node", node_id_}}, {}));
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -173,6 +173,7 @@ void Cluster::on_http(const json& head, std::string body) {
   request.target = head.value("target", "/");
   request.content_type = head.value("ctype", "");
   request.address = head.value("addr", "");
+  request.authorization = head.value("auth", "");
   request.body = std::move(body);
   host_->handle_http(std::move(request), [this, from, id](net::HttpResponse r) {
     json headers = json::array();

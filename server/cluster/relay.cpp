@@ -605,7 +605,8 @@ void Cluster::forward_http(const std::string& owner, net::HttpRequest request,
   ++counters_.http_forwarded;
   to_node(owner,
           json{{"k", "http"}, {"from", node_id_}, {"id", id}, {"method", request.method}, {"target", request.target},
-               {"ctype", request.content_type}, {"addr", request.address}},
+               {"ctype", request.content_type}, {"addr", request.address},
+               {"auth", request.authorization}},
           request.body);
 }
 

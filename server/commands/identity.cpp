@@ -67,6 +67,9 @@ void welcome(CommandContext& cx, const Request& rq, const store::PlayerRow& row,
     m["player"]["username"] = row.username;
     m["username"] = row.username;
   }
+  // The role as this node knows it (a grant reaches it within ModerationDesk::kPollMs): the client shows
+  // the moderators' link by it. Each moderation command still reads the role from the store.
+  m["role"] = std::string(cinq::moderation::role_name(cx.moderation.role(row.id)));
   if (!rq.ref.empty()) m["ref"] = json::parse(rq.ref);
   rq.connection->send(m.dump());
 }

@@ -1,10 +1,14 @@
 // Moderation's commands (docs/protocol.md "Moderation"): the players' reports and blocks, and the moderators'
 // actions — ban, mute, reset a name, close a room, read the reports, the audit log and the accounts that
 // share an address or a browser. What may be done, and when a sanction ends, is moderation/'s; here the store
-// and the connections. Each command reads what it needs (the actor's role first) and writes on a worker: the
-// role is read at every command, so a role given or taken with `cinq admin` applies at once.
+// and the connections. Each action reads what it needs (the actor's role first) and writes on a worker: the
+// role is read at every command, so a role given or taken with `cinq admin` applies at once. The actions
+// answer through a callback (server/commands/moderation.h), so that the WebSocket's commands (the on_*
+// below) and the REST API (server/moderation_http.cpp) run the same code. A change is announced on the bus
+// once committed (RoomBus::moderation_changed): every node applies it at once.
 #include <spdlog/spdlog.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -12,6 +16,7 @@
 
 #include "moderation/moderation.h"
 #include "server/commands/handlers.h"
+#include "server/commands/moderation.h"
 #include "server/identity.h"
 #include "server/moderation_desk.h"
 #include "server/room_actor.h"
@@ -100,111 +105,108 @@ store::AuditRow audit_row(const mod::AuditEntry& e) {
   return store::AuditRow{0, e.at_ms, e.actor_id, e.actor_name, e.action, e.target_id, e.target_name, e.detail};
 }
 
-// Runs `job` on a worker (a quick one); the connection's later messages wait for it.
-template <class Job>
-void on_worker(CommandContext& cx, Request& rq, Job job) {
-  Resume resume = cx.defer(rq);
-  bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, later = rq, job, resume]() mutable {
-    note_blocking(cx.services.metrics);
-    if (!resume->closed()) job(later);
-    resume->finish();
-  });
-  if (!queued) {
-    cx.reply_error(rq, "storage", kBusy);
-    resume->finish();
-  }
-}
+using Done = ModerationDone;
 
-// The actor's role, if it may do `action`; else the sender is told (`forbidden`, or `storage`).
-std::optional<mod::Role> allowed(CommandContext& cx, const Request& rq, mod::Action action) {
+ModerationOutcome refusal(std::string code, std::string message) { return {nullptr, std::move(code), std::move(message)}; }
+ModerationOutcome answer(json m) { return {std::move(m), {}, {}}; }
+ModerationOutcome busy() { return refusal("storage", kBusy); }
+
+// The actor's role, if it may do `action`; else `done` is told (`forbidden`, or `storage`).
+std::optional<mod::Role> allowed(CommandContext& cx, const lobby::Player& by, mod::Action action, const Done& done) {
   bool failed = false;
-  const mod::Role role = role_of(*cx.services.store, rq.player->id, failed);
+  const mod::Role role = role_of(*cx.services.store, by.id, failed);
   if (failed) {
-    cx.reply_error(rq, "storage", kBusy);
+    done(busy());
     return std::nullopt;
   }
   if (!mod::may(role, action)) {
-    cx.reply_error(rq, "forbidden", "only a moderator may do that");
+    done(refusal("forbidden", "only a moderator may do that"));
     return std::nullopt;
   }
   return role;
 }
 
-// The player a command names (field `player`), or the sender told.
-std::optional<store::PlayerRow> target(CommandContext& cx, const Request& rq, const ModerationCommand& cmd) {
+// The player a command names (field `player`), or `done` told.
+std::optional<store::PlayerRow> target(CommandContext& cx, const ModerationCommand& cmd, const Done& done) {
   if (cmd.player.empty()) {
-    cx.reply_error(rq, "bad_message", "field 'player' is missing");
+    done(refusal("bad_message", "field 'player' is missing"));
     return std::nullopt;
   }
   bool failed = false;
   auto row = find_player(cx, cmd.player, failed);
-  if (!row) cx.reply_error(rq, failed ? "storage" : "no_player", failed ? kBusy : "no player '" + cmd.player + "'");
+  if (!row) done(failed ? busy() : refusal("no_player", "no player '" + cmd.player + "'"));
   return row;
 }
 
-void done(const Request& rq, const std::string& action, json extra = json::object()) {
+ModerationOutcome mod_done(const std::string& action, json extra = json::object()) {
   extra["type"] = "mod_done";
   extra["action"] = action;
-  reply(rq, std::move(extra));
+  return answer(std::move(extra));
+}
+
+// Every other node reads the player's moderation state again.
+void announce(CommandContext& cx, const std::string& player_id) {
+  if (cx.services.bus) cx.services.bus->moderation_changed(player_id);
 }
 
 // A sanction given (ban, mute) or lifted (unban, unmute).
-void sanction(CommandContext& cx, Request& rq, const ModerationCommand& cmd, mod::Action action) {
-  on_worker(cx, rq, [&cx, cmd, action](Request& rq) {
-    auto role = allowed(cx, rq, action);
-    if (!role) return;
-    auto who = target(cx, rq, cmd);
-    if (!who) return;
-    bool failed = false;
-    const mod::Role their_role = role_of(*cx.services.store, who->id, failed);
-    if (!mod::may_sanction(*role, their_role, who->id == rq.player->id))
-      return cx.reply_error(rq, "forbidden", "you may not sanction that player");
-    const bool giving = action == mod::Action::ban || action == mod::Action::mute;
-    const std::string kind = action == mod::Action::ban || action == mod::Action::unban ? "ban" : "mute";
-    const std::int64_t now = Services::now().unix_ms;
-    store::ModerationWrite w;
-    store::SanctionRow row{who->id, kind, cmd.reason, rq.player->id, now, cmd.duration_ms ? now + cmd.duration_ms : 0};
-    if (giving)
-      w.sanctions.push_back(row);
-    else
-      w.sanctions_lifted.emplace_back(who->id, kind);
-    w.audit.push_back(audit_row(mod::audit_entry(now, rq.player->id, rq.player->name, action, who->id,
-                                                 who->username.empty() ? who->name : who->username,
-                                                 cmd.duration, cmd.reason)));
-    store::Error error;
-    if (!cx.services.store->moderate(w, error)) return cx.reply_error(rq, "storage", kBusy);
-    if (giving)
-      cx.moderation.set(row);
-    else
-      cx.moderation.lift(who->id, kind);
-    if (action == mod::Action::ban) {
-      // No play from now on: its seeks go, and every connection of the account is logged out (told
-      // `logged_out`); its games are kept as they are.
-      cx.seeks.remove_player(who->id);
-      cx.clients.log_out_others(who->id, 0);  // connection ids start at 1: none is spared
-      if (cx.services.bus) cx.services.bus->log_out_everywhere(who->id, 0);
-    }
-    spdlog::info("moderation: {}", mod::audit_line(mod::AuditEntry{now, rq.player->id, rq.player->name,
-                                                                   std::string(mod::action_name(action)), who->id,
-                                                                   who->name, cmd.duration}));
-    done(rq, std::string(mod::action_name(action)), {{"player", who->id}});
-  });
+void sanction(CommandContext& cx, const lobby::Player& by, const ModerationCommand& cmd, mod::Action action,
+              const Done& done) {
+  auto role = allowed(cx, by, action, done);
+  if (!role) return;
+  auto who = target(cx, cmd, done);
+  if (!who) return;
+  bool failed = false;
+  const mod::Role their_role = role_of(*cx.services.store, who->id, failed);
+  if (failed) return done(busy());
+  if (!mod::may_sanction(*role, their_role, who->id == by.id))
+    return done(refusal("forbidden", "you may not sanction that player"));
+  const bool giving = action == mod::Action::ban || action == mod::Action::mute;
+  const std::string kind = action == mod::Action::ban || action == mod::Action::unban ? "ban" : "mute";
+  const std::int64_t now = Services::now().unix_ms;
+  store::ModerationWrite w;
+  store::SanctionRow row{who->id, kind, cmd.reason, by.id, now, cmd.duration_ms ? now + cmd.duration_ms : 0};
+  if (giving)
+    w.sanctions.push_back(row);
+  else
+    w.sanctions_lifted.emplace_back(who->id, kind);
+  w.audit.push_back(audit_row(mod::audit_entry(now, by.id, by.name, action, who->id,
+                                               who->username.empty() ? who->name : who->username, cmd.duration,
+                                               cmd.reason)));
+  store::Error error;
+  if (!cx.services.store->moderate(w, error)) return done(busy());
+  if (giving)
+    cx.moderation.set(row);
+  else
+    cx.moderation.lift(who->id, kind);
+  announce(cx, who->id);
+  if (action == mod::Action::ban) {
+    // No play from now on: its seeks go, and every connection of the account is logged out (told
+    // `logged_out`); its games are kept as they are.
+    cx.seeks.remove_player(who->id);
+    cx.clients.log_out_others(who->id, 0);  // connection ids start at 1: none is spared
+    if (cx.services.bus) cx.services.bus->log_out_everywhere(who->id, 0);
+  }
+  spdlog::info("moderation: {}", mod::audit_line(mod::AuditEntry{now, by.id, by.name, std::string(mod::action_name(action)),
+                                                                 who->id, who->name, cmd.duration}));
+  done(mod_done(std::string(mod::action_name(action)), {{"player", who->id}}));
 }
 
 // A player named in a block or a report: by id or user name, never oneself.
-std::optional<store::PlayerRow> other_player(CommandContext& cx, const Request& rq, const ModerationCommand& cmd) {
-  auto who = target(cx, rq, cmd);
-  if (who && who->id == rq.player->id) {
-    cx.reply_error(rq, "bad_message", "field 'player': that is you");
+std::optional<store::PlayerRow> other_player(CommandContext& cx, const lobby::Player& by, const ModerationCommand& cmd,
+                                             const Done& done) {
+  auto who = target(cx, cmd, done);
+  if (who && who->id == by.id) {
+    done(refusal("bad_message", "field 'player': that is you"));
     return std::nullopt;
   }
   return who;
 }
 
-void send_blocks(CommandContext& cx, const Request& rq) {
+ModerationOutcome blocks_answer(CommandContext& cx, const lobby::Player& by) {
   json players = json::array();
-  for (const std::string& id : cx.moderation.blocked_by(rq.player->id)) players.push_back(player_json(cx, id));
-  reply(rq, {{"type", "blocks"}, {"players", players}});
+  for (const std::string& id : cx.moderation.blocked_by(by.id)) players.push_back(player_json(cx, id));
+  return answer({{"type", "blocks"}, {"players", players}});
 }
 
 // A player called something else now: the seats it holds in the rooms in memory show it.
@@ -216,7 +218,258 @@ void rename_in_rooms(CommandContext& cx, const store::PlayerRow& row) {
     });
 }
 
+// --- the actions, each (cx, by, cmd, done)
+
+void act_report(CommandContext& cx, const lobby::Player& by, const ModerationCommand& cmd, const Done& done) {
+  if (cmd.reason.empty()) return done(refusal("bad_message", "field 'reason' is missing"));
+  auto who = other_player(cx, by, cmd, done);
+  if (!who) return;
+  mod::Report report{random_id(12), Services::now().unix_ms, by.id, who->id, cmd.room, cmd.line, cmd.reason};
+  if (std::string why = mod::check_report(report); !why.empty()) return done(refusal("bad_message", why));
+  store::ModerationWrite w;
+  w.reports.push_back(store::ReportRow{report.id, report.at_ms, report.reporter_id, report.target_id, report.room,
+                                       report.line, report.reason, "open", "", 0});
+  store::Error error;
+  if (!cx.services.store->moderate(w, error)) return done(busy());
+  done(answer({{"type", "reported"}, {"report", report.id}}));
+}
+
+void act_block(CommandContext& cx, const lobby::Player& by, const ModerationCommand& cmd, const Done& done) {
+  auto who = other_player(cx, by, cmd, done);
+  if (!who) return;
+  store::ModerationWrite w;
+  w.blocks.push_back(store::BlockRow{by.id, who->id, Services::now().unix_ms});
+  store::Error error;
+  if (!cx.services.store->moderate(w, error)) return done(busy());
+  cx.moderation.block(by.id, who->id, true);
+  announce(cx, by.id);
+  done(blocks_answer(cx, by));
+}
+
+void act_unblock(CommandContext& cx, const lobby::Player& by, const ModerationCommand& cmd, const Done& done) {
+  auto who = target(cx, cmd, done);
+  if (!who) return;
+  store::ModerationWrite w;
+  w.blocks_removed.emplace_back(by.id, who->id);
+  store::Error error;
+  if (!cx.services.store->moderate(w, error)) return done(busy());
+  cx.moderation.block(by.id, who->id, false);
+  announce(cx, by.id);
+  done(blocks_answer(cx, by));
+}
+
+void act_blocks(CommandContext& cx, const lobby::Player& by, const ModerationCommand&, const Done& done) {
+  done(blocks_answer(cx, by));
+}
+
+void act_role(CommandContext& cx, const lobby::Player& by, const ModerationCommand&, const Done& done) {
+  bool failed = false;
+  const mod::Role role = role_of(*cx.services.store, by.id, failed);
+  if (failed) return done(busy());
+  done(answer({{"type", "mod_role"}, {"role", std::string(mod::role_name(role))}}));
+}
+
+void act_ban(CommandContext& cx, const lobby::Player& by, const ModerationCommand& cmd, const Done& done) {
+  sanction(cx, by, cmd, mod::Action::ban, done);
+}
+void act_unban(CommandContext& cx, const lobby::Player& by, const ModerationCommand& cmd, const Done& done) {
+  sanction(cx, by, cmd, mod::Action::unban, done);
+}
+void act_mute(CommandContext& cx, const lobby::Player& by, const ModerationCommand& cmd, const Done& done) {
+  if (cmd.duration_ms == 0) return done(refusal("bad_message", "field 'duration' is missing: a mute is for a time"));
+  sanction(cx, by, cmd, mod::Action::mute, done);
+}
+void act_unmute(CommandContext& cx, const lobby::Player& by, const ModerationCommand& cmd, const Done& done) {
+  sanction(cx, by, cmd, mod::Action::unmute, done);
+}
+
+void act_rename(CommandContext& cx, const lobby::Player& by, const ModerationCommand& cmd, const Done& done) {
+  auto role = allowed(cx, by, mod::Action::reset_name, done);
+  if (!role) return;
+  auto who = target(cx, cmd, done);
+  if (!who) return;
+  const std::string was = who->name;
+  store::PlayerRow row = *who;
+  row.name = mod::neutral_name(row.id);
+  const std::int64_t now = Services::now().unix_ms;
+  store::ModerationWrite w;
+  w.audit.push_back(audit_row(mod::audit_entry(now, by.id, by.name, mod::Action::reset_name, row.id, was, "",
+                                               cmd.reason.empty() ? "name was " + was
+                                                                  : "name was " + was + "; " + cmd.reason)));
+  store::Error error;
+  if (!cx.services.store->moderate(w, error)) return done(busy());
+  cx.identities.save(row, [&cx, row, done](bool ok) {
+    if (!ok) return done(refusal("storage", "the new name could not be stored: try again"));
+    rename_in_rooms(cx, row);
+    announce(cx, row.id);
+    done(mod_done("reset_name", {{"player", row.id}, {"name", row.name}}));
+  });
+}
+
+void act_player(CommandContext& cx, const lobby::Player& by, const ModerationCommand& cmd, const Done& done) {
+  if (!allowed(cx, by, mod::Action::read, done)) return;
+  auto who = target(cx, cmd, done);
+  if (!who) return;
+  bool failed = false;
+  const mod::Role role = role_of(*cx.services.store, who->id, failed);
+  const std::int64_t now = Services::now().unix_ms;
+  json sanctions = json::array();
+  for (const char* kind : {"ban", "mute"})
+    if (auto s = cx.moderation.in_force(who->id, kind, now)) sanctions.push_back(sanction_json(*s, now));
+  json audit = json::array();
+  for (const store::AuditRow& a : cx.services.store->audit(who->id, kListed)) audit.push_back(audit_json(a));
+  json reports = json::array();
+  for (const store::ReportRow& r : cx.services.store->reports("", 1000))
+    if (r.target_id == who->id && reports.size() < kListed) reports.push_back(report_json(cx, r));
+  json player = {{"id", who->id}, {"name", who->name}, {"role", std::string(mod::role_name(role))},
+                 {"created_ms", who->created_ms}};
+  if (!who->username.empty()) player["username"] = who->username;
+  done(answer({{"type", "mod_player"}, {"player", player}, {"sanctions", sanctions}, {"audit", audit},
+               {"reports", reports}}));
+}
+
+void act_reports(CommandContext& cx, const lobby::Player& by, const ModerationCommand& cmd, const Done& done) {
+  if (!allowed(cx, by, mod::Action::read, done)) return;
+  auto rows = cx.services.store->reports(cmd.status, kListed);
+  if (rows.failed()) return done(busy());
+  json out = json::array();
+  for (const store::ReportRow& r : rows) out.push_back(report_json(cx, r));
+  done(answer({{"type", "mod_reports"}, {"reports", out}}));
+}
+
+void act_resolve(CommandContext& cx, const lobby::Player& by, const ModerationCommand& cmd, const Done& done) {
+  if (cmd.report.empty()) return done(refusal("bad_message", "field 'report' is missing"));
+  if (!allowed(cx, by, mod::Action::resolve_report, done)) return;
+  auto found = cx.services.store->report(cmd.report);
+  if (found.failed()) return done(busy());
+  if (!found) return done(refusal("no_report", "no report '" + cmd.report + "'"));
+  store::ReportRow r = *found;
+  const std::int64_t now = Services::now().unix_ms;
+  r.status = "resolved";
+  r.handled_by = by.id;
+  r.handled_ms = now;
+  store::ModerationWrite w;
+  w.reports.push_back(r);
+  w.audit.push_back(audit_row(mod::audit_entry(now, by.id, by.name, mod::Action::resolve_report, r.id, r.id, "",
+                                               cmd.reason)));
+  store::Error error;
+  if (!cx.services.store->moderate(w, error)) return done(busy());
+  done(mod_done("resolve_report", {{"report", r.id}}));
+}
+
+void act_audit(CommandContext& cx, const lobby::Player& by, const ModerationCommand& cmd, const Done& done) {
+  if (!allowed(cx, by, mod::Action::read, done)) return;
+  std::string target_id;
+  if (!cmd.player.empty()) {
+    auto who = target(cx, cmd, done);
+    if (!who) return;
+    target_id = who->id;
+  }
+  auto rows = cx.services.store->audit(target_id, kListed);
+  if (rows.failed()) return done(busy());
+  json out = json::array();
+  for (const store::AuditRow& a : rows) out.push_back(audit_json(a));
+  done(answer({{"type", "mod_audit"}, {"entries", out}}));
+}
+
+void act_links(CommandContext& cx, const lobby::Player& by, const ModerationCommand&, const Done& done) {
+  if (!allowed(cx, by, mod::Action::read, done)) return;
+  auto rows = cx.services.store->linked_accounts(kListed * 4);
+  if (rows.failed()) return done(busy());
+  std::vector<mod::Link> links;
+  for (const store::LinkRow& l : rows) links.push_back(mod::Link{l.a, l.b, l.kind, l.shared, l.rated_games});
+  json out = json::array();
+  for (const mod::Suspect& s : mod::suspects(links)) {
+    if (out.size() >= kListed) break;
+    out.push_back({{"a", player_json(cx, s.a)},
+                   {"b", player_json(cx, s.b)},
+                   {"address", s.address},
+                   {"device", s.device},
+                   {"rated_games", s.rated_games}});
+  }
+  done(answer({{"type", "mod_links"}, {"pairs", out}}));
+}
+
+using Act = void (*)(CommandContext&, const lobby::Player&, const ModerationCommand&, const Done&);
+const std::map<std::string, Act, std::less<>>& actions() {
+  static const std::map<std::string, Act, std::less<>> kActions = {
+      {"report", &act_report},         {"block", &act_block},         {"unblock", &act_unblock},
+      {"blocks", &act_blocks},         {"mod_role", &act_role},       {"mod_ban", &act_ban},
+      {"mod_unban", &act_unban},       {"mod_mute", &act_mute},       {"mod_unmute", &act_unmute},
+      {"mod_rename", &act_rename},     {"mod_player", &act_player},   {"mod_reports", &act_reports},
+      {"mod_resolve", &act_resolve},   {"mod_audit", &act_audit},     {"mod_links", &act_links},
+  };
+  return kActions;
+}
+
+// The WebSocket's glue: the action on a worker (the connection's later messages wait for it), its outcome
+// sent to the connection with the message's ref.
+void on_worker(CommandContext& cx, Request& rq, const char* type, const ModerationCommand& cmd) {
+  Resume resume = cx.defer(rq);
+  bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, later = rq, type, cmd, resume]() mutable {
+    note_blocking(cx.services.metrics);
+    if (!resume->closed())
+      moderate(cx, type, *later.player, cmd, [&cx, later](ModerationOutcome o) {
+        if (o.code.empty())
+          reply(later, std::move(o.answer));
+        else
+          cx.reply_error(later, o.code, o.message);
+      });
+    resume->finish();
+  });
+  if (!queued) {
+    cx.reply_error(rq, "storage", kBusy);
+    resume->finish();
+  }
+}
+
 }  // namespace
+
+void moderate(CommandContext& cx, const std::string& type, const lobby::Player& by, const ModerationCommand& cmd,
+              ModerationDone done) {
+  auto it = actions().find(type);
+  if (it == actions().end()) return done(refusal("unknown_type", "no moderation action '" + type + "'"));
+  it->second(cx, by, cmd, done);
+}
+
+void close_room(CommandContext& cx, const lobby::Player& by, const ModerationCommand& cmd,
+                const std::shared_ptr<RoomActor>& actor, ModerationDone done) {
+  if (!allowed(cx, by, mod::Action::close_room, done)) return;
+  // Closed on the room's strand; the audit entry written after, on a worker, only if it was closed.
+  actor->post([&cx, cmd, by, done](RoomActor& a) {
+    lobby::Effect e = a.room().close(Services::now());
+    std::optional<lobby::Failure> error = e.error;
+    a.apply(std::move(e), nullptr, {});
+    if (error) return done(refusal(error->code, error->message));
+    const bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, cmd, by, done] {
+      note_blocking(cx.services.metrics);
+      const std::int64_t now = Services::now().unix_ms;
+      store::ModerationWrite w;
+      w.audit.push_back(audit_row(mod::audit_entry(now, by.id, by.name, mod::Action::close_room, cmd.room, cmd.room,
+                                                   "", cmd.reason)));
+      store::Error error;
+      if (!cx.services.store->moderate(w, error))
+        spdlog::error("moderation: closing room {} was not written to the audit log: {}", cmd.room, error.message);
+      done(mod_done("close_room", {{"room", cmd.room}}));
+    });
+    if (!queued) done(mod_done("close_room", {{"room", cmd.room}}));
+  });
+}
+
+void moderation_changed_elsewhere(CommandContext& cx, const std::string& player_id) {
+  std::string error;
+  if (!cx.moderation.reload(*cx.services.store, error))
+    spdlog::warn("moderation: a change made on another node was not read ({}): the next poll reads it", error);
+  // A name reset there: the name here too (the cache, and the seats of the rooms played here).
+  auto cached = cx.identities.cached(player_id);
+  if (!cached) return;
+  auto row = cx.services.store->player(player_id);
+  if (row.failed() || !row || row->name == cached->name) return;
+  cx.identities.adopt(*row);
+  rename_in_rooms(cx, *row);
+}
+
+// --- the WebSocket's commands
 
 Parsed<ModerationCommand> ModerationCommand::parse(const json& body) {
   ModerationCommand c;
@@ -239,217 +492,46 @@ Parsed<ModerationCommand> ModerationCommand::parse(const json& body) {
   return c;
 }
 
-// --- players
 
-void on_report(CommandContext& cx, Request& rq, ModerationCommand& cmd) {
-  if (cmd.reason.empty()) return cx.reply_error(rq, "bad_message", "field 'reason' is missing");
-  on_worker(cx, rq, [&cx, cmd](Request& rq) {
-    auto who = other_player(cx, rq, cmd);
-    if (!who) return;
-    mod::Report report{random_id(12), Services::now().unix_ms, rq.player->id, who->id, cmd.room, cmd.line, cmd.reason};
-    if (std::string why = mod::check_report(report); !why.empty()) return cx.reply_error(rq, "bad_message", why);
-    store::ModerationWrite w;
-    w.reports.push_back(store::ReportRow{report.id, report.at_ms, report.reporter_id, report.target_id, report.room,
-                                         report.line, report.reason, "open", "", 0});
-    store::Error error;
-    if (!cx.services.store->moderate(w, error)) return cx.reply_error(rq, "storage", kBusy);
-    reply(rq, {{"type", "reported"}, {"report", report.id}});
-  });
-}
-
-void on_block(CommandContext& cx, Request& rq, ModerationCommand& cmd) {
-  on_worker(cx, rq, [&cx, cmd](Request& rq) {
-    auto who = other_player(cx, rq, cmd);
-    if (!who) return;
-    store::ModerationWrite w;
-    w.blocks.push_back(store::BlockRow{rq.player->id, who->id, Services::now().unix_ms});
-    store::Error error;
-    if (!cx.services.store->moderate(w, error)) return cx.reply_error(rq, "storage", kBusy);
-    cx.moderation.block(rq.player->id, who->id, true);
-    send_blocks(cx, rq);
-  });
-}
-
-void on_unblock(CommandContext& cx, Request& rq, ModerationCommand& cmd) {
-  on_worker(cx, rq, [&cx, cmd](Request& rq) {
-    auto who = target(cx, rq, cmd);
-    if (!who) return;
-    store::ModerationWrite w;
-    w.blocks_removed.emplace_back(rq.player->id, who->id);
-    store::Error error;
-    if (!cx.services.store->moderate(w, error)) return cx.reply_error(rq, "storage", kBusy);
-    cx.moderation.block(rq.player->id, who->id, false);
-    send_blocks(cx, rq);
-  });
-}
-
-void on_blocks(CommandContext& cx, Request& rq, ModerationCommand&) {
-  on_worker(cx, rq, [&cx](Request& rq) { send_blocks(cx, rq); });
-}
-
-// --- moderators
-
-void on_mod_role(CommandContext& cx, Request& rq, ModerationCommand&) {
-  on_worker(cx, rq, [&cx](Request& rq) {
-    bool failed = false;
-    const mod::Role role = role_of(*cx.services.store, rq.player->id, failed);
-    if (failed) return cx.reply_error(rq, "storage", kBusy);
-    reply(rq, {{"type", "mod_role"}, {"role", std::string(mod::role_name(role))}});
-  });
-}
-
-void on_mod_ban(CommandContext& cx, Request& rq, ModerationCommand& cmd) { sanction(cx, rq, cmd, mod::Action::ban); }
-void on_mod_unban(CommandContext& cx, Request& rq, ModerationCommand& cmd) {
-  sanction(cx, rq, cmd, mod::Action::unban);
-}
-void on_mod_mute(CommandContext& cx, Request& rq, ModerationCommand& cmd) {
-  if (cmd.duration_ms == 0) return cx.reply_error(rq, "bad_message", "field 'duration' is missing: a mute is for a time");
-  sanction(cx, rq, cmd, mod::Action::mute);
-}
-void on_mod_unmute(CommandContext& cx, Request& rq, ModerationCommand& cmd) {
-  sanction(cx, rq, cmd, mod::Action::unmute);
-}
-
-void on_mod_rename(CommandContext& cx, Request& rq, ModerationCommand& cmd) {
-  on_worker(cx, rq, [&cx, cmd](Request& rq) {
-    auto role = allowed(cx, rq, mod::Action::reset_name);
-    if (!role) return;
-    auto who = target(cx, rq, cmd);
-    if (!who) return;
-    const std::string was = who->name;
-    store::PlayerRow row = *who;
-    row.name = mod::neutral_name(row.id);
-    const std::int64_t now = Services::now().unix_ms;
-    store::ModerationWrite w;
-    w.audit.push_back(audit_row(mod::audit_entry(now, rq.player->id, rq.player->name, mod::Action::reset_name,
-                                                 row.id, was, "", cmd.reason.empty() ? "name was " + was
-                                                                                     : "name was " + was + "; " + cmd.reason)));
-    store::Error error;
-    if (!cx.services.store->moderate(w, error)) return cx.reply_error(rq, "storage", kBusy);
-    cx.identities.save(row, [&cx, later = rq, row](bool ok) {
-      if (!ok) return cx.reply_error(later, "storage", "the new name could not be stored: try again");
-      rename_in_rooms(cx, row);
-      done(later, "reset_name", {{"player", row.id}, {"name", row.name}});
-    });
-  });
-}
-
-void on_mod_close_room(CommandContext& cx, Request& rq, ModerationCommand& cmd, const RoomPtr& actor) {
-  on_worker(cx, rq, [&cx, cmd, actor](Request& rq) {
-    if (!allowed(cx, rq, mod::Action::close_room)) return;
-    // Closed on the room's strand; the audit entry written after, on a worker, only if it was closed.
-    actor->post([&cx, cmd, later = rq](RoomActor& a) {
-      lobby::Effect e = a.room().close(Services::now());
-      const bool closed = !e.error;
-      a.apply(std::move(e), later.connection, later.ref);
-      if (!closed) return;
-      cx.workers.submit(Workers::Kind::quick, [&cx, cmd, later] {
-        note_blocking(cx.services.metrics);
-        const std::int64_t now = Services::now().unix_ms;
-        store::ModerationWrite w;
-        w.audit.push_back(audit_row(mod::audit_entry(now, later.player->id, later.player->name,
-                                                     mod::Action::close_room, cmd.room, cmd.room, "", cmd.reason)));
-        store::Error error;
-        if (!cx.services.store->moderate(w, error))
-          spdlog::error("moderation: closing room {} was not written to the audit log: {}", cmd.room, error.message);
-        done(later, "close_room", {{"room", cmd.room}});
-      });
-    });
-  });
-}
-
-void on_mod_player(CommandContext& cx, Request& rq, ModerationCommand& cmd) {
-  on_worker(cx, rq, [&cx, cmd](Request& rq) {
-    if (!allowed(cx, rq, mod::Action::read)) return;
-    auto who = target(cx, rq, cmd);
-    if (!who) return;
-    bool failed = false;
-    const mod::Role role = role_of(*cx.services.store, who->id, failed);
-    const std::int64_t now = Services::now().unix_ms;
-    json sanctions = json::array();
-    for (const char* kind : {"ban", "mute"})
-      if (auto s = cx.moderation.in_force(who->id, kind, now)) sanctions.push_back(sanction_json(*s, now));
-    json audit = json::array();
-    for (const store::AuditRow& a : cx.services.store->audit(who->id, kListed)) audit.push_back(audit_json(a));
-    json reports = json::array();
-    for (const store::ReportRow& r : cx.services.store->reports("", 1000))
-      if (r.target_id == who->id && reports.size() < kListed) reports.push_back(report_json(cx, r));
-    json player = {{"id", who->id}, {"name", who->name}, {"role", std::string(mod::role_name(role))},
-                   {"created_ms", who->created_ms}};
-    if (!who->username.empty()) player["username"] = who->username;
-    reply(rq, {{"type", "mod_player"}, {"player", player}, {"sanctions", sanctions}, {"audit", audit},
-               {"reports", reports}});
-  });
-}
-
+void on_report(CommandContext& cx, Request& rq, ModerationCommand& cmd) { on_worker(cx, rq, "report", cmd); }
+void on_block(CommandContext& cx, Request& rq, ModerationCommand& cmd) { on_worker(cx, rq, "block", cmd); }
+void on_unblock(CommandContext& cx, Request& rq, ModerationCommand& cmd) { on_worker(cx, rq, "unblock", cmd); }
+void on_blocks(CommandContext& cx, Request& rq, ModerationCommand& cmd) { on_worker(cx, rq, "blocks", cmd); }
+void on_mod_role(CommandContext& cx, Request& rq, ModerationCommand& cmd) { on_worker(cx, rq, "mod_role", cmd); }
+void on_mod_ban(CommandContext& cx, Request& rq, ModerationCommand& cmd) { on_worker(cx, rq, "mod_ban", cmd); }
+void on_mod_unban(CommandContext& cx, Request& rq, ModerationCommand& cmd) { on_worker(cx, rq, "mod_unban", cmd); }
+void on_mod_mute(CommandContext& cx, Request& rq, ModerationCommand& cmd) { on_worker(cx, rq, "mod_mute", cmd); }
+void on_mod_unmute(CommandContext& cx, Request& rq, ModerationCommand& cmd) { on_worker(cx, rq, "mod_unmute", cmd); }
+void on_mod_rename(CommandContext& cx, Request& rq, ModerationCommand& cmd) { on_worker(cx, rq, "mod_rename", cmd); }
+void on_mod_player(CommandContext& cx, Request& rq, ModerationCommand& cmd) { on_worker(cx, rq, "mod_player", cmd); }
 void on_mod_reports(CommandContext& cx, Request& rq, ModerationCommand& cmd) {
-  on_worker(cx, rq, [&cx, cmd](Request& rq) {
-    if (!allowed(cx, rq, mod::Action::read)) return;
-    auto rows = cx.services.store->reports(cmd.status, kListed);
-    if (rows.failed()) return cx.reply_error(rq, "storage", kBusy);
-    json out = json::array();
-    for (const store::ReportRow& r : rows) out.push_back(report_json(cx, r));
-    reply(rq, {{"type", "mod_reports"}, {"reports", out}});
-  });
+  on_worker(cx, rq, "mod_reports", cmd);
 }
-
 void on_mod_resolve(CommandContext& cx, Request& rq, ModerationCommand& cmd) {
-  if (cmd.report.empty()) return cx.reply_error(rq, "bad_message", "field 'report' is missing");
-  on_worker(cx, rq, [&cx, cmd](Request& rq) {
-    if (!allowed(cx, rq, mod::Action::resolve_report)) return;
-    auto found = cx.services.store->report(cmd.report);
-    if (found.failed()) return cx.reply_error(rq, "storage", kBusy);
-    if (!found) return cx.reply_error(rq, "no_report", "no report '" + cmd.report + "'");
-    store::ReportRow r = *found;
-    const std::int64_t now = Services::now().unix_ms;
-    r.status = "resolved";
-    r.handled_by = rq.player->id;
-    r.handled_ms = now;
-    store::ModerationWrite w;
-    w.reports.push_back(r);
-    w.audit.push_back(audit_row(mod::audit_entry(now, rq.player->id, rq.player->name, mod::Action::resolve_report,
-                                                 r.id, r.id, "", cmd.reason)));
-    store::Error error;
-    if (!cx.services.store->moderate(w, error)) return cx.reply_error(rq, "storage", kBusy);
-    done(rq, "resolve_report", {{"report", r.id}});
-  });
+  on_worker(cx, rq, "mod_resolve", cmd);
 }
+void on_mod_audit(CommandContext& cx, Request& rq, ModerationCommand& cmd) { on_worker(cx, rq, "mod_audit", cmd); }
+void on_mod_links(CommandContext& cx, Request& rq, ModerationCommand& cmd) { on_worker(cx, rq, "mod_links", cmd); }
 
-void on_mod_audit(CommandContext& cx, Request& rq, ModerationCommand& cmd) {
-  on_worker(cx, rq, [&cx, cmd](Request& rq) {
-    if (!allowed(cx, rq, mod::Action::read)) return;
-    std::string target_id;
-    if (!cmd.player.empty()) {
-      auto who = target(cx, rq, cmd);
-      if (!who) return;
-      target_id = who->id;
-    }
-    auto rows = cx.services.store->audit(target_id, kListed);
-    if (rows.failed()) return cx.reply_error(rq, "storage", kBusy);
-    json out = json::array();
-    for (const store::AuditRow& a : rows) out.push_back(audit_json(a));
-    reply(rq, {{"type", "mod_audit"}, {"entries", out}});
+// The room's answer (an error such as game_over, or its events) goes to the connection as any room command's;
+// the mod_done after the audit entry.
+void on_mod_close_room(CommandContext& cx, Request& rq, ModerationCommand& cmd, const RoomPtr& actor) {
+  Resume resume = cx.defer(rq);
+  bool queued = cx.workers.submit(Workers::Kind::quick, [&cx, later = rq, cmd, actor, resume]() mutable {
+    note_blocking(cx.services.metrics);
+    if (!resume->closed())
+      close_room(cx, *later.player, cmd, actor, [&cx, later, room = cmd.room](ModerationOutcome o) {
+        if (o.code.empty())
+          reply(later, std::move(o.answer));
+        else
+          cx.reply_error(later, o.code, o.message, room);
+      });
+    resume->finish();
   });
-}
-
-void on_mod_links(CommandContext& cx, Request& rq, ModerationCommand&) {
-  on_worker(cx, rq, [&cx](Request& rq) {
-    if (!allowed(cx, rq, mod::Action::read)) return;
-    auto rows = cx.services.store->linked_accounts(kListed * 4);
-    if (rows.failed()) return cx.reply_error(rq, "storage", kBusy);
-    std::vector<mod::Link> links;
-    for (const store::LinkRow& l : rows) links.push_back(mod::Link{l.a, l.b, l.kind, l.shared, l.rated_games});
-    json out = json::array();
-    for (const mod::Suspect& s : mod::suspects(links)) {
-      if (out.size() >= kListed) break;
-      out.push_back({{"a", player_json(cx, s.a)},
-                     {"b", player_json(cx, s.b)},
-                     {"address", s.address},
-                     {"device", s.device},
-                     {"rated_games", s.rated_games}});
-    }
-    reply(rq, {{"type", "mod_links"}, {"pairs", out}});
-  });
+  if (!queued) {
+    cx.reply_error(rq, "storage", kBusy);
+    resume->finish();
+  }
 }
 
 // An account seen from this connection's address and browser (hashed), for the linked accounts.

@@ -239,7 +239,8 @@ class HttpSession : public Session, public std::enable_shared_from_this<HttpSess
   void dispatch_api(Request& request) {
     HttpRequest api_request{std::string(request.method_string()), std::string(request.target()),
                             std::move(request.body()),
-                            std::string(request[boost::beast::http::field::content_type]), client_};
+                            std::string(request[boost::beast::http::field::content_type]), client_,
+                            std::string(request[boost::beast::http::field::authorization])};
     // `respond` may come from any thread, later; it hops back onto this session's strand. The flag makes a
     // second call harmless rather than a second response on the wire. The first call also hands this
     // session over to the posted answer, so that a copy of `respond` kept after it (a worker's closure, not

@@ -64,6 +64,7 @@ struct HttpRequest {
   std::string body;
   std::string content_type;
   std::string address;  // the peer's IP address
+  std::string authorization;  // the Authorization header ("" none): `Bearer PLAYER:TOKEN` (server/rest.cpp)
 };
 
 struct HttpResponse {

@@ -2,10 +2,13 @@
 // reports a chat line and blocks its writer from the room's chat; the moderation page is refused to a player
 // who is none; once `cinq admin grant` made her a moderator, it shows the report, opens the reported player,
 // mutes and bans him (his browser becomes a guest), resolves the report, and its audit log lists each action.
+// The header's Moderation link (app.js, by the role `welcome` says): a moderator's, at 1280 and 390 px (in the
+// phone's menu), in English and French, leading to the page, which fits; a player never sees it.
 import {execFileSync} from 'node:child_process';
+import path from 'node:path';
 
-import {assert, assertEqual, binaryPath, createRoom, kWait, lowContrastText, register, sitFromLobby, waitGuest,
-        waitStatus, waitWelcomed} from './harness.mjs';
+import {assert, assertEqual, binaryPath, createRoom, kArtifacts, kPhone, kWait, login, lowContrastText, register, sitFromLobby,
+        waitGuest, waitStatus, waitWelcomed} from './harness.mjs';
 
 const kPassword = 'correct horse 19';
 
@@ -89,5 +92,58 @@ export const tests = {
     assertEqual(actions.join(' '), 'resolve_report ban mute grant', 'the audit log');
     assert((await mia.page.locator('#moderation-audit li').nth(1).innerText()).includes('7d: cheating'),
            'an entry says its duration and reason');
+  },
+
+  'moderation: the header links to the moderation page for a moderator only, at 1280 and 390 px, in both languages': async (h) => {
+    const rho = await h.newPlayer('Rho');
+    const pip = await h.newPlayer('Pip');
+    await register(rho.page, 'rho_h', kPassword);
+    await register(pip.page, 'pip_h', kPassword);
+    const link = (page) => page.locator('#nav-moderation');
+    assert(!(await link(rho.page).isVisible()), 'no link before the grant');
+
+    execFileSync(binaryPath(), ['admin', 'grant', 'rho_h', 'moderator', '--data', h.server.data]);
+    // The running server reads the role within its poll (2 s); the link follows at the next welcome.
+    for (let i = 0; i < 40 && !(await link(rho.page).isVisible()); ++i) {
+      await rho.page.waitForTimeout(250);
+      await rho.page.reload();
+      await waitWelcomed(rho.page);
+    }
+    assert(await link(rho.page).isVisible(), 'a moderator sees the link');
+    assertEqual((await link(rho.page).innerText()).trim(), 'Moderation', 'its English word');
+    await h.screenshot(rho.page, 'moderation-header-1280');
+    await link(rho.page).click();
+    await rho.page.waitForSelector('#moderation[data-state="ready"]');
+    assertEqual(await link(rho.page).getAttribute('aria-current'), 'page', 'the link is the current page');
+    const fits = (page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+    assert(await fits(rho.page), 'the page fits 1280 px');
+
+    // A player: never the link, wherever he is.
+    await pip.page.reload();
+    await waitWelcomed(pip.page);
+    await pip.page.waitForTimeout(300);
+    assertEqual(await link(pip.page).isVisible(), false, 'a player does not see the link');
+
+    // 390 px: the link is in the menu; the page fits.
+    await rho.page.setViewportSize(kPhone);
+    await rho.page.goto(`${rho.page.url().replace(/#.*$/, '')}#/`);
+    await rho.page.locator('#menu-button').click();
+    await link(rho.page).waitFor({state: 'visible', timeout: kWait});
+    // The header and its open menu as a phone shows them (the viewport, not the whole page).
+    await rho.page.screenshot({path: path.join(kArtifacts, 'moderation-header-390.png')});
+    await link(rho.page).click();
+    await rho.page.waitForSelector('#moderation[data-state="ready"]');
+    assert(await fits(rho.page), 'the page fits 390 px');
+    await h.screenshot(rho.page, 'moderation-page-390');
+    await pip.page.setViewportSize(kPhone);
+    await pip.page.locator('#menu-button').click();
+    await pip.page.locator('#site-nav a[href="#/archive"]').waitFor({state: 'visible', timeout: kWait});
+    assertEqual(await link(pip.page).isVisible(), false, 'nor in a player\'s menu');
+
+    // French: the moderator logged in from a French browser.
+    const fr = await h.newPlayer('', {locale: 'fr-FR'});
+    await login(fr.page, 'rho_h', kPassword);
+    await link(fr.page).waitFor({state: 'visible', timeout: kWait});
+    assertEqual((await link(fr.page).innerText()).trim(), 'Modération', 'its French word');
   },
 };

@@ -12,6 +12,11 @@
    `banned`, its games kept), unbans, and reads every action in the audit log.
 4. Blocks: a player blocks another: the blocked one's chat lines are not sent to the blocker (others get
    them), and their seeks never pair; unblocked, they pair.
+5. REST: every moderation command as an HTTP route with `Authorization: Bearer PLAYER:TOKEN`: 401 without
+   it or with a wrong token, 403 `forbidden` for a player on every moderator's route (nothing changed), a
+   malformed body or field 400 naming it (nothing changed); a moderator reads the reports, the audit log, the
+   linked accounts and a player, bans (the hello refused), unbans, mutes (the chat refused), unmutes, resets a
+   name, closes a room and resolves a report; a player reports and blocks. `welcome` says the role.
 
 usage: moderation_test.py CINQ_BINARY WEB_DIR
 """
@@ -272,11 +277,168 @@ async def blocks(port, url):
         await c.close()
 
 
+def api(port, method, path, body=None, auth=None, raw=None):
+    """(status, JSON body or None) of a request to the REST API; `auth` (player, token) as a Bearer header."""
+    import urllib.request
+    data = raw.encode() if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    headers = {"Content-Type": "application/json"}
+    if auth:
+        headers["Authorization"] = f"Bearer {auth[0]}:{auth[1]}"
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            status, text = r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        status, text = e.code, e.read().decode()
+    try:
+        return status, json.loads(text) if text else None
+    except ValueError:
+        return status, text
+
+
+async def call(port, method, path, body=None, auth=None, raw=None):
+    return await asyncio.to_thread(api, port, method, path, body, auth, raw)
+
+
+async def rest(port, url, binary, data):
+    rex = await account(url, "rex")    # the moderator
+    pat = await account(url, "pat")    # a player
+    tom = await account(url, "tom")    # the one sanctioned
+    m = await ask(rex, {"type": "mod_role"}, "mod_role")
+    granted = await asyncio.to_thread(admin, binary, data, "grant", "rex", "moderator")
+    check(granted.returncode == 0, f"grant: {granted}")
+    mod, player = (rex.player_id, rex.token), (pat.player_id, pat.token)
+
+    # `welcome` says the role: a player's is "player"; a grant reaches it within the poll (2 s).
+    fresh = await Client("pat again", url).open()
+    check((await fresh.hello(id=pat.player_id, token=pat.token))["role"] == "player", "pat's welcome says player")
+    await fresh.close()
+    for _ in range(60):
+        again = await Client("rex again", url).open()
+        role = (await again.hello(id=rex.player_id, token=rex.token)).get("role")
+        await again.close()
+        if role == "moderator":
+            break
+        await asyncio.sleep(0.1)
+    check(role == "moderator", f"rex's welcome says moderator: {role}")
+
+    room = (await then(pat, {"type": "create", "game": "tablut", "seat": 0}, "state"))["room"]
+    await then(tom, {"type": "sit", "room": room, "seat": 1}, "state")
+    routes = [("GET", "/api/moderation/reports", None), ("GET", "/api/moderation/audit", None),
+              ("GET", "/api/moderation/linked", None), ("GET", "/api/moderation/players/tom", None),
+              ("POST", "/api/moderation/ban", {"player": "tom", "reason": "x"}),
+              ("POST", "/api/moderation/unban", {"player": "tom"}),
+              ("POST", "/api/moderation/mute", {"player": "tom", "duration": "1h"}),
+              ("POST", "/api/moderation/unmute", {"player": "tom"}),
+              ("POST", "/api/moderation/reset-name", {"player": "tom"}),
+              ("POST", "/api/moderation/close-room", {"room": room}),
+              ("POST", "/api/moderation/reports/r1/resolve", {})]
+    audit_before = len((await call(port, "GET", "/api/moderation/audit", auth=mod))[1]["entries"])
+    for method, path, body in routes + [("POST", "/api/reports", {"player": "tom", "reason": "x"}),
+                                        ("GET", "/api/blocks", None), ("POST", "/api/blocks/tom", None),
+                                        ("DELETE", "/api/blocks/tom", None), ("GET", "/api/moderation/role", None)]:
+        status, answer = await call(port, method, path, body)
+        check(status == 401 and answer["error"]["code"] == "bad_token", f"{method} {path} without a token: {status}")
+        status, answer = await call(port, method, path, body, auth=(pat.player_id, "wrong"))
+        check(status == 401, f"{method} {path} with a wrong token: {status} {answer}")
+    for method, path, body in routes:
+        status, answer = await call(port, method, path, body, auth=player)
+        check(status == 403 and answer["error"]["code"] == "forbidden",
+              f"{method} {path} for a player: {status} {answer}")
+    check(len((await call(port, "GET", "/api/moderation/audit", auth=mod))[1]["entries"]) == audit_before,
+          "nothing was done for the player")
+    status, answer = await call(port, "GET", "/api/moderation/role", auth=player)
+    check(status == 200 and answer["role"] == "player", f"pat's role over HTTP: {answer}")
+
+    # Malformed: a body that is no JSON object, a field of the wrong type or form: 400 naming it, nothing done.
+    for raw, field in (("{not json", "JSON"), ('{"player": 7}', "player"),
+                       ('{"player": "tom", "duration": "5 years"}', "duration"),
+                       ('{"player": "tom", "reason": "a\\u0007b"}', "reason")):
+        status, answer = await call(port, "POST", "/api/moderation/ban", auth=mod, raw=raw)
+        check(status == 400 and answer["error"]["code"] == "bad_message" and field in answer["error"]["message"],
+              f"ban with {raw}: {status} {answer}")
+    status, answer = await call(port, "POST", "/api/moderation/mute", {"player": "tom"}, auth=mod)
+    check(status == 400 and "duration" in answer["error"]["message"], f"a mute needs a duration: {answer}")
+    status, answer = await call(port, "POST", "/api/moderation/ban", {"player": "nobody-here"}, auth=mod)
+    check(status == 404 and answer["error"]["code"] == "no_player", f"ban of nobody: {status} {answer}")
+    check(len((await call(port, "GET", "/api/moderation/audit", auth=mod))[1]["entries"]) == audit_before,
+          "nothing was done for a malformed request")
+
+    # A player reports and blocks over HTTP.
+    status, answer = await call(port, "POST", "/api/reports", {"player": "tom", "reason": "spam", "room": room},
+                                auth=player)
+    check(status == 201 and answer["type"] == "reported", f"a report: {status} {answer}")
+    report = answer["report"]
+    status, answer = await call(port, "POST", "/api/reports", {"player": "tom"}, auth=player)
+    check(status == 400 and "reason" in answer["error"]["message"], f"a report without reason: {answer}")
+    status, answer = await call(port, "POST", "/api/blocks/tom", auth=player)
+    check(status == 200 and [p["username"] for p in answer["players"]] == ["tom"], f"a block: {answer}")
+    status, answer = await call(port, "GET", "/api/blocks", auth=player)
+    check([p["username"] for p in answer["players"]] == ["tom"], f"the blocks: {answer}")
+    status, answer = await call(port, "DELETE", "/api/blocks/tom", auth=player)
+    check(status == 200 and answer["players"] == [], f"an unblock: {answer}")
+    status, answer = await call(port, "POST", "/api/blocks/pat", auth=player)
+    check(status == 400, f"blocking oneself: {status} {answer}")
+
+    # The moderator's reads.
+    status, answer = await call(port, "GET", "/api/moderation/reports?status=open", auth=mod)
+    check(status == 200 and any(r["id"] == report for r in answer["reports"]), f"the open reports: {answer}")
+    status, answer = await call(port, "GET", "/api/moderation/reports?status=maybe", auth=mod)
+    check(status == 400 and "status" in answer["error"]["message"], f"a bad status: {status} {answer}")
+    status, answer = await call(port, "GET", "/api/moderation/linked", auth=mod)
+    check(status == 200 and isinstance(answer["pairs"], list), f"the linked accounts: {answer}")
+    status, answer = await call(port, "GET", "/api/moderation/players/tom", auth=mod)
+    check(status == 200 and answer["player"]["username"] == "tom", f"a player: {answer}")
+
+    # Mute and unmute: tom's chat refused, then let through.
+    status, answer = await call(port, "POST", "/api/moderation/mute",
+                                {"player": "tom", "duration": "30m", "reason": "spam"}, auth=mod)
+    check(status == 200 and answer["action"] == "mute", f"a mute: {status} {answer}")
+    await refused(tom, {"type": "chat", "room": room, "text": "hello"}, "muted")
+    status, answer = await call(port, "POST", "/api/moderation/unmute", {"player": tom.player_id}, auth=mod)
+    check(status == 200 and answer["action"] == "unmute", f"an unmute: {answer}")
+
+    # Reset a name; close the room; resolve the report.
+    status, answer = await call(port, "POST", "/api/moderation/reset-name", {"player": "tom", "reason": "rude"},
+                                auth=mod)
+    check(status == 200 and answer["name"].startswith("Player "), f"a name reset: {answer}")
+    status, answer = await call(port, "POST", "/api/moderation/close-room", {"room": room, "reason": "abuse"}, auth=mod)
+    check(status == 200 and answer["action"] == "close_room", f"a room closed: {status} {answer}")
+    end = await finished(pat, room)
+    check(end["result"]["detail"] == "closed by a moderator", f"closed: {short(end)}")
+    status, answer = await call(port, "POST", "/api/moderation/close-room", {"room": room}, auth=mod)
+    check(status == 409 and answer["error"]["code"] == "game_over", f"closed twice: {status} {answer}")
+    status, answer = await call(port, "POST", "/api/moderation/close-room", {"room": "NoSuchRoom1"}, auth=mod)
+    check(status == 404, f"no room: {status} {answer}")
+    status, answer = await call(port, "POST", f"/api/moderation/reports/{report}/resolve", {"reason": "done"},
+                                auth=mod)
+    check(status == 200 and answer["action"] == "resolve_report", f"resolved: {status} {answer}")
+
+    # Ban: the hello refused; unban: let in.
+    status, answer = await call(port, "POST", "/api/moderation/ban", {"player": "tom", "duration": "1d",
+                                                                     "reason": "cheating"}, auth=mod)
+    check(status == 200 and answer["action"] == "ban", f"a ban: {status} {answer}")
+    again = await Client("tom again", url).open()
+    await refused(again, {"type": "hello", "id": tom.player_id, "token": tom.token}, "banned")
+    status, answer = await call(port, "POST", "/api/moderation/unban", {"user": "tom"}, auth=mod)
+    check(status == 200 and answer["action"] == "unban", f"an unban: {answer}")
+    await again.hello(id=tom.player_id, token=tom.token)
+    status, answer = await call(port, "GET", "/api/moderation/audit?player=tom", auth=mod)
+    actions = [e["action"] for e in answer["entries"]]
+    check(actions == ["unban", "ban", "reset_name", "unmute", "mute"], f"tom's audit entries: {actions}")
+    status, answer = await call(port, "GET", "/api/moderation/role", auth=mod)
+    check(answer["role"] == "moderator", f"rex's role: {answer}")
+    await asyncio.to_thread(admin, binary, data, "revoke", "rex")
+    for c in (rex, pat, tom, again):
+        await c.close()
+
+
 async def main(port, binary, data):
     url = f"ws://127.0.0.1:{port}/ws"
     await farming(port, url)
     await moderation(port, url, binary, data)
     await blocks(port, url)
+    await rest(port, url, binary, data)
 
 
 if __name__ == "__main__":

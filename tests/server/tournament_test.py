@@ -14,7 +14,9 @@
    (left out of round 2) until it joins again.
 4. A live arena of four that starts by itself at its planned time and lasts 12 s, every game played as soon
    as it is paired: the pairing's rules, and arena points with streaks, checked against the results.
-5. With mail (an SMTP server that cannot be reached: the outbox keeps what is queued), the paired accounts
+5. Blocks: of four accounts, one blocked two others (docs/tournaments.md, "Blocks"): a Swiss's round 1 pairs
+   it with the fourth, the one pairing that avoids both blocks.
+6. With mail (an SMTP server that cannot be reached: the outbox keeps what is queued), the paired accounts
    with a confirmed address get a "your game is ready" mail, in their language.
 
 usage: tournament_test.py CINQ_BINARY WEB_DIR
@@ -505,6 +507,24 @@ async def arena(node, players):
     print(f"arena: {len(games)} games in 12 s, {four[0].username} first with {standing[four[0].id]} points")
 
 
+async def blocked(node):
+    four = [Player(i) for i in range(30, 34)]
+    for p in four:
+        await p.connect(node)
+        await p.register()
+    a, b, c, d = four
+    for other in (b, c):
+        await a.ask({"type": "block", "player": other.username}, "blocks")
+    tid = await live_swiss(four, 1, name="Blocks")
+    t = await tournament_of(node, tid)
+    pairs = [{s["id"] for s in g["seats"]} for r in t["rounds"] for g in r["games"]]
+    check(sorted(map(sorted, pairs)) == sorted([sorted({a.id, d.id}), sorted({b.id, c.id})]),
+          f"the one pairing without a block: {pairs}")
+    for p in four:
+        await p.client.close()
+    print("blocks: a Swiss pairs around them")
+
+
 async def run(node):
     set_address_rate(1000.0, 1000.0)  # the server runs with --per-address-rate 0
     players = [Player(i) for i in range(16)]
@@ -520,6 +540,7 @@ async def run(node):
     await correspondence(node, players)
     await no_first_move(node, players)
     await arena(node, players)
+    await blocked(node)
     problems = [x for p in players for x in p.client.problems]
     check(not problems, f"protocol problems: {problems[:5]}")
     for p in players:

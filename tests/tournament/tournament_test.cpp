@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "tournament/pairing.h"
 #include "tournament/tournament.h"
 
 namespace cinq::tournament {
@@ -414,6 +415,84 @@ TEST_CASE("tournament: the arena pairs a player who finished with another waitin
   REQUIRE(t.record_result(step.paired[0].id, Result::draw, kT0 + 62 * kMinute).changed);
   CHECK(t.advance(kT0 + 62 * kMinute).finished);
   CHECK(t.join("p9", "Player 9", 1500, kT0 + 63 * kMinute)->code == "finished");
+}
+
+// The boards of a round as text, "p1-p4 p5-p2" (first seat first), in board order.
+std::string round_text(const Tournament& t, int round) {
+  std::string out;
+  for (const Game& g : t.games())
+    if (g.round == round) out += (out.empty() ? "" : " ") + g.seats[0] + "-" + g.seats[1];
+  return out;
+}
+
+// The standings as text, "p1 2, p3 1.5, ..." (points, best first).
+std::string standings_text(const Tournament& t) {
+  std::string out;
+  for (const Standing& s : t.standings()) {
+    std::string points = std::to_string(s.points);
+    points.erase(points.find_last_not_of('0') + 1);
+    if (points.back() == '.') points.pop_back();
+    out += (out.empty() ? "" : ", ") + s.player + " " + points;
+  }
+  return out;
+}
+
+// docs/tournaments.md, "Blocks": a pair of whom one blocked the other counts as a pair that met already.
+TEST_CASE("tournament: a Swiss pairs two players who blocked one another only when nothing else pairs the round") {
+  // Round 1 of four: 1-3 and 4-2 by the Dutch order; p1 blocked p3, so p1 meets another.
+  Tournament plain = started(spec_of(Format::swiss), 4);
+  CHECK(round_text(plain, 1) == "p1-p3 p4-p2");
+  Tournament t = with_players(spec_of(Format::swiss), 4);
+  REQUIRE_FALSE(t.start(kT0));
+  const Blocks blocks = {{"p1", "p3"}};
+  t.advance(kT0, blocks);
+  const std::string round1 = round_text(t, 1);
+  CHECK(round1.find("p1-p3") == std::string::npos);
+  CHECK(round1.find("p3-p1") == std::string::npos);
+  CHECK(round1 == "p1-p4 p3-p2");  // the same score group, the even board's first seat to the lower seed
+  // After round 1 the first seats won: p1 and p3 lead. They would meet now (one score group), but p1 blocked
+  // p3: each meets one of the players without a point instead, a pair that never met.
+  finish_games(t, kT0 + kMinute);
+  CHECK(standings_text(t) == "p1 1, p3 1, p2 0, p4 0");
+  t.advance(kT0 + kMinute, blocks);
+  CHECK(round_text(t, 2) == "p2-p1 p4-p3");
+  // Round 3: every pairing is now a repeat or the block; the block costs one such pair where the others cost
+  // two repeats, so p1 and p3 meet at last: nobody sits out for a block.
+  finish_games(t, kT0 + 2 * kMinute);
+  t.advance(kT0 + 2 * kMinute, blocks);
+  CHECK(round_text(t, 3) == "p1-p3 p4-p2");
+}
+
+TEST_CASE("tournament: two players alone who blocked one another are paired anyway (a Swiss, an arena with nobody else)") {
+  Tournament swiss = with_players(spec_of(Format::swiss), 2);
+  REQUIRE_FALSE(swiss.start(kT0));
+  swiss.advance(kT0, {{"p2", "p1"}});
+  CHECK(round_text(swiss, 1) == "p1-p2");
+  CHECK(swiss.rests().empty());  // no bye: a bye would cost one of them a game for the other's block
+
+  Tournament arena = with_players(spec_of(Format::arena), 2);
+  REQUIRE_FALSE(arena.start(kT0));
+  CHECK(arena.advance(kT0, {{"p1", "p2"}}).paired.size() == 1);  // nobody else plays: they meet
+}
+
+TEST_CASE("tournament: the arena pairs a player with another than the one it blocked, who waits while others play") {
+  // Three waiting: p1 and p2 are nearest, but p1 blocked p2: p1 meets p3, p2 waits.
+  Tournament t = with_players(spec_of(Format::arena), 3);
+  REQUIRE_FALSE(t.start(kT0));
+  const Blocks blocks = {{"p1", "p2"}};
+  Step step = t.advance(kT0, blocks);
+  REQUIRE(step.paired.size() == 1);
+  CHECK(std::set<std::string>{step.paired[0].seats[0], step.paired[0].seats[1]} == std::set<std::string>{"p1", "p3"});
+  // A fourth joins and waits with p2... p2 meets p4; then p1 finishes while p2 and p4 play, and p3 waits too.
+  REQUIRE_FALSE(t.join("p4", "Player 4", 1500, kT0));
+  step = t.advance(kT0, blocks);
+  REQUIRE(step.paired.size() == 1);
+  CHECK(std::set<std::string>{step.paired[0].seats[0], step.paired[0].seats[1]} == std::set<std::string>{"p2", "p4"});
+  // The pure pairing: p1 and p2 alone waiting while others play wait; nobody else playing, they meet.
+  std::vector<ArenaPlayer> two(2);
+  two[0].avoid = {1};
+  CHECK(pair_arena(two, true).empty());
+  CHECK(pair_arena(two, false).size() == 1);
 }
 
 TEST_CASE("tournament: an arena player who forfeits is paused until back") {

@@ -343,6 +343,7 @@ export default {
   'shell.nav.leaderboards': 'Leaderboards',
   'shell.nav.archive': 'Archive',
   'shell.nav.tournaments': 'Tournaments',
+  'shell.nav.moderation': 'Moderation',
   'shell.account': 'Account',
   'shell.log_in': 'Log in',
   'shell.register': 'Register',

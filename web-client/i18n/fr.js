@@ -400,6 +400,7 @@ export default {
   'shell.nav.leaderboards': 'Classements',
   'shell.nav.archive': 'Archives',
   'shell.nav.tournaments': 'Tournois',
+  'shell.nav.moderation': 'Modération',
   'shell.account': 'Compte',
   'shell.log_in': 'Se connecter',
   'shell.register': 'S\'inscrire',
