@@ -79,8 +79,16 @@ async def play_and_back_up(binary, server, data, dests):
     announced, stop = {}, asyncio.Event()
     tasks = [asyncio.create_task(table(url, announced, stop)) for _ in range(4)]
     before = []
-    for dest in dests:
-        await asyncio.sleep(2.5)  # the second backup comes after the first games finished
+    for k, dest in enumerate(dests):
+        # The first backup once some 20 turns are announced, the second once a game has finished (waited for,
+        # not slept: a loaded machine plays slower).
+        ready = ((lambda: sum(announced.values()) > 20) if k == 0 else
+                 (lambda: any(n == len(TURNS) for n in announced.values())))
+        for _ in range(600):
+            if ready():
+                break
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(0.5)
         before.append(dict(announced))
         code, out = await asyncio.to_thread(run, binary, "store", "backup", "--data", data, dest)
         expect(code == 0, f"cinq store backup during play: exit {code}\n{out}")
