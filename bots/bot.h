@@ -35,6 +35,9 @@ struct Settings {
   // action found so far (or a random legal one) is played. Includes every action of the turn.
   std::chrono::milliseconds hard_limit{5000};
   std::uint64_t seed = 1;  // the same seed, state and playout cap give the same turn
+  // False: the tree searches even where the game has a search of its own for the level (Policy::own_turn:
+  // Tablut's level 5), to measure one against the other (bench/ladder.cpp's --lower-tree).
+  bool own_search = true;
 };
 
 // The settings of a level (0..kMaxLevel): its think time, playout cap and hard limit.
