@@ -27,8 +27,9 @@ struct Settings {
   // Playouts are counted in Baltek's: a game whose playouts cost more (Policy::playout_cost: Batik,
   // Bi-litaire) runs proportionally fewer, one whose playouts are cheaper (Tablut's) more, so that in every
   // game a level's cap, not its clock, decides how far it searches, and the same settings give the same turn
-  // anywhere; except where the clock cuts the search first (Batik's level 5; Tablut's level 5 and level 4's
-  // attackers on their longer turns, which search more than their caps: Policy::level_search).
+  // anywhere; except where the clock cuts the search first (Batik's level 5; Tablut's level 4 attackers on
+  // their longer turns, which search more than their cap: Policy::level_search). Tablut's level 5 searches
+  // with alpha-beta (Policy::own_turn), 10 nodes a playout of its cap.
   std::chrono::milliseconds think{1000};
   std::uint64_t playouts = 0;
   // Never exceeded, whatever the game (a room must never stall): the search is abandoned, and the best

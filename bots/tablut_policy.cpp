@@ -9,7 +9,8 @@
 // playouts were tried (20 moves, on bench/ladder.cpp): with them a level's extra playouts bought no
 // strength, and the defenders won almost every game whatever the levels. The tree looks at the likely moves
 // first (captures, the king's runs towards a lane, the attackers' moves against the king and its paths),
-// widening to the others as it visits more.
+// widening to the others as it visits more. Level 5 searches with alpha-beta instead (ab::Searcher, below),
+// on the same evaluation plus the defenders' room and the attackers' blockade (room_logit).
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -47,8 +48,9 @@ constexpr double kThreatNext = 0.3;
 // the caps as they were, level 2 scored 48.8 % against level 1 (docs/performance.md, "Why the levels are
 // what they are").
 constexpr double kPlayoutCost = 0.3;
-// Levels 4 and 5 search more than their caps: the attackers of level 4 3 times (150,000 playouts), level 5
-// twice (333,333) on either side. Level 5, and level 4's attackers on their longer turns, are then cut by
+// Levels 4 and 5 search more than their caps: the attackers of level 4 3 times (150,000 playouts), level 5's
+// tree twice (333,333) on either side (level 5 searches with alpha-beta, kAlphaBeta; its tree plays only
+// where Settings::own_search is off: bench/ladder.cpp's --lower-tree). Level 5, and level 4's attackers on their longer turns, are then cut by
 // their think times. The attack needs the search: a pair is decided by how well the higher level attacks
 // the lower one's defence (the defenders win most games), and with the common caps levels 4 and 5 won at
 // most 3 games of 20 as attackers (docs/performance.md, "Why the levels are what they are"). Level 4's
@@ -1022,7 +1024,8 @@ class TablutPolicy final : public bots::Policy {
     }
     bots::Rng rng(settings.seed);
     std::shuffle(moves, moves + n, rng);
-    if (n == 1) {
+    // A forced move, or a search cancelled before it starts: played at once, unsearched.
+    if (n == 1 || (cancel && cancel->load(std::memory_order_relaxed))) {
       turn.actions.push_back(encode(moves[0]));
       return turn;
     }
