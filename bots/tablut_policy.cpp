@@ -730,10 +730,16 @@ class Searcher {
   std::uint64_t nodes() const { return nodes_; }
 
  private:
+  // Past the cap, a cancel, or the deadline; or when the next look at the clock, if it comes as late as the
+  // latest one so far (a wait for a core on a loaded machine), would be past the deadline (as the tree
+  // stops when its longest playout would end past its think time).
   bool out_of_time() {
     if (stopped_) return true;
     if ((nodes_ & 127) == 0) {
-      if ((max_nodes_ != 0 && nodes_ >= max_nodes_) || std::chrono::steady_clock::now() >= deadline_ ||
+      const auto now = std::chrono::steady_clock::now();
+      if (checked_ != std::chrono::steady_clock::time_point{}) longest_gap_ = std::max(longest_gap_, now - checked_);
+      checked_ = now;
+      if ((max_nodes_ != 0 && nodes_ >= max_nodes_) || now + longest_gap_ >= deadline_ ||
           (cancel_ && cancel_->load(std::memory_order_relaxed)))
         stopped_ = true;
     } else if (max_nodes_ != 0 && nodes_ >= max_nodes_) {
@@ -963,6 +969,8 @@ class Searcher {
   std::vector<std::size_t> boundaries_;
   std::uint64_t nodes_ = 0;
   bool stopped_ = false;
+  std::chrono::steady_clock::time_point checked_{};
+  std::chrono::steady_clock::duration longest_gap_{};
 
  public:
   void start_path() { path_.assign(1, hash_of(b_.key())); }
