@@ -13,6 +13,10 @@
 //
 //   cinq_ladder [--games a,b] [--levels 1,2,3] [--games-per-pair N] [--jobs J] [--seed S]
 //               [--results FILE] [--options GAME:TEXT]... [--max-turns T] [--shard K/N] [--report-only]
+//               [--lower-tree]
+//
+// --lower-tree pairs each level with itself searching with the tree only (bots::Settings::own_search off):
+// Tablut's level 5, an alpha-beta search, against the tree search it replaced.
 //
 // Reports read every --results FILE given (comma-separated), so shards run side by side are reported
 // together.
@@ -53,6 +57,7 @@ struct Args {
   int max_turns = 1000;
   bool report_only = false;
   int shard = 0, shards = 1;  // this run plays the games whose index % shards == shard
+  bool lower_tree = false;     // the lower side is the higher level searching with the tree only
 };
 
 // One game of the ladder, the higher level's point of view.
@@ -61,6 +66,7 @@ struct Game1 {
   std::string options;  // as on the #! line, "" for the defaults
   int high = 0;         // the higher level; the other is high - 1
   int index = 0;        // 0..N-1; even: the higher level holds seat 0
+  bool tree = false;    // --lower-tree: the lower side is level `high` with the tree only, not high - 1
   // Filled once played.
   char result = '?';    // 'w', 'd', 'l' for the higher level
   std::string reason;
@@ -90,7 +96,8 @@ std::string word_of(std::string text) {
 }
 
 std::string key_of(const Game1& g) {
-  return g.game + " " + word_of(g.options) + " " + std::to_string(g.high) + " " + std::to_string(g.index);
+  return g.game + " " + word_of(g.options) + " " + std::to_string(g.high) + (g.tree ? "t " : " ") +
+         std::to_string(g.index);
 }
 
 void play(Game1& g, std::uint64_t seed, int max_turns) {
@@ -105,7 +112,8 @@ void play(Game1& g, std::uint64_t seed, int max_turns) {
   for (; !s->outcome().over() && turns < max_turns; ++turns) {
     const int seat = s->seat_of(s->to_move());
     const int who = seat == high_seat ? 0 : 1;
-    bots::Settings settings = bots::level_settings(who == 0 ? g.high : g.high - 1);
+    bots::Settings settings = bots::level_settings(who == 0 || g.tree ? g.high : g.high - 1);
+    if (who == 1 && g.tree) settings.own_search = false;
     settings.seed = mix(game_seed ^ std::uint64_t(turns));
     const double cpu0 = bench::thread_cpu_ms();
     const bots::Turn turn = bots::choose_turn(*s, settings);
@@ -128,7 +136,7 @@ void play(Game1& g, std::uint64_t seed, int max_turns) {
 std::string line_of(const Game1& g, long long seed) {
   std::ostringstream out;
   out << "seed=" << seed << " game=" << g.game << " options=" << word_of(g.options) << " high=" << g.high
-      << " index=" << g.index << " result=" << g.result << " reason=" << (g.reason.empty() ? "-" : g.reason)
+      << " index=" << g.index << (g.tree ? " low=tree" : "") << " result=" << g.result << " reason=" << (g.reason.empty() ? "-" : g.reason)
       << " turns=" << g.turns << " seconds=" << g.seconds;
   for (int list = 0; list < 4; ++list) {
     static constexpr const char* kNames[] = {" high_ms=", " low_ms=", " high_cpu=", " low_cpu="};
@@ -159,6 +167,7 @@ std::vector<Game1> read_results(const std::string& path, long long seed) {
     std::replace(g.options.begin(), g.options.end(), ',', ' ');
     g.high = std::stoi(kv["high"]);
     g.index = std::stoi(kv["index"]);
+    g.tree = kv["low"] == "tree";
     g.result = kv["result"].empty() ? '?' : kv["result"][0];
     g.reason = kv["reason"];
     g.turns = std::stoi(kv["turns"]);
@@ -195,7 +204,7 @@ void report(const std::vector<Game1>& done, const Args& a) {
       std::vector<double> ms[2], cpu[2];
       const std::string opts = a.options.count(name) ? a.options.at(name) : "";
       for (const Game1& g : done) {
-        if (g.game != name || g.options != opts || g.high != high) continue;
+        if (g.game != name || g.options != opts || g.high != high || g.tree != a.lower_tree) continue;
         score.wins += g.result == 'w';
         score.draws += g.result == 'd';
         score.losses += g.result == 'l';
@@ -208,9 +217,9 @@ void report(const std::vector<Game1>& done, const Args& a) {
       const bench::Interval ci = bench::wilson(score), dci = bench::wilson_with_draws(score);
       char wdl[24], pair[24], think[2][64];
       std::snprintf(wdl, sizeof wdl, "%d-%d-%d", score.wins, score.draws, score.losses);
-      std::snprintf(pair, sizeof pair, "%d-%d", high, high - 1);
+      std::snprintf(pair, sizeof pair, a.lower_tree ? "%d-%dt" : "%d-%d", high, a.lower_tree ? high : high - 1);
       for (int who = 0; who < 2; ++who) {
-        const auto stated = bots::level_settings(high - who).think;
+        const auto stated = bots::level_settings(a.lower_tree ? high : high - who).think;
         std::snprintf(think[who], sizeof think[who], "%.0f/%.0f/%.0f ms (%d)", quantile(ms[who], 0.5),
                       quantile(ms[who], 0.99), quantile(cpu[who], 1.0), static_cast<int>(stated.count()));
       }
@@ -258,6 +267,9 @@ int main(int argc, char** argv) {
       ->type_name("GAME:TEXT");
   app.add_option("--max-turns", a.max_turns, "a game still going after this many turns is a draw")
       ->type_name("T")->check(CLI::Range(1, 1000000))->capture_default_str();
+  app.add_flag("--lower-tree", a.lower_tree,
+               "pair each level L with itself searching with the tree only (L-Lt): a game's own search for a "
+               "level (Tablut's level 5) against the tree it replaced");
   app.add_flag("--report-only", a.report_only, "play nothing: report the games in --results");
   std::string shard;
   app.add_option("--shard", shard, "play only the games whose index is K modulo N: N processes side by side "
@@ -307,6 +319,7 @@ int main(int argc, char** argv) {
         g.options = a.options.count(name) ? a.options[name] : "";
         g.high = high;
         g.index = i;
+        g.tree = a.lower_tree;
         if (!have.count(key_of(g)) && !a.report_only) todo.push_back(g);
       }
   }
@@ -323,8 +336,8 @@ int main(int argc, char** argv) {
       Game1 g = todo[i];
       play(g, static_cast<std::uint64_t>(a.seed), a.max_turns);
       std::lock_guard guard(lock);
-      std::printf("%-15s L%d vs L%d  #%-3d L%d in seat %d: %-4s (%s) %4d turns %7.1f s\n", g.game.c_str(), g.high,
-                  g.high - 1, g.index, g.high, g.index % 2, g.result == 'w' ? "win" : g.result == 'l' ? "loss" : "draw",
+      std::printf("%-15s L%d vs L%d%s #%-3d L%d in seat %d: %-4s (%s) %4d turns %7.1f s\n", g.game.c_str(), g.high,
+                  g.tree ? g.high : g.high - 1, g.tree ? "t" : " ", g.index, g.high, g.index % 2, g.result == 'w' ? "win" : g.result == 'l' ? "loss" : "draw",
                   g.reason.c_str(), g.turns, g.seconds);
       std::fflush(stdout);
       if (results.is_open()) results << line_of(g, a.seed) << std::endl;

@@ -13,7 +13,7 @@
 // for the engine, said so on its line.
 //
 //   cinq_otep --engine "CMD" [--engine-dir DIR] [--levels 1,3] [--games N] [--seed S] [--rules TEXT]
-//             [--move-timeout S] [--engine-pause-ms MS] [--max-turns T] [--log FILE]
+//             [--move-timeout S] [--engine-pause-ms MS] [--max-turns T] [--think-ms MS] [--log FILE]
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -154,6 +154,7 @@ struct Args {
   double move_timeout = 120;
   int pause_ms = 500;
   int max_turns = 1000;
+  int think_ms = 0;
 };
 
 // One game: 'w', 'd' or 'l' for our bot, and why.
@@ -170,6 +171,11 @@ std::pair<char, std::string> play(const Args& a, int level, int index, std::ofst
     const auto& t = static_cast<const tablut::TablutState&>(*s);
     if (s->to_move() == ours) {
       bots::Settings settings = bots::level_settings(level);
+      if (a.think_ms > 0) {  // the engine's think time: ours bounded by the same clock, not by a cap
+        settings.think = std::chrono::milliseconds(a.think_ms);
+        settings.playouts = 0;
+        settings.hard_limit = settings.think * 2 + std::chrono::milliseconds(1000);
+      }
       settings.seed = static_cast<std::uint64_t>(a.seed) * 1000003 + static_cast<std::uint64_t>(index * 1000 + turns);
       const Action move = bots::choose_turn(*s, settings).actions.front();
       our_last = move_text(move);
@@ -219,6 +225,10 @@ int main(int argc, char** argv) {
       ->type_name("MS")->check(CLI::Range(0, 60000))->capture_default_str();
   app.add_option("--max-turns", a.max_turns, "a game still going after this many turns is a draw")
       ->type_name("T")->check(CLI::Range(1, 100000))->capture_default_str();
+  app.add_option("--think-ms", a.think_ms,
+                 "our bots' think time a move, instead of their levels' (and no playout cap): the engine's, for a "
+                 "match at equal time")
+      ->type_name("MS")->check(CLI::Range(0, 60000))->capture_default_str();
   app.add_option("--log", a.log, "write the protocol, both ways, to FILE")->type_name("FILE");
   if (int status = bench::parse_args(app, argc, argv); status >= 0) return status;
   a.levels.clear();

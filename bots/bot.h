@@ -27,14 +27,18 @@ struct Settings {
   // Playouts are counted in Baltek's: a game whose playouts cost more (Policy::playout_cost: Batik,
   // Bi-litaire) runs proportionally fewer, one whose playouts are cheaper (Tablut's) more, so that in every
   // game a level's cap, not its clock, decides how far it searches, and the same settings give the same turn
-  // anywhere; except where the clock cuts the search first (Batik's level 5; Tablut's level 5 and level 4's
-  // attackers on their longer turns, which search more than their caps: Policy::level_search).
+  // anywhere; except where the clock cuts the search first (Batik's level 5; Tablut's level 4 attackers on
+  // their longer turns, which search more than their cap: Policy::level_search). Tablut's level 5 searches
+  // with alpha-beta (Policy::own_turn), 10 nodes a playout of its cap.
   std::chrono::milliseconds think{1000};
   std::uint64_t playouts = 0;
   // Never exceeded, whatever the game (a room must never stall): the search is abandoned, and the best
   // action found so far (or a random legal one) is played. Includes every action of the turn.
   std::chrono::milliseconds hard_limit{5000};
   std::uint64_t seed = 1;  // the same seed, state and playout cap give the same turn
+  // False: the tree searches even where the game has a search of its own for the level (Policy::own_turn:
+  // Tablut's level 5), to measure one against the other (bench/ladder.cpp's --lower-tree).
+  bool own_search = true;
 };
 
 // The settings of a level (0..kMaxLevel): its think time, playout cap and hard limit.

@@ -19,8 +19,9 @@ struct Level {
 // of level 2: with twice that, Bi-litaire's level 2 was not clearly above it (docs/performance.md, "Why the
 // levels are what they are"). A level's playout cap (in Baltek's playouts, bots/bot.h) decides where it
 // stops: on the 2-core reference machine most turns take half the think time or less, but Batik's level 5
-// reaches it on many (its cap does not fit in 4 s), and so do Tablut's levels 4 (attacking) and 5, which
-// search more than their caps (Policy::level_search). The think time stays as a bound for a loaded or slower
+// reaches it on many (its cap does not fit in 4 s), and so do Tablut's level 4 (attacking), which searches
+// more than its cap (Policy::level_search), and level 5 (an alpha-beta search of 10 nodes a playout of the
+// cap: Policy::own_turn). The think time stays as a bound for a loaded or slower
 // machine (bench/cinq_ladder measures both: docs/performance.md, "Bots").
 // Where more search alone does not make a level clearly stronger, the lower levels also slip (Policy::slip:
 // Tablut's levels 1 and 2, Batik's 1 to 4).

@@ -397,6 +397,11 @@ Turn choose_turn(const State& state, const Settings& settings, const std::atomic
   Turn turn;
   assert(!state.outcome().over());
   if (state.outcome().over()) return turn;
+  if (settings.level > 0 && settings.own_search)
+    if (std::optional<Turn> own = policy_for(state.game()).own_turn(state, settings, cancel)) {
+      own->elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
+      return *own;
+    }
   // The search stops a little before the hard limit: a playout under way, and the rest of the turn, must
   // still fit in it.
   const auto margin = std::min(settings.hard_limit / 4, std::chrono::milliseconds(500));

@@ -5,10 +5,13 @@
 // simulation: sampled on a grid of angles and positions), and any game whose random playouts are long.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <vector>
 
+#include "bots/bot.h"
 #include "rules/game.h"
 
 namespace cinq::bots {
@@ -66,6 +69,12 @@ class Policy {
     int choices = 0;
   };
   virtual Slip slip(int /*level*/, int /*seat*/) const { return {}; }
+  // A game's own search for a level, instead of the tree (Tablut's level 5: an alpha-beta search): the
+  // whole turn, within the settings' think time and cap, or nothing to let the tree search (default).
+  virtual std::optional<Turn> own_turn(const State& /*state*/, const Settings& /*settings*/,
+                                       const std::atomic<bool>* /*cancel*/) const {
+    return std::nullopt;
+  }
 };
 
 // The policy of a game of games() (each game has its own: bots/ID_policy.cpp for rules/games.inc's

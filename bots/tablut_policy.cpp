@@ -9,10 +9,13 @@
 // playouts were tried (20 moves, on bench/ladder.cpp): with them a level's extra playouts bought no
 // strength, and the defenders won almost every game whatever the levels. The tree looks at the likely moves
 // first (captures, the king's runs towards a lane, the attackers' moves against the king and its paths),
-// widening to the others as it visits more.
+// widening to the others as it visits more. Level 5 searches with alpha-beta instead (ab::Searcher, below),
+// on the same evaluation plus the defenders' room and the attackers' blockade (room_logit).
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <optional>
 #if defined(__SSE2__)
@@ -21,6 +24,7 @@
 
 #include "bots/bot.h"
 #include "bots/policy.h"
+#include "bots/tablut_search.h"
 #include "rules/tablut/view.h"
 
 namespace cinq::tablut {
@@ -44,8 +48,9 @@ constexpr double kThreatNext = 0.3;
 // the caps as they were, level 2 scored 48.8 % against level 1 (docs/performance.md, "Why the levels are
 // what they are").
 constexpr double kPlayoutCost = 0.3;
-// Levels 4 and 5 search more than their caps: the attackers of level 4 3 times (150,000 playouts), level 5
-// twice (333,333) on either side. Level 5, and level 4's attackers on their longer turns, are then cut by
+// Levels 4 and 5 search more than their caps: the attackers of level 4 3 times (150,000 playouts), level 5's
+// tree twice (333,333) on either side (level 5 searches with alpha-beta, kAlphaBeta; its tree plays only
+// where Settings::own_search is off: bench/ladder.cpp's --lower-tree). Level 5, and level 4's attackers on their longer turns, are then cut by
 // their think times. The attack needs the search: a pair is decided by how well the higher level attacks
 // the lower one's defence (the defenders win most games), and with the common caps levels 4 and 5 won at
 // most 3 games of 20 as attackers (docs/performance.md, "Why the levels are what they are"). Level 4's
@@ -60,6 +65,11 @@ constexpr double kAttackersSearch[bots::kMaxLevel + 1] = {1, 1, 1, 1, 3, 2};
 // given to every level's defenders, this turned level 4's 4 draws against level 3 into wins, but also a
 // draw of level 3's defence into a loss for level 4. Level 5 meets no stronger defence.
 constexpr double kDefendersDraw[bots::kMaxLevel + 1] = {0.5, 0.5, 0.5, 0.5, 0.5, 0.02};
+// The levels that search with alpha-beta (ab::Searcher) instead of the tree, and the nodes it may visit for
+// each of a level's playouts (Settings::playouts): the cap keeps a seed's games the same on any machine,
+// the think time bounds them on a slower one.
+constexpr bool kAlphaBeta[bots::kMaxLevel + 1] = {false, false, false, false, false, true};
+constexpr std::uint64_t kNodesPerPlayout = 10;
 // How often an attackers' playout move builds a wall when it can.
 constexpr double kWallBias = 0.6;
 // The levels' slips (bots/policy.h), {chance, margin, choices} by level. More search alone did not make a
@@ -522,6 +532,72 @@ double defenders_logit(const Board& b) {
   return x + 0.1 * (4 - (dc + dr)) + (on_edge(k) ? 0.2 : 0);
 }
 
+// The defenders' room and the attackers' blockade, for the alpha-beta search (level 5): the squares the
+// defenders' soldiers and the king can reach in a move, the squares the king alone can, and the region the
+// king could walk to were the defenders out of its way (the empty squares and the defenders' that no ring of
+// attackers cuts it off from) and the corners that region holds. A ring closed round the king, no corner
+// inside, is the attackers' way to win; defenders hemmed in until none can move lose too.
+struct Room {
+  int defenders_reach = 0;
+  int king_reach = 0;
+  int region = 0;
+  int corners = 0;
+};
+
+// The squares beside those of `s` (not `s` itself unless beside another).
+Squares beside(Squares s) {
+  return ((s << kSize) & kBoard) | (s >> kSize) | ((s << 1) & ~kFirstColumn & kBoard) | ((s >> 1) & ~kLastColumn);
+}
+
+Room room(const Board& b, const std::array<Squares, 4>& held) {
+  Room r;
+  const int k = b.king();
+  if (k == kNoSquare) return r;
+  const Squares empty = held[kEmpty];
+  const Squares king = square_bit(k);
+  r.defenders_reach = count(reach(b, held[kDefender], empty));
+  // The king may stop on corners and the throne: walk without those limits.
+  const Squares passable = empty;
+  const Squares kr = (shifted<kSize>(walk<kSize>(king, passable)) & kBoard) | shifted<-kSize>(walk<-kSize>(king, passable)) |
+                     (shifted<1>(walk<1>(king, passable & ~kFirstColumn)) & ~kFirstColumn) |
+                     (shifted<-1>(walk<-1>(king, passable & ~kLastColumn)) & ~kLastColumn);
+  r.king_reach = count(kr & empty);
+  const Squares open = kBoard & ~held[kAttacker];
+  Squares region = king;
+  for (;;) {
+    const Squares grown = region | (beside(region) & open);
+    if (grown == region) break;
+    region = grown;
+  }
+  r.region = count(region);
+  r.corners = count(region & kCorners);
+  return r;
+}
+
+// The room's weight in the defenders' logit.
+constexpr double kDefendersReach = 0.025;
+constexpr double kKingReach = 0.04;
+constexpr double kSealed = 1.5;     // no corner in the king's region
+constexpr double kCornerOpen = 0.15;  // each corner in it
+constexpr double kHemmed = 0.8;     // defenders with fewer than kFewMoves squares to go to
+constexpr int kFewMoves = 6;
+
+double room_logit(const Board& b, const std::array<Squares, 4>& held) {
+  const Room r = room(b, held);
+  double x = kDefendersReach * r.defenders_reach + kKingReach * r.king_reach + kCornerOpen * r.corners;
+  if (r.corners == 0) x -= kSealed + 0.02 * (81 - r.region);
+  if (r.defenders_reach + r.king_reach < kFewMoves) x -= kHemmed;
+  return x;
+}
+
+// The alpha-beta search's evaluation: the tree's and the room.
+double search_logit(const Board& b) {
+  const int k = b.king();
+  if (k == kNoSquare) return -8;
+  if (is_corner(k)) return 8;
+  return defenders_logit(b) + room_logit(b, holdings(b));
+}
+
 // A move's prior (the tree's order for progressive widening): how much better the position evaluates for
 // the mover after it, the move made and taken back.
 double prior(Board& b, Move m, double before) {
@@ -534,6 +610,373 @@ double prior(Board& b, Move m, double before) {
 
 // The index of `level` in the tables by level above.
 std::size_t by_level(int level) { return static_cast<std::size_t>(std::clamp(level, 0, bots::kMaxLevel)); }
+
+// Level 5's search: alpha-beta (negamax, principal variation search) with iterative deepening, a
+// transposition table, move ordering (the table's move, captures, killers, history, and near the root the
+// evaluation's gain as the tree's prior), late move reductions, and a quiescence search on captures and the
+// king's threats. The game's sharp lines are answered exactly at every node, the quiescence's included: the
+// king's move to a corner and the king's capture win at once; attackers facing an open lane may only block it
+// (none: lost). The evaluation is defenders_logit plus the room (room_logit), from the mover's side, in
+// hundredths of a logit.
+namespace ab {
+
+constexpr int kWin = 30000;
+constexpr int kInfinity = 32000;
+constexpr int kMaxPly = 96;
+constexpr int kQuiescenceDepth = 6;
+// The transposition table: 2^kTableBits entries of 16 bytes (8 MB), made for each turn (a turn's search
+// depends on nothing but its position, seed and budget).
+constexpr int kTableBits = 19;
+
+enum Bound : std::uint8_t { kNoBound = 0, kExact, kLower, kUpper };
+
+struct Entry {
+  std::uint64_t key = 0;
+  std::int16_t score = 0;
+  std::int8_t depth = 0;
+  Bound bound = kNoBound;
+  Move move{};
+};
+
+std::uint64_t hash_of(const Key& k) {
+  std::uint64_t h = 0x9e3779b97f4a7c15u;
+  for (std::uint64_t w : k.w) {
+    h ^= w + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
+    h *= 0xbf58476d1ce4e5b9u;
+    h ^= h >> 31;
+  }
+  return h;
+}
+
+inline int move_index(Move m) { return m.from * kSquares + m.to; }
+
+class Searcher {
+ public:
+  // `draw` is a draw's score for the side to move at the root.
+  Searcher(const Board& b, std::chrono::steady_clock::time_point deadline, std::uint64_t max_nodes,
+           const std::atomic<bool>* cancel, int draw)
+      : b_(b), deadline_(deadline), max_nodes_(max_nodes), cancel_(cancel), root_side_(b.side()), draw_(draw),
+        table_(std::size_t{1} << kTableBits), history_(kSquares * kSquares, 0) {}
+
+  // Iterative deepening: the best move of the deepest search completed (or of the one cut, when it had
+  // searched its first move). `order` is the root's moves, in the order to try ties.
+  // Root moves in `drawn` end the game drawn (the game's own repetition, which the search, seeing only the
+  // position, does not know): they are scored as the draw without a search.
+  Move best(std::vector<Move> root_moves, const std::vector<bool>& drawn_in, int& score_out, int& depth_out) {
+    std::vector<bool> drawn = drawn_in;
+    Move best = root_moves.front();
+    std::vector<int> scores(root_moves.size(), 0);
+    for (int depth = 1; depth <= kMaxPly - 8; ++depth) {
+      int alpha = -kInfinity;
+      Move iteration_best = best;
+      int iteration_score = -kInfinity;
+      bool searched_one = false;
+      for (std::size_t i = 0; i < root_moves.size(); ++i) {
+        const Move m = root_moves[i];
+        if (drawn[i]) {
+          scores[i] = draw_;
+          searched_one = searched_one || i == 0;
+          if (draw_ > iteration_score) iteration_score = draw_, iteration_best = m;
+          if (draw_ > alpha) alpha = draw_;
+          continue;
+        }
+        const Undo u = b_.make(m);
+        path_.push_back(hash_of(b_.key()));
+        const bool capture = u.captures.count > 0;
+        if (capture) boundaries_.push_back(path_.size() - 1);
+        int score;
+        if (i == 0) {
+          score = -negamax(depth - 1, -kInfinity, -alpha, 1);
+        } else {
+          score = -negamax(depth - 1, -alpha - 1, -alpha, 1);
+          if (score > alpha && !stopped_) score = -negamax(depth - 1, -kInfinity, -alpha, 1);
+        }
+        if (capture) boundaries_.pop_back();
+        path_.pop_back();
+        b_.unmake(m, u);
+        if (stopped_) break;
+        searched_one = true;
+        scores[i] = score;
+        if (score > iteration_score) {
+          iteration_score = score;
+          iteration_best = m;
+        }
+        if (score > alpha) alpha = score;
+      }
+      // A cut iteration tried the last one's best first: what it found is at least as good.
+      if (searched_one) {
+        best = iteration_best;
+        score_out = iteration_score;
+        if (!stopped_) depth_out = depth;
+      }
+      if (stopped_) break;
+      // The next iteration tries the moves best first (ties keep their order).
+      std::vector<std::size_t> idx(root_moves.size());
+      for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+      std::stable_sort(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) { return scores[x] > scores[y]; });
+      std::vector<Move> reordered;
+      std::vector<int> rescored;
+      std::vector<bool> redrawn;
+      for (std::size_t i : idx)
+        reordered.push_back(root_moves[i]), rescored.push_back(scores[i]), redrawn.push_back(drawn[i]);
+      root_moves = std::move(reordered);
+      scores = std::move(rescored);
+      drawn = std::move(redrawn);
+      if (std::abs(iteration_score) >= kWin - kMaxPly) break;  // a win or a loss is proved
+    }
+    return best;
+  }
+
+  std::uint64_t nodes() const { return nodes_; }
+
+ private:
+  // Past the cap, a cancel, or the deadline; or when the next look at the clock, if it comes as late as the
+  // latest one so far (a wait for a core on a loaded machine), would be past the deadline (as the tree
+  // stops when its longest playout would end past its think time).
+  bool out_of_time() {
+    if (stopped_) return true;
+    if ((nodes_ & 127) == 0) {
+      const auto now = std::chrono::steady_clock::now();
+      if (checked_ != std::chrono::steady_clock::time_point{}) longest_gap_ = std::max(longest_gap_, now - checked_);
+      checked_ = now;
+      if ((max_nodes_ != 0 && nodes_ >= max_nodes_) || now + longest_gap_ >= deadline_ ||
+          (cancel_ && cancel_->load(std::memory_order_relaxed)))
+        stopped_ = true;
+    } else if (max_nodes_ != 0 && nodes_ >= max_nodes_) {
+      stopped_ = true;
+    }
+    return stopped_;
+  }
+
+  // The position's value for the side to move.
+  int evaluate() {
+    const double x = search_logit(b_);
+    const int v = static_cast<int>(std::lround(std::clamp(x, -50.0, 50.0) * 100));
+    return b_.side() == 1 ? v : -v;
+  }
+
+  // Whether the current position occurred before since the last capture (a draw: the search does not wait
+  // for the third time).
+  bool repeated() const {
+    const std::size_t from = boundaries_.empty() ? 0 : boundaries_.back();
+    const std::uint64_t h = path_.back();
+    for (std::size_t i = path_.size() - 1; i-- > from;)
+      if (path_[i] == h) return true;
+    return false;
+  }
+
+  // The moves the sharp lines leave, into `moves` (n of them): returns a decided score, or nothing. A win
+  // now (the king to a corner, the king's capture); attackers facing an open lane: only the blocks.
+  std::optional<int> sharp(Move* moves, int& n, int ply) {
+    if (n == 0) return -kWin + ply;  // no move: lost
+    const int k = b_.king();
+    if (b_.side() == 1) {
+      for (int i = 0; i < n; ++i)
+        if (moves[i].from == k && is_corner(moves[i].to)) return kWin - ply - 1;
+      return std::nullopt;
+    }
+    for (int i = 0; i < n; ++i)
+      if (takes_king(b_, moves[i])) return kWin - ply - 1;
+    const std::array<Squares, 4> held = holdings(b_);
+    Lanes lanes(b_, held[kEmpty], held[kAttacker]);
+    Squares lane = 0;
+    if (escape_lanes(lanes, &lane) == 0) return std::nullopt;
+    int kept = 0;
+    for (int i = 0; i < n; ++i)
+      if (((lane >> moves[i].to) & 1) != 0) moves[kept++] = moves[i];
+    n = kept;
+    if (n == 0) return -kWin + ply + 2;  // the king escapes next move
+    return std::nullopt;
+  }
+
+  void push(const Undo& u) {
+    path_.push_back(hash_of(b_.key()));
+    if (u.captures.count > 0) boundaries_.push_back(path_.size() - 1);
+  }
+  void pop(const Undo& u) {
+    if (u.captures.count > 0) boundaries_.pop_back();
+    path_.pop_back();
+  }
+
+  // Orders moves[0..n) best first: the table's move, captures, killers, history; at depth >= 2 the
+  // evaluation's gain after the move (the tree's prior) instead of the history.
+  void order(Move* moves, int n, Move tt, int ply, int depth) {
+    std::pair<int, Move> scored[kMaxMoves];
+    const bool by_eval = depth >= 3;
+    const double before = by_eval ? defenders_logit(b_) : 0;
+    for (int i = 0; i < n; ++i) {
+      const Move m = moves[i];
+      int s;
+      if (m.from == tt.from && m.to == tt.to && (tt.from != tt.to)) {
+        s = 1 << 30;
+      } else {
+        s = 0;
+        if (captures(b_, m)) s += 1 << 24;
+        if (m.from == killers_[ply][0].from && m.to == killers_[ply][0].to) s += 1 << 22;
+        else if (m.from == killers_[ply][1].from && m.to == killers_[ply][1].to) s += 1 << 21;
+        if (by_eval) s += static_cast<int>(std::lround(prior(b_, m, before) * 1000)) * 64;
+        s += std::min(history_[static_cast<std::size_t>(move_index(m))], 1 << 20) / 64;
+      }
+      scored[i] = {s, m};
+    }
+    std::stable_sort(scored, scored + n, [](const auto& x, const auto& y) { return x.first > y.first; });
+    for (int i = 0; i < n; ++i) moves[i] = scored[i].second;
+  }
+
+  // The game over by the last move: the side to move lost.
+  bool over() const { return b_.king() == kNoSquare || is_corner(b_.king()); }
+
+  int negamax(int depth, int alpha, int beta, int ply) {
+    ++nodes_;
+    if (out_of_time()) return 0;
+    if (over()) return -kWin + ply;
+    if (repeated()) return b_.side() == root_side_ ? draw_ : -draw_;
+    Move moves[kMaxMoves];
+    int n = b_.generate(moves);
+    if (std::optional<int> decided = sharp(moves, n, ply)) return *decided;
+    if (depth <= 0 || ply >= kMaxPly - 8) return quiescence(alpha, beta, ply, 0);
+
+    const std::uint64_t key = path_.back();
+    Entry& e = table_[key & ((std::size_t{1} << kTableBits) - 1)];
+    Move tt{};
+    if (e.key == key) {
+      tt = e.move;
+      if (e.depth >= depth) {
+        const int s = e.score;
+        if (e.bound == kExact || (e.bound == kLower && s >= beta) || (e.bound == kUpper && s <= alpha)) return s;
+      }
+    }
+    order(moves, n, tt, ply, depth);
+    const int alpha0 = alpha;
+    int best = -kInfinity;
+    Move best_move = moves[0];
+    for (int i = 0; i < n; ++i) {
+      const Move m = moves[i];
+      const bool quiet = !captures(b_, m) && b_.at(m.from) != kKing;
+      const Undo u = b_.make(m);
+      push(u);
+      int score;
+      if (i == 0) {
+        score = -negamax(depth - 1, -beta, -alpha, ply + 1);
+      } else {
+        int reduction = 0;
+        if (depth >= 3 && quiet && i >= 3) reduction = i >= 10 && depth >= 4 ? 2 : 1;
+        score = -negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+        if (score > alpha && reduction > 0) score = -negamax(depth - 1, -alpha - 1, -alpha, ply + 1);
+        if (score > alpha && score < beta) score = -negamax(depth - 1, -beta, -alpha, ply + 1);
+      }
+      pop(u);
+      b_.unmake(m, u);
+      if (stopped_) return 0;
+      if (score > best) {
+        best = score;
+        best_move = m;
+      }
+      if (score > alpha) alpha = score;
+      if (alpha >= beta) {
+        if (quiet) {
+          killers_[ply][1] = killers_[ply][0];
+          killers_[ply][0] = m;
+          history_[static_cast<std::size_t>(move_index(m))] += depth * depth;
+        }
+        break;
+      }
+    }
+    e.key = key;
+    e.score = static_cast<std::int16_t>(best);
+    e.depth = static_cast<std::int8_t>(depth);
+    e.bound = best >= beta ? kLower : best <= alpha0 ? kUpper : kExact;
+    e.move = best_move;
+    return best;
+  }
+
+  int quiescence(int alpha, int beta, int ply, int qdepth) {
+    // The sharp lines were looked at by the caller (negamax) or below (here, on each move made).
+    const bool blocking = b_.side() == 0 && lane_open();
+    int best = -kInfinity;
+    if (!blocking) {
+      best = evaluate();
+      if (best >= beta || qdepth >= kQuiescenceDepth || ply >= kMaxPly - 2) return best;
+      if (best > alpha) alpha = best;
+    }
+    Move moves[kMaxMoves];
+    int n = b_.generate(moves);
+    int kept = 0;
+    const std::array<Squares, 4> held = holdings(b_);
+    std::optional<Lanes> lanes;
+    Squares lane = 0;
+    if (blocking) {
+      lanes.emplace(b_, held[kEmpty], held[kAttacker]);
+      escape_lanes(*lanes, &lane);
+    }
+    for (int i = 0; i < n; ++i) {
+      const Move m = moves[i];
+      bool keep;
+      if (blocking) {
+        keep = ((lane >> m.to) & 1) != 0;
+      } else {
+        keep = captures(b_, m);
+        // The king's move to a square with a lane: a threat the attackers must answer.
+        if (!keep && b_.side() == 1 && m.from == b_.king() && qdepth < 2 && kLanes[m.to].count > 0) {
+          if (!lanes) lanes.emplace(b_, held[kEmpty], held[kAttacker]);
+          keep = lanes->from(m.to, m.from) > 0;
+        }
+      }
+      if (keep) moves[kept++] = m;
+    }
+    if (blocking && kept == 0) return -kWin + ply + 2;
+    for (int i = 0; i < kept; ++i) {
+      ++nodes_;
+      if (out_of_time()) return 0;
+      const Move m = moves[i];
+      const Undo u = b_.make(m);
+      push(u);
+      int score;
+      Move replies[kMaxMoves];
+      int rn = over() ? 0 : b_.generate(replies);
+      if (over())
+        score = kWin - ply - 1;
+      else if (std::optional<int> decided = sharp(replies, rn, ply + 1))
+        score = -*decided;
+      else
+        score = -quiescence(-beta, -alpha, ply + 1, qdepth + 1);
+      pop(u);
+      b_.unmake(m, u);
+      if (stopped_) return 0;
+      if (score > best) best = score;
+      if (score > alpha) alpha = score;
+      if (alpha >= beta) break;
+    }
+    return best;
+  }
+
+  bool lane_open() {
+    const std::array<Squares, 4> held = holdings(b_);
+    Lanes lanes(b_, held[kEmpty], held[kAttacker]);
+    return escape_lanes(lanes) > 0;
+  }
+
+  Board b_;
+  std::chrono::steady_clock::time_point deadline_;
+  std::uint64_t max_nodes_;
+  const std::atomic<bool>* cancel_;
+  int root_side_;
+  int draw_;
+  std::vector<Entry> table_;
+  std::vector<int> history_;
+  Move killers_[kMaxPly][2]{};
+  std::vector<std::uint64_t> path_;
+  std::vector<std::size_t> boundaries_;
+  std::uint64_t nodes_ = 0;
+  bool stopped_ = false;
+  std::chrono::steady_clock::time_point checked_{};
+  std::chrono::steady_clock::duration longest_gap_{};
+
+ public:
+  void start_path() { path_.assign(1, hash_of(b_.key())); }
+};
+
+}  // namespace ab
 
 class TablutPolicy final : public bots::Policy {
  public:
@@ -570,6 +1013,60 @@ class TablutPolicy final : public bots::Policy {
   }
   Slip slip(int level, int seat) const override {
     return seat == 1 ? kDefendersSlip[by_level(level)] : kAttackersSlip[by_level(level)];
+  }
+
+  std::optional<bots::Turn> own_turn(const State& state, const bots::Settings& settings,
+                                     const std::atomic<bool>* cancel) const override {
+    if (!kAlphaBeta[by_level(settings.level)]) return std::nullopt;
+    const auto start = std::chrono::steady_clock::now();
+    const Board& b = board_of(state);
+    Move moves[kMaxMoves], forced[kMaxMoves];
+    int n = b.generate(moves);
+    bots::Turn turn;
+    if (n == 0) return std::nullopt;
+    // The forced moves when there are some (as the tree's candidates), else every move: shuffled by the
+    // seed, then by their prior.
+    if (const int f = forced_moves(b, moves, n, forced); f > 0) {
+      std::copy(forced, forced + f, moves);
+      n = f;
+    }
+    bots::Rng rng(settings.seed);
+    std::shuffle(moves, moves + n, rng);
+    // A forced move, or a search cancelled before it starts: played at once, unsearched.
+    if (n == 1 || (cancel && cancel->load(std::memory_order_relaxed))) {
+      turn.actions.push_back(encode(moves[0]));
+      return turn;
+    }
+    Board scratch = b;
+    const double before = defenders_logit(b);
+    std::vector<std::pair<double, Move>> scored;
+    for (int i = 0; i < n; ++i) scored.push_back({prior(scratch, moves[i], before), moves[i]});
+    std::stable_sort(scored.begin(), scored.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+    std::vector<Move> root;
+    std::vector<bool> drawn;
+    for (const auto& [p, m] : scored) {
+      root.push_back(m);
+      std::unique_ptr<State> after = state.clone();
+      after->apply(encode(m));
+      const Outcome o = after->outcome();
+      drawn.push_back(o.over() && o.kind != Outcome::Kind::win);
+    }
+    // A draw's worth to the mover (draw_reward), as a score: level 5's defenders play on.
+    const double reward = std::clamp(draw_reward(settings.level, b.side()), 0.01, 0.99);
+    const int draw = static_cast<int>(std::lround(100 * std::log(reward / (1 - reward))));
+    const auto think_stop = start + settings.think - settings.think / 100;
+    const auto margin = std::min(settings.hard_limit / 4, std::chrono::milliseconds(500));
+    const auto deadline = std::min(think_stop, start + settings.hard_limit - margin);
+    const std::uint64_t cap = settings.playouts * kNodesPerPlayout;
+    ab::Searcher searcher(b, deadline, cap, cancel, draw);
+    searcher.start_path();
+    int score = 0, depth = 0;
+    const Move best = searcher.best(std::move(root), drawn, score, depth);
+    turn.actions.push_back(encode(best));
+    turn.playouts = searcher.nodes();
+
+    turn.value = 1 / (1 + std::exp(-score / 100.0));
+    return turn;
   }
 
   Action playout_action(const State& state, bots::Rng& rng) const override {
@@ -610,6 +1107,13 @@ class TablutPolicy final : public bots::Policy {
 }  // namespace cinq::tablut
 
 namespace cinq::bots {
+
+double tablut_search_value(const State& state, int seat) {
+  const tablut::Board& b = tablut::board_of(state);
+  const double x = tablut::search_logit(b);
+  const double defenders_win = 1 / (1 + std::exp(-x));
+  return seat == 1 ? defenders_win : 1 - defenders_win;
+}
 
 const Policy& tablut_policy() {
   static const tablut::TablutPolicy policy;
