@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cinq_support  # noqa: E402
 from cinq_support import Client, Failed, check, is_type, short  # noqa: E402
-from harness import Cluster, Haproxy, http_get, http_post, wait_until  # noqa: E402
+from harness import Cluster, Haproxy, http_get, http_post, run_cases, wait_until  # noqa: E402
 
 cinq_support.set_address_rate(100000, 100000)  # the nodes run without per-address limits
 
@@ -890,26 +890,14 @@ async def main():
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
     random.seed(os.environ.get("CINQ_SEED", "21"))
     cluster = Cluster(binary, web, count=3, balancer=True)
-    failures = 0
+
+    def restart_stopped():  # a node a test stopped is running again before the next
+        for n in cluster.nodes:
+            n.restart_if_stopped()
     try:
-        for t in TESTS:
-            if only and not any(name in t.__name__ for name in only.split(",")):
-                continue
-            started = time.monotonic()
-            try:
-                note = await asyncio.wait_for(t(cluster), 120)
-                print(f"PASS {t.__name__} ({time.monotonic() - started:.1f} s){': ' + note if note else ''}",
-                      flush=True)
-            except Exception as e:  # noqa: BLE001 - every failure is reported, the next test runs
-                failures += 1
-                print(f"FAIL {t.__name__}: {type(e).__name__}: {e}", flush=True)
-                print(cluster.logs()[-6000:], flush=True)
-            # A node a test stopped is running again before the next.
-            for n in cluster.nodes:
-                n.restart_if_stopped()
+        failures = await run_cases(cluster, TESTS, only, 120, restart_stopped)
     finally:
         cluster.close()
-    print(f"{len(TESTS) - failures if not only else '-'} passed, {failures} failed")
     return 1 if failures else 0
 
 

@@ -306,3 +306,26 @@ class Cluster:
         if self.pg:
             self.pg.stop()
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+async def run_cases(cluster, cases, only=None, timeout=120, between=None):
+    """Runs the async test functions `cases` (each given `cluster`) one after another, those whose name holds a
+    word of `only` (comma-separated) when given: each failure is reported with the nodes' logs and the next case
+    runs. `between()` runs after each case. Prints the tally; returns how many failed."""
+    import asyncio
+    failures = 0
+    for t in cases:
+        if only and not any(name in t.__name__ for name in only.split(",")):
+            continue
+        started = time.monotonic()
+        try:
+            note = await asyncio.wait_for(t(cluster), timeout)
+            print(f"PASS {t.__name__} ({time.monotonic() - started:.1f} s){': ' + note if note else ''}", flush=True)
+        except Exception as e:  # noqa: BLE001 - every failure is reported, the next case runs
+            failures += 1
+            print(f"FAIL {t.__name__}: {type(e).__name__}: {e}", flush=True)
+            print(cluster.logs()[-6000:], flush=True)
+        if between:
+            between()
+    print(f"{len(cases) - failures if not only else '-'} passed, {failures} failed")
+    return failures

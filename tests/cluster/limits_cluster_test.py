@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cinq_support  # noqa: E402
 import websockets  # noqa: E402
 from cinq_support import check, short  # noqa: E402
-from harness import Cluster, http_get, wait_until  # noqa: E402
+from harness import Cluster, http_get, run_cases, wait_until  # noqa: E402
 from login_test import Browser  # noqa: E402 - a client bound to a loopback address
 
 OPEN_ROOMS, BOT_ROOMS, CONNECTIONS, MESSAGE_RATE, HTTP_RATE = 3, 2, 4, 5, 5
@@ -230,23 +230,10 @@ async def main():
     binary, web = sys.argv[1], sys.argv[2]
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
     cluster = Cluster(binary, web, count=3, balancer=True, extra=LIMITS, lift_limits=False)
-    failures = 0
     try:
-        for t in TESTS:
-            if only and not any(name in t.__name__ for name in only.split(",")):
-                continue
-            started = time.monotonic()
-            try:
-                note = await asyncio.wait_for(t(cluster), 60)
-                print(f"PASS {t.__name__} ({time.monotonic() - started:.1f} s){': ' + note if note else ''}",
-                      flush=True)
-            except Exception as e:  # noqa: BLE001 - every failure is reported, the next test runs
-                failures += 1
-                print(f"FAIL {t.__name__}: {type(e).__name__}: {e}", flush=True)
-                print(cluster.logs()[-6000:], flush=True)
+        failures = await run_cases(cluster, TESTS, only, 60)
     finally:
         cluster.close()
-    print(f"{len(TESTS) - failures if not only else '-'} passed, {failures} failed")
     return 1 if failures else 0
 
 
