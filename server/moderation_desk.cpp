@@ -39,7 +39,9 @@ bool ModerationDesk::load(store::Store& store, std::string& error) {
     for (const store::BlockRow& b : blocks) blocks_.insert({b.blocker_id, b.blocked_id});
     for (const store::RoleRow& r : roles)
       if (auto role = moderation::parse_role(r.role)) roles_[r.player_id] = *role;
-    audit_seq_ = newest.empty() ? 0 : newest.front().seq;
+    // Changed here all through the reads (the last attempt): what was read may miss a change made meanwhile, so
+    // the next poll reads everything again.
+    audit_seq_ = changes != changes_ ? -1 : newest.empty() ? 0 : newest.front().seq;
     return true;
   }
   return true;

@@ -12,6 +12,7 @@
 #include "server/http_api.h"
 #include "server/identity.h"
 #include "server/metrics.h"
+#include "server/moderation_desk.h"
 #include "server/room_bus.h"
 #include "server/rooms.h"
 #include "server/services.h"
@@ -86,6 +87,9 @@ void HttpApi::moderation_call(Call& call, const char* type, const char* field_fr
         if (row.failed()) return respond(busy_response());
         if (!row || matching_token(token, *row).empty())
           return respond(unauthorized("the player id and token do not match"));
+        // A banned account's token stays in its store row, but it may do nothing here (as it may not log in).
+        if (extra_.commands->moderation.in_force(row->id, "ban", Services::now().unix_ms))
+          return respond(error_response(403, "banned", "this account is banned"));
         const lobby::Player by{row->id, row->name, row->username, {}};
         auto answer = [respond, ok](commands::ModerationOutcome o) { respond(from_outcome(o, ok)); };
         if (std::string_view(type) != "mod_close_room")

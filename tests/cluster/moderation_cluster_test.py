@@ -24,6 +24,9 @@ from harness import Cluster  # noqa: E402
 from tournament_test import Player, until  # noqa: E402
 
 cinq_support.set_address_rate(100000, 100000)  # the nodes run without per-address limits
+# How soon a sanction made on one node holds on the others: the bus message, a reload of the moderation tables
+# on a worker and a fresh connection's hello (milliseconds on a quiet machine; a loaded one is slower).
+kWithin = 3.0
 
 
 async def hello_answer(node, player):
@@ -70,7 +73,7 @@ async def scenario(cluster, binary):
         async def refused(node=node):
             m = await hello_answer(node, zed)
             return m["type"] == "error" and m["code"] == "banned"
-        await within(f"zed's hello refused on {node.name}", 1.0 - (time.monotonic() - banned_at), refused)
+        await within(f"zed's hello refused on {node.name}", kWithin - (time.monotonic() - banned_at), refused)
     print(f"ban on n1 refused on n2 and n3 after {time.monotonic() - banned_at:.2f} s")
 
     # Unbanned on n1: let in everywhere again.
@@ -79,7 +82,7 @@ async def scenario(cluster, binary):
     for node in (n1, n2, n3):
         async def welcomed(node=node):
             return (await hello_answer(node, zed))["type"] == "welcome"
-        await within(f"zed let in on {node.name}", 1.0 - (time.monotonic() - unbanned_at), welcomed)
+        await within(f"zed let in on {node.name}", kWithin - (time.monotonic() - unbanned_at), welcomed)
     await zed.connect(n3)  # its connection was logged out by the ban
 
     # Muted from n2 (the moderator's second connection there): zed's chat refused in a room on n3.
@@ -101,14 +104,14 @@ async def scenario(cluster, binary):
         m = await zed.client.expect("the chat's answer", lambda m: m.get("ref") == ref or (
             m.get("type") == "chat" and m.get("text") == "hello"))
         return m.get("type") == "error" and m.get("code") == "muted"
-    took = await within("zed's chat refused on n3", 1.0, chat_refused, every=0.2)
+    took = await within("zed's chat refused on n3", kWithin, chat_refused, every=0.2)
     print(f"mute on n2 refused zed's chat on n3 after {time.monotonic() - muted_at:.2f} s ({took:.2f} s polling)")
     await mod_n2.send({"type": "mod_unmute", "player": zed.username, "ref": 2})
     await mod_n2.expect("the unmute", lambda m: m.get("ref") == 2)
 
     async def chat_passes():
         return not await chat_refused()
-    await within("zed chats again on n3", 1.0, chat_passes, every=0.2)
+    await within("zed chats again on n3", kWithin, chat_passes, every=0.2)
 
     # A ban whose bus message is lost: Redis away while n1 writes it. The other nodes read it at their next
     # poll of the audit log (every 2 s; a full reload every 30 s).

@@ -420,6 +420,11 @@ async def rest(port, url, binary, data):
     check(status == 200 and answer["action"] == "ban", f"a ban: {status} {answer}")
     again = await Client("tom again", url).open()
     await refused(again, {"type": "hello", "id": tom.player_id, "token": tom.token}, "banned")
+    # A banned account's token is refused by the routes too (a banned moderator could otherwise go on).
+    for method, path, body in (("GET", "/api/blocks", None), ("POST", "/api/reports", {"player": "pat"}),
+                               ("GET", "/api/moderation/role", None)):
+        status, answer = await call(port, method, path, body, auth=(tom.player_id, tom.token))
+        check(status == 403 and answer["error"]["code"] == "banned", f"banned tom's {method} {path}: {status} {answer}")
     status, answer = await call(port, "POST", "/api/moderation/unban", {"user": "tom"}, auth=mod)
     check(status == 200 and answer["action"] == "unban", f"an unban: {answer}")
     await again.hello(id=tom.player_id, token=tom.token)
