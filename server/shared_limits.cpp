@@ -97,11 +97,10 @@ void SharedLimits::arm(const std::shared_ptr<Ticker>& ticker) {
   if (ticker->stopping) return;
   ticker->timer->arm(std::chrono::milliseconds(kShareMs), [this, ticker] {
     {
-      // Held through the tick: stop() waits for a tick under way, so none runs on after it returns.
       std::lock_guard lock(ticker->mutex);
       if (ticker->stopping) return;
-      tick();
     }
+    tick();
     arm(ticker);
   });
 }

@@ -161,7 +161,7 @@ TEST_CASE("Tablut search: level 5's attackers block an open lane and take the ki
   CHECK(level5_move(*capture) == "d4 d5 x d6");
 }
 
-TEST_CASE("Tablut search: level 5 held to its cap repeats its turn; held to its clock, keeps it") {
+TEST_CASE("Tablut search: level 5 held to its cap repeats its turn, and held to its clock keeps it") {
   auto s = tablut::test::start();
   CHECK(level5_move(*s, 500, 7) == level5_move(*s, 500, 7));
   bots::Settings settings = bots::level_settings(5);
