@@ -4,6 +4,7 @@ persistence), N `cinq serve` nodes sharing both, and HAProxy in front (health ch
 process runs in the temporary directory and goes with it; nothing is skipped for want of a component
 (scripts/install-deps.sh installs them all)."""
 
+import asyncio
 import glob
 import os
 import pwd
@@ -312,7 +313,6 @@ async def run_cases(cluster, cases, only=None, timeout=120, between=None):
     """Runs the async test functions `cases` (each given `cluster`) one after another, those whose name holds a
     word of `only` (comma-separated) when given: each failure is reported with the nodes' logs and the next case
     runs. `between()` runs after each case. Prints the tally; returns how many failed."""
-    import asyncio
     failures = 0
     for t in cases:
         if only and not any(name in t.__name__ for name in only.split(",")):
