@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 
@@ -16,6 +17,7 @@ bool Saver::queue(std::function<void()> add) {
   if (!commit_posted_) {
     if (!writer_.post([this] { commit(); })) return false;
     commit_posted_ = true;
+    first_queued_ = std::chrono::steady_clock::now();
   }
   add();
   return true;
@@ -33,6 +35,14 @@ bool Saver::save(PlayerRow row, Done done) {
 }
 
 void Saver::commit() {
+  if (const auto wait = std::chrono::microseconds(wait_us_.load()); wait.count() > 0) {
+    std::chrono::steady_clock::time_point first;
+    {
+      std::lock_guard lock(mutex_);
+      first = first_queued_;
+    }
+    std::this_thread::sleep_until(first + wait);  // at once when it is past
+  }
   std::vector<Pending> batch;
   std::vector<PlayerRow> players;
   std::vector<Done> player_done;

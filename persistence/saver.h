@@ -2,7 +2,10 @@
 // once that save has committed (docs/design.md, "Storage"). One transaction per turn costs one fsync per
 // turn, which caps a disk at a few hundred turns a second; here every save queued while the previous commit
 // ran goes into the next one, so a busy server pays one fsync for many turns while a quiet one still commits
-// each turn at once (no waiting for a batch to fill).
+// each turn at once (no waiting for a batch to fill), unless it is told to wait (set_wait): then a commit
+// starts no sooner than that wait after the first save it holds was queued, so that at a moderate pace (a few
+// thousand turns a second, when a commit would hold 1–3 turns) more turns share each fsync. Latency traded
+// for CPU; when the commit before took longer than the wait, nothing more is waited.
 //
 // A save is sized to the change (store.h, GameSave): the row's columns, the record's entries from the first
 // changed one on, the progress. Saves of the same game queued together are merged into one before the commit
@@ -14,6 +17,8 @@
 // store's Worker (persistence/worker.h), whose other jobs are reads.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -55,6 +60,8 @@ class Saver {
   // never runs).
   bool save(GameSave game, Done done, std::shared_ptr<Chain> chain = nullptr);
   bool save(PlayerRow row, Done done);
+  // The wait above (0, the default: a commit starts as soon as the writer is free). Any thread.
+  void set_wait(std::chrono::microseconds wait) { wait_us_ = wait.count(); }
 
  private:
   void commit();  // on the writer: takes every queued save and commits them in one transaction
@@ -73,6 +80,8 @@ class Saver {
   };
   std::vector<Pending> pending_;
   bool commit_posted_ = false;
+  std::chrono::steady_clock::time_point first_queued_;  // of the saves the posted commit will take
+  std::atomic<std::int64_t> wait_us_{0};
 };
 
 }  // namespace cinq::store

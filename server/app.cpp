@@ -200,6 +200,8 @@ void App::on_close(const std::shared_ptr<net::Connection>& c) {
   protocol_->on_close(c);
 }
 
+void App::set_commit_wait(std::chrono::microseconds wait) { saver_->set_wait(wait); }
+
 void App::set_transport_limits(const net::ServerConfig& config) {
   shared_limits_->set_transport_limits(config.http_rate, config.http_burst, config.max_connections_per_address);
 }

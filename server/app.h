@@ -8,6 +8,7 @@
 // Rooms themselves live in RoomActor, one strand each.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -65,6 +66,8 @@ class App : public net::Handler {
   // The per-address limits a cluster's nodes count together (shared_limits.h): the transport's figures
   // (call before attach()), and its questions.
   void set_transport_limits(const net::ServerConfig& config);
+  // How long a commit waits for more saves to share it (store::Saver::set_wait; `--commit-wait-us`).
+  void set_commit_wait(std::chrono::microseconds wait);
   bool admit_request(const std::string& address) override;
   bool admit_connection(const std::string& address) override;
 

@@ -50,6 +50,7 @@ struct ServeArgs {
   int http_connections = static_cast<int>(config.max_http_connections_per_address);
   int fd_reserve = static_cast<int>(config.fd_reserve);
   int max_open_files = 0;
+  int commit_wait_us = 0;
   std::string log_level = "info";
   // Mail (docs/mail.md).
   server::MailConfig mail;
@@ -207,6 +208,7 @@ int serve(const ServeArgs& args) {
     store::Worker writer("store-writer");
     server::App app(*store, writer, limits, bots, args.workers, room_limits, mail);
     app.set_transport_limits(config);
+    app.set_commit_wait(std::chrono::microseconds(args.commit_wait_us));
     if (!args.bus.empty()) {
       std::string node = args.node;
       if (node.empty()) {
@@ -311,6 +313,10 @@ Command add_serve_command(CLI::App& cinq) {
   cmd->add_option("--worker-threads", args->workers.threads,
                   "threads for store reads, record replays, imports and game lists (never the network's), 1 to 64")
       ->type_name("N")->check(range(1, 64))->capture_default_str();
+  cmd->add_option("--commit-wait-us", args->commit_wait_us,
+                  "a commit waits up to this long after its first save for more to share its fsync (latency "
+                  "traded for CPU under load), 0 to 100000")
+      ->type_name("US")->check(range(0, 100000))->capture_default_str();
   cmd->add_option("--bot-threads", args->bots.threads, "threads the computer opponents think on, 1 to 64")
       ->type_name("N")->check(range(1, 64))->capture_default_str();
   cmd->add_option("--analysis-threads", args->bots.analysis.threads,

@@ -109,7 +109,11 @@ void SharedLimits::stop() {
   if (ticker_) {
     std::lock_guard lock(ticker_->mutex);
     ticker_->stopping = true;
-    if (ticker_->timer) ticker_->timer->cancel();
+    // Gone now, while the I/O context they were made on still exists (App::shutdown runs before the
+    // transport goes): a timer or strand outliving its context is undefined behaviour (it once kept a
+    // drained node from exiting). A tick under way holds the ticker, not the timer.
+    ticker_->timer.reset();
+    ticker_->strand.reset();
   }
   services_.claims.on_change({});
   std::lock_guard lock(mutex_);

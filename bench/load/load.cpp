@@ -161,6 +161,7 @@ Run run_once(const Options& o, const std::vector<std::string>& sources, const st
                               "--http-connections-per-address", "0"})
           argv.push_back(a);
       }
+      for (const auto& a : o.server_args) argv.push_back(a);
       std::filesystem::remove_all(dir + "/data");
       std::filesystem::create_directories(dir + "/data");
       r = run_child_phase(o, spec, argv, dir + "/cinq.log");

@@ -195,6 +195,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   app.add_flag("--no-address-flags", no_address_flags,
                wrap("do not pass the per-address flags (for a cinq without them)"))
       ->group(servers);
+  app.add_option("--server-arg", o.server_args,
+                 wrap("one more argument for cinq serve, repeatable: --server-arg=--commit-wait-us=500"))
+      ->group(servers);
   app.add_option("--server-threads", o.server_threads, wrap("every server's --threads (default 2)"))
       ->check(quiet(CLI::Range(1, 64)))
       ->group(servers);

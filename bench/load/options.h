@@ -63,6 +63,7 @@ struct Options {
   double setup_timeout_s = 120;
   double report_every_s = 0;  // print the last interval's rate, p50/p99 and the server's RSS this often; 0: never
   bool address_flags = true;              // pass the per-address flags (all 0) to cinq
+  std::vector<std::string> server_args;   // more arguments for cinq serve (--server-arg)
   std::optional<RelayShape> relay_shape;  // --relay-shape: instead of cinq's measured one
 
   bool has_phase(const std::string& p) const;
