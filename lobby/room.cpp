@@ -96,7 +96,8 @@ Result<Room> Room::create(const RoomConfig& config, Now now) {
   Room room(c, Record::start(*config.game, *options));
   room.created_ms_ = now.unix_ms;
   room.clock_ms_ = {config.clock.base_ms, config.clock.base_ms};
-  room.shown_ = room.position_value(now);
+  room.shown_ = room.position_text(now);
+  room.shown_.shrink_to_fit();
   return room;
 }
 
@@ -123,7 +124,6 @@ Result<Room> Room::restore(const Saved& saved, Now now) {
   room.seat_tokens_ = saved.seat_tokens;
   room.seat_mail_ = saved.seat_mail;
   for (const ChatLine& line : saved.chat) room.chat_.push_back(line);
-  while (room.chat_.size() > kChatKept) room.chat_.pop_front();
   if (room.status_ == Status::live && room.config_.clock.enabled()) room.restart_clock(now);
   // A correspondence deadline is wall time and runs on while the server is down: it is kept as it was (one
   // already past ends the game at the server's first tick).
@@ -131,7 +131,8 @@ Result<Room> Room::restore(const Saved& saved, Now now) {
     room.wall_deadline_ = saved.deadline_ms;
     if (room.wall_deadline_ == 0) room.restart_clock(now);
   }
-  room.shown_ = room.position_value(now);
+  room.shown_ = room.position_text(now);
+  room.shown_.shrink_to_fit();
   // From the store: the next save is a change to what it holds (this version), and rewrites every entry
   // once, so that nothing depends on how the stored entries were cut.
   if (saved.stored) {
@@ -565,7 +566,6 @@ Effect Room::chat(const Player& player, std::string_view text, Now now) {
   line.name = player.name;
   line.text = std::move(*clean);
   chat_.push_back(line);
-  while (chat_.size() > kChatKept) chat_.pop_front();
   chat_unsaved_.push_back(line);
   Effect e;
   e.save = true;

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lobby/recent.h"
 #include "rules/notation.h"
 
 namespace cinq::lobby {
@@ -149,6 +150,10 @@ struct Effect {
 // The RFC 7386 merge patch that turns `from` into `to` (objects are diffed member by member; anything else,
 // arrays included, is replaced whole). A null member and an absent one are the same.
 Value merge_patch(const Value& from, const Value& to);
+// The same, from `from` as JSON text written by write_json (what a room keeps of the position last shown: a
+// tenth of its tree's memory). Values are compared as their texts, so the one difference is in doubles: 0.0
+// and -0.0 differ here, and a non-finite double (written null) counts as absent.
+Value merge_patch_text(std::string_view from, const Value& to);
 
 // `message` (one JSON object as text) with `members` (`"k":v,...`) added at its end.
 std::string with_members(const std::string& message, const std::string& members);
@@ -479,8 +484,9 @@ class Room {
   mutable std::shared_ptr<const nlohmann::json> summary_fixed_;  // Summary::fixed, built once
   std::int64_t version_ = 0;
   std::int64_t epoch_ = 0;
-  std::deque<std::pair<std::int64_t, Message>> log_;
-  Value shown_;  // the position as of the last patched event (or restore): what the next patch starts from
+  Recent<std::pair<std::int64_t, Message>> log_{kEventLog};
+  // The position as of the last patched event (or restore), as JSON text: what the next patch starts from.
+  std::string shown_;
   std::int64_t created_ms_ = 0;
   // Clocks: time left by seat at the start of the running turn, the seat whose clock runs, and since when.
   std::array<std::int64_t, 2> clock_ms_{0, 0};
@@ -501,10 +507,10 @@ class Room {
   std::array<std::string, 2> seat_token_hashes_;
   std::array<std::string, 2> seat_tokens_;
   std::array<SeatMail, 2> seat_mail_;
-  std::deque<ChatLine> chat_;               // the last kChatKept lines
+  Recent<ChatLine> chat_{kChatKept};        // the last kChatKept lines
   // The last kNotesKept note events (note_kind), each its body with `at_ms` as JSON text: kept in memory
   // only (a room read again from the store starts without them).
-  std::deque<std::string> notes_;
+  Recent<std::string> notes_{kNotesKept};
   void note(const nlohmann::json& body, Now now);
   std::vector<ChatLine> chat_unsaved_;      // lines not yet handed to the store (take_save)
   std::map<std::string, std::deque<std::int64_t>> chat_times_;  // by player: when its last lines came

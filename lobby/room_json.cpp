@@ -251,6 +251,120 @@ Value merge_patch(const Value& from, const Value& to) {
   return patch;
 }
 
+namespace {
+
+// A reader of JSON texts as write_json writes them (no whitespace, keys sorted): what merge_patch_text needs
+// to walk the position last shown without building it again as a tree.
+std::size_t value_end(std::string_view t, std::size_t i) {
+  if (i >= t.size()) return t.size();
+  if (t[i] == '"') {
+    for (++i; i < t.size() && t[i] != '"'; ++i)
+      if (t[i] == '\\') ++i;
+    return std::min(i + 1, t.size());
+  }
+  if (t[i] == '{' || t[i] == '[') {
+    int depth = 0;
+    for (; i < t.size(); ++i) {
+      const char c = t[i];
+      if (c == '"') {
+        i = value_end(t, i) - 1;
+      } else if (c == '{' || c == '[') {
+        ++depth;
+      } else if ((c == '}' || c == ']') && --depth == 0) {
+        return i + 1;
+      }
+    }
+    return t.size();
+  }
+  while (i < t.size() && t[i] != ',' && t[i] != '}' && t[i] != ']') ++i;
+  return i;
+}
+
+struct TextMember {
+  std::string_view key;    // as written, without its quotes
+  std::string_view value;  // the value's text
+};
+
+// The members of the object text `t`; false if it is not one, or a key holds an escape (never in a position:
+// then the caller compares trees).
+bool text_members(std::string_view t, std::vector<TextMember>& out) {
+  out.clear();
+  if (t.size() < 2 || t.front() != '{' || t.back() != '}') return false;
+  std::size_t i = 1;
+  while (i < t.size() && t[i] != '}') {
+    if (t[i] != '"') return false;
+    const std::size_t key_end = value_end(t, i);
+    std::string_view key = t.substr(i + 1, key_end - i - 2);
+    if (key.find('\\') != std::string_view::npos || key_end >= t.size() || t[key_end] != ':') return false;
+    const std::size_t start = key_end + 1, end = value_end(t, start);
+    out.push_back({key, t.substr(start, end - start)});
+    i = end;
+    if (i < t.size() && t[i] == ',') ++i;
+  }
+  return true;
+}
+
+// write_json writes an object's keys in order: looked up by halves, then (a text not in order) one by one.
+const TextMember* find_text(const std::vector<TextMember>& members, std::string_view key) {
+  auto it = std::lower_bound(members.begin(), members.end(), key,
+                             [](const TextMember& m, std::string_view k) { return m.key < k; });
+  if (it != members.end() && it->key == key) return &*it;
+  for (const TextMember& m : members)
+    if (m.key == key) return &m;
+  return nullptr;
+}
+
+Value value_of(const json& j) {
+  if (j.is_null()) return {};
+  if (j.is_boolean()) return j.get<bool>();
+  if (j.is_number_integer()) return j.get<std::int64_t>();
+  if (j.is_number()) return j.get<double>();
+  if (j.is_string()) return j.get<std::string>();
+  if (j.is_array()) {
+    Value a = Value::array();
+    for (const auto& x : j) a.push(value_of(x));
+    return a;
+  }
+  Value o = Value::object();
+  for (const auto& [k, x] : j.items()) o.set(k, value_of(x));
+  return o;
+}
+
+}  // namespace
+
+Value merge_patch_text(std::string_view from, const Value& to) {
+  if (!to.is_object()) return to;
+  if (from.empty() || from.front() != '{') return to;
+  std::vector<TextMember> was;
+  if (!text_members(from, was)) return merge_patch(value_of(json::parse(from)), to);
+  Value patch = Value::object();
+  std::string text;
+  for (const auto& [k, x] : to.as_object()) {
+    const TextMember* m = find_text(was, k);
+    const bool absent = !m || m->value == "null";
+    if (x.is_null()) {
+      if (!absent) patch.set(k, nullptr);  // removed
+    } else if (absent) {
+      patch.set(k, x);
+    } else if (x.is_object() && !m->value.empty() && m->value.front() == '{') {
+      Value sub = merge_patch_text(m->value, x);
+      if (!sub.as_object().empty()) patch.set(k, std::move(sub));
+    } else {
+      text.clear();
+      write_json(x, text);
+      if (text != m->value) patch.set(k, x);
+    }
+  }
+  std::vector<std::string_view> keys;  // the new position's, in order, for the members it lost
+  keys.reserve(to.as_object().size());
+  for (const auto& member : to.as_object()) keys.push_back(member.first);
+  std::sort(keys.begin(), keys.end());
+  for (const TextMember& m : was)
+    if (m.value != "null" && !std::binary_search(keys.begin(), keys.end(), m.key))
+      patch.set(std::string(m.key), nullptr);
+  return patch;
+}
+
 std::string with_members(const std::string& message, const std::string& members) {
   if (members.empty()) return message;
   std::string out;
@@ -269,8 +383,7 @@ Message Room::event(json body) {
   body["version"] = version_;
   body["epoch"] = epoch_;
   auto m = std::make_shared<const std::string>(body.dump());
-  log_.emplace_back(version_, m);
-  while (log_.size() > kEventLog) log_.pop_front();
+  log_.push_back({version_, m});
   return m;
 }
 
@@ -292,7 +405,6 @@ void Room::note(const json& body, Now now) {
   for (const char* key : {"seat", "result", "replaces", "player"})
     if (auto it = body.find(key); it != body.end()) n[key] = *it;
   notes_.push_back(n.dump());
-  while (notes_.size() > kNotesKept) notes_.pop_front();
 }
 
 Message Room::event(json body, Effect& e, Now now) {
@@ -304,7 +416,7 @@ Message Room::event(json body, Effect& e, Now now) {
   body["epoch"] = epoch_;
   std::string text = body.dump();
   Value position = position_value(now);
-  Value patch = merge_patch(shown_, position);
+  Value patch = merge_patch_text(shown_, position);
   // A running clock's `ms` is as of now: always sent whole, so a client that joined since the last event
   // (its state read the clock later than shown_ did) cannot keep a time the patch would leave out.
   if (config_.clock.enabled() && patch.is_object()) {
@@ -314,22 +426,24 @@ Message Room::event(json body, Effect& e, Now now) {
     if (const Value* c = position.find("clocks")) {
       Value clocks = *c;
       // Sent whole, but merged into the client's clocks: a member that went away must be removed.
-      const Value* before = shown_.find("clocks");
-      if (before && before->is_object() && clocks.is_object() && before->find("first_move_ms") &&
-          !clocks.find("first_move_ms"))
+      std::vector<TextMember> was, before;
+      const TextMember* shown_clocks = text_members(shown_, was) ? find_text(was, "clocks") : nullptr;
+      if (shown_clocks && text_members(shown_clocks->value, before) && clocks.is_object() &&
+          find_text(before, "first_move_ms") && !clocks.find("first_move_ms"))
         clocks.set("first_move_ms", Value());
       whole.set("clocks", std::move(clocks));
     }
     patch = std::move(whole);
   }
-  shown_ = std::move(position);
+  shown_.clear();
+  write_json(position, shown_);
+  shown_.shrink_to_fit();  // kept by every room until its next turn
   text.pop_back();  // spliced in as text: already JSON
   text += ",\"patch\":";
   write_json(patch, text);
   text += '}';
   auto m = std::make_shared<const std::string>(std::move(text));
-  log_.emplace_back(version_, m);
-  while (log_.size() > kEventLog) log_.pop_front();
+  log_.push_back({version_, m});
   e.patched = e.events.size();  // the index this event will have
   e.mover = seat_to_move();
   e.legal = legal_members();

@@ -27,13 +27,9 @@ RoomActor::RoomActor(Services& services, lobby::Room room, std::shared_ptr<net::
       id_(room.id()),
       room_(std::move(room)),
       strand_(std::move(strand)),
-      timer_(services.net->make_timer(strand_)),
-      presence_timer_(services.net->make_timer(strand_)),
       lease_(fence),
       fence_(std::move(fence)),
-      bot_timer_(services.net->make_timer(strand_)),
-      holder_(services.claims.new_holder()),
-      expiry_timer_(services.net->make_timer(strand_)) {
+      holder_(services.claims.new_holder()) {
   chain_ = std::make_shared<store::Chain>();
   // Under a lease, its number (the store gives a new one whenever the room changes hands); alone, a number
   // this process never gave before and a restart does not give again.
@@ -57,7 +53,6 @@ bool RoomActor::remembers(const std::string& command) const {
 void RoomActor::remember(const std::string& command) {
   std::lock_guard lock(commands_mutex_);
   commands_.push_back(command);
-  while (commands_.size() > store::kRememberedCommands) commands_.pop_front();
 }
 
 std::string RoomActor::commands_text() const {
@@ -125,16 +120,21 @@ bool RoomActor::nobody_holds() const {
   return true;
 }
 
+net::Timer& RoomActor::timer(std::unique_ptr<net::Timer>& t) {
+  if (!t) t = services_.net->make_timer(strand_);
+  return *t;
+}
+
 void RoomActor::update_expiry() {
   const auto expiry = services_.limits.open_room_expiry;
   if (!nobody_holds()) {
-    if (expiry_armed_) expiry_timer_->cancel();
+    if (expiry_armed_) timer(expiry_timer_).cancel();
     expiry_armed_ = false;
     return;
   }
   if (expiry_armed_) return;
   expiry_armed_ = true;
-  expiry_timer_->arm(expiry, [weak = weak_from_this()] {
+  timer(expiry_timer_).arm(expiry, [weak = weak_from_this()] {
     auto self = weak.lock();
     if (!self) return;
     self->expiry_armed_ = false;
@@ -224,7 +224,8 @@ void RoomActor::flush() {
   bool listed = false;
   while (!outbox_.empty() && outbox_.front().stored) {
     Batch b = std::move(outbox_.front());
-    outbox_.pop_front();
+    outbox_.erase(outbox_.begin());  // it holds the few batches a save or two covers
+    if (outbox_.empty()) std::vector<Batch>().swap(outbox_);  // a quiet room holds nothing
     // The listing first: whoever hears of these events and asks for a list (my_games) finds them in it.
     if (outbox_.empty()) {
       update_listing();
@@ -283,7 +284,7 @@ void RoomActor::reload_if_finished() {
 
 void RoomActor::close_for_reload(const std::string& message) {
   broken_ = true;
-  timer_->cancel();
+  if (timer_) timer_->cancel();
   cancel_bot();
   auto m = std::make_shared<const std::string>(error_message("storage", message, {}, id_));
   for (auto& [id, sub] : subscribers_)
@@ -447,7 +448,7 @@ void RoomActor::refresh_presence() {
   if (now - presence_told_ms_ >= kPresenceEveryMs) return announce_presence();
   if (presence_pending_) return;
   presence_pending_ = true;
-  presence_timer_->arm(std::chrono::milliseconds(presence_told_ms_ + kPresenceEveryMs - now),
+  timer(presence_timer_).arm(std::chrono::milliseconds(presence_told_ms_ + kPresenceEveryMs - now),
                        [weak = weak_from_this()] {
                          if (auto self = weak.lock()) self->announce_presence();
                        });
@@ -485,11 +486,11 @@ void RoomActor::arm_clock() {
   if (auto w = room_.wall_deadline())
     wait_ms = std::min(wait_ms.value_or(*w - now.unix_ms), *w - now.unix_ms);
   if (!wait_ms || broken_) {
-    timer_->cancel();
+    if (timer_) timer_->cancel();
     return;
   }
   auto wait = std::chrono::milliseconds(std::max<std::int64_t>(0, *wait_ms) + 1);
-  timer_->arm(wait, [weak = weak_from_this()] {
+  timer(timer_).arm(wait, [weak = weak_from_this()] {
     auto self = weak.lock();
     if (!self) return;
     self->apply(self->room_.tick(Services::now()), nullptr, {});
@@ -571,7 +572,7 @@ void RoomActor::schedule_bot(int seat, int level) {
   // The bot queue is full (or the server is stopping): ask again in a second.
   spdlog::warn("room {}: the bot queue is full; the bot's turn waits", id_);
   bot_job_.reset();
-  bot_timer_->arm(std::chrono::seconds(1), [weak = weak_from_this()] {
+  timer(bot_timer_).arm(std::chrono::seconds(1), [weak = weak_from_this()] {
     if (auto self = weak.lock()) self->serve_bots();
   });
 }
@@ -619,7 +620,7 @@ void RoomActor::on_bot_turn(std::int64_t key, BotAnswer answer) {
   }
   const auto wait = bot_job_->ready - std::chrono::steady_clock::now();
   if (wait <= std::chrono::steady_clock::duration::zero()) return play_bot_turn(key, std::move(answer));
-  bot_timer_->arm(wait, [weak = weak_from_this(), key, answer = std::move(answer)]() mutable {
+  timer(bot_timer_).arm(wait, [weak = weak_from_this(), key, answer = std::move(answer)]() mutable {
     if (auto self = weak.lock()) self->play_bot_turn(key, std::move(answer));
   });
 }

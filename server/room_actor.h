@@ -121,6 +121,9 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
     std::string player_id;
   };
 
+  // One of the room's timers, made when first armed: most rooms never arm most of them (a clock, a bot, an
+  // expiry), and each costs a few hundred bytes. On the strand.
+  net::Timer& timer(std::unique_ptr<net::Timer>& t);
   void flush();  // sends the stored batches at the front of the outbox
   void send_batch(const Batch& b);
   void announce_presence();  // the coalesced presence and spectator events (refresh_presence)
@@ -155,7 +158,7 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   std::int64_t presence_told_ms_ = -kPresenceEveryMs;
   bool presence_pending_ = false;
   std::map<std::uint64_t, Subscriber> subscribers_;
-  std::deque<Batch> outbox_;
+  std::vector<Batch> outbox_;
   std::uint64_t batches_ = 0;  // batches numbered so far
   struct Waiter {
     std::function<void()> settled;
@@ -170,7 +173,7 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   std::optional<store::Fence> fence_;
   // The ids of the forwarded commands handled last, oldest first (saved with the progress).
   mutable std::mutex commands_mutex_;
-  std::deque<std::string> commands_;
+  lobby::Recent<std::string> commands_{store::kRememberedCommands};
   void remember(const std::string& command);
   std::string commands_text() const;
   bool broken_ = false;  // a save failed: the room is closed until it is reloaded from the store

@@ -50,7 +50,7 @@ struct ServeArgs {
   int http_connections = static_cast<int>(config.max_http_connections_per_address);
   int fd_reserve = static_cast<int>(config.fd_reserve);
   int max_open_files = 0;
-  int commit_wait_us = 0;
+  int commit_wait_us = 500;  // docs/performance.md, "What limits the store"
   std::string log_level = "info";
   // Mail (docs/mail.md).
   server::MailConfig mail;

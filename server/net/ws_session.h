@@ -68,10 +68,11 @@ class WsSession : public Connection, public Session, public std::enable_shared_f
     // silent, so dead connections do not pile up. The tcp_stream's own timer must stay off with these.
     boost::beast::get_lowest_layer(ws_).expires_never();
     ws_.set_option(websocket::stream_base::timeout::suggested(boost::beast::role_type::server));
-    ws_.set_option(websocket::stream_base::decorator([cookie = set_cookie_](websocket::response_type& response) {
+    ws_.set_option(websocket::stream_base::decorator([cookie = std::move(set_cookie_)](websocket::response_type& response) {
       response.set(boost::beast::http::field::server, "cinq");
       if (!cookie.empty()) response.set(boost::beast::http::field::set_cookie, cookie);
     }));
+    set_cookie_ = std::string();
     ws_.read_message_max(state_->config().hard_max_message);
     ws_.auto_fragment(false);
     ws_.text(true);
@@ -103,6 +104,8 @@ class WsSession : public Connection, public Session, public std::enable_shared_f
   static constexpr std::size_t kMaxReasonBytes = 123;  // RFC 6455: a control frame's payload is at most 125 bytes
 
   void on_accept(boost::beast::error_code ec) {
+    // The answer is sent: its decorator (holding the Set-Cookie) is not kept for the connection's life.
+    ws_.set_option(boost::beast::websocket::stream_base::decorator([](boost::beast::websocket::response_type&) {}));
     if (ec) return fail(ec, "accept");
     if (state_->join(id_, this->weak_from_this())) {
       opened_ = true;

@@ -120,4 +120,38 @@ TEST_CASE("Patches: merge_patch removes members that became null and diffs objec
   CHECK(none == "{}");
 }
 
+TEST_CASE("Patches: merge_patch_text, from the position kept as text, gives the patch merge_patch gives") {
+  auto text_of = [](const Value& v) {
+    std::string t;
+    write_json(v, t);
+    return t;
+  };
+  auto patch_text = [&](const Value& from, const Value& to) { return text_of(merge_patch_text(text_of(from), to)); };
+  auto tree_text = [&](const Value& from, const Value& to) { return json::parse(text_of(merge_patch(from, to))); };
+  Value a = Value::object();
+  a.set("x", 1);
+  a.set("y", Value(Value::Object{{"p", 1}, {"q", Value(Value::Object{{"deep", "a\"b\\c"}})}}));
+  a.set("z", "gone");
+  a.set("n", Value());
+  a.set("d", 0.5);
+  a.set("list", Value(Value::Array{1, Value(Value::Object{{"k", true}})}));
+  Value b = Value::object();
+  b.set("x", 1);
+  b.set("y", Value(Value::Object{{"p", 1}, {"q", Value(Value::Object{{"deep", "a\"b\\c!"}})}}));
+  b.set("n", 3);          // was null: shown as new
+  b.set("d", 0.5);        // unchanged double
+  b.set("list", Value(Value::Array{1, Value(Value::Object{{"k", false}})}));  // an array goes whole
+  b.set("w", Value(Value::Array{1, 2}));
+  // "z" is gone from `b` altogether: removed.
+  CHECK(json::parse(patch_text(a, b)) == tree_text(a, b));
+  CHECK(json::parse(patch_text(a, b)) ==
+        json::parse(R"({"y":{"q":{"deep":"a\"b\\c!"}},"z":null,"n":3,"list":[1,{"k":false}],"w":[1,2]})"));
+  CHECK(patch_text(a, a) == "{}");
+  CHECK(patch_text(b, b) == "{}");
+  CHECK(json::parse(patch_text(b, a)) == tree_text(b, a));
+  // Not an object on either side: the whole new value.
+  CHECK(text_of(merge_patch_text("[1]", b)) == text_of(b));
+  CHECK(text_of(merge_patch_text(text_of(a), Value(7))) == "7");
+}
+
 }  // namespace cinq::lobby::test

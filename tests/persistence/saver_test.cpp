@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <future>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/support/process.h"
@@ -53,6 +55,41 @@ struct Gate {
     w.post([f = opened] { f.wait(); });
   }
 };
+
+TEST_CASE("saver: with a wait, a commit starts no sooner than the wait after its first save, and takes the saves queued meanwhile") {
+  TempDir dir;
+  auto store = open_store(dir.path() + "/cinq.db");
+  Worker writer("test-writer");
+  std::vector<std::size_t> commits;
+  std::mutex mutex;
+  Saver saver(*store, writer, [&](std::size_t rows, double) {
+    std::lock_guard lock(mutex);
+    commits.push_back(rows);
+  });
+  saver.set_wait(std::chrono::milliseconds(200));
+  std::atomic<int> done{0};
+  auto count = [&](bool ok, const std::string&) { CHECK(ok); ++done; };
+  const auto start = std::chrono::steady_clock::now();
+  REQUIRE(saver.save(row("w1", "#! TABLUT"), count));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(done == 0);  // the writer is free, yet the commit waits
+  REQUIRE(saver.save(row("w2", "#! TABLUT"), count));
+  REQUIRE(saver.save(row("w3", "#! TABLUT"), count));
+  writer.drain();
+  CHECK(done == 3);
+  CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(200));
+  {
+    std::lock_guard lock(mutex);
+    CHECK(commits == std::vector<std::size_t>{3});  // one commit for the three
+  }
+  // Without a wait, a save on an idle writer commits alone, at once.
+  saver.set_wait(std::chrono::microseconds(0));
+  REQUIRE(saver.save(row("w4", "#! TABLUT"), count));
+  writer.drain();
+  CHECK(done == 4);
+  std::lock_guard lock(mutex);
+  CHECK(commits == std::vector<std::size_t>{3, 1});
+}
 
 TEST_CASE("saver: saves queued while the writer is busy are committed together, then each is told") {
   TempDir dir;

@@ -134,7 +134,7 @@ TEST_CASE("limits: an open room nobody connected holds is aborted after --open-r
   CHECK(get_json(server.port(), "/api/games/" + mail)["position"]["status"] == "open");
   json listed = get_json(server.port(), "/api/games")["games"];
   CHECK(listed.size() == 2);
-  for (const json& g : listed) CHECK(g["id"] != gone);
+  for (const json& g : listed) CHECK(g.at("room") != gone);  // at(): a listing names its game `room`
   CHECK(metric(server.port(), "cinq_rooms_expired_total") == 1);
 }
 
