@@ -120,6 +120,10 @@ bool RoomActor::nobody_holds() const {
   return true;
 }
 
+void RoomActor::shared() {
+  post([](RoomActor& a) { a.update_expiry(); });
+}
+
 net::Timer& RoomActor::timer(std::unique_ptr<net::Timer>& t) {
   if (!t) t = services_.net->make_timer(strand_);
   return *t;
@@ -133,8 +137,12 @@ void RoomActor::update_expiry() {
     return;
   }
   if (expiry_armed_) return;
+  // In the constructor nothing shares the actor yet, so a handler could never reach it: the expiry is armed
+  // once it is (shared(), from RoomDirectory::add).
+  auto weak = weak_from_this();
+  if (weak.expired()) return;
   expiry_armed_ = true;
-  timer(expiry_timer_).arm(expiry, [weak = weak_from_this()] {
+  timer(expiry_timer_).arm(expiry, [weak = std::move(weak)] {
     auto self = weak.lock();
     if (!self) return;
     self->expiry_armed_ = false;

@@ -56,6 +56,9 @@ class RoomActor : public std::enable_shared_from_this<RoomActor> {
   std::uint64_t holder() const { return holder_; }
   // Runs `fn` on the room's strand with the room. Everything touching the room goes through here.
   void post(std::function<void(RoomActor&)> fn);
+  // Called once the actor is in its shared_ptr (RoomDirectory::add): arms what the constructor could not, the
+  // expiry of an open room nobody holds (a room reopened at start that nobody comes back to).
+  void shared();
 
   // --- on the strand only
   lobby::Room& room() { return room_; }

@@ -141,6 +141,7 @@ std::shared_ptr<RoomActor> RoomDirectory::add(lobby::Room room, std::optional<st
   std::string id = room.id();
   auto actor = std::make_shared<RoomActor>(services_, std::move(room), services_.net->make_strand(),
                                            std::move(fence), commands);
+  actor->shared();
   std::lock_guard lock(mutex_);
   auto [it, fresh] = rooms_.emplace(id, actor);
   if (fresh) ++generation_;

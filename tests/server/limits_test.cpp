@@ -111,6 +111,24 @@ TEST_CASE("limits: a player has a few open rooms at most, one it left still coun
   CHECK(metric(server.port(), "cinq_limit_refusals_total{limit=\"open_rooms\"}") == 2);
 }
 
+TEST_CASE("limits: an open room reopened at start that nobody comes back to is aborted after --open-room-expiry") {
+  TempDir data;
+  std::string gone;
+  {
+    ServerProcess server(data.path(), CINQ_WEB_DIR, {"--open-room-expiry", "0"});  // never, on this run
+    Peer carl(server.port(), "Carl");
+    carl.send({{"type", "create"}, {"game", "tablut"}, {"seat", 0}});
+    gone = carl.until_type("state")["room"];
+  }
+  ServerProcess server(data.path(), CINQ_WEB_DIR, {"--open-room-expiry", "1"});
+  CHECK(get_json(server.port(), "/api/games/" + gone)["position"]["status"] == "open");
+  std::this_thread::sleep_for(2500ms);
+  json state = get_json(server.port(), "/api/games/" + gone);
+  CHECK(state["position"]["status"] == "finished");
+  CHECK(state["position"]["result"]["text"] == "aborted");
+  CHECK(metric(server.port(), "cinq_rooms_expired_total") == 1);
+}
+
 TEST_CASE("limits: an open room nobody connected holds is aborted after --open-room-expiry, a held one stays") {
   TempDir data;
   ServerProcess server(data.path(), CINQ_WEB_DIR, {"--open-room-expiry", "1"});
