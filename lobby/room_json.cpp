@@ -437,7 +437,9 @@ Message Room::event(json body, Effect& e, Now now) {
   }
   shown_.clear();
   write_json(position, shown_);
-  shown_.shrink_to_fit();  // kept by every room until its next turn
+  // Kept by every room until its next turn: not left at twice its size by the string's growth, but not
+  // reallocated at every turn either (positions of one game differ by a few bytes).
+  if (shown_.capacity() > shown_.size() + shown_.size() / 8) shown_.shrink_to_fit();
   text.pop_back();  // spliced in as text: already JSON
   text += ",\"patch\":";
   write_json(patch, text);
